@@ -1,0 +1,61 @@
+"""Calendar arithmetic the ordinances need; no legal figure lives here (periods come from packs).
+
+- `plus(start, period)`: a date a period after another. Months and years that land past the end
+  of a shorter month land on its last day (birth 2024-09-30 + 5 months -> 2025-02-28).
+- `last_day_within(start, period, extend)`: "within N days after" an event, s. 990.001(4):
+  exclude the day of the event, include the last day; when `extend` (the pack's
+  `time.last_day_extension`) a last day on a Sunday or legal holiday moves to the next secular
+  day.
+- `is_legal_holiday(d)`: Wisconsin's calendar from the `holidays` package (the state-law notes
+  name it the practical source for s. 995.20); `is_business_day(d)`: not a Saturday, Sunday or
+  legal holiday (s. 801.15(1)(b), as the ordinances' "business days" are read).
+"""
+from __future__ import annotations
+
+import calendar
+from datetime import date, timedelta
+from functools import lru_cache
+
+import holidays
+
+from .schema import Period
+
+ONE_DAY = timedelta(days=1)
+
+
+def plus_months(start: date, months: int) -> date:
+    total = start.month - 1 + months
+    year, month = start.year + total // 12, total % 12 + 1
+    return date(year, month, min(start.day, calendar.monthrange(year, month)[1]))
+
+
+def plus(start: date, period: Period) -> date:
+    if period.days is not None:
+        return start + timedelta(days=period.days)
+    if period.months is not None:
+        return plus_months(start, period.months)
+    return plus_months(start, 12 * period.years)
+
+
+@lru_cache(maxsize=None)
+def _wisconsin(year: int) -> holidays.HolidayBase:
+    return holidays.US(subdiv="WI", years=year)
+
+
+def is_legal_holiday(day: date) -> bool:
+    return day in _wisconsin(day.year)
+
+
+def is_business_day(day: date) -> bool:
+    return day.weekday() < 5 and not is_legal_holiday(day)
+
+
+def next_secular_day(day: date) -> date:
+    while day.weekday() == 6 or is_legal_holiday(day):
+        day += ONE_DAY
+    return day
+
+
+def last_day_within(start: date, period: Period, extend: bool) -> date:
+    last = plus(start, period)
+    return next_secular_day(last) if extend else last

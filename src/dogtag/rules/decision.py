@@ -1,0 +1,66 @@
+"""What the engine answers: a value, the law that produced it, and what nobody has set yet.
+
+A `Decision` is frozen and JSON-ready (`to_json`): money as "10.00", dates as ISO strings, so the
+clerk's screen, the API and `dogtag rules ask` show the same figures with the same "why".
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+CENT = Decimal("0.01")
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    jurisdiction: str
+    section: str
+    quote: str
+
+
+@dataclass(frozen=True, slots=True)
+class NotSet:
+    """A local amount the decision needed that nobody has set (key as the pack declares it)."""
+
+    key: str
+    citation: Citation
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    value: Any
+    citations: tuple[Citation, ...]
+    notes: tuple[str, ...] = ()
+    not_set: tuple[NotSet, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "value": to_json(self.value),
+            "citations": [to_json(c) for c in self.citations],
+            "notes": list(self.notes),
+            "not_set": [to_json(n) for n in self.not_set],
+        }
+
+
+def to_json(value: Any) -> Any:
+    """Plain JSON data for a decision value: Decimal -> "10.00", date -> ISO, dataclasses -> dicts."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, Decimal):
+        return str(value.quantize(CENT))
+    if isinstance(value, date):
+        return value.isoformat()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(to_json(k)): to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [to_json(v) for v in value]
+    if hasattr(value, "model_dump"):
+        return to_json(value.model_dump())
+    if isinstance(value, float):
+        raise TypeError("a decision never carries a float; use Decimal for money")
+    raise TypeError(f"cannot express {type(value).__name__} as JSON")

@@ -1,0 +1,233 @@
+"""Loading rule packs: `src/dogtag/law/<id>.yaml`, validated once per process.
+
+A pack has `id`, `name`, `county`, `inherits` (the pack it builds on: `wi` for the
+municipalities), `text` (its source text in `law/texts/`), and top-level sections, each
+validated by the model a topic module registered (`schema.section`). An unknown top-level
+key is an error. Coverage metadata: `headings` (regexes that find the section headings in the
+text), `outline` (sections whose number the transcription lost: section + heading words quoted
+from the text) and `not_encoded` (sections deliberately left out, with the reason).
+
+Inheritance works provision by provision: a municipal section's provisions replace the
+inherited ones of the same name; `name: null` says a state provision does not apply locally.
+Every `cite.quote` is checked against the text of the pack that declares it (case, whitespace,
+curly quotes and dashes normalised). Errors name the file, the key path and the reason.
+"""
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from .schema import SECTIONS, Cite, Dated, Strict
+
+LAW = Path(__file__).resolve().parent.parent / "law"
+TEXTS = LAW / "texts"
+PACK_IDS = ("wi", "wi-benton", "wi-webster", "wi-river-hills", "wi-sampson", "wi-cedarburg")
+META_KEYS = ("id", "name", "county", "inherits", "text", "headings", "outline", "not_encoded")
+
+
+class PackError(ValueError):
+    def __init__(self, file: str, path: str, reason: str):
+        self.file, self.path, self.reason = file, path, reason
+        super().__init__(f"{file}: {path or '(top)'}: {reason}")
+
+
+class Heading(Strict):
+    """A regex over the text; `section` is a template filled from its groups ({1}) or count ({n})."""
+
+    pattern: str
+    section: str
+    title_group: int = 2
+
+
+class OutlineEntry(Strict):
+    section: str
+    heading: str
+    note: Optional[str] = None
+
+
+class NotEncoded(Strict):
+    section: str
+    reason: str
+
+
+class _Meta(Strict):
+    id: str
+    name: str
+    county: Optional[str] = None
+    inherits: Optional[str] = None
+    text: str
+    headings: list[Heading] = []
+    outline: list[OutlineEntry] = []
+    not_encoded: list[NotEncoded] = []
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+def read_yaml(path: Path) -> Any:
+    try:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
+    except yaml.YAMLError as exc:
+        raise PackError(path.name, "", str(exc).replace("\n", " ")) from None
+
+
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " "})
+
+
+def normalise(text: str) -> str:
+    return re.sub(r"\s+", " ", text.translate(_QUOTES)).strip().lower()
+
+
+class Pack:
+    """A validated, inheritance-resolved pack. Section models are attributes: `pack.licensing`."""
+
+    def __init__(self, meta: _Meta, file: str, text: str, chain: tuple[str, ...],
+                 raw_sections: dict[str, dict], origins: dict[tuple[str, str], str],
+                 sections: dict[str, BaseModel]):
+        self.id, self.name, self.county, self.inherits = meta.id, meta.name, meta.county, meta.inherits
+        self.meta, self.file, self.text, self.chain = meta, file, text, chain
+        self.raw_sections, self.origins, self.sections = raw_sections, origins, sections
+
+    def __getattr__(self, name: str) -> Any:
+        sections = self.__dict__.get("sections", {})
+        if name in sections or name in SECTIONS:
+            return sections.get(name)
+        raise AttributeError(name)
+
+    def provisions(self) -> Iterator[tuple[str, str, list[Cite]]]:
+        """Every provision in force here: (key path, declaring pack id, its citations)."""
+        for name, model in self.sections.items():
+            for key in type(model).model_fields:
+                value = getattr(model, key)
+                if value is not None:
+                    yield f"{name}.{key}", self.origins[(name, key)], list(_cites(value))
+
+    def __repr__(self) -> str:
+        return f"<Pack {self.id}>"
+
+
+def _cites(value: Any) -> Iterator[Cite]:
+    if isinstance(value, Cite):
+        yield value
+    elif isinstance(value, BaseModel):
+        for key in type(value).model_fields:
+            yield from _cites(getattr(value, key))
+    elif isinstance(value, Dated):
+        for v in value.values:
+            yield from _cites(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _cites(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _cites(v)
+
+
+def _error_path(err: dict) -> str:
+    """The key path of a pydantic error, without the names of union branches and validators."""
+    parts = []
+    for part in err["loc"]:
+        if isinstance(part, str) and ("[" in part or part[:1].isupper()):
+            continue
+        text = part.isoformat() if hasattr(part, "isoformat") else str(part)
+        parts.append(re.sub(r"datetime\.date\((\d+), (\d+), (\d+)\)",
+                            lambda m: "%s-%02d-%02d" % (m[1], int(m[2]), int(m[3])), text))
+    return ".".join(parts)
+
+
+@cache
+def load_pack(pack_id: str) -> Pack:
+    from .catalogue import load_topics
+
+    load_topics()
+    return _load(pack_id, ())
+
+
+def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
+    file = f"{pack_id}.yaml"
+    path = LAW / file
+    if not path.exists():
+        raise PackError(file, "", f"no rule pack {pack_id!r} in {LAW}")
+    raw = read_yaml(path)
+    if not isinstance(raw, dict):
+        raise PackError(file, "", "a pack is a mapping")
+    for key in raw:
+        if key not in META_KEYS and key not in SECTIONS:
+            raise PackError(file, str(key), f"unknown section; known: {', '.join(sorted(SECTIONS))}")
+    try:
+        meta = _Meta.model_validate({k: raw[k] for k in META_KEYS if k in raw})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise PackError(file, _error_path(err), err["msg"]) from None
+    if meta.id != pack_id:
+        raise PackError(file, "id", f"id {meta.id!r} does not match the file name")
+    text_path = TEXTS / meta.text
+    if not text_path.exists():
+        raise PackError(file, "text", f"no text {meta.text!r} in {TEXTS}")
+    text = text_path.read_text(encoding="utf-8")
+
+    parent: Optional[Pack] = None
+    if meta.inherits is not None:
+        if meta.inherits in below + (pack_id,):
+            raise PackError(file, "inherits", f"inheritance cycle through {meta.inherits!r}")
+        if not (LAW / f"{meta.inherits}.yaml").exists():
+            raise PackError(file, "inherits", f"inherits unknown pack {meta.inherits!r}")
+        parent = load_pack(meta.inherits) if not below else _load(meta.inherits, below + (pack_id,))
+
+    raw_sections: dict[str, dict] = {}
+    origins: dict[tuple[str, str], str] = {}
+    sections: dict[str, BaseModel] = {}
+    for name, model in SECTIONS.items():
+        inherited = dict(parent.raw_sections.get(name, {})) if parent else {}
+        own = raw.get(name) or {}
+        if not isinstance(own, dict):
+            raise PackError(file, name, "a section is a mapping of provisions")
+        if not inherited and not own:
+            continue
+        merged = {**inherited, **own}
+        for key in merged:
+            origins[(name, key)] = pack_id if key in own else parent.origins[(name, key)]
+        try:
+            sections[name] = model.model_validate(merged)
+        except ValidationError as exc:
+            errors = exc.errors()
+            err = errors[0]
+            origin = origins.get((name, str(err["loc"][0])), pack_id) if err["loc"] else pack_id
+            also = "; ".join(f"{name}.{_error_path(e)}: {e['msg']}" for e in errors[1:4])
+            raise PackError(f"{origin}.yaml", f"{name}.{_error_path(err)}",
+                            err["msg"] + (f" (also {also})" if also else "")) from None
+        raw_sections[name] = merged
+
+    normalised = normalise(text)
+    for name, model in sections.items():
+        for key in type(model).model_fields:
+            value = getattr(model, key)
+            origin = origins.get((name, key))
+            for cite in _cites(value):
+                cite._jurisdiction = origin
+                if origin == pack_id and normalise(cite.quote) not in normalised:
+                    raise PackError(file, f"{name}.{key}", f"quote {cite.quote!r} ({cite.section}) is not in {meta.text}")
+    for i, entry in enumerate(meta.outline):
+        if normalise(entry.heading) not in normalised:
+            raise PackError(file, f"outline.{i}.heading", f"{entry.heading!r} is not in {meta.text}")
+    chain = (parent.chain if parent else ()) + (pack_id,)
+    return Pack(meta, file, text, chain, raw_sections, origins, sections)
+
+
+def all_packs() -> list[Pack]:
+    return [load_pack(p) for p in PACK_IDS]

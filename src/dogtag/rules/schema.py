@@ -1,0 +1,144 @@
+"""The building blocks of a rule pack, and the registry of its top-level sections.
+
+A topic module declares the pydantic model of its section and registers it::
+
+    @section("licensing")
+    class LicensingSection(Strict):
+        late_fee: LateFee | None = None
+
+Every provision is a `Provision` (it carries `cite: {section, quote}`, and optionally
+`choice:`, the reading picked where the text is ambiguous, and `unconfirmed:`, why a state
+figure is not confirmed by the text we have). Building blocks:
+
+- `Dated[T]`: values keyed by effective date, `{2000-01-01: "5.00", 2023-06-01: "10.00"}`;
+  `null` ends a value (OpenFisca style). `.at(on)` gives the value in force or None.
+- `Amount`: either `Dated[Money]` or `{local: <key>}`, an amount the ordinance delegates to a
+  fee schedule or board; the clerk sets it (`local_amounts` input) and until then the engine
+  answers not_set with the section, never a guess.
+- `Period`: `{days: 30}`, `{months: 5}` or `{years: 2}`.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from datetime import date
+from decimal import Decimal
+from typing import Annotated, Any, Generic, Optional, TypeVar, get_args
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, PrivateAttr, model_validator
+from pydantic_core import core_schema
+
+from .decision import Citation
+
+T = TypeVar("T")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _no_float(value: Any) -> Any:
+    if isinstance(value, float):
+        raise ValueError(f"write money as a quoted string (\"{value:.2f}\"), never a float")
+    return value
+
+
+Money = Annotated[Decimal, BeforeValidator(_no_float)]
+
+
+class Cite(Strict):
+    section: str
+    quote: str
+    _jurisdiction: str = PrivateAttr(default="")
+    _citation: Optional[Citation] = PrivateAttr(default=None)
+
+    @property
+    def citation(self) -> Citation:
+        if self._citation is None:
+            self._citation = Citation(self._jurisdiction, self.section, self.quote)
+        return self._citation
+
+
+class Provision(Strict):
+    cite: Cite
+    choice: Optional[str] = None
+    unconfirmed: Optional[str] = None
+
+
+class Dated(Generic[T]):
+    """Values keyed by effective date; None ends the value."""
+
+    __slots__ = ("starts", "values")
+
+    def __init__(self, items: dict[date, Any]):
+        pairs = sorted(items.items())
+        self.starts = [d for d, _ in pairs]
+        self.values = [v for _, v in pairs]
+
+    def at(self, on: date) -> Any:
+        i = bisect_right(self.starts, on) - 1
+        return None if i < 0 else self.values[i]
+
+    def __repr__(self) -> str:
+        return f"Dated({dict(zip(self.starts, self.values))!r})"
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> core_schema.CoreSchema:
+        args = get_args(source)
+        item = args[0] if args else Any
+        mapping = handler.generate_schema(dict[date, Optional[item]])  # type: ignore[valid-type]
+
+        def build(items: dict[date, Any]) -> "Dated[Any]":
+            if not items:
+                raise ValueError("a dated value needs at least one effective date")
+            return cls(items)
+
+        return core_schema.no_info_after_validator_function(build, mapping)
+
+
+class LocalAmount(Strict):
+    local: str
+
+
+Amount = Dated[Money] | LocalAmount
+
+
+class Period(Strict):
+    days: Optional[int] = None
+    months: Optional[int] = None
+    years: Optional[int] = None
+
+    @model_validator(mode="after")
+    def _one_unit(self) -> "Period":
+        given = [n for n in (self.days, self.months, self.years) if n is not None]
+        if len(given) != 1 or given[0] < 0:
+            raise ValueError("a period is exactly one of days, months or years, not negative")
+        return self
+
+
+class MonthDay(Strict):
+    """A day of the year such as April 1: `{month: 4, day: 1}`."""
+
+    month: int
+    day: int
+
+    def of(self, year: int) -> date:
+        return date(year, self.month, self.day)
+
+
+SECTIONS: dict[str, type[BaseModel]] = {}
+
+
+def register_section(name: str, model: type[BaseModel]) -> type[BaseModel]:
+    if SECTIONS.get(name, model) is not model:
+        raise ValueError(f"pack section {name!r} is registered twice")
+    SECTIONS[name] = model
+    return model
+
+
+def section(name: str):
+    """Class decorator: `@section("licensing")` registers a top-level pack section model."""
+
+    def register(model: type[BaseModel]) -> type[BaseModel]:
+        return register_section(name, model)
+
+    return register

@@ -1,0 +1,52 @@
+"""Rule tests as data: every `cases/<jurisdiction>/*.yaml` is a list of cases
+
+    - name: A sentence saying what the law does here.
+      question: license_tax
+      on: 2025-04-01
+      facts: {...}
+      local_amounts: {license_tax.altered: {2023-02-15: "12.00"}}   # optional
+      expect:
+        value: "5.00"                 # compared after to_json
+        citations: ["s. 174.05(2)"]   # section substrings that must appear
+        notes: ["one-half"]           # optional: substrings that must appear in some note
+        not_set: [late_fee]           # optional: exactly these keys are not set
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dogtag.rules import ask, to_json
+from dogtag.rules.packs import PACK_IDS, read_yaml
+
+CASES = Path(__file__).parent / "cases"
+CASE_KEYS = {"name", "question", "on", "facts", "local_amounts", "expect"}
+EXPECT_KEYS = {"value", "citations", "notes", "not_set"}
+
+
+def _cases():
+    for path in sorted(CASES.glob("*/*.yaml")):
+        for i, case in enumerate(read_yaml(path) or []):
+            yield pytest.param(path, case, id=f"{path.parent.name}/{path.stem}[{i}] {case.get('name', '')}")
+
+
+def test_there_are_cases_for_every_jurisdiction():
+    assert sorted(p.name for p in CASES.iterdir() if p.is_dir()) == sorted(PACK_IDS)
+
+
+@pytest.mark.parametrize("path, case", list(_cases()))
+def test_case(path, case):
+    assert set(case) <= CASE_KEYS and set(case["expect"]) <= EXPECT_KEYS, f"unknown keys in {path}"
+    assert {"name", "question", "on", "expect"} <= set(case), f"a case needs name, question, on, expect"
+    expect = case["expect"]
+    decision = ask(path.parent.name, case["question"], case.get("facts") or {}, case["on"],
+                   case.get("local_amounts"))
+    got = decision.to_json()
+    assert got["value"] == to_json(expect.get("value")), got
+    sections = [c["section"] for c in got["citations"]]
+    for wanted in expect.get("citations", []):
+        assert any(wanted in s for s in sections), f"no citation of {wanted!r} in {sections}"
+    for wanted in expect.get("notes", []):
+        assert any(wanted in n for n in got["notes"]), f"no note with {wanted!r} in {got['notes']}"
+    assert sorted(n["key"] for n in got["not_set"]) == sorted(expect.get("not_set", [])), got["not_set"]

@@ -1,0 +1,126 @@
+"""The packs: they load, validate, inherit, and every quote is in the law it cites."""
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from dogtag.rules import Citation, Decision, NotSet, PackError, all_packs, load_pack, packs
+from dogtag.rules.amounts import LocalAmounts, amount_at
+from dogtag.rules.schema import LocalAmount
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = REPO.parent / "shared" / "ordinances"
+
+
+def test_it_keeps_the_texts_equal_to_the_shared_ordinances():
+    shared = sorted(p.name for p in SHARED.iterdir())
+    copies = sorted(p.name for p in packs.TEXTS.iterdir())
+    assert copies == shared
+    for name in shared:
+        assert (packs.TEXTS / name).read_bytes() == (SHARED / name).read_bytes(), name
+
+
+def test_it_loads_every_pack_once():
+    first = all_packs()
+    assert [p.id for p in first] == list(packs.PACK_IDS)
+    assert all(a is b for a, b in zip(first, all_packs()))
+    assert all(p.chain[0] == "wi" for p in first)
+
+
+def test_every_citation_names_its_jurisdiction_and_its_quote_is_in_that_text():
+    for pack in all_packs():
+        for path, origin, cites in pack.provisions():
+            assert cites, f"{pack.id}: {path} has no citation"
+            source = packs.normalise(load_pack(origin).text)
+            for cite in cites:
+                assert cite.citation.jurisdiction == origin
+                assert packs.normalise(cite.quote) in source
+
+
+def test_a_municipal_provision_overrides_the_states():
+    wi, cedarburg = load_pack("wi"), load_pack("wi-cedarburg")
+    assert cedarburg.licensing.tax.altered.at(date(2025, 1, 1)) == Decimal("5.00")
+    assert cedarburg.origins[("licensing", "tax")] == "wi-cedarburg"
+    assert cedarburg.origins[("licensing", "minimum_tax")] == "wi"
+    assert wi.licensing.tax.altered.at(date(2025, 1, 1)) == Decimal("3.00")
+
+
+def test_a_local_amount_nobody_set_is_not_set_with_its_section():
+    cite = Citation("wi-benton", "§ 115-4", "late fee")
+    assert amount_at(LocalAmount(local="late_fee"), date(2025, 5, 1), LocalAmounts.of({}), cite) == (
+        None, NotSet("late_fee", cite))
+    local = LocalAmounts.of({"late_fee": {"2023-02-15": "10.00", "2026-01-01": None}})
+    assert amount_at(LocalAmount(local="late_fee"), date(2025, 5, 1), local, cite) == (Decimal("10.00"), None)
+    assert amount_at(LocalAmount(local="late_fee"), date(2023, 2, 14), local, cite)[0] is None
+    assert amount_at(LocalAmount(local="late_fee"), date(2026, 1, 1), local, cite)[0] is None
+
+
+def test_a_decision_is_plain_json():
+    d = Decision({"tax": Decimal("2.5"), "on": date(2025, 7, 2), "list": (Decimal("1"),)},
+                 (Citation("wi", "s. 174.05(2)", "q"),), ("n",), (NotSet("k", Citation("wi", "s", "q")),))
+    assert d.to_json() == {
+        "value": {"tax": "2.50", "on": "2025-07-02", "list": ["1.00"]},
+        "citations": [{"jurisdiction": "wi", "section": "s. 174.05(2)", "quote": "q"}],
+        "notes": ["n"],
+        "not_set": [{"key": "k", "citation": {"jurisdiction": "wi", "section": "s", "quote": "q"}}],
+    }
+
+
+GOOD = """id: wi-test
+name: Test
+county: Nowhere
+inherits: wi
+text: benton-wi.txt
+"""
+LATE_FEE = """licensing:
+  late_fee:
+    amount: {2000-01-01: "5.00"}
+    renewal_before: {month: 4, day: 1}
+    acquired_within: {days: 30}
+    cite: {section: "§ 115-4", quote: "QUOTE"}
+"""
+REAL_QUOTE = "assess and collect a late fee"
+
+
+@pytest.fixture
+def law(tmp_path, monkeypatch):
+    """A law folder holding the real packs plus one test pack, and a fresh cache."""
+    for p in packs.LAW.glob("*.yaml"):
+        (tmp_path / p.name).write_text(p.read_text())
+    monkeypatch.setattr(packs, "LAW", tmp_path)
+    packs.load_pack.cache_clear()
+    yield tmp_path
+    packs.load_pack.cache_clear()
+
+
+def _load(law, body):
+    (law / "wi-test.yaml").write_text(body)
+    return packs.load_pack("wi-test")
+
+
+def test_it_loads_a_good_test_pack(law):
+    pack = _load(law, GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE))
+    assert pack.licensing.late_fee.amount.at(date(2025, 1, 1)) == Decimal("5.00")
+    assert pack.licensing.tax.altered.at(date(2025, 1, 1)) == Decimal("3.00")  # inherited
+
+
+@pytest.mark.parametrize("body, path, reason", [
+    (GOOD + "licence: {}\n", "licence", "unknown section"),
+    (GOOD + LATE_FEE.replace("QUOTE", "a quote the law never said"), "licensing.late_fee", "is not in benton-wi.txt"),
+    (GOOD + LATE_FEE.replace("    cite: {section: \"§ 115-4\", quote: \"QUOTE\"}\n", ""), "licensing.late_fee.cite", "Field required"),
+    (GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE).replace("acquired_within", "acquired_in"), "licensing.late_fee.acquired_within", "acquired_in: Extra inputs"),
+    (GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE).replace('"5.00"}', '"5.00", 2000-01-01: "6.00"}'), "", "duplicate key"),
+    (GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE).replace('"5.00"', "5.0"), "licensing.late_fee.amount.2000-01-01", "never a float"),
+    (GOOD.replace("inherits: wi", "inherits: wi-nowhere"), "inherits", "unknown pack"),
+    (GOOD.replace("inherits: wi", "inherits: wi-test"), "inherits", "inheritance cycle"),
+    (GOOD.replace("id: wi-test", "id: wi-other"), "id", "does not match"),
+])
+def test_it_rejects_a_bad_pack_naming_file_path_and_reason(law, body, path, reason):
+    with pytest.raises(PackError) as exc:
+        _load(law, body)
+    assert exc.value.file == "wi-test.yaml"
+    assert exc.value.path == path
+    assert reason in exc.value.reason
