@@ -1,0 +1,24 @@
+# Two commands for a newcomer: `make run` and `make test`. Both bootstrap what they need.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+
+.PHONY: run test bench
+
+$(BIN)/dogtag: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@
+
+run: $(BIN)/dogtag
+	DEBUG=true $(BIN)/dogtag migrate --noinput -v0
+	DEBUG=true $(BIN)/dogtag demo
+	DEBUG=true $(BIN)/dogtag runserver 127.0.0.1:$(PORT)
+
+test: $(BIN)/dogtag
+	bin/test
+
+bench: $(BIN)/dogtag
+	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done

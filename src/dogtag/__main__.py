@@ -1,0 +1,3 @@
+from dogtag.cli import main
+
+main()

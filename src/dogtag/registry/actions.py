@@ -1,0 +1,233 @@
+"""The registry's writes. Each action runs in one transaction, checks the acting user's
+role in the record's municipality, validates, saves and writes one audit event
+(DESIGN.md, layer rule 2). Views, the API and the CLI call these and nothing else."""
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from dogtag.accounts.models import Role
+from dogtag.accounts.scope import require_role
+from dogtag.audit.record import record, snapshot
+from dogtag.registry.models import (
+    Animal,
+    DuplicateRabiesTag,
+    Ownership,
+    Person,
+    Premises,
+    RabiesVaccination,
+    today,
+)
+
+REGISTRARS = (Role.CLERK, Role.OFFICER, Role.VETERINARIAN, Role.ADMINISTRATOR)
+CERTIFIERS = (Role.CLERK, Role.VETERINARIAN, Role.ADMINISTRATOR)
+
+
+def _save(obj, *, acting_user, action, roles, before=None):
+    require_role(acting_user, obj.municipality_id, roles)
+    # Unique constraints are checked in clean() with a message naming the field; the
+    # database constraint stays as the backstop for a concurrent insert.
+    obj.full_clean(validate_constraints=False)
+    try:
+        with transaction.atomic():
+            obj.save()
+    except IntegrityError as e:
+        raise ValidationError(f"This record clashes with one saved at the same moment ({e}).") from e
+    record(acting_user=acting_user, action=action, obj=obj, before=before)
+    return obj
+
+
+def _update(obj, fields: dict, *, acting_user, action, roles, editable):
+    unknown = set(fields) - set(editable)
+    if unknown:
+        raise ValidationError({name: "This field cannot be changed here." for name in unknown})
+    before = snapshot(obj)
+    for name, value in fields.items():
+        setattr(obj, name, value)
+    return _save(obj, acting_user=acting_user, action=action, roles=roles, before=before)
+
+
+def _same_municipality(field, obj, municipality_id):
+    if obj is not None and obj.municipality_id != municipality_id:
+        raise ValidationError({field: f"{obj} belongs to another municipality."})
+
+
+PERSON_FIELDS = ("kind", "name", "street", "city", "state", "postal_code", "phone", "email")
+PREMISES_FIELDS = ("street", "use", "parcel_number")
+ANIMAL_FIELDS = (
+    "species",
+    "name",
+    "breed",
+    "color",
+    "sex",
+    "altered",
+    "altered_evidence",
+    "birth_date",
+    "birth_date_estimated",
+    "acquired_on",
+    "brought_in_on",
+    "microchip",
+    "status",
+    "working_status",
+    "premises",
+)
+VACCINATION_FIELDS = (
+    "certificate_serial",
+    "owner_name",
+    "owner_address",
+    "animal_name",
+    "sex",
+    "altered",
+    "breed",
+    "color",
+    "vaccinated_on",
+    "vaccine_type",
+    "vaccine_serial",
+    "expires_on",
+    "veterinarian_name",
+    "veterinarian_address",
+    "veterinarian_phone",
+    "rabies_tag_number",
+)
+
+
+@transaction.atomic
+def create_person(*, acting_user, municipality, **fields) -> Person:
+    person = Person(municipality=municipality, **fields)
+    return _save(person, acting_user=acting_user, action="person.create", roles=REGISTRARS)
+
+
+@transaction.atomic
+def update_person(person, *, acting_user, **fields) -> Person:
+    return _update(
+        person, fields, acting_user=acting_user, action="person.update", roles=REGISTRARS, editable=PERSON_FIELDS
+    )
+
+
+@transaction.atomic
+def create_premises(*, acting_user, municipality, **fields) -> Premises:
+    premises = Premises(municipality=municipality, **fields)
+    return _save(premises, acting_user=acting_user, action="premises.create", roles=REGISTRARS)
+
+
+@transaction.atomic
+def update_premises(premises, *, acting_user, **fields) -> Premises:
+    return _update(
+        premises, fields, acting_user=acting_user, action="premises.update", roles=REGISTRARS, editable=PREMISES_FIELDS
+    )
+
+
+@transaction.atomic
+def register_animal(
+    *, acting_user, municipality, owner: Person, owner_role=Ownership.Role.OWNER, owned_from=None, **fields
+) -> Animal:
+    """A new animal with the person who owns, keeps or harbors it from `owned_from`
+    (the date acquired, else today)."""
+    _same_municipality("owner", owner, municipality.pk)
+    _same_municipality("premises", fields.get("premises"), municipality.pk)
+    animal = _save(
+        Animal(municipality=municipality, **fields), acting_user=acting_user, action="animal.create", roles=REGISTRARS
+    )
+    ownership = Ownership(
+        municipality=municipality,
+        animal=animal,
+        person=owner,
+        role=owner_role,
+        started_on=owned_from or animal.acquired_on or today(),
+    )
+    _save(ownership, acting_user=acting_user, action="ownership.create", roles=REGISTRARS)
+    return animal
+
+
+@transaction.atomic
+def update_animal(animal, *, acting_user, **fields) -> Animal:
+    _same_municipality("premises", fields.get("premises"), animal.municipality_id)
+    return _update(
+        animal, fields, acting_user=acting_user, action="animal.update", roles=REGISTRARS, editable=ANIMAL_FIELDS
+    )
+
+
+@transaction.atomic
+def add_ownership(animal, *, acting_user, person, role=Ownership.Role.OWNER, started_on) -> Ownership:
+    _same_municipality("person", person, animal.municipality_id)
+    ownership = Ownership(
+        municipality_id=animal.municipality_id, animal=animal, person=person, role=role, started_on=started_on
+    )
+    return _save(ownership, acting_user=acting_user, action="ownership.create", roles=REGISTRARS)
+
+
+@transaction.atomic
+def end_ownership(ownership, *, acting_user, ended_on) -> Ownership:
+    if ownership.ended_on:
+        raise ValidationError({"ended_on": f"This ownership already ended on {ownership.ended_on}."})
+    return _update(
+        ownership,
+        {"ended_on": ended_on},
+        acting_user=acting_user,
+        action="ownership.end",
+        roles=REGISTRARS,
+        editable=("ended_on",),
+    )
+
+
+def certificate_defaults(animal) -> dict:
+    """What the certificate states about the owner and animal, as the registry has them today."""
+    owner = next((o.person for o in animal.current_owners()), None)
+    return {
+        "owner_name": owner.name if owner else "",
+        "owner_address": owner.address if owner else "",
+        "animal_name": animal.name,
+        "sex": animal.sex,
+        "altered": animal.altered,
+        "breed": animal.breed,
+        "color": animal.color,
+    }
+
+
+@transaction.atomic
+def record_vaccination(animal, *, acting_user, **fields) -> RabiesVaccination:
+    vaccination = RabiesVaccination(
+        municipality_id=animal.municipality_id, animal=animal, **{**certificate_defaults(animal), **fields}
+    )
+    return _save(vaccination, acting_user=acting_user, action="vaccination.create", roles=CERTIFIERS)
+
+
+@transaction.atomic
+def update_vaccination(vaccination, *, acting_user, **fields) -> RabiesVaccination:
+    return _update(
+        vaccination,
+        fields,
+        acting_user=acting_user,
+        action="vaccination.update",
+        roles=CERTIFIERS,
+        editable=VACCINATION_FIELDS,
+    )
+
+
+@transaction.atomic
+def void_vaccination(vaccination, *, acting_user, reason: str) -> RabiesVaccination:
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why the certificate is void."})
+    if vaccination.voided_at:
+        raise ValidationError({"reason": f"Certificate {vaccination.certificate_serial} is already void."})
+    return _update(
+        vaccination,
+        {"voided_at": timezone.now(), "void_reason": reason},
+        acting_user=acting_user,
+        action="vaccination.void",
+        roles=CERTIFIERS,
+        editable=("voided_at", "void_reason"),
+    )
+
+
+@transaction.atomic
+def record_duplicate_rabies_tag(vaccination, *, acting_user, tag_number, issued_on=None) -> DuplicateRabiesTag:
+    if not tag_number.strip():
+        raise ValidationError({"tag_number": "Enter the new rabies tag number."})
+    tag = DuplicateRabiesTag(
+        municipality_id=vaccination.municipality_id,
+        vaccination=vaccination,
+        tag_number=tag_number,
+        issued_on=issued_on or today(),
+    )
+    return _save(tag, acting_user=acting_user, action="vaccination.duplicate_tag", roles=CERTIFIERS)

@@ -1,0 +1,85 @@
+from django import forms
+
+from dogtag.registry.actions import ANIMAL_FIELDS, PERSON_FIELDS, PREMISES_FIELDS, VACCINATION_FIELDS
+from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination
+
+
+class ActionForm(forms.ModelForm):
+    """Parses the fields; the action validates the record (model clean and rules), so the
+    same checks apply to the web, the API and the CLI."""
+
+    def _post_clean(self):
+        pass
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+def _date_widgets(*names):
+    return {name: DateInput() for name in names}
+
+
+class PersonForm(ActionForm):
+    class Meta:
+        model = Person
+        fields = PERSON_FIELDS
+
+
+class PremisesForm(ActionForm):
+    class Meta:
+        model = Premises
+        fields = PREMISES_FIELDS
+
+
+class AnimalForm(ActionForm):
+    class Meta:
+        model = Animal
+        fields = ANIMAL_FIELDS
+        widgets = _date_widgets("birth_date", "acquired_on", "brought_in_on")
+
+    def __init__(self, *args, municipality, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["premises"].queryset = Premises.objects.filter(municipality=municipality)
+
+
+class NewAnimalForm(AnimalForm):
+    owner = forms.ModelChoiceField(queryset=Person.objects.none())
+    owner_role = forms.ChoiceField(choices=Ownership.Role.choices, initial=Ownership.Role.OWNER)
+
+    class Meta(AnimalForm.Meta):
+        fields = ("owner", "owner_role", *(f for f in ANIMAL_FIELDS if f != "status"))
+
+    def __init__(self, *args, municipality, **kwargs):
+        super().__init__(*args, municipality=municipality, **kwargs)
+        self.fields["owner"].queryset = Person.objects.filter(municipality=municipality)
+
+
+class OwnershipForm(forms.Form):
+    person = forms.ModelChoiceField(queryset=Person.objects.none())
+    role = forms.ChoiceField(choices=Ownership.Role.choices)
+    started_on = forms.DateField(widget=DateInput())
+
+    def __init__(self, *args, municipality, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["person"].queryset = Person.objects.filter(municipality=municipality)
+
+
+class EndOwnershipForm(forms.Form):
+    ended_on = forms.DateField(widget=DateInput())
+
+
+class VaccinationForm(ActionForm):
+    class Meta:
+        model = RabiesVaccination
+        fields = VACCINATION_FIELDS
+        widgets = _date_widgets("vaccinated_on", "expires_on")
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(max_length=300)
+
+
+class DuplicateTagForm(forms.Form):
+    tag_number = forms.CharField(max_length=50, label="New rabies tag number")
+    issued_on = forms.DateField(widget=DateInput())

@@ -1,0 +1,55 @@
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from dogtag.accounts.models import Membership, Role
+from dogtag.registry.models import Municipality
+
+MUNICIPALITIES = [
+    # slug, name, kind, county, rule pack
+    ("benton", "Benton", Municipality.Kind.VILLAGE, "Lafayette", "wi-benton"),
+    ("webster", "Webster", Municipality.Kind.VILLAGE, "Burnett", "wi-webster"),
+    ("river-hills", "River Hills", Municipality.Kind.VILLAGE, "Milwaukee", "wi-river-hills"),
+    ("sampson", "Sampson", Municipality.Kind.TOWN, "Chippewa", "wi-sampson"),
+    ("cedarburg", "Cedarburg", Municipality.Kind.CITY, "Ozaukee", "wi-cedarburg"),
+]
+DEMO_PASSWORD = "dogtag-demo"
+
+
+class Command(BaseCommand):
+    help = "Load the five municipalities and the demo accounts. Running it again changes nothing."
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        municipalities = self.load_municipalities()
+        accounts = [(f"{m.slug}-clerk", [(m, Role.CLERK)]) for m in municipalities]
+        accounts += [
+            ("officer", [(m, Role.OFFICER) for m in municipalities]),
+            ("vet", [(m, Role.VETERINARIAN) for m in municipalities]),
+            ("admin", [(m, Role.ADMINISTRATOR) for m in municipalities]),
+        ]
+        self.stdout.write(f"Demo accounts (password for each: {DEMO_PASSWORD}):")
+        for username, roles in accounts:
+            self.ensure_user(username, roles)
+            self.stdout.write(
+                f"  {username:20} {', '.join(sorted({r.label for _, r in roles}))}"
+                f" — {', '.join(m.name for m, _ in roles)}"
+            )
+
+    def load_municipalities(self):
+        return [
+            Municipality.objects.update_or_create(
+                slug=slug, defaults={"name": name, "kind": kind, "county": county, "rule_pack": pack}
+            )[0]
+            for slug, name, kind, county, pack in MUNICIPALITIES
+        ]
+
+    def ensure_user(self, username, roles):
+        User = get_user_model()
+        user, created = User.objects.get_or_create(username=username)
+        if created:
+            user.set_password(DEMO_PASSWORD)
+            user.is_staff = user.is_superuser = username == "admin"
+            user.save()
+        for municipality, role in roles:
+            Membership.objects.get_or_create(user=user, municipality=municipality, role=role)

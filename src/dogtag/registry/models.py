@@ -1,0 +1,274 @@
+"""The registry: municipalities, people, premises, animals, owners over time and rabies
+certificates. Every row belongs to one Municipality (DESIGN.md, layer rule 3)."""
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+def today():
+    return timezone.localdate()
+
+
+class Municipality(models.Model):
+    class Kind(models.TextChoices):
+        VILLAGE = "village", "Village"
+        TOWN = "town", "Town"
+        CITY = "city", "City"
+
+    name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    county = models.CharField(max_length=100)
+    rule_pack = models.CharField(max_length=50, unique=True, help_text="Rule pack id, e.g. wi-benton")
+    slug = models.SlugField(unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "municipalities"
+
+    def __str__(self):
+        return f"{self.get_kind_display()} of {self.name}"
+
+
+class Scoped(models.Model):
+    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT)
+
+    class Meta:
+        abstract = True
+
+
+class Person(Scoped):
+    class Kind(models.TextChoices):
+        INDIVIDUAL = "individual", "Individual"
+        ENTITY = "entity", "Entity (business, shelter, organisation)"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.INDIVIDUAL)
+    name = models.CharField(max_length=200)
+    street = models.CharField("mailing address", max_length=200)
+    city = models.CharField(max_length=100)
+    state = models.CharField(max_length=2, default="WI")
+    postal_code = models.CharField(max_length=10)
+    phone = models.CharField(max_length=30, blank=True)
+    email = models.EmailField(blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def address(self):
+        return f"{self.street}, {self.city}, {self.state} {self.postal_code}"
+
+
+class Premises(Scoped):
+    class Use(models.TextChoices):
+        SINGLE_FAMILY = "single-family", "Single-family"
+        MULTI_FAMILY = "multi-family", "Multi-family"
+        DUPLEX = "duplex", "Duplex"
+        CONDOMINIUM = "condominium", "Condominium"
+        BUSINESS = "business", "Business"
+        FARM = "farm", "Farm"
+
+    street = models.CharField("address", max_length=200)
+    use = models.CharField(max_length=20, choices=Use.choices)
+    parcel_number = models.CharField(max_length=50, blank=True)
+
+    class Meta:
+        ordering = ["street"]
+        verbose_name_plural = "premises"
+
+    def __str__(self):
+        return self.street
+
+
+class Animal(Scoped):
+    class Species(models.TextChoices):
+        DOG = "dog", "Dog"
+        CAT = "cat", "Cat"
+        HEN = "hen", "Hen"
+        OTHER = "other", "Other"
+
+    class Sex(models.TextChoices):
+        MALE = "male", "Male"
+        FEMALE = "female", "Female"
+        UNKNOWN = "unknown", "Unknown"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        DIED = "died", "Died"
+        TRANSFERRED = "transferred", "Transferred"
+        MOVED_AWAY = "moved-away", "Moved away"
+        MISSING = "missing", "Missing"
+
+    class WorkingStatus(models.TextChoices):
+        NONE = "", "None"
+        SERVICE = "service", "Service dog"
+        LEADER = "leader", "Leader dog for a blind or deaf person"
+        LAW_ENFORCEMENT = "law-enforcement", "Law-enforcement dog"
+        EDUCATIONAL_SCIENTIFIC = "educational-scientific", "Kept for educational or scientific purposes"
+
+    species = models.CharField(max_length=10, choices=Species.choices, default=Species.DOG)
+    name = models.CharField(max_length=100)
+    breed = models.CharField(max_length=100, blank=True)
+    color = models.CharField(max_length=100, blank=True)
+    sex = models.CharField(max_length=10, choices=Sex.choices)
+    altered = models.BooleanField("spayed or neutered", default=False)
+    altered_evidence = models.CharField(
+        "evidence of spaying or neutering",
+        max_length=200,
+        blank=True,
+        help_text="e.g. the veterinarian's certificate, clinic and date",
+    )
+    birth_date = models.DateField(null=True, blank=True)
+    birth_date_estimated = models.BooleanField(default=False)
+    acquired_on = models.DateField("date acquired", null=True, blank=True)
+    brought_in_on = models.DateField("date brought into the municipality", null=True, blank=True)
+    microchip = models.CharField(max_length=30, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
+    working_status = models.CharField(max_length=25, choices=WorkingStatus.choices, blank=True, default="")
+    premises = models.ForeignKey(Premises, null=True, blank=True, on_delete=models.PROTECT)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["municipality", "microchip"],
+                condition=~Q(microchip=""),
+                name="unique_microchip_per_municipality",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.get_species_display().lower()})"
+
+    def clean(self):
+        errors = {}
+        if self.birth_date and self.birth_date > today():
+            errors["birth_date"] = f"Birth date {self.birth_date} is in the future."
+        if self.birth_date and self.acquired_on and self.acquired_on < self.birth_date:
+            errors["acquired_on"] = f"Date acquired {self.acquired_on} is before the birth date {self.birth_date}."
+        if self.birth_date and self.brought_in_on and self.brought_in_on < self.birth_date:
+            errors["brought_in_on"] = (
+                f"Date brought in {self.brought_in_on} is before the birth date {self.birth_date}."
+            )
+        if self.species == self.Species.HEN and self.sex == self.Sex.MALE:
+            errors["sex"] = "A hen is female; a male chicken is a rooster."
+        if self.altered and not self.altered_evidence.strip():
+            errors["altered_evidence"] = "Say what shows the animal is spayed or neutered (s. 174.05(2): on evidence)."
+        if self.microchip:
+            clash = Animal.objects.filter(municipality_id=self.municipality_id, microchip=self.microchip).exclude(
+                pk=self.pk
+            )
+            if clash.exists():
+                errors["microchip"] = f"Microchip {self.microchip} is already registered to {clash.first()}."
+        if errors:
+            raise ValidationError(errors)
+
+    def current_owners(self, on=None):
+        return self.ownerships.current(on).select_related("person")
+
+
+class OwnershipQuerySet(models.QuerySet):
+    def current(self, on=None):
+        on = on or today()
+        return self.filter(Q(ended_on__isnull=True) | Q(ended_on__gte=on), started_on__lte=on)
+
+
+class Ownership(Scoped):
+    """Who owns, keeps or harbors an animal, from when to when (s. 174.001(5): 'owner'
+    includes one who harbors or keeps a dog)."""
+
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        KEEPER = "keeper", "Keeper"
+        HARBORER = "harborer", "Harborer"
+
+    animal = models.ForeignKey(Animal, on_delete=models.PROTECT, related_name="ownerships")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="ownerships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.OWNER)
+    started_on = models.DateField()
+    ended_on = models.DateField(null=True, blank=True)
+
+    objects = OwnershipQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-started_on"]
+
+    def clean(self):
+        if self.ended_on and self.ended_on < self.started_on:
+            raise ValidationError({"ended_on": f"End {self.ended_on} is before the start {self.started_on}."})
+
+
+class RabiesVaccination(Scoped):
+    """A veterinarian's rabies vaccination certificate, with the owner and animal as the
+    certificate states them at the time (s. 95.21(2))."""
+
+    animal = models.ForeignKey(Animal, on_delete=models.PROTECT, related_name="vaccinations")
+    certificate_serial = models.CharField("certificate serial number", max_length=50)
+    owner_name = models.CharField("owner's name", max_length=200)
+    owner_address = models.CharField("owner's address", max_length=300)
+    animal_name = models.CharField("animal's name", max_length=100)
+    sex = models.CharField(max_length=10, choices=Animal.Sex.choices)
+    altered = models.BooleanField("spayed or neutered")
+    breed = models.CharField(max_length=100)
+    color = models.CharField(max_length=100)
+    vaccinated_on = models.DateField("vaccination date")
+    vaccine_type = models.CharField(max_length=100, help_text="e.g. killed virus, 3-year")
+    vaccine_serial = models.CharField("manufacturer's serial number", max_length=100)
+    expires_on = models.DateField("expiration date")
+    veterinarian_name = models.CharField("veterinarian's name", max_length=200)
+    veterinarian_address = models.CharField("veterinarian's address", max_length=300)
+    veterinarian_phone = models.CharField("veterinarian's telephone", max_length=30)
+    rabies_tag_number = models.CharField("rabies tag number", max_length=50)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-vaccinated_on"]
+        constraints = [
+            models.UniqueConstraint(fields=["municipality", "certificate_serial"], name="unique_certificate_serial")
+        ]
+
+    def __str__(self):
+        return f"Rabies certificate {self.certificate_serial} ({self.vaccinated_on})"
+
+    def clean(self):
+        errors = {}
+        if self.vaccinated_on and self.vaccinated_on > today():
+            errors["vaccinated_on"] = f"Vaccination date {self.vaccinated_on} is in the future."
+        birth = self.animal.birth_date if self.animal_id else None
+        if birth and self.vaccinated_on and self.vaccinated_on < birth:
+            errors["vaccinated_on"] = (
+                f"Vaccination date {self.vaccinated_on} is before the animal's birth date {birth}."
+            )
+        if self.vaccinated_on and self.expires_on and self.expires_on <= self.vaccinated_on:
+            errors["expires_on"] = (
+                f"Expiration date {self.expires_on} must be after the vaccination date {self.vaccinated_on}."
+            )
+        if self.certificate_serial:
+            clash = RabiesVaccination.objects.filter(
+                municipality_id=self.municipality_id, certificate_serial=self.certificate_serial
+            ).exclude(pk=self.pk)
+            if clash.exists():
+                errors["certificate_serial"] = f"Certificate {self.certificate_serial} is already recorded."
+        if errors:
+            raise ValidationError(errors)
+
+    @property
+    def current_tag_number(self):
+        latest = self.duplicate_tags.order_by("-issued_on", "-pk").first()
+        return latest.tag_number if latest else self.rabies_tag_number
+
+
+class DuplicateRabiesTag(Scoped):
+    """A replacement rabies tag, written on the certificate it belongs to."""
+
+    vaccination = models.ForeignKey(RabiesVaccination, on_delete=models.PROTECT, related_name="duplicate_tags")
+    tag_number = models.CharField("new tag number", max_length=50)
+    issued_on = models.DateField()
+
+    class Meta:
+        ordering = ["issued_on"]

@@ -1,0 +1,284 @@
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from dogtag.accounts.scope import ANY_ROLE, get_for_user, municipalities, require_role, scoped
+from dogtag.audit.models import AuditEvent
+from dogtag.registry import actions, forms
+from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination
+
+
+def run_action(form, action, *args, **kwargs):
+    """Call the action with the form's data; its ValidationError goes beside each field."""
+    try:
+        return action(*args, **kwargs, **form.cleaned_data)
+    except ValidationError as e:
+        for field, messages in e.message_dict.items() if hasattr(e, "error_dict") else [(None, e.messages)]:
+            form.add_error(field if field in form.fields else None, messages)
+        return None
+
+
+def _municipality(request, slug, roles=ANY_ROLE):
+    municipality = get_object_or_404(municipalities(request.user), slug=slug)
+    require_role(request.user, municipality.pk, roles)
+    return municipality
+
+
+def action_page(request, form, action, *args, title, done, **kwargs):
+    """A form page whose POST calls `action`; on success, redirect to `done(result)`."""
+    if request.method == "POST" and form.is_valid():
+        result = run_action(form, action, *args, acting_user=request.user, **kwargs)
+        if result:
+            return redirect(done(result))
+    return render(request, "registry/form.html", {"form": form, "title": title})
+
+
+def to(name, pk=None):
+    return lambda obj: reverse(name, args=[pk or obj.pk])
+
+
+@login_required
+def home(request):
+    served = list(municipalities(request.user))
+    if len(served) == 1:
+        return redirect("municipality", slug=served[0].slug)
+    return render(request, "registry/home.html", {"municipalities": served})
+
+
+@login_required
+def municipality(request, slug):
+    municipality = _municipality(request, slug)
+    context = {
+        "municipality": municipality,
+        "counts": {
+            "people": Person.objects.filter(municipality=municipality).count(),
+            "animals": Animal.objects.filter(municipality=municipality, status=Animal.Status.ACTIVE).count(),
+            "certificates": RabiesVaccination.objects.filter(municipality=municipality, voided_at=None).count(),
+        },
+        "recent": AuditEvent.objects.filter(municipality=municipality).select_related("actor")[:15],
+    }
+    return render(request, "registry/municipality.html", context)
+
+
+@login_required
+def search(request):
+    q = request.GET.get("q", "").strip()
+    animals = people = premises = []
+    if len(q) >= 2:
+        animals = (
+            scoped(request.user, Animal.objects)
+            .filter(
+                Q(name__icontains=q)
+                | Q(microchip__iexact=q)
+                | Q(vaccinations__rabies_tag_number__iexact=q)
+                | Q(vaccinations__duplicate_tags__tag_number__iexact=q)
+            )
+            .select_related("municipality")
+            .distinct()[:50]
+        )
+        people = (
+            scoped(request.user, Person.objects)
+            .filter(Q(name__icontains=q) | Q(street__icontains=q))
+            .select_related("municipality")[:50]
+        )
+        premises = (
+            scoped(request.user, Premises.objects).filter(street__icontains=q).select_related("municipality")[:50]
+        )
+    context = {"q": q, "animals": animals, "people": people, "premises": premises}
+    template = "registry/search_results.html" if request.headers.get("HX-Request") else "registry/search.html"
+    return render(request, template, context)
+
+
+@login_required
+def person_new(request, slug):
+    municipality = _municipality(request, slug, actions.REGISTRARS)
+    form = forms.PersonForm(request.POST or None)
+    return action_page(
+        request,
+        form,
+        actions.create_person,
+        municipality=municipality,
+        title=f"New person — {municipality}",
+        done=to("person"),
+    )
+
+
+@login_required
+def person(request, pk):
+    person = get_for_user(request.user, Person.objects, pk)
+    ownerships = person.ownerships.select_related("animal")
+    return render(
+        request,
+        "registry/person.html",
+        {"person": person, "ownerships": ownerships, "events": AuditEvent.objects.for_object(person)},
+    )
+
+
+@login_required
+def person_edit(request, pk):
+    person = get_for_user(request.user, Person.objects, pk, actions.REGISTRARS)
+    form = forms.PersonForm(request.POST or None, instance=person)
+    return action_page(request, form, actions.update_person, person, title=f"Edit {person}", done=to("person", pk))
+
+
+@login_required
+def premises_new(request, slug):
+    municipality = _municipality(request, slug, actions.REGISTRARS)
+    form = forms.PremisesForm(request.POST or None)
+    return action_page(
+        request,
+        form,
+        actions.create_premises,
+        municipality=municipality,
+        title=f"New premises — {municipality}",
+        done=to("premises"),
+    )
+
+
+@login_required
+def premises(request, pk):
+    premises = get_for_user(request.user, Premises.objects, pk)
+    return render(
+        request,
+        "registry/premises.html",
+        {"premises": premises, "animals": premises.animal_set.all(), "events": AuditEvent.objects.for_object(premises)},
+    )
+
+
+@login_required
+def premises_edit(request, pk):
+    premises = get_for_user(request.user, Premises.objects, pk, actions.REGISTRARS)
+    form = forms.PremisesForm(request.POST or None, instance=premises)
+    return action_page(
+        request, form, actions.update_premises, premises, title=f"Edit {premises}", done=to("premises", pk)
+    )
+
+
+@login_required
+def animal_new(request, slug):
+    municipality = _municipality(request, slug, actions.REGISTRARS)
+    form = forms.NewAnimalForm(
+        request.POST or None, municipality=municipality, initial={"owner": request.GET.get("owner")}
+    )
+    return action_page(
+        request,
+        form,
+        actions.register_animal,
+        municipality=municipality,
+        title=f"Register an animal — {municipality}",
+        done=to("animal"),
+    )
+
+
+@login_required
+def animal(request, pk):
+    animal = get_for_user(request.user, Animal.objects.select_related("municipality", "premises"), pk)
+    context = {
+        "animal": animal,
+        "ownerships": animal.ownerships.select_related("person"),
+        "vaccinations": animal.vaccinations.prefetch_related("duplicate_tags"),
+        "events": AuditEvent.objects.filter(
+            Q(object_type="registry.animal", object_id=str(pk))
+            | Q(
+                object_type="registry.ownership",
+                object_id__in=[str(o) for o in animal.ownerships.values_list("pk", flat=True)],
+            )
+        ).select_related("actor"),
+    }
+    return render(request, "registry/animal.html", context)
+
+
+@login_required
+def animal_edit(request, pk):
+    animal = get_for_user(request.user, Animal.objects, pk, actions.REGISTRARS)
+    form = forms.AnimalForm(request.POST or None, instance=animal, municipality=animal.municipality)
+    return action_page(request, form, actions.update_animal, animal, title=f"Edit {animal}", done=to("animal", pk))
+
+
+@login_required
+def ownership_new(request, pk):
+    animal = get_for_user(request.user, Animal.objects, pk, actions.REGISTRARS)
+    form = forms.OwnershipForm(request.POST or None, municipality=animal.municipality)
+    return action_page(
+        request,
+        form,
+        actions.add_ownership,
+        animal,
+        title=f"Add an owner, keeper or harborer of {animal}",
+        done=to("animal", pk),
+    )
+
+
+@login_required
+def ownership_end(request, pk):
+    ownership = get_for_user(request.user, Ownership.objects.select_related("animal", "person"), pk, actions.REGISTRARS)
+    form = forms.EndOwnershipForm(request.POST or None)
+    return action_page(
+        request,
+        form,
+        actions.end_ownership,
+        ownership,
+        title=f"End {ownership.person} as {ownership.get_role_display().lower()} of {ownership.animal}",
+        done=to("animal", ownership.animal_id),
+    )
+
+
+@login_required
+def vaccination_new(request, pk):
+    animal = get_for_user(request.user, Animal.objects, pk, actions.CERTIFIERS)
+    form = forms.VaccinationForm(request.POST or None, initial=actions.certificate_defaults(animal))
+    return action_page(
+        request,
+        form,
+        actions.record_vaccination,
+        animal,
+        title=f"Rabies certificate for {animal}",
+        done=to("vaccination"),
+    )
+
+
+@login_required
+def vaccination(request, pk):
+    vaccination = get_for_user(request.user, RabiesVaccination.objects.select_related("animal"), pk)
+    return render(
+        request,
+        "registry/vaccination.html",
+        {
+            "vaccination": vaccination,
+            "events": AuditEvent.objects.for_object(vaccination).select_related("actor"),
+        },
+    )
+
+
+@login_required
+def vaccination_edit(request, pk):
+    vaccination = get_for_user(request.user, RabiesVaccination.objects, pk, actions.CERTIFIERS)
+    form = forms.VaccinationForm(request.POST or None, instance=vaccination)
+    return action_page(
+        request, form, actions.update_vaccination, vaccination, title=f"Edit {vaccination}", done=to("vaccination", pk)
+    )
+
+
+@login_required
+def vaccination_void(request, pk):
+    vaccination = get_for_user(request.user, RabiesVaccination.objects, pk, actions.CERTIFIERS)
+    form = forms.VoidForm(request.POST or None)
+    return action_page(
+        request, form, actions.void_vaccination, vaccination, title=f"Void {vaccination}", done=to("vaccination", pk)
+    )
+
+
+@login_required
+def vaccination_duplicate_tag(request, pk):
+    vaccination = get_for_user(request.user, RabiesVaccination.objects, pk, actions.CERTIFIERS)
+    form = forms.DuplicateTagForm(request.POST or None)
+    return action_page(
+        request,
+        form,
+        actions.record_duplicate_rabies_tag,
+        vaccination,
+        title=f"Duplicate rabies tag for {vaccination}",
+        done=to("vaccination", pk),
+    )

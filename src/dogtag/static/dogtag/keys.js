@@ -1,0 +1,8 @@
+// "/" jumps to the search box from anywhere but a text field.
+document.addEventListener("keydown", (e) => {
+  const t = e.target.tagName;
+  if (e.key === "/" && t !== "INPUT" && t !== "TEXTAREA" && t !== "SELECT") {
+    e.preventDefault();
+    document.getElementById("q")?.focus();
+  }
+});
