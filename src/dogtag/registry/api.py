@@ -1,7 +1,7 @@
 from datetime import date
 
 from django.shortcuts import get_object_or_404
-from ninja import Field, ModelSchema, Router, Schema
+from ninja import Field, ModelSchema, Router, Schema, Status
 from pydantic import create_model
 
 from dogtag.accounts.scope import ANY_ROLE, get_for_user, municipalities, require_role, scoped
@@ -189,8 +189,9 @@ def list_people(request, municipality: str | None = None, q: str = ""):
 
 @router.post("/municipalities/{slug}/people", response={201: PersonOut})
 def create_person(request, slug: str, payload: PersonIn):
-    return 201, actions.create_person(
-        acting_user=request.auth, municipality=_municipality(request, slug), **_fields(payload)
+    return Status(
+        201,
+        actions.create_person(acting_user=request.auth, municipality=_municipality(request, slug), **_fields(payload)),
     )
 
 
@@ -213,8 +214,11 @@ def list_premises(request, municipality: str | None = None, q: str = ""):
 
 @router.post("/municipalities/{slug}/premises", response={201: PremisesOut})
 def create_premises(request, slug: str, payload: PremisesIn):
-    return 201, actions.create_premises(
-        acting_user=request.auth, municipality=_municipality(request, slug), **_fields(payload)
+    return Status(
+        201,
+        actions.create_premises(
+            acting_user=request.auth, municipality=_municipality(request, slug), **_fields(payload)
+        ),
     )
 
 
@@ -241,7 +245,7 @@ def list_animals(request, municipality: str | None = None, q: str = "", microchi
 def register_animal(request, slug: str, payload: AnimalIn):
     municipality = _municipality(request, slug)
     fields = _with_fks(_fields(payload), municipality.pk)
-    return 201, actions.register_animal(acting_user=request.auth, municipality=municipality, **fields)
+    return Status(201, actions.register_animal(acting_user=request.auth, municipality=municipality, **fields))
 
 
 @router.get("/animals/{pk}", response=AnimalOut)
@@ -266,8 +270,11 @@ def list_ownerships(request, pk: int):
 def add_ownership(request, pk: int, payload: OwnershipIn):
     animal = get_for_user(request.auth, Animal.objects, pk, actions.REGISTRARS)
     person = get_object_or_404(Person, pk=payload.person_id, municipality_id=animal.municipality_id)
-    return 201, actions.add_ownership(
-        animal, acting_user=request.auth, person=person, role=payload.role, started_on=payload.started_on
+    return Status(
+        201,
+        actions.add_ownership(
+            animal, acting_user=request.auth, person=person, role=payload.role, started_on=payload.started_on
+        ),
     )
 
 
@@ -286,7 +293,7 @@ def list_vaccinations(request, pk: int):
 def record_vaccination(request, pk: int, payload: VaccinationIn):
     animal = get_for_user(request.auth, Animal.objects, pk, actions.CERTIFIERS)
     fields = {k: v for k, v in _fields(payload).items() if v is not None}
-    return 201, actions.record_vaccination(animal, acting_user=request.auth, **fields)
+    return Status(201, actions.record_vaccination(animal, acting_user=request.auth, **fields))
 
 
 @router.get("/vaccinations/{pk}", response=VaccinationOut)
@@ -310,4 +317,4 @@ def void_vaccination(request, pk: int, payload: VoidIn):
 def record_duplicate_rabies_tag(request, pk: int, payload: DuplicateTagIn):
     vaccination = get_for_user(request.auth, RabiesVaccination.objects, pk, actions.CERTIFIERS)
     actions.record_duplicate_rabies_tag(vaccination, acting_user=request.auth, **_fields(payload))
-    return 201, vaccination
+    return Status(201, vaccination)

@@ -1,0 +1,139 @@
+"""A user of another municipality gets 404 or 403 — never data — from every page and every
+API operation that exists. New URLs fail this test until they are added to OBJECTS."""
+
+import json
+
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from dogtag.accounts.models import ApiToken
+from dogtag.api import api
+from dogtag.audit.models import AuditEvent
+from tests.base import BaseTestCase
+
+# URL name (or API path prefix) -> the Benton object whose pk fills `<pk>`.
+OBJECTS = {
+    "person": "owner",
+    "premises": "premises",
+    "animal": "dog",
+    "ownership": "ownership",
+    "vaccination": "vaccination",
+}
+# API collection -> the Benton object whose pk fills `{pk}`.
+API_OBJECTS = {
+    "people": "owner",
+    "premises": "premises",
+    "animals": "dog",
+    "ownerships": "ownership",
+    "vaccinations": "vaccination",
+}
+OPEN_PAGES = {"login", "logout"}  # reachable by anyone, show no records
+LIST_PAGES = {"home", "search"}  # scoped lists: answer 200 without Benton's records
+BENTON_DATA = ["Rex", "Pat Owner", "12 Main St", "985112000000001", "RT-555"]
+SEARCHES = ["Re", "Pat", "12 Mai", "98511200", "RT-5"]
+# One body valid for every write operation (schemas ignore the fields they do not take), so
+# a refusal comes from the scope check, not from a malformed request.
+VALID_BODY = {
+    "name": "Intruder",
+    "street": "1 Elm",
+    "city": "X",
+    "postal_code": "1",
+    "use": "farm",
+    "sex": "male",
+    "started_on": "2026-01-01",
+    "ended_on": "2026-02-01",
+    "certificate_serial": "Z-1",
+    "vaccinated_on": "2026-01-01",
+    "vaccine_type": "x",
+    "vaccine_serial": "x",
+    "expires_on": "2027-01-01",
+    "veterinarian_name": "x",
+    "veterinarian_address": "x",
+    "veterinarian_phone": "x",
+    "rabies_tag_number": "x",
+    "reason": "x",
+    "tag_number": "x",
+}
+
+
+def patterns(resolver=None, prefix=""):
+    for p in (resolver or get_resolver()).url_patterns:
+        if isinstance(p, URLResolver):
+            if p.namespace in ("admin", "api"):
+                continue
+            yield from patterns(p, prefix + str(p.pattern))
+        elif isinstance(p, URLPattern) and p.name:
+            yield p.name, prefix + str(p.pattern)
+
+
+class IsolationTests(BaseTestCase):
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        cls.ownership = cls.dog.ownerships.get()
+        cls.token = ApiToken.issue(cls.outsider, "Cedarburg clinic")[1]
+
+    def fill(self, name, route):
+        key = next((k for k in OBJECTS if name == k or name.startswith(k + "-")), None)
+        path = "/" + route.replace("<slug:slug>", "benton")
+        if "<int:pk>" in path:
+            self.assertIsNotNone(key, f"URL {name} ({route}) is not in the isolation map")
+            path = path.replace("<int:pk>", str(getattr(self, OBJECTS[key]).pk))
+        return path
+
+    def assert_no_benton_data(self, response, what):
+        body = response.content.decode()
+        for secret in BENTON_DATA:
+            self.assertNotIn(secret, body, f"{what} shows {secret!r} to a Cedarburg clerk")
+
+    def test_every_page_refuses_another_municipalitys_records(self):
+        self.login(self.outsider)
+        seen = 0
+        for name, route in patterns():
+            if name in OPEN_PAGES:
+                continue
+            path = self.fill(name, route)
+            # Search terms are prefixes of Benton's data, so the echoed query never matches a secret.
+            for method, data in [("get", {}), ("post", {}), *[("get", {"q": q}) for q in SEARCHES if name == "search"]]:
+                response = getattr(self.client, method)(path, data)
+                if name in LIST_PAGES:
+                    self.assertIn(response.status_code, (200, 302, 405), f"{method} {path}")
+                    self.assert_no_benton_data(response, f"{method} {path}")
+                else:
+                    self.assertIn(response.status_code, (403, 404), f"{method.upper()} {path}")
+                seen += 1
+        self.assertGreater(seen, 30)
+
+    def test_every_api_operation_refuses_another_municipalitys_records(self):
+        schema = api.get_openapi_schema()
+        body = json.dumps({**VALID_BODY, "owner_id": self.owner.pk, "person_id": self.owner.pk})
+        events = AuditEvent.objects.count()
+        seen = 0
+        for route, operations in schema["paths"].items():
+            path = route.replace("{slug}", "benton")
+            if "{pk}" in path:
+                collection = path.removeprefix("/api/v1/").split("/")[0]
+                self.assertIn(collection, API_OBJECTS, f"API path {route} is not in the isolation map")
+                path = path.replace("{pk}", str(getattr(self, API_OBJECTS[collection]).pk))
+            for method in operations:
+                response = self.client.generic(
+                    method.upper(),
+                    path,
+                    body,
+                    content_type="application/json",
+                    HTTP_AUTHORIZATION=f"Bearer {self.token}",
+                )
+                if "{" in route:
+                    self.assertIn(response.status_code, (403, 404), f"{method.upper()} {route}")
+                else:
+                    self.assertIn(response.status_code, (200, 405, 422), f"{method.upper()} {route}")
+                    self.assert_no_benton_data(response, f"{method.upper()} {route}")
+                seen += 1
+        self.assertGreater(seen, 20)
+        self.assertEqual(AuditEvent.objects.count(), events, "nothing was written")
+
+    def test_the_same_pages_serve_the_benton_clerk(self):
+        """The isolation test's map is right: Benton's own clerk reaches every one of them."""
+        self.login(self.clerk)
+        for name, route in patterns():
+            if name not in OPEN_PAGES | LIST_PAGES:
+                self.assertEqual(self.client.get(self.fill(name, route)).status_code, 200, name)
