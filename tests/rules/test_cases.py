@@ -1,16 +1,17 @@
 """Rule tests as data: every `cases/<jurisdiction>/*.yaml` is a list of cases
 
-    - name: A sentence saying what the law does here.
-      question: license_tax
-      on: 2025-04-01
-      facts: {...}
-      local_amounts: {license_tax.altered: {2023-02-15: "12.00"}}   # optional
-      expect:
-        value: "5.00"                 # compared after to_json
-        citations: ["s. 174.05(2)"]   # section substrings that must appear
-        notes: ["one-half"]           # optional: substrings that must appear in some note
-        not_set: [late_fee]           # optional: exactly these keys are not set
+- name: A sentence saying what the law does here.
+  question: license_tax
+  on: 2025-04-01
+  facts: {...}
+  local_amounts: {license_tax.altered: {2023-02-15: "12.00"}}   # optional
+  expect:
+    value: "5.00"                 # compared after to_json
+    citations: ["s. 174.05(2)"]   # section substrings that must appear
+    notes: ["one-half"]           # optional: substrings that must appear in some note
+    not_set: [late_fee]           # optional: exactly these keys are not set
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -40,8 +41,7 @@ def test_case(path, case):
     assert set(case) <= CASE_KEYS and set(case["expect"]) <= EXPECT_KEYS, f"unknown keys in {path}"
     assert {"name", "question", "on", "expect"} <= set(case), f"a case needs name, question, on, expect"
     expect = case["expect"]
-    decision = ask(path.parent.name, case["question"], case.get("facts") or {}, case["on"],
-                   case.get("local_amounts"))
+    decision = ask(path.parent.name, case["question"], case.get("facts") or {}, case["on"], case.get("local_amounts"))
     got = decision.to_json()
     assert got["value"] == to_json(expect.get("value")), got
     sections = [c["section"] for c in got["citations"]]

@@ -1,4 +1,5 @@
 """The packs: they load, validate, inherit, and every quote is in the law it cites."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -51,7 +52,9 @@ def test_a_municipal_provision_overrides_the_states():
 def test_a_local_amount_nobody_set_is_not_set_with_its_section():
     cite = Citation("wi-benton", "§ 115-4", "late fee")
     assert amount_at(LocalAmount(local="late_fee"), date(2025, 5, 1), LocalAmounts.of({}), cite) == (
-        None, NotSet("late_fee", cite))
+        None,
+        NotSet("late_fee", cite),
+    )
     local = LocalAmounts.of({"late_fee": {"2023-02-15": "10.00", "2026-01-01": None}})
     assert amount_at(LocalAmount(local="late_fee"), date(2025, 5, 1), local, cite) == (Decimal("10.00"), None)
     assert amount_at(LocalAmount(local="late_fee"), date(2023, 2, 14), local, cite)[0] is None
@@ -59,8 +62,12 @@ def test_a_local_amount_nobody_set_is_not_set_with_its_section():
 
 
 def test_a_decision_is_plain_json():
-    d = Decision({"tax": Decimal("2.5"), "on": date(2025, 7, 2), "list": (Decimal("1"),)},
-                 (Citation("wi", "s. 174.05(2)", "q"),), ("n",), (NotSet("k", Citation("wi", "s", "q")),))
+    d = Decision(
+        {"tax": Decimal("2.5"), "on": date(2025, 7, 2), "list": (Decimal("1"),)},
+        (Citation("wi", "s. 174.05(2)", "q"),),
+        ("n",),
+        (NotSet("k", Citation("wi", "s", "q")),),
+    )
     assert d.to_json() == {
         "value": {"tax": "2.50", "on": "2025-07-02", "list": ["1.00"]},
         "citations": [{"jurisdiction": "wi", "section": "s. 174.05(2)", "quote": "q"}],
@@ -107,17 +114,40 @@ def test_it_loads_a_good_test_pack(law):
     assert pack.licensing.tax.altered.at(date(2025, 1, 1)) == Decimal("3.00")  # inherited
 
 
-@pytest.mark.parametrize("body, path, reason", [
-    (GOOD + "licence: {}\n", "licence", "unknown section"),
-    (GOOD + LATE_FEE.replace("QUOTE", "a quote the law never said"), "licensing.late_fee", "is not in benton-wi.txt"),
-    (GOOD + LATE_FEE.replace("    cite: {section: \"§ 115-4\", quote: \"QUOTE\"}\n", ""), "licensing.late_fee.cite", "Field required"),
-    (GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE).replace("acquired_within", "acquired_in"), "licensing.late_fee.acquired_within", "acquired_in: Extra inputs"),
-    (GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE).replace('"5.00"}', '"5.00", 2000-01-01: "6.00"}'), "", "duplicate key"),
-    (GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE).replace('"5.00"', "5.0"), "licensing.late_fee.amount.2000-01-01", "never a float"),
-    (GOOD.replace("inherits: wi", "inherits: wi-nowhere"), "inherits", "unknown pack"),
-    (GOOD.replace("inherits: wi", "inherits: wi-test"), "inherits", "inheritance cycle"),
-    (GOOD.replace("id: wi-test", "id: wi-other"), "id", "does not match"),
-])
+@pytest.mark.parametrize(
+    "body, path, reason",
+    [
+        (GOOD + "licence: {}\n", "licence", "unknown section"),
+        (
+            GOOD + LATE_FEE.replace("QUOTE", "a quote the law never said"),
+            "licensing.late_fee",
+            "is not in benton-wi.txt",
+        ),
+        (
+            GOOD + LATE_FEE.replace('    cite: {section: "§ 115-4", quote: "QUOTE"}\n', ""),
+            "licensing.late_fee.cite",
+            "Field required",
+        ),
+        (
+            GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE).replace("acquired_within", "acquired_in"),
+            "licensing.late_fee.acquired_within",
+            "acquired_in: Extra inputs",
+        ),
+        (
+            GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE).replace('"5.00"}', '"5.00", 2000-01-01: "6.00"}'),
+            "",
+            "duplicate key",
+        ),
+        (
+            GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE).replace('"5.00"', "5.0"),
+            "licensing.late_fee.amount.2000-01-01",
+            "never a float",
+        ),
+        (GOOD.replace("inherits: wi", "inherits: wi-nowhere"), "inherits", "unknown pack"),
+        (GOOD.replace("inherits: wi", "inherits: wi-test"), "inherits", "inheritance cycle"),
+        (GOOD.replace("id: wi-test", "id: wi-other"), "id", "does not match"),
+    ],
+)
 def test_it_rejects_a_bad_pack_naming_file_path_and_reason(law, body, path, reason):
     with pytest.raises(PackError) as exc:
         _load(law, body)

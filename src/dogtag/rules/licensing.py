@@ -14,11 +14,17 @@ Choices on ambiguous text (each also written beside its provision in the packs):
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal, Optional
 
+from .amounts import LocalAmounts, amount_at
+from .catalogue import Facts, question
+from .dates import ONE_DAY, last_day_within, plus
+from .decision import CENT, Citation, Decision
+from .packs import Pack
 from .schema import Amount, Dated, Money, MonthDay, Period, Provision, Strict, section
 
+ZERO = Decimal("0.00")
 Species = Literal["dog", "cat"]
 Training = Literal["lead_blind_or_deaf", "support_mobility", "service"]
 
@@ -103,3 +109,193 @@ class LastDayExtension(Provision):
 class TimeSection(Strict):
     last_day_extension: Optional[LastDayExtension] = None
 
+
+
+# --- questions -----------------------------------------------------------------------------
+
+class Animal(Facts):
+    species: Species = "dog"
+    born_on: date
+    altered: bool = False
+    acquired_on: Optional[date] = None  # None: the owner has had it since before it was licensable
+    trained_to: Optional[Training] = None
+    kept_only_for_education_or_science: bool = False
+    license_year: Optional[int] = None  # default: the license year that contains `on`
+
+
+class Issue(Facts):
+    issued_on: date
+    license_year: Optional[int] = None
+
+
+class NoFacts(Facts):
+    pass
+
+
+def licensable_on(pack: Pack, born_on: date) -> date:
+    """The day the animal "becomes five months of age" (the pack's licensable age)."""
+    return plus(born_on, pack.licensing.licensable_age.age)
+
+
+def license_year_of(pack: Pack, on: date) -> int:
+    starts = pack.licensing.license_year.starts
+    return on.year if on >= starts.of(on.year) else on.year - 1
+
+
+def license_year_bounds(pack: Pack, year: int) -> tuple[date, date]:
+    ly = pack.licensing.license_year
+    start, end = ly.starts.of(year), ly.ends.of(year)
+    return start, (end if end >= start else ly.ends.of(year + 1))
+
+
+def _exclusion(pack: Pack, a: Animal) -> Optional[tuple[str, Citation]]:
+    lic = pack.licensing
+    if a.species not in lic.species.species:
+        return f"no {a.species} license under this law", lic.species.cite.citation
+    if a.kept_only_for_education_or_science and lic.not_required is not None:
+        return "kept only for educational or scientific purposes: no license required", lic.not_required.cite.citation
+    return None
+
+
+def late_fee_trigger(pack: Pack, a: Animal, on: date) -> Optional[tuple[str, date, Citation]]:
+    """Which of the three late-fee triggers binds this animal in its license year, and its last day.
+
+    "renewal": owned at licensable age before the license year began, licensed on or after April 1;
+    "acquisition": acquired at licensable age during the year, not licensed within 30 days;
+    "licensable_age": came of age in the owner's hands, not licensed on or before that day.
+    """
+    lf = pack.licensing.late_fee
+    year = a.license_year or license_year_of(pack, on)
+    start, end = license_year_bounds(pack, year)
+    due = licensable_on(pack, a.born_on)
+    acquired = a.acquired_on
+    cite = lf.cite.citation
+    if due < start and (acquired is None or acquired < start):
+        return "renewal", lf.renewal_before.of(year) - ONE_DAY, cite
+    if acquired is not None and acquired >= start and due <= acquired:
+        ext = pack.time.last_day_extension if pack.time else None
+        return "acquisition", last_day_within(acquired, lf.acquired_within, bool(ext and ext.extend)), cite
+    if lf.by_licensable_age and start <= due <= end and (acquired is None or acquired < due):
+        return "licensable_age", due, cite
+    return None
+
+
+def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
+    lic = pack.licensing
+    excluded = _exclusion(pack, a)
+    if excluded:
+        return Decision(None, (excluded[1],), (excluded[0],))
+    if a.species == "dog" and a.trained_to:
+        for free in lic.free_license:
+            if a.trained_to in free.trained_to:
+                return Decision(ZERO, (free.cite.citation,), ("free license: exempt from the license tax",))
+    tax = lic.tax or lic.minimum_tax
+    cites = [tax.cite.citation]
+    notes: list[str] = []
+    amount, missing = amount_at(tax.altered if a.altered else tax.unaltered, on, local, cites[0])
+    if missing:
+        return Decision(None, tuple(cites), (f"the license tax is a local amount not set for {on}",), (missing,))
+    if amount is None:
+        return Decision(None, tuple(cites), (f"no license tax in force on {on}",))
+    minimum = lic.minimum_tax
+    if minimum is not None and tax is not minimum:
+        floor = (minimum.altered if a.altered else minimum.unaltered).at(on)
+        if floor is not None and amount < floor:
+            amount = floor
+            cites.append(minimum.cite.citation)
+            notes.append("the local tax is below the state minimum; the minimum applies")
+    if lic.half_tax is not None:
+        year = a.license_year or license_year_of(pack, on)
+        start, end = license_year_bounds(pack, year)
+        due = licensable_on(pack, a.born_on)
+        if start <= due <= end and due > lic.half_tax.after.of(year):
+            amount = (amount * lic.half_tax.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
+            cites.append(lic.half_tax.cite.citation)
+            notes.append(f"licensable age reached on {due}, after {lic.half_tax.after.of(year)}: one-half")
+    return Decision(amount, tuple(cites), tuple(notes))
+
+
+def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
+    lf = pack.licensing.late_fee
+    excluded = _exclusion(pack, a)
+    if excluded:
+        return Decision({"amount": ZERO, "trigger": None, "deadline": None}, (excluded[1],), (excluded[0],))
+    trigger = late_fee_trigger(pack, a, on)
+    if trigger is None or on <= trigger[1]:
+        value = {"amount": ZERO, "trigger": None, "deadline": trigger[1] if trigger else None}
+        return Decision(value, (lf.cite.citation,), ())
+    name, deadline, cite = trigger
+    amount, missing = amount_at(lf.amount, on, local, cite)
+    notes = (f"{name}: the last day to license without a late fee was {deadline}",)
+    value = {"amount": amount, "trigger": name, "deadline": deadline}
+    return Decision(value, (cite,), notes, (missing,) if missing else ())
+
+
+@question("license_tax", facts=Animal, doc="The license tax for an animal licensed on a date.")
+def _license_tax(pack, facts, on, local):
+    return license_tax(pack, facts, on, local)
+
+
+@question("late_fee", facts=Animal, doc="The late fee on a date: amount, the trigger that applied, its last day.")
+def _late_fee(pack, facts, on, local):
+    return late_fee(pack, facts, on, local)
+
+
+@question("license_charges", facts=Animal, doc="License tax plus late fee for a license issued on a date.")
+def license_charges(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
+    tax, late = license_tax(pack, a, on, local), late_fee(pack, a, on, local)
+    fee = late.value["amount"]
+    total = None if tax.value is None or fee is None else tax.value + fee
+    value = {"tax": tax.value, "late_fee": fee, "total": total, "trigger": late.value["trigger"]}
+    cites = tax.citations + tuple(c for c in late.citations if c not in tax.citations)
+    return Decision(value, cites, tax.notes + late.notes, tax.not_set + late.not_set)
+
+
+@question("license_required", facts=Animal,
+          doc="Whether the animal must be licensed for the license year, from when and by when.")
+def license_required(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
+    lic = pack.licensing
+    due = licensable_on(pack, a.born_on)
+    year = a.license_year or license_year_of(pack, on)
+    cites = [lic.licensable_age.cite.citation]
+    value = {"required": False, "license_year": year, "licensable_on": due, "due_by": None,
+             "trigger": None, "free_license": False}
+    excluded = _exclusion(pack, a)
+    if excluded:
+        return Decision(value, (excluded[1],), (excluded[0],))
+    if due > license_year_bounds(pack, year)[1]:
+        return Decision(value, tuple(cites), (f"not of licensable age in license year {year}",))
+    trigger = late_fee_trigger(pack, a, on)
+    if trigger is not None:
+        value["trigger"], value["due_by"] = trigger[0], trigger[1]
+        cites.append(trigger[2])
+    value["required"] = True
+    if a.species == "dog" and a.trained_to:
+        for free in lic.free_license:
+            if a.trained_to in free.trained_to:
+                value["free_license"] = True
+                cites.append(free.cite.citation)
+    return Decision(value, tuple(cites), ())
+
+
+@question("license_expiry", facts=Issue, doc="The license year of a license issued on a date, and when it expires.")
+def license_expiry(pack: Pack, facts: Issue, on: date, local: LocalAmounts) -> Decision:
+    lic = pack.licensing
+    year = facts.license_year or license_year_of(pack, facts.issued_on)
+    start, end = license_year_bounds(pack, year)
+    value = {"license_year": year, "starts": start, "expires": end, "expired": on > end}
+    cites = [lic.license_year.cite.citation]
+    if lic.unused_tags_return is not None:
+        value["unused_tags_return_by"] = lic.unused_tags_return.by.of(end.year)
+        cites.append(lic.unused_tags_return.cite.citation)
+    return Decision(value, tuple(cites), ())
+
+
+@question("license_contents", facts=NoFacts, doc="What the license must state and what the tag must bear.")
+def license_contents(pack: Pack, facts: NoFacts, on: date, local: LocalAmounts) -> Decision:
+    lic = pack.licensing
+    parts = {"license": lic.license_states, "tag": lic.tag_bears}
+    value = {k: (p.items if p else None) for k, p in parts.items()}
+    value["requires_current_rabies"] = lic.requires_current_rabies is not None
+    cites = [p.cite.citation for p in (*parts.values(), lic.requires_current_rabies) if p]
+    return Decision(value, tuple(cites), ())

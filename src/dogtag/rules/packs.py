@@ -79,6 +79,15 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
 
+# YAML 1.2 booleans only: `on:` (a case's date) and `no`/`yes` stay strings.
+_UniqueKeyLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_UniqueKeyLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+
+
 def read_yaml(path: Path) -> Any:
     try:
         return yaml.load(path.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
@@ -114,7 +123,7 @@ class Pack:
         for name, model in self.sections.items():
             for key in type(model).model_fields:
                 value = getattr(model, key)
-                if value is not None:
+                if value is not None and (name, key) in self.origins:
                     yield f"{name}.{key}", self.origins[(name, key)], list(_cites(value))
 
     def __repr__(self) -> str:

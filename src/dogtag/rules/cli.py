@@ -1,0 +1,79 @@
+"""`rules ask`, `rules list` and `law coverage` on the command line, JSON out.
+
+    python -m dogtag.rules.cli rules ask wi-benton license_charges --on 2025-04-02 --facts dog.json
+    python -m dogtag.rules.cli rules list
+    python -m dogtag.rules.cli law coverage wi-cedarburg
+
+The `dogtag` console command wires the same `main(argv)`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import date
+from typing import Any, Optional, TextIO
+
+from .catalogue import QUESTIONS, ask, load_topics
+from .coverage import coverage
+from .decision import to_json
+from .packs import PackError
+
+
+def _read_json(name: str, stdin: TextIO) -> Any:
+    if name == "-":
+        return json.load(stdin)
+    with open(name, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _questions() -> list[dict]:
+    load_topics()
+    rows = []
+    for name in sorted(QUESTIONS):
+        q = QUESTIONS[name]
+        schema = q.facts.model_json_schema()
+        rows.append({"question": name, "doc": q.doc, "facts": schema.get("properties", {}),
+                     "required": schema.get("required", [])})
+    return rows
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dogtag", description="Ask the ordinance engine.")
+    top = p.add_subparsers(dest="group", required=True)
+    rules = top.add_parser("rules").add_subparsers(dest="command", required=True)
+    a = rules.add_parser("ask", help="answer a question as JSON")
+    a.add_argument("jurisdiction")
+    a.add_argument("question")
+    a.add_argument("--on", required=True, type=date.fromisoformat, help="the date, YYYY-MM-DD")
+    a.add_argument("--facts", required=True, help="a JSON file of facts, or - for stdin")
+    a.add_argument("--local-amounts", help="a JSON file: {key: {date: amount}}")
+    rules.add_parser("list", help="the questions and the facts each takes")
+    law = top.add_parser("law").add_subparsers(dest="command", required=True)
+    c = law.add_parser("coverage", help="each section of the text and what encodes it")
+    c.add_argument("jurisdiction")
+    return p
+
+
+def main(argv: Optional[list[str]] = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    args = parser().parse_args(argv)
+    try:
+        if args.group == "rules" and args.command == "ask":
+            local = _read_json(args.local_amounts, stdin) if args.local_amounts else None
+            decision = ask(args.jurisdiction, args.question, _read_json(args.facts, stdin), args.on, local)
+            out: Any = decision.to_json()
+        elif args.group == "rules":
+            out = _questions()
+        else:
+            out = coverage(args.jurisdiction)
+    except (KeyError, ValueError, PackError, OSError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        print(json.dumps({"error": message}), file=sys.stderr)
+        return 2
+    json.dump(to_json(out), stdout, indent=2, ensure_ascii=False)
+    stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

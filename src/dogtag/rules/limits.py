@@ -1,0 +1,184 @@
+"""How many animals, and the licenses numbers call for: Benton's kennel license (§ 115-3B),
+the multiple-dog license (s. 174.053; required in Webster above three dogs, § 98-3B) and
+Cedarburg's household limit (§ 7-1-6(f)).
+
+Choices: a dog is "over the age of five months" from the day after its five-month birthday; a
+litter's grace under § 7-1-6(f) runs until the day before the young animals' five-month birthday.
+"""
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Optional
+
+from .amounts import LocalAmounts, amount_at
+from .catalogue import Facts, question
+from .dates import plus
+from .decision import Decision
+from .licensing import Species
+from .packs import Pack
+from .schema import Amount, MonthDay, Period, Provision, Strict, section
+
+
+class Threshold(Provision):
+    more_than: int
+    over_age: Optional[Period] = None
+
+
+class Maximum(Provision):
+    at_most: int
+    over_age: Optional[Period] = None
+
+
+class Siting(Provision):
+    from_other_structures_ft: int
+    from_lot_lines_ft: int
+    sq_ft_per_animal: int
+    privacy_fence: bool
+
+
+class Fees(Provision):
+    initial: Amount
+    renewal: Amount
+
+
+class Term(Provision):
+    expires: MonthDay
+
+
+@section("kennel")
+class KennelSection(Strict):
+    required: Optional[Threshold] = None
+    maximum: Optional[Maximum] = None
+    siting: Optional[Siting] = None
+    fee: Optional[Fees] = None
+    term: Optional[Term] = None
+
+
+class MultipleDogLicense(Provision):
+    available_above: Optional[int] = None
+    required_above: Optional[int] = None
+    included_dogs: int
+    tax: Amount
+    each_additional: Amount
+
+
+@section("multiple_dog")
+class MultipleDogSection(Strict):
+    license: Optional[MultipleDogLicense] = None
+
+
+class HouseholdLimit(Provision):
+    species: list[Species]
+    more_than: int
+    litter_grace: Period
+
+
+@section("household")
+class HouseholdSection(Strict):
+    limit: Optional[HouseholdLimit] = None
+
+
+class KennelFacts(Facts):
+    dogs_born_on: list[date]
+    renewal: bool = False
+    from_other_structures_ft: Optional[Decimal] = None
+    from_lot_lines_ft: Optional[Decimal] = None
+    kennel_sq_ft: Optional[Decimal] = None
+    privacy_fence: Optional[bool] = None
+
+
+class DogCount(Facts):
+    dogs: int
+
+
+class HouseholdAnimal(Facts):
+    species: Species
+    born_on: Optional[date] = None
+    from_litter: bool = False
+
+
+class HouseholdFacts(Facts):
+    animals: list[HouseholdAnimal]
+    zoning_allows_more: bool = False
+
+
+def _over(born: list[date], age: Optional[Period], on: date) -> int:
+    return len(born) if age is None else sum(1 for b in born if on > plus(b, age))
+
+
+def _absent(what: str) -> Decision:
+    return Decision(None, (), (f"no {what} under this law",))
+
+
+@question("kennel_license", facts=KennelFacts,
+          doc="Kennel license: required, over the limit, site checks, fee (initial or renewal), expiry.")
+def kennel_license(pack: Pack, f: KennelFacts, on: date, local: LocalAmounts) -> Decision:
+    k = pack.kennel
+    if k is None or k.required is None:
+        return _absent("kennel license")
+    cites, not_set, notes = [k.required.cite.citation], [], []
+    over = _over(f.dogs_born_on, k.required.over_age, on)
+    value: dict = {"dogs_over_age": over, "required": over > k.required.more_than}
+    if k.maximum is not None:
+        value["over_limit"] = _over(f.dogs_born_on, k.maximum.over_age, on) > k.maximum.at_most
+        value["at_most"] = k.maximum.at_most
+        cites.append(k.maximum.cite.citation)
+    if k.siting is not None:
+        s = k.siting
+        checks = {
+            "from_other_structures": None if f.from_other_structures_ft is None else f.from_other_structures_ft >= s.from_other_structures_ft,
+            "from_lot_lines": None if f.from_lot_lines_ft is None else f.from_lot_lines_ft >= s.from_lot_lines_ft,
+            "space": None if f.kennel_sq_ft is None else f.kennel_sq_ft >= s.sq_ft_per_animal * len(f.dogs_born_on),
+            "privacy_fence": f.privacy_fence if s.privacy_fence else None,
+        }
+        value["siting"] = checks
+        cites.append(s.cite.citation)
+    if value["required"] and k.fee is not None:
+        fee, missing = amount_at(k.fee.renewal if f.renewal else k.fee.initial, on, local, k.fee.cite.citation)
+        value["fee"] = fee
+        cites.append(k.fee.cite.citation)
+        if missing:
+            not_set.append(missing)
+            notes.append("the kennel license fee is set by the Village Board and not set here")
+    if value["required"] and k.term is not None:
+        value["expires"] = k.term.expires.of(on.year)
+        cites.append(k.term.cite.citation)
+    return Decision(value, tuple(cites), tuple(notes), tuple(not_set))
+
+
+@question("multiple_dog_license", facts=DogCount,
+          doc="Multiple-dog license: available or required, its tax, and the number of tags.")
+def multiple_dog_license(pack: Pack, f: DogCount, on: date, local: LocalAmounts) -> Decision:
+    m = pack.multiple_dog.license if pack.multiple_dog else None
+    if m is None:
+        return _absent("multiple-dog license")
+    cite = m.cite.citation
+    required = m.required_above is not None and f.dogs > m.required_above
+    available = required or (m.available_above is not None and f.dogs > m.available_above)
+    value = {"required": required, "available": available, "tax": None, "tags": f.dogs if available else 0}
+    if not available:
+        return Decision(value, (cite,), ())
+    base, missing_base = amount_at(m.tax, on, local, cite)
+    extra = max(0, f.dogs - m.included_dogs)
+    each, missing_each = amount_at(m.each_additional, on, local, cite) if extra else (Decimal(0), None)
+    missing = tuple(x for x in (missing_base, missing_each) if x)
+    if not missing and base is not None and each is not None:
+        value["tax"] = base + each * extra
+    notes = (f"{extra} dog(s) over {m.included_dogs}",) if extra else ()
+    return Decision(value, (cite,), notes, missing)
+
+
+@question("household_limit", facts=HouseholdFacts,
+          doc="Whether a household keeps more dogs and cats than the limit (litters excepted for a time).")
+def household_limit(pack: Pack, f: HouseholdFacts, on: date, local: LocalAmounts) -> Decision:
+    h = pack.household.limit if pack.household else None
+    if h is None:
+        return _absent("household limit")
+    counted = sum(
+        1 for a in f.animals if a.species in h.species
+        and not (a.from_litter and a.born_on is not None and on < plus(a.born_on, h.litter_grace))
+    )
+    over = counted > h.more_than and not f.zoning_allows_more
+    notes = ("zoning specifically allows more",) if f.zoning_allows_more and counted > h.more_than else ()
+    return Decision({"counted": counted, "more_than": h.more_than, "over_limit": over}, (h.cite.citation,), notes)

@@ -1,0 +1,131 @@
+"""Rabies vaccination (s. 95.21 and the ordinances that restate it): first vaccination due,
+revaccination due, immunization current on a date, and the duty when an animal is brought in.
+
+Choice: "before the date that immunization expires as stated on the certificate" makes the day
+before that date the last day to revaccinate; the animal is not currently immunized on it.
+"""
+from __future__ import annotations
+
+from datetime import date
+from typing import Optional
+
+from .amounts import LocalAmounts
+from .catalogue import Facts, question
+from .dates import ONE_DAY, last_day_within, plus
+from .decision import Decision
+from .licensing import Species, SpeciesProvision
+from .packs import Pack
+from .schema import Period, Provision, Strict, section
+
+
+class FirstVaccination(Provision):
+    age: Period
+    within: Optional[Period] = None  # None: by the age itself ("no later than 5 months of age")
+
+
+class BroughtIn(Provision):
+    after_age: Period
+    within: Period
+
+
+class Revaccination(Provision):
+    after_initial: Period
+    without_expiry_date: Period
+
+
+class SpeciesInterval(Provision):
+    species: Species
+    without_expiry_date: Period
+
+
+@section("rabies")
+class RabiesSection(Strict):
+    species: Optional[SpeciesProvision] = None
+    first_vaccination: Optional[FirstVaccination] = None
+    brought_in: Optional[BroughtIn] = None
+    revaccination: Optional[Revaccination] = None
+    species_interval: list[SpeciesInterval] = []
+
+
+class FirstFacts(Facts):
+    species: Species = "dog"
+    born_on: date
+    brought_in_on: Optional[date] = None  # obtained or brought into the municipality
+    current_certificate: bool = False
+
+
+class VaccinationFacts(Facts):
+    species: Species = "dog"
+    vaccinated_on: date
+    initial: bool = False
+    certificate_expires_on: Optional[date] = None
+
+
+def _extend(pack: Pack) -> bool:
+    ext = pack.time.last_day_extension if pack.time else None
+    return bool(ext and ext.extend)
+
+
+def _not_covered(pack: Pack, species: str) -> Optional[Decision]:
+    r = pack.rabies
+    if r.species is not None and species not in r.species.species:
+        return Decision(None, (r.species.cite.citation,), (f"no {species} vaccination duty under this law",))
+    return None
+
+
+@question("rabies_first_vaccination_due", facts=FirstFacts,
+          doc="Last day for the first rabies vaccination (by age, or after being brought in).")
+def first_vaccination_due(pack: Pack, f: FirstFacts, on: date, local: LocalAmounts) -> Decision:
+    r = pack.rabies
+    if (skip := _not_covered(pack, f.species)) is not None:
+        return skip
+    first = r.first_vaccination
+    age_day = plus(f.born_on, first.age)
+    due = last_day_within(age_day, first.within, _extend(pack)) if first.within else age_day
+    value = {"due": due, "reason": "age"}
+    cites = [first.cite.citation]
+    bi = r.brought_in
+    if bi is not None and f.brought_in_on is not None and f.brought_in_on >= plus(f.born_on, bi.after_age):
+        cites = [bi.cite.citation]
+        if f.current_certificate:
+            return Decision({"due": None, "reason": "current_certificate"}, tuple(cites),
+                            ("brought in with a current certificate: no vaccination due now",))
+        value = {"due": last_day_within(f.brought_in_on, bi.within, _extend(pack)), "reason": "brought_in"}
+    return Decision(value, tuple(cites), ())
+
+
+def revaccination_due(pack: Pack, f: VaccinationFacts) -> tuple[date, list]:
+    r = pack.rabies.revaccination
+    cites = [r.cite.citation]
+    if f.certificate_expires_on is not None:
+        due = f.certificate_expires_on - ONE_DAY
+    else:
+        period = r.without_expiry_date
+        for special in pack.rabies.species_interval:
+            if special.species == f.species:
+                period = special.without_expiry_date
+                cites.append(special.cite.citation)
+        due = plus(f.vaccinated_on, period)
+    if f.initial:
+        due = min(due, plus(f.vaccinated_on, r.after_initial))
+    return due, cites
+
+
+@question("rabies_revaccination_due", facts=VaccinationFacts,
+          doc="Last day to revaccinate after a vaccination (initial: within 1 year; then the certificate's date).")
+def _revaccination_due(pack: Pack, f: VaccinationFacts, on: date, local: LocalAmounts) -> Decision:
+    if (skip := _not_covered(pack, f.species)) is not None:
+        return skip
+    due, cites = revaccination_due(pack, f)
+    return Decision(due, tuple(cites), ())
+
+
+@question("rabies_current", facts=VaccinationFacts,
+          doc="Whether the animal is currently immunized on a date, given its latest vaccination.")
+def rabies_current(pack: Pack, f: VaccinationFacts, on: date, local: LocalAmounts) -> Decision:
+    if (skip := _not_covered(pack, f.species)) is not None:
+        return skip
+    due, cites = revaccination_due(pack, f)
+    current = f.vaccinated_on <= on <= due
+    notes = () if current else (f"immunization current from {f.vaccinated_on} through {due}",)
+    return Decision({"current": current, "through": due}, tuple(cites), notes)
