@@ -1,0 +1,372 @@
+"""Dangerous and vicious dogs: classification, the contest, hearing, compliance and appeal
+deadlines, each requirement's deadline, the vicious-dog permit fee, waivers and removal.
+
+River Hills § 2.14(6) in full; Benton's vicious-dog subsection, Webster § 98-6B and § 98-23 and
+Cedarburg § 7-1-6(b) in their own terms. Which reading of the classification applies is the
+pack's `classification.scheme`; every number comes from the pack.
+"""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Literal, Optional
+
+from pydantic import Field
+
+from .amounts import amount_at
+from .catalogue import Facts, question
+from .dates import plus_months
+from .decision import CENT, Decision
+from .schema import Amount, Money, Provision, Strict, section
+from .spans import BusinessDays, DayRange, Days, Hours, Years, choice_notes, last_day
+
+Class = Literal["potentially_dangerous", "dangerous", "vicious"]
+IncidentKind = Literal["threat", "attack", "injury", "bite_injury", "serious_injury", "killed"]
+Victim = Literal["person", "domestic_animal", "livestock"]
+
+
+class Classification(Provision):
+    scheme: Literal["river_hills", "benton", "webster", "cedarburg"]
+    classes: list[Class]
+    occasions: int = Field(default=1, ge=1)
+    within_months: Optional[int] = None
+    breeds: list[str] = []
+
+
+class Exceptions(Provision):
+    excuses: list[str]
+    law_enforcement_dog: bool = False
+
+
+class Requirement(Provision):
+    name: str
+    classes: list[Class]
+    mandatory: bool = True
+    days: Optional[int] = Field(default=None, ge=0)
+    business_days: Optional[int] = Field(default=None, ge=0)
+    runs_from: Literal["declaration", "determination", "written_notice", "before_permit"] = "declaration"
+    stayed_by_contest: bool = False
+    amount: Optional[Money] = None
+
+
+class PermitFee(Provision):
+    amount: Amount
+    prorate_first_year: bool
+
+
+class Waiver(Provision):
+    classification: Class
+    years: int = Field(ge=0)
+    rescind_within_days: Optional[int] = None
+
+
+@section("dangerous_dogs")
+class DangerousDogsSection(Strict):
+    classification: Optional[Classification] = None
+    prima_facie: Optional[Provision] = None
+    exceptions: Optional[Exceptions] = None
+    contest: Optional[BusinessDays] = None
+    hearing_window: Optional[DayRange] = None
+    compliance: Optional[Days] = None
+    compliance_after_appeal: Optional[Days] = None
+    appeal: Optional[BusinessDays] = None
+    requirements: list[Requirement] = []
+    permit_fee: Optional[PermitFee] = None
+    waivers: list[Waiver] = []
+    removal: Optional[Hours] = None
+    declared_elsewhere: Optional[Days] = None
+
+
+def _section(pack, name: str, doing: str):
+    s: Optional[DangerousDogsSection] = pack.dangerous_dogs
+    rule = None if s is None else getattr(s, name)
+    if rule is None or rule == []:
+        return None, Decision(None, (), (f"this ordinance sets no {doing}",))
+    return rule, None
+
+
+# --- classification ---------------------------------------------------------------------
+
+class Incident(Facts):
+    occurred_on: date
+    kind: IncidentKind
+    victim: Victim
+    at_large: bool = False
+    off_owner_property: bool = False
+    provoked: bool = False
+    excuse: Optional[str] = None
+    victim_excluded: bool = False
+
+
+class ClassificationFacts(Facts):
+    incidents: list[Incident] = []
+    propensity_shown: bool = False
+    fighting: bool = False
+    breed: Optional[str] = None
+    law_enforcement_dog: bool = False
+    rabies_conforming: bool = True
+
+
+HARM = ("injury", "bite_injury", "serious_injury", "killed")
+ATTACK = ("attack",) + HARM
+
+
+def _river_hills(rule: Classification, counted: list[Incident], f: ClassificationFacts, on: date):
+    def occasions(pred) -> int:
+        return len({i.occurred_on for i in counted if pred(i)})
+
+    # § 2.14(6)[a](8): "on two separate occasions ... causes serious physical injury ... off its owner's property"
+    if occasions(lambda i: i.kind == "serious_injury" and i.off_owner_property) >= rule.occasions:
+        return "vicious", "serious physical injury on separate occasions off the owner's property"
+    # [a](2): a bite injury to a person, injury to a person while at large, serious physical injury
+    for i in counted:
+        if i.victim == "person" and (i.kind == "bite_injury" or (i.at_large and i.kind in HARM)):
+            return "dangerous", f"{i.kind.replace('_', ' ')} to a person on {i.occurred_on}"
+        if i.kind == "serious_injury" and i.victim in ("person", "domestic_animal"):
+            return "dangerous", f"serious physical injury on {i.occurred_on}"
+    # [c](2): within a twelve-month period, more than one threat to a person or killing
+    since = plus_months(on, -rule.within_months)
+    recent = [i for i in counted if since < i.occurred_on <= on]
+    threats = len({i.occurred_on for i in recent if i.kind == "threat" and i.victim == "person"})
+    kills = len({i.occurred_on for i in recent if i.kind == "killed" and i.victim != "person" and not i.victim_excluded})
+    if threats > 1 or kills > 1:
+        return "dangerous", "more than one occasion within a twelve-month period"
+    # [a](6): while at large, a threat, or an injury to a domestic pet or animal; or rabies nonconformity
+    for i in counted:
+        if i.at_large and (i.kind == "threat" or (i.victim != "person" and i.kind in HARM)):
+            return "potentially_dangerous", f"{i.kind.replace('_', ' ')} while at large on {i.occurred_on}"
+    if not f.rabies_conforming:
+        return "potentially_dangerous", "not in strict conformity with the rabies control program"
+    return None, None
+
+
+def _vicious_only(rule: Classification, counted: list[Incident], f: ClassificationFacts, on: date):
+    victims = ("person", "domestic_animal", "livestock") if rule.scheme == "webster" else ("person", "domestic_animal")
+    if rule.scheme == "cedarburg":
+        # § 7-1-6(b)(1): "within any twelve (12) month period it bites or inflicts serious injury to one (1) person"
+        since = plus_months(on, -rule.within_months)
+        hits = [i for i in counted if i.victim == "person" and i.off_owner_property
+                and i.kind in ("bite_injury", "serious_injury") and since < i.occurred_on <= on]
+        if len(hits) >= rule.occasions:
+            return "vicious", f"unprovoked bite or serious injury to a person off the owner's premises on {hits[0].occurred_on}"
+    else:
+        for i in counted:
+            if i.kind in ATTACK and i.victim in victims:
+                return "vicious", f"unprovoked {i.kind.replace('_', ' ')} ({i.victim.replace('_', ' ')}) on {i.occurred_on}"
+        if f.fighting:
+            return "vicious", "owned, harbored or trained for dog fighting"
+        if f.breed is not None and f.breed.lower() in {b.lower() for b in rule.breeds}:
+            return "vicious", f"pit bull dog ({f.breed})"
+    if f.propensity_shown:
+        return "vicious", "a propensity to attack shown by habitual or repeated conduct"
+    return None, None
+
+
+@question("dog_classification", facts=ClassificationFacts,
+          doc="Whether the facts bring a dog within the ordinance's potentially dangerous, dangerous "
+              "or vicious dog definitions (incidents, breed, fighting, exceptions).")
+def dog_classification(pack, facts: ClassificationFacts, on: date, local) -> Decision:
+    rule, none = _section(pack, "classification", "dangerous- or vicious-dog classification")
+    if none:
+        return none
+    s: DangerousDogsSection = pack.dangerous_dogs
+    cites, notes = [rule.cite.citation], []
+    counted = [i for i in facts.incidents if not i.provoked and i.occurred_on <= on]
+    if s.exceptions is not None:
+        excused = [i for i in counted if i.excuse in s.exceptions.excuses]
+        if excused or (facts.law_enforcement_dog and s.exceptions.law_enforcement_dog):
+            cites.append(s.exceptions.cite.citation)
+            notes.append("rebuttable presumption: excused incidents and law-enforcement dogs are not counted")
+        if facts.law_enforcement_dog and s.exceptions.law_enforcement_dog:
+            return Decision({"classification": None, "ground": None}, tuple(cites), tuple(notes))
+        counted = [i for i in counted if i not in excused]
+    unknown = {i.excuse for i in counted if i.excuse is not None}
+    if unknown:
+        notes.append(f"excuse(s) {sorted(unknown)} are not exceptions in this ordinance; the incidents count")
+    decide = _river_hills if rule.scheme == "river_hills" else _vicious_only
+    found, ground = decide(rule, counted, facts, on)
+    if rule.choice:
+        notes.append(rule.choice)
+    if s.prima_facie is not None and any(i.victim == "person" and i.kind in ATTACK for i in counted):
+        cites.append(s.prima_facie.cite.citation)
+        notes.append("a bite, attack or injury to a person is a prima facie showing that the dog is vicious")
+    return Decision({"classification": found, "ground": ground}, tuple(cites), tuple(notes))
+
+
+# --- deadlines ----------------------------------------------------------------------------
+
+class ServedFacts(Facts):
+    served_on: date
+
+
+class ContestFacts(Facts):
+    served_on: date
+    requested_on: Optional[date] = None
+
+
+def _deadline(rule: BusinessDays, start: date, done: Optional[date]) -> Decision:
+    last = rule.after(start)
+    value = {"deadline": last, "timely": None if done is None else done <= last}
+    return Decision(value, (rule.cite.citation,), choice_notes(rule))
+
+
+@question("contest_deadline", facts=ContestFacts,
+          doc="The last day the owner may request a hearing contesting a determination (business days "
+              "after service), and whether a request made on `requested_on` is timely.")
+def contest_deadline(pack, facts: ContestFacts, on: date, local) -> Decision:
+    rule, none = _section(pack, "contest", "deadline to contest a determination")
+    return none or _deadline(rule, facts.served_on, facts.requested_on)
+
+
+@question("hearing_window", facts=ServedFacts,
+          doc="The earliest and latest day the hearing on a contested determination may be held.")
+def hearing_window(pack, facts: ServedFacts, on: date, local) -> Decision:
+    rule, none = _section(pack, "hearing_window", "hearing window")
+    if none:
+        return none
+    earliest, latest = rule.after(facts.served_on)
+    return Decision({"earliest": earliest, "latest": latest}, (rule.cite.citation,), choice_notes(rule))
+
+
+class ComplianceFacts(Facts):
+    determined_on: date
+    appeal_failed_on: Optional[date] = None
+
+
+@question("compliance_deadline", facts=ComplianceFacts,
+          doc="The last day to comply with the regulations after a determination (or an unsuccessful appeal).")
+def compliance_deadline(pack, facts: ComplianceFacts, on: date, local) -> Decision:
+    rule, none = _section(pack, "compliance", "compliance deadline")
+    if none:
+        return none
+    s: DangerousDogsSection = pack.dangerous_dogs
+    if facts.appeal_failed_on is not None and s.compliance_after_appeal is not None:
+        rule, start = s.compliance_after_appeal, facts.appeal_failed_on
+    else:
+        start = facts.determined_on
+    last, cites = last_day(rule, start, pack)
+    return Decision(last, tuple(cites), choice_notes(rule))
+
+
+class AppealFacts(Facts):
+    decision_received_on: date
+    appealed_on: Optional[date] = None
+
+
+@question("appeal_deadline", facts=AppealFacts,
+          doc="The last day to appeal the hearing decision (business days after receiving it), and "
+              "whether an appeal made on `appealed_on` is timely.")
+def appeal_deadline(pack, facts: AppealFacts, on: date, local) -> Decision:
+    rule, none = _section(pack, "appeal", "appeal deadline")
+    return none or _deadline(rule, facts.decision_received_on, facts.appealed_on)
+
+
+class RequirementFacts(Facts):
+    classification: Class
+    declared_on: date
+    determined_on: Optional[date] = None
+    written_notice_on: Optional[date] = None
+    contested: bool = False
+
+
+@question("requirement_deadlines", facts=RequirementFacts,
+          doc="Each requirement that follows a declaration (spay/neuter, photographs, signs, insurance, "
+              "permit, ...): whether it binds, its deadline, whether a timely contest stays it, any amount.")
+def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Decision:
+    rules, none = _section(pack, "requirements", "requirements after a declaration")
+    if none:
+        return none
+    cites, notes, value = [], [], {}
+    for r in rules:
+        if facts.classification not in r.classes:
+            continue
+        cites.append(r.cite.citation)
+        start = {"declaration": facts.declared_on, "determination": facts.determined_on or facts.declared_on,
+                 "written_notice": facts.written_notice_on, "before_permit": None}[r.runs_from]
+        stayed = r.stayed_by_contest and facts.contested
+        deadline = None
+        if start is not None and not stayed:
+            if r.business_days is not None:
+                deadline = BusinessDays(business_days=r.business_days, cite=r.cite).after(start)
+            elif r.days is not None:
+                deadline, used = last_day(Days(days=r.days, cite=r.cite), start, pack)
+                cites += [c for c in used[1:] if c not in cites]
+        value[r.name] = {"mandatory": r.mandatory, "deadline": deadline, "runs_from": r.runs_from,
+                         "stayed": stayed, "amount": r.amount}
+        if r.choice and r.choice not in notes:
+            notes.append(r.choice)
+    return Decision(value, tuple(cites), tuple(notes))
+
+
+class PermitFeeFacts(Facts):
+    first_permit: bool = True
+
+
+@question("vicious_dog_permit_fee", facts=PermitFeeFacts,
+          doc="The annual vicious-dog permit fee for a permit issued on `on` (the first year prorated).")
+def vicious_dog_permit_fee(pack, facts: PermitFeeFacts, on: date, local) -> Decision:
+    rule, none = _section(pack, "permit_fee", "vicious-dog permit fee")
+    if none:
+        return none
+    annual, missing = amount_at(rule.amount, on, local, rule.cite.citation)
+    if missing:
+        return Decision(None, (rule.cite.citation,), (), (missing,))
+    if annual is None:
+        return Decision(None, (rule.cite.citation,), (f"no permit fee in force on {on}",))
+    notes = list(choice_notes(rule))
+    fee = annual
+    if rule.prorate_first_year and facts.first_permit:
+        year_days = (date(on.year + 1, 1, 1) - date(on.year, 1, 1)).days
+        remaining = (date(on.year + 1, 1, 1) - on).days
+        fee = (annual * remaining / year_days).quantize(CENT, rounding=ROUND_HALF_UP)
+        notes.append(f"{remaining} of {year_days} days remain in the year, the day of issue included")
+    return Decision(fee, (rule.cite.citation,), tuple(notes))
+
+
+class WaiverFacts(Facts):
+    classification: Class
+    declared_on: date
+    no_subsequent_violations: bool
+    complied_throughout: bool
+    behavior_program_completed: bool
+
+
+@question("declaration_waiver", facts=WaiverFacts,
+          doc="When the owner may apply to have a declaration waived, and whether the conditions hold on `on`.")
+def declaration_waiver(pack, facts: WaiverFacts, on: date, local) -> Decision:
+    rules, none = _section(pack, "waivers", "waiver of a declaration")
+    if none:
+        return none
+    rule = next((w for w in rules if w.classification == facts.classification), None)
+    if rule is None:
+        return Decision(None, (), (f"a {facts.classification.replace('_', ' ')} declaration cannot be waived here",))
+    from_ = Years(years=rule.years, cite=rule.cite).after(facts.declared_on)
+    eligible = (on >= from_ and facts.no_subsequent_violations and facts.complied_throughout
+                and facts.behavior_program_completed)
+    value = {"apply_from": from_, "eligible": eligible, "rescind_within_days": rule.rescind_within_days}
+    return Decision(value, (rule.cite.citation,), choice_notes(rule))
+
+
+class RemovalFacts(Facts):
+    served_at: datetime
+
+
+@question("removal_deadline", facts=RemovalFacts,
+          doc="When a dangerous or vicious dog must be out of the municipality after written notice to remove it.")
+def removal_deadline(pack, facts: RemovalFacts, on: date, local) -> Decision:
+    rule, none = _section(pack, "removal", "removal deadline")
+    return none or Decision(rule.after(facts.served_at), (rule.cite.citation,), choice_notes(rule))
+
+
+class MovedInFacts(Facts):
+    moved_in_on: date
+
+
+@question("declared_elsewhere_deadline", facts=MovedInFacts,
+          doc="The last day to notify police and clerk of a dog declared dangerous or vicious elsewhere.")
+def declared_elsewhere_deadline(pack, facts: MovedInFacts, on: date, local) -> Decision:
+    rule, none = _section(pack, "declared_elsewhere", "rule for dogs declared elsewhere")
+    if none:
+        return none
+    last, cites = last_day(rule, facts.moved_in_on, pack)
+    return Decision(last, tuple(cites), choice_notes(rule))

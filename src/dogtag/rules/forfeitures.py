@@ -1,0 +1,86 @@
+"""Forfeitures: the amount or range for a violation and offense number.
+
+State: ss. 174.042, 174.02, 95.21 (`statute`); each ordinance's own penalty sections
+(`ordinance`): Benton § 1-3 (by reference), Webster §§ 98-6 and 98-20, River Hills § 2.14(8),
+Sampson Section 9, Cedarburg § 7-1-25. A violation is named by the section violated; a
+schedule applies to the sections it lists and their subsections.
+"""
+from __future__ import annotations
+
+from datetime import date
+from typing import Optional
+
+from pydantic import Field
+
+from .amounts import amount_at
+from .catalogue import Facts, question
+from .decision import Decision
+from .schema import Amount, Provision, Strict, section
+
+
+class Tier(Strict):
+    from_offense: int = Field(ge=1)
+    minimum: Amount
+    maximum: Amount
+
+
+class Schedule(Provision):
+    sections: list[str]
+    tiers: list[Tier]
+    after_notice_of_prior_bite: Optional[Tier] = None
+    plus_costs: bool = False
+    imprisonment_days: Optional[int] = None
+    each_day: Optional[Provision] = None
+
+
+@section("forfeitures")
+class ForfeituresSection(Strict):
+    statute: list[Schedule] = []
+    ordinance: list[Schedule] = []
+
+
+def covers(section_: str, violation: str) -> bool:
+    """`98-6` covers `98-6`, `98-6B` and `98-6(7)` but not `98-60` or `98-6 quarantine order`;
+    `2.14` covers `2.14(6)[c]`."""
+    if violation == section_:
+        return True
+    if not violation.startswith(section_):
+        return False
+    nxt = violation[len(section_)]
+    return nxt in "([" or nxt.isalpha()
+
+
+class ForfeitureFacts(Facts):
+    violation: str
+    offense_number: int = Field(default=1, ge=1)
+    after_notice_of_prior_bite: bool = False
+
+
+@question("forfeiture", facts=ForfeitureFacts,
+          doc="The forfeiture (minimum and maximum) for a violation of a section and the offense number; "
+              "court costs, imprisonment on default, and whether each day is a separate offense.")
+def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
+    s: ForfeituresSection = pack.forfeitures
+    schedules = list(s.ordinance) + list(s.statute)
+    rule = next((r for r in schedules if any(covers(x, facts.violation) for x in r.sections)), None)
+    if rule is None:
+        known = sorted({x for r in schedules for x in r.sections})
+        raise ValueError(f"no forfeiture for violation {facts.violation!r} here; known: {', '.join(known)}")
+    cites, notes, not_set = [rule.cite.citation], [], []
+    if rule.choice:
+        notes.append(rule.choice)
+    tiers = [t for t in rule.tiers if t.from_offense <= facts.offense_number]
+    if facts.after_notice_of_prior_bite and rule.after_notice_of_prior_bite is not None:
+        tiers = [rule.after_notice_of_prior_bite]
+    if not tiers:
+        notes.append(f"the text sets no forfeiture for offense number {facts.offense_number}")
+        return Decision(None, tuple(cites), tuple(notes))
+    tier = max(tiers, key=lambda t: t.from_offense)
+    low, missing_low = amount_at(tier.minimum, on, local, rule.cite.citation)
+    high, missing_high = amount_at(tier.maximum, on, local, rule.cite.citation)
+    not_set += [m for m in (missing_low, missing_high) if m]
+    if rule.each_day is not None:
+        cites.append(rule.each_day.cite.citation)
+    value = {"minimum": low, "maximum": high, "plus_costs": rule.plus_costs,
+             "imprisonment_days": rule.imprisonment_days, "each_day_separate": rule.each_day is not None}
+    return Decision(value, tuple(cites), tuple(notes), tuple(not_set))

@@ -1,0 +1,170 @@
+"""Impoundment: the officer's basis, the holding period, release conditions and fees.
+
+State base ch. 173 (s. 173.23 release); River Hills § 2.14(4), Webster § 98-7, Cedarburg § 7-1-7,
+Sampson Ord. 3-2007 Sections 4 and 8.
+"""
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Literal, Optional
+
+from pydantic import Field
+
+from .amounts import amount_at
+from .catalogue import Facts, question
+from .decision import Decision
+from .schema import Amount, Provision, Strict, section
+from .spans import Days, last_day
+
+Condition = Literal["proof_of_ownership", "licensed_or_prepaid", "vaccinated_or_prepaid",
+                    "charges_paid", "licensed", "tagged"]
+
+
+class Basis(Provision):
+    """What the impounding officer must have: seen or heard the violation, or a sworn complaint."""
+
+    accepts: list[Literal["officer_saw_or_heard", "sworn_complaint"]]
+
+
+class Holding(Provision):
+    days: Optional[int] = Field(default=None, ge=0)
+    runs_from: Literal["notice", "notice_received", "custody"]
+
+
+class Conditions(Provision):
+    conditions: list[Condition]
+
+
+class FeeTier(Strict):
+    from_impoundment: int = Field(ge=1)
+    amount: Amount
+
+
+class ReleaseFee(Provision):
+    tiers: list[FeeTier]
+    per_day: Optional[Amount] = None
+    plus: list[str] = []
+
+
+@section("impoundment")
+class ImpoundmentSection(Strict):
+    basis: Optional[Basis] = None
+    holding: Optional[Holding] = None
+    stray_holding: Optional[Holding] = None
+    biter_observation: Optional[Days] = None
+    release_conditions: Optional[Conditions] = None
+    local_release_conditions: Optional[Conditions] = None
+    release_fee: Optional[ReleaseFee] = None
+    costs_incurred: Optional[Provision] = None
+
+
+class BasisFacts(Facts):
+    officer_saw_or_heard: bool = False
+    sworn_complaint: bool = False
+
+
+@question("impoundment_basis", facts=BasisFacts,
+          doc="May the officer impound: has the officer seen or heard the violation, or does the "
+              "officer hold a signed sworn complaint with a reimbursement agreement?")
+def impoundment_basis(pack, facts: BasisFacts, on: date, local) -> Decision:
+    basis = pack.impoundment.basis
+    if basis is None:
+        return Decision(True, (), ("this ordinance sets no evidentiary basis for impounding",))
+    held = {"officer_saw_or_heard": facts.officer_saw_or_heard, "sworn_complaint": facts.sworn_complaint}
+    return Decision(any(held[a] for a in basis.accepts), (basis.cite.citation,))
+
+
+class HoldingFacts(Facts):
+    impounded_on: date
+    owner_known: bool = True
+    notice_on: Optional[date] = None
+    notice_received_on: Optional[date] = None
+    bit_person: bool = False
+
+
+@question("impoundment_holding", facts=HoldingFacts,
+          doc="How long an impounded animal is held: the last day the owner may claim it and the "
+              "day it counts as unclaimed or abandoned.")
+def impoundment_holding(pack, facts: HoldingFacts, on: date, local) -> Decision:
+    s: ImpoundmentSection = pack.impoundment
+    rule = s.holding if facts.owner_known or s.stray_holding is None else s.stray_holding
+    cites, notes = [rule.cite.citation], []
+    if rule.choice:
+        notes.append(rule.choice)
+    if rule.days is None:
+        notes.append(rule.unconfirmed or "no holding period in force here")
+        return Decision(None, tuple(cites), tuple(notes))
+    start = {"notice": facts.notice_on, "notice_received": facts.notice_received_on,
+             "custody": facts.impounded_on}[rule.runs_from]
+    if start is None:
+        needed = {"notice": "notice_on", "notice_received": "notice_received_on"}[rule.runs_from]
+        notes.append(f"the holding period runs from the {rule.runs_from.replace('_', ' ')}; {needed} is not yet known")
+        return Decision(None, tuple(cites), tuple(notes))
+    claim_by, used = last_day(Days(days=rule.days, cite=rule.cite), start, pack)
+    cites += used[1:]
+    if facts.bit_person and s.biter_observation is not None:
+        claim_by = max(claim_by, s.biter_observation.after(facts.impounded_on))
+        cites.append(s.biter_observation.cite.citation)
+    return Decision({"claim_by": claim_by, "unclaimed_from": claim_by + timedelta(days=1)},
+                    tuple(cites), tuple(notes))
+
+
+class ReleaseFacts(Facts):
+    impounded_on: date
+    impoundment_number: int = Field(default=1, ge=1)
+    proof_of_ownership: bool = True
+    license_required: bool = True
+    licensed: bool = False
+    license_prepaid: bool = False
+    vaccinated: bool = False
+    vaccination_prepaid: bool = False
+    tagged: bool = False
+    charges_paid: bool = False
+
+
+def _met(condition: str, f: ReleaseFacts) -> bool:
+    return {
+        "proof_of_ownership": f.proof_of_ownership,
+        "licensed_or_prepaid": f.licensed or f.license_prepaid or not f.license_required,
+        "vaccinated_or_prepaid": f.vaccinated or f.vaccination_prepaid,
+        "charges_paid": f.charges_paid,
+        "licensed": f.licensed or not f.license_required,
+        "tagged": f.tagged,
+    }[condition]
+
+
+@question("impoundment_release", facts=ReleaseFacts,
+          doc="Release of an impounded animal to its owner on date `on`: the conditions, which are "
+              "unmet, and the release fee (by impoundment number, plus any daily fee).")
+def impoundment_release(pack, facts: ReleaseFacts, on: date, local) -> Decision:
+    s: ImpoundmentSection = pack.impoundment
+    cites, notes, not_set, conditions = [], [], [], []
+    for rule in (s.release_conditions, s.local_release_conditions):
+        if rule is not None:
+            cites.append(rule.cite.citation)
+            conditions += [c for c in rule.conditions if c not in conditions]
+    unmet = [c for c in conditions if not _met(c, facts)]
+    fee = None
+    if s.release_fee is not None:
+        rule = s.release_fee
+        cites.append(rule.cite.citation)
+        tier = max((t for t in rule.tiers if t.from_impoundment <= facts.impoundment_number),
+                   key=lambda t: t.from_impoundment)
+        fee, missing = amount_at(tier.amount, on, local, rule.cite.citation)
+        if missing:
+            not_set.append(missing)
+        if rule.per_day is not None:
+            days = max(1, (on - facts.impounded_on).days)
+            daily, missing = amount_at(rule.per_day, on, local, rule.cite.citation)
+            if missing:
+                not_set.append(missing)
+            fee = None if fee is None or daily is None else fee + daily * days
+            notes.append(f"{days} day(s) in the shelter, counted from the day of impoundment to the day of release")
+        notes += [f"plus {p.replace('_', ' ')}" for p in rule.plus]
+        if rule.choice:
+            notes.append(rule.choice)
+    if s.costs_incurred is not None:
+        cites.append(s.costs_incurred.cite.citation)
+        notes.append("the owner pays the costs of impoundment and care actually incurred")
+    value = {"conditions": conditions, "unmet": unmet, "may_release": not unmet and not not_set, "fee": fee}
+    return Decision(value, tuple(cites), tuple(notes), tuple(not_set))

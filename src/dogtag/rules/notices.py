@@ -1,0 +1,59 @@
+"""When a notice is effective: River Hills § 2.14(6)[c](4) and the door posting of [i]."""
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal, Optional
+
+from .catalogue import Facts, question
+from .decision import Decision
+from .schema import Provision, Strict, section
+from .spans import Days
+
+
+@section("notices")
+class NoticesSection(Strict):
+    regular_mail: Optional[Days] = None
+    certified_mail: Optional[Provision] = None
+    refused_certified_mail: Optional[Provision] = None
+    personal_service: Optional[Provision] = None
+    door_posting: Optional[Provision] = None
+
+
+class NoticeFacts(Facts):
+    method: Literal["regular_mail", "certified_mail", "personal_service", "door_posting"]
+    mailed_on: Optional[date] = None
+    received_on: Optional[date] = None
+    served_on: Optional[date] = None
+    refused: bool = False
+    posted_on: Optional[date] = None
+    published_on: Optional[date] = None
+
+
+def _needs(fact: str) -> ValueError:
+    return ValueError(f"{fact} is required for this method of notice")
+
+
+@question("notice_effective", facts=NoticeFacts,
+          doc="The day a notice to an owner takes effect: regular mail, certified mail (received or "
+              "refused, then posting or publication), personal service, posting on the door.")
+def notice_effective(pack, facts: NoticeFacts, on: date, local) -> Decision:
+    s: Optional[NoticesSection] = pack.notices
+    rule = None if s is None else getattr(s, "refused_certified_mail" if facts.refused else facts.method)
+    if rule is None:
+        return Decision(None, (), ("this ordinance sets no rule for when this notice is effective",))
+    notes = (rule.choice,) if rule.choice else ()
+    if facts.method == "regular_mail":
+        if facts.mailed_on is None:
+            raise _needs("mailed_on")
+        return Decision(rule.after(facts.mailed_on), (rule.cite.citation,), notes)
+    if facts.refused:
+        days = [d for d in (facts.posted_on, facts.published_on) if d is not None]
+        if not days:
+            return Decision(None, (rule.cite.citation,),
+                            ("certified mail was refused: the notice takes effect when posted or published",))
+        return Decision(min(days), (rule.cite.citation,), notes)
+    given = {"certified_mail": ("received_on", facts.received_on), "personal_service": ("served_on", facts.served_on),
+             "door_posting": ("posted_on", facts.posted_on)}[facts.method]
+    if given[1] is None:
+        raise _needs(given[0])
+    return Decision(given[1], (rule.cite.citation,), notes)

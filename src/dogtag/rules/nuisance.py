@@ -1,0 +1,93 @@
+"""Nuisance: barking (Benton § 115-11, Webster § 98-12, Sampson Section 5D) and Cedarburg's
+citizen complaint procedure for dogs at large (§ 7-1-6(c)(2), used again by § 7-1-10(b))."""
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Optional
+
+from pydantic import Field
+
+from .catalogue import Facts, question
+from .decision import Decision
+from .schema import Provision, Strict, section
+from .spans import choice_notes
+
+
+class ComplaintCount(Provision):
+    """`complaints` formal written complaints, the later filed within `within_days` of the earlier."""
+
+    complaints: int = Field(ge=1)
+    within_days: int = Field(ge=0)
+
+
+class ComplaintProcedure(Provision):
+    petition_must_contain: list[str]
+
+
+@section("nuisance")
+class NuisanceSection(Strict):
+    barking: Optional[Provision] = None
+    barking_complaints: Optional[ComplaintCount] = None
+    barking_after_notice: Optional[Provision] = None
+    at_large_complaints: Optional[ComplaintProcedure] = None
+
+
+class Complaint(Facts):
+    filed_on: date
+    formal_written: bool = True
+
+
+class BarkingFacts(Facts):
+    complaints: list[Complaint] = []
+    notice_received_on: Optional[date] = None
+    noise_continued_on: Optional[date] = None
+
+
+@question("barking_nuisance", facts=BarkingFacts,
+          doc="Is a barking dog (or crying cat) in violation on `on`: enough formal written complaints "
+              "within the period, or noise continuing after the written notice?")
+def barking_nuisance(pack, facts: BarkingFacts, on: date, local) -> Decision:
+    s: Optional[NuisanceSection] = pack.nuisance
+    if s is not None and s.barking_complaints is not None:
+        rule = s.barking_complaints
+        filed = sorted(c.filed_on for c in facts.complaints if c.formal_written and c.filed_on <= on)
+        n = rule.complaints
+        for first, last in zip(filed, filed[n - 1:]):
+            if last - first <= timedelta(days=rule.within_days):
+                return Decision({"violation": True, "complaints_from": first, "complaints_to": last},
+                                (rule.cite.citation,), choice_notes(rule))
+        return Decision({"violation": False, "complaints_from": None, "complaints_to": None},
+                        (rule.cite.citation,), choice_notes(rule))
+    if s is not None and s.barking_after_notice is not None:
+        rule = s.barking_after_notice
+        after = (facts.notice_received_on is not None and facts.noise_continued_on is not None
+                 and facts.noise_continued_on > facts.notice_received_on and facts.noise_continued_on <= on)
+        return Decision({"violation": after, "complaints_from": None, "complaints_to": None},
+                        (rule.cite.citation,), choice_notes(rule))
+    cites = (s.barking.cite.citation,) if s is not None and s.barking is not None else ()
+    return Decision(None, cites, ("this ordinance sets no complaint count or notice rule; "
+                                  "habitual barking is a question of fact for the officer and the court",))
+
+
+class AtLargeFacts(Facts):
+    complaint_on: date
+    police_notice_on: Optional[date] = None
+    observed_again_on: Optional[date] = None
+
+
+@question("at_large_complaint", facts=AtLargeFacts,
+          doc="Cedarburg's citizen procedure for a dog at large: the next step after a complaint, and "
+              "what a petition to the City Attorney must contain.")
+def at_large_complaint(pack, facts: AtLargeFacts, on: date, local) -> Decision:
+    s: Optional[NuisanceSection] = pack.nuisance
+    if s is None or s.at_large_complaints is None:
+        return Decision(None, (), ("this ordinance has no citizen complaint procedure for dogs at large",))
+    rule = s.at_large_complaints
+    if facts.police_notice_on is None:
+        step = "police_written_notice"
+    elif facts.observed_again_on is not None and facts.police_notice_on < facts.observed_again_on <= on:
+        step = "petition_city_attorney"
+    else:
+        step = "await_repeat_observation"
+    value = {"next_step": step, "petition_must_contain": rule.petition_must_contain}
+    return Decision(value, (rule.cite.citation,), choice_notes(rule))

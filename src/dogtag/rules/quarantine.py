@@ -1,0 +1,127 @@
+"""Rabies quarantine: after a bite, after exposure to a rabid animal, and a district quarantine.
+
+State base s. 95.21 (adopted by every ordinance); Webster § 98-5 and § 98-9, Cedarburg § 7-1-5
+and § 7-1-9 and Benton's bite-report section restate it or add to it.
+"""
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Literal, Optional
+
+from .catalogue import Facts, question
+from .decision import Decision
+from .schema import Provision, Strict, section
+from .spans import DayRange, Days, Hours
+
+
+class Place(Provision):
+    custodian: Literal["isolation_facility", "veterinarian_within_city"]
+    owner_premises: Literal["if_immunized", "never"]
+
+
+class DistrictQuarantine(Provision):
+    species: list[str]
+    posting_places: int
+
+
+@section("quarantine")
+class QuarantineSection(Strict):
+    delivery: Optional[Hours] = None
+    place: Optional[Place] = None
+    observation: Optional[Days] = None
+    examinations: Optional[Provision] = None
+    owner_confinement: Optional[Days] = None
+    exposure_not_immunized: Optional[Days] = None
+    vaccination_window: Optional[DayRange] = None
+    exposure_immunized: Optional[Days] = None
+    district: Optional[DistrictQuarantine] = None
+    district_exemption: Optional[Provision] = None
+
+
+class BiteFacts(Facts):
+    bitten_on: date
+    ordered_at: Optional[datetime] = None
+    currently_immunized: bool
+    isolation_starts_on: Optional[date] = None
+
+
+@question("bite_quarantine", facts=BiteFacts,
+          doc="Quarantine after a bite: place allowed, delivery deadline, observation end, "
+              "the three examination days, the owner's confinement.")
+def bite_quarantine(pack, facts: BiteFacts, on: date, local) -> Decision:
+    q: QuarantineSection = pack.quarantine
+    cites, notes = [q.place.cite.citation, q.observation.cite.citation, q.examinations.cite.citation], []
+    places = [q.place.custodian]
+    if q.place.owner_premises == "if_immunized" and facts.currently_immunized:
+        places.append("owner_premises")
+    delivery = None
+    if q.delivery is not None and facts.ordered_at is not None:
+        delivery = q.delivery.after(facts.ordered_at)
+        cites.insert(0, q.delivery.cite.citation)
+    ends = q.observation.after(facts.bitten_on)
+    first = facts.isolation_starts_on or facts.bitten_on
+    if first >= ends:
+        raise ValueError(f"isolation_starts_on {first} is not before the observation ends ({ends})")
+    value = {
+        "places_allowed": places,
+        "delivery_deadline": delivery,
+        "observation_ends": ends,
+        "examination_days": {
+            "first": first,
+            "intervening_from": date.fromordinal(first.toordinal() + 1),
+            "intervening_to": date.fromordinal(ends.toordinal() - 1),
+            "suggested_intervening": date.fromordinal((first.toordinal() + ends.toordinal()) // 2),
+            "last": ends,
+        },
+        "owner_confinement_ends": None,
+    }
+    if q.owner_confinement is not None:
+        value["owner_confinement_ends"] = q.owner_confinement.after(facts.bitten_on)
+        cites.append(q.owner_confinement.cite.citation)
+    if q.examinations.choice:
+        notes.append(q.examinations.choice)
+    return Decision(value, tuple(cites), tuple(notes))
+
+
+class ExposureFacts(Facts):
+    exposed_on: date
+    immunized_on_exposure: bool
+
+
+@question("exposure_quarantine", facts=ExposureFacts,
+          doc="Quarantine after exposure to a rabid animal: 180 days with the vaccination window, "
+              "or 60 days and revaccination, by immunization on the exposure date.")
+def exposure_quarantine(pack, facts: ExposureFacts, on: date, local) -> Decision:
+    q: QuarantineSection = pack.quarantine
+    if facts.immunized_on_exposure:
+        value = {"confined_until": q.exposure_immunized.after(facts.exposed_on),
+                 "vaccination_window": None, "revaccinate": "as_soon_as_possible"}
+        return Decision(value, (q.exposure_immunized.cite.citation,))
+    start, end = q.vaccination_window.after(facts.exposed_on)
+    value = {"confined_until": q.exposure_not_immunized.after(facts.exposed_on),
+             "vaccination_window": {"from": start, "to": end}, "revaccinate": None}
+    return Decision(value, (q.exposure_not_immunized.cite.citation, q.vaccination_window.cite.citation))
+
+
+class DistrictFacts(Facts):
+    species: str
+    currently_immunized: bool
+    tag_attached: bool
+
+
+@question("district_quarantine", facts=DistrictFacts,
+          doc="Where a district is quarantined for rabies: must this animal be kept confined, "
+              "tied, leashed or muzzled, or is it exempt?")
+def district_quarantine(pack, facts: DistrictFacts, on: date, local) -> Decision:
+    q: QuarantineSection = pack.quarantine
+    if q is None or q.district is None:
+        return Decision(None, (), ("this ordinance has no district rabies quarantine provision",))
+    cites = [q.district.cite.citation]
+    covered = facts.species in q.district.species
+    exempt = False
+    if covered and q.district_exemption is not None and facts.currently_immunized and facts.tag_attached:
+        exempt = True
+        cites.append(q.district_exemption.cite.citation)
+    value = {"must_be_restrained": covered and not exempt, "exempt": exempt,
+             "posting_places": q.district.posting_places}
+    return Decision(value, tuple(cites))

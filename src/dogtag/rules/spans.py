@@ -1,0 +1,73 @@
+"""Provisions that are a span of time, shared by the animal-control topics."""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from pydantic import Field, model_validator
+
+from .business_days import business_days_after
+from .dates import last_day_within, plus_months
+from .decision import Citation
+from .schema import Period, Provision
+
+
+def choice_notes(rule: Provision) -> tuple[str, ...]:
+    """The reading a provision picked on ambiguous text, as a decision note."""
+    return (rule.choice,) if rule.choice else ()
+
+
+class Days(Provision):
+    days: int = Field(ge=0)
+
+    def after(self, start: date) -> date:
+        """The last day of "within N days after" `start` (s. 990.001(4): first day excluded)."""
+        return start + timedelta(days=self.days)
+
+
+class BusinessDays(Provision):
+    business_days: int = Field(ge=0)
+
+    def after(self, start: date) -> date:
+        return business_days_after(start, self.business_days)
+
+
+class Hours(Provision):
+    hours: int = Field(ge=0)
+
+    def after(self, start: datetime) -> datetime:
+        return start + timedelta(hours=self.hours)
+
+
+class Years(Provision):
+    years: int = Field(ge=0)
+
+    def after(self, start: date) -> date:
+        return plus_months(start, 12 * self.years)
+
+
+class DayRange(Provision):
+    """From the `first_day`th to the `last_day`th day after an event, both included."""
+
+    first_day: int = Field(ge=0)
+    last_day: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "DayRange":
+        if self.first_day > self.last_day:
+            raise ValueError("first_day comes after last_day")
+        return self
+
+    def after(self, start: date) -> tuple[date, date]:
+        return start + timedelta(days=self.first_day), start + timedelta(days=self.last_day)
+
+
+def last_day(days: Days, start: date, pack) -> tuple[date, list[Citation]]:
+    """The last day to act "within N days" of `start`, moved past a Sunday or legal holiday when
+    the pack's `time.last_day_extension` says so (s. 990.001(4)); the citations that produced it."""
+    ext = pack.time.last_day_extension if pack.time is not None else None
+    plain = days.after(start)
+    last = last_day_within(start, Period(days=days.days), ext is not None and ext.extend)
+    cites = [days.cite.citation]
+    if last != plain:
+        cites.append(ext.cite.citation)
+    return last, cites
