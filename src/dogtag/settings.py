@@ -29,6 +29,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -89,6 +90,13 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# Stateless app processes serve their own static files; finders spare a collectstatic step.
+WHITENOISE_USE_FINDERS = True
+try:
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+except OSError:  # a read-only deployment collects static files elsewhere
+    pass
 MEDIA_ROOT = VAR_DIR / "media"
 
 EMAIL_BACKEND = envstr("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

@@ -110,3 +110,34 @@ class ApiTests(BaseTestCase):
     def test_a_session_user_can_use_the_api_from_the_browser(self):
         self.login(self.clerk)
         self.assertEqual([a["name"] for a in self.client.get("/api/v1/animals").json()], ["Rex"])
+
+
+class RulesApiTests(BaseTestCase):
+    def ask(self, **body):
+        return self.client.post("/api/v1/rules/ask", body, content_type="application/json")
+
+    def test_it_answers_with_the_value_and_its_citations(self):
+        r = self.ask(
+            jurisdiction="wi-cedarburg",
+            question="license_tax",
+            on="2026-02-10",
+            facts={"species": "dog", "altered": True, "born_on": "2024-01-01"},
+        )
+        self.assertEqual(r.status_code, 200, r.content)
+        self.assertEqual(r.json()["value"], "5.00")
+        self.assertTrue(any(c["section"].startswith("§ 7-1-3") for c in r.json()["citations"]))
+
+    def test_an_unknown_question_is_named(self):
+        r = self.ask(jurisdiction="wi-benton", question="dog_tax", on="2026-02-10", facts={})
+        self.assertEqual(r.status_code, 422)
+        self.assertIn("no question 'dog_tax'", r.json()["errors"]["question"][0])
+
+    def test_a_missing_fact_is_named(self):
+        r = self.ask(jurisdiction="wi-benton", question="license_tax", on="2026-02-10", facts={"species": "dog"})
+        self.assertEqual(r.status_code, 422)
+        self.assertIn("facts.born_on", r.json()["errors"])
+
+    def test_an_unknown_jurisdiction_is_named(self):
+        r = self.ask(jurisdiction="wi-atlantis", question="license_tax", on="2026-02-10", facts={})
+        self.assertEqual(r.status_code, 422)
+        self.assertIn("jurisdiction", r.json()["errors"])

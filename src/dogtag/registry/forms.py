@@ -4,9 +4,19 @@ from dogtag.registry.actions import ANIMAL_FIELDS, PERSON_FIELDS, PREMISES_FIELD
 from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination
 
 
+class Form(forms.Form):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
 class ActionForm(forms.ModelForm):
     """Parses the fields; the action validates the record (model clean and rules), so the
     same checks apply to the web, the API and the CLI."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
 
     def _post_clean(self):
         pass
@@ -55,7 +65,7 @@ class NewAnimalForm(AnimalForm):
         self.fields["owner"].queryset = Person.objects.filter(municipality=municipality)
 
 
-class OwnershipForm(forms.Form):
+class OwnershipForm(Form):
     person = forms.ModelChoiceField(queryset=Person.objects.none())
     role = forms.ChoiceField(choices=Ownership.Role.choices)
     started_on = forms.DateField(widget=DateInput())
@@ -65,7 +75,7 @@ class OwnershipForm(forms.Form):
         self.fields["person"].queryset = Person.objects.filter(municipality=municipality)
 
 
-class EndOwnershipForm(forms.Form):
+class EndOwnershipForm(Form):
     ended_on = forms.DateField(widget=DateInput())
 
 
@@ -76,10 +86,10 @@ class VaccinationForm(ActionForm):
         widgets = _date_widgets("vaccinated_on", "expires_on")
 
 
-class VoidForm(forms.Form):
+class VoidForm(Form):
     reason = forms.CharField(max_length=300)
 
 
-class DuplicateTagForm(forms.Form):
+class DuplicateTagForm(Form):
     tag_number = forms.CharField(max_length=50, label="New rabies tag number")
     issued_on = forms.DateField(widget=DateInput())
