@@ -7,18 +7,19 @@ pack's `classification.scheme`; every number comes from the pack.
 """
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP
 from typing import Literal, Optional
 
 from pydantic import Field
 
 from .amounts import amount_at
+from .business_days import business_days_after
 from .catalogue import Facts, question
 from .dates import plus_months
 from .decision import CENT, Decision
 from .schema import Amount, Money, Provision, Strict, section
-from .spans import BusinessDays, DayRange, Days, Hours, Years, choice_notes, last_day
+from .spans import BusinessDays, DayRange, Days, Hours, choice_notes, last_day
 
 Class = Literal["potentially_dangerous", "dangerous", "vicious"]
 IncidentKind = Literal["threat", "attack", "injury", "bite_injury", "serious_injury", "killed"]
@@ -244,8 +245,8 @@ def compliance_deadline(pack, facts: ComplianceFacts, on: date, local) -> Decisi
         rule, start = s.compliance_after_appeal, facts.appeal_failed_on
     else:
         start = facts.determined_on
-    last, cites = last_day(rule, start, pack)
-    return Decision(last, tuple(cites), choice_notes(rule))
+    last, moved = last_day(rule.days, start, pack)
+    return Decision(last, (rule.cite.citation, *moved), choice_notes(rule))
 
 
 class AppealFacts(Facts):
@@ -287,10 +288,10 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
         deadline = None
         if start is not None and not stayed:
             if r.business_days is not None:
-                deadline = BusinessDays(business_days=r.business_days, cite=r.cite).after(start)
+                deadline = business_days_after(start, r.business_days)
             elif r.days is not None:
-                deadline, used = last_day(Days(days=r.days, cite=r.cite), start, pack)
-                cites += [c for c in used[1:] if c not in cites]
+                deadline, moved = last_day(r.days, start, pack)
+                cites += [c for c in moved if c not in cites]
         value[r.name] = {"mandatory": r.mandatory, "deadline": deadline, "runs_from": r.runs_from,
                          "stayed": stayed, "amount": r.amount}
         if r.choice and r.choice not in notes:
@@ -340,7 +341,7 @@ def declaration_waiver(pack, facts: WaiverFacts, on: date, local) -> Decision:
     rule = next((w for w in rules if w.classification == facts.classification), None)
     if rule is None:
         return Decision(None, (), (f"a {facts.classification.replace('_', ' ')} declaration cannot be waived here",))
-    from_ = Years(years=rule.years, cite=rule.cite).after(facts.declared_on)
+    from_ = plus_months(facts.declared_on, 12 * rule.years)
     eligible = (on >= from_ and facts.no_subsequent_violations and facts.complied_throughout
                 and facts.behavior_program_completed)
     value = {"apply_from": from_, "eligible": eligible, "rescind_within_days": rule.rescind_within_days}
@@ -368,5 +369,5 @@ def declared_elsewhere_deadline(pack, facts: MovedInFacts, on: date, local) -> D
     rule, none = _section(pack, "declared_elsewhere", "rule for dogs declared elsewhere")
     if none:
         return none
-    last, cites = last_day(rule, facts.moved_in_on, pack)
-    return Decision(last, tuple(cites), choice_notes(rule))
+    last, moved = last_day(rule.days, facts.moved_in_on, pack)
+    return Decision(last, (rule.cite.citation, *moved), choice_notes(rule))

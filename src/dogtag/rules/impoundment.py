@@ -100,8 +100,8 @@ def impoundment_holding(pack, facts: HoldingFacts, on: date, local) -> Decision:
         needed = {"notice": "notice_on", "notice_received": "notice_received_on"}[rule.runs_from]
         notes.append(f"the holding period runs from the {rule.runs_from.replace('_', ' ')}; {needed} is not yet known")
         return Decision(None, tuple(cites), tuple(notes))
-    claim_by, used = last_day(Days(days=rule.days, cite=rule.cite), start, pack)
-    cites += used[1:]
+    claim_by, moved = last_day(rule.days, start, pack)
+    cites += moved
     if facts.bit_person and s.biter_observation is not None:
         claim_by = max(claim_by, s.biter_observation.after(facts.impounded_on))
         cites.append(s.biter_observation.cite.citation)

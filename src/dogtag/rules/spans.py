@@ -6,7 +6,7 @@ from datetime import date, datetime, timedelta
 from pydantic import Field, model_validator
 
 from .business_days import business_days_after
-from .dates import last_day_within, plus_months
+from .dates import last_day_within
 from .decision import Citation
 from .schema import Period, Provision
 
@@ -38,13 +38,6 @@ class Hours(Provision):
         return start + timedelta(hours=self.hours)
 
 
-class Years(Provision):
-    years: int = Field(ge=0)
-
-    def after(self, start: date) -> date:
-        return plus_months(start, 12 * self.years)
-
-
 class DayRange(Provision):
     """From the `first_day`th to the `last_day`th day after an event, both included."""
 
@@ -61,13 +54,11 @@ class DayRange(Provision):
         return start + timedelta(days=self.first_day), start + timedelta(days=self.last_day)
 
 
-def last_day(days: Days, start: date, pack) -> tuple[date, list[Citation]]:
-    """The last day to act "within N days" of `start`, moved past a Sunday or legal holiday when
-    the pack's `time.last_day_extension` says so (s. 990.001(4)); the citations that produced it."""
+def last_day(days: int, start: date, pack) -> tuple[date, list[Citation]]:
+    """The last day to act "within `days` days" of `start`, moved past a Sunday or legal holiday
+    when the pack's `time.last_day_extension` says so (s. 990.001(4)); with the citation of the
+    extension when it moved the day."""
     ext = pack.time.last_day_extension if pack.time is not None else None
-    plain = days.after(start)
-    last = last_day_within(start, Period(days=days.days), ext is not None and ext.extend)
-    cites = [days.cite.citation]
-    if last != plain:
-        cites.append(ext.cite.citation)
-    return last, cites
+    last = last_day_within(start, Period(days=days), ext is not None and ext.extend)
+    moved = last != start + timedelta(days=days)
+    return last, [ext.cite.citation] if moved else []
