@@ -6,8 +6,18 @@ Pure Python; imports nothing from Django. Entry points::
     decision = ask("wi-benton", "license_tax", {...}, on=date(2025, 4, 2), local_amounts={...})
     decision.value, decision.citations, decision.not_set, decision.to_json()
 
+Adding law:
+- a topic module in this package (e.g. `rules/quarantine.py`) registers its pack section with
+  `@section("name")` (a `Strict` model whose fields are `Provision`s, each with
+  `cite: {section, quote}`) and its questions with `@question(name, facts=<Facts model>, doc=...)`;
+  `catalogue.load_topics` imports every module here, so nothing else needs editing;
+- the pack YAML (`dogtag/law/<id>.yaml`) gets the section; municipal packs override the state's
+  provisions one by one; amounts delegated to a fee schedule are `{local: <key>}` and answer
+  `not_set` until the clerk sets them (`local_amounts` input);
+- cases go in `tests/rules/cases/<jurisdiction>/<topic>.yaml` (see tests/rules/test_cases.py).
+
 See `catalogue` (questions), `schema` (pack building blocks, section registry), `packs`
-(loading, inheritance, quote checks).
+(loading, inheritance, quote checks), `dates` (day counting, holidays), `coverage`, `cli`.
 """
 from .amounts import LocalAmounts
 from .catalogue import QUESTIONS, Facts, ask, get_question, load_topics, question

@@ -26,7 +26,8 @@ ONE_DAY = timedelta(days=1)
 def plus_months(start: date, months: int) -> date:
     total = start.month - 1 + months
     year, month = start.year + total // 12, total % 12 + 1
-    return date(year, month, min(start.day, calendar.monthrange(year, month)[1]))
+    day = start.day if start.day <= 28 else min(start.day, calendar.monthrange(year, month)[1])
+    return date(year, month, day)
 
 
 def plus(start: date, period: Period) -> date:

@@ -14,6 +14,7 @@ Choices on ambiguous text (each also written beside its provision in the packs):
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal, Optional
 
@@ -142,6 +143,7 @@ def license_year_of(pack: Pack, on: date) -> int:
     return on.year if on >= starts.of(on.year) else on.year - 1
 
 
+@lru_cache(maxsize=4096)
 def license_year_bounds(pack: Pack, year: int) -> tuple[date, date]:
     ly = pack.licensing.license_year
     start, end = ly.starts.of(year), ly.ends.of(year)

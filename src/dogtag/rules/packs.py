@@ -111,12 +111,8 @@ class Pack:
         self.id, self.name, self.county, self.inherits = meta.id, meta.name, meta.county, meta.inherits
         self.meta, self.file, self.text, self.chain = meta, file, text, chain
         self.raw_sections, self.origins, self.sections = raw_sections, origins, sections
-
-    def __getattr__(self, name: str) -> Any:
-        sections = self.__dict__.get("sections", {})
-        if name in sections or name in SECTIONS:
-            return sections.get(name)
-        raise AttributeError(name)
+        for name in SECTIONS:  # plain attributes: `pack.licensing` is one dict lookup
+            setattr(self, name, sections.get(name))
 
     def provisions(self) -> Iterator[tuple[str, str, list[Cite]]]:
         """Every provision in force here: (key path, declaring pack id, its citations)."""
@@ -228,7 +224,7 @@ def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
             value = getattr(model, key)
             origin = origins.get((name, key))
             for cite in _cites(value):
-                cite._jurisdiction = origin
+                cite.bind(origin)
                 if origin == pack_id and normalise(cite.quote) not in normalised:
                     raise PackError(file, f"{name}.{key}", f"quote {cite.quote!r} ({cite.section}) is not in {meta.text}")
     for i, entry in enumerate(meta.outline):

@@ -24,7 +24,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Annotated, Any, Generic, Optional, TypeVar, get_args
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, PrivateAttr, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
 from pydantic_core import core_schema
 
 from .decision import Citation
@@ -33,7 +33,7 @@ T = TypeVar("T")
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
 
 def _no_float(value: Any) -> Any:
@@ -45,17 +45,36 @@ def _no_float(value: Any) -> Any:
 Money = Annotated[Decimal, BeforeValidator(_no_float)]
 
 
-class Cite(Strict):
+class _CiteFields(Strict):
     section: str
     quote: str
-    _jurisdiction: str = PrivateAttr(default="")
-    _citation: Optional[Citation] = PrivateAttr(default=None)
 
-    @property
-    def citation(self) -> Citation:
-        if self._citation is None:
-            self._citation = Citation(self._jurisdiction, self.section, self.quote)
-        return self._citation
+
+class Cite:
+    """`cite: {section, quote}`; the loader binds it to the pack that declares it.
+
+    A plain slotted object rather than a pydantic model, so reading `.citation` on the hot path
+    costs one attribute lookup.
+    """
+
+    __slots__ = ("section", "quote", "citation")
+
+    def __init__(self, section: str, quote: str):
+        self.section, self.quote = section, quote
+        self.citation = Citation("", section, quote)
+
+    def bind(self, jurisdiction: str) -> None:
+        self.citation = Citation(jurisdiction, self.section, self.quote)
+
+    def __repr__(self) -> str:
+        return f"Cite(section={self.section!r}, quote={self.quote!r})"
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> core_schema.CoreSchema:
+        from_fields = core_schema.no_info_after_validator_function(
+            lambda fields: cls(fields.section, fields.quote), handler.generate_schema(_CiteFields))
+        return core_schema.union_schema([core_schema.is_instance_schema(cls), from_fields],
+                                        mode="left_to_right")
 
 
 class Provision(Strict):
