@@ -63,6 +63,9 @@ def test_the_demo_clerk_registers_a_dog_with_a_rabies_certificate(page, live_ser
 def test_search_works_from_the_keyboard(page, live_server):
     call_command("demo", stdout=io.StringIO())
     log_in(page, live_server, "benton-clerk")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Village of Benton")
+    page.wait_for_load_state("load")  # keys.js is deferred
     page.keyboard.press("/")
+    expect(page.get_by_role("searchbox")).to_be_focused()
     page.keyboard.type("nobody-here")
     expect(page.get_by_text("No animal matches.")).to_be_visible()
