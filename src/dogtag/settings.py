@@ -1,5 +1,6 @@
 """Django settings, read from environment variables (see lib/env.py and README.md)."""
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -25,6 +26,9 @@ INSTALLED_APPS = [
     "dogtag.accounts",
     "dogtag.audit",
     "dogtag.registry",
+    "dogtag.documents",
+    "dogtag.licensing",
+    "dogtag.outbox",
 ]
 
 MIDDLEWARE = [
@@ -71,7 +75,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
     }
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-dogtag.sqlite3")}
+# Test databases are named per process, so two test runs on one machine never share one.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-dogtag-{os.getpid()}.sqlite3")}
+else:
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -10,4 +10,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
     path("", include("dogtag.registry.urls")),
+    path("", include("dogtag.licensing.urls")),
 ]

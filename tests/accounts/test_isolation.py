@@ -9,14 +9,18 @@ from dogtag.accounts.models import ApiToken
 from dogtag.api import api
 from dogtag.audit.models import AuditEvent
 from tests.base import BaseTestCase
+from tests.licensing.base import benton_license
 
-# URL name (or API path prefix) -> the Benton object whose pk fills `<pk>`.
+# URL name, or the prefix before its first "-", -> the Benton object whose pk fills `<pk>`.
 OBJECTS = {
     "person": "owner",
     "premises": "premises",
     "animal": "dog",
     "ownership": "ownership",
     "vaccination": "vaccination",
+    "license-counter": "dog",
+    "license": "license",
+    "fee": "fee",
 }
 # API collection -> the Benton object whose pk fills `{pk}`.
 API_OBJECTS = {
@@ -70,11 +74,12 @@ class IsolationTests(BaseTestCase):
     def setUpTestData(cls):
         super().setUpTestData()
         cls.ownership = cls.dog.ownerships.get()
+        cls.fee, cls.license = benton_license(cls)
         cls.token = ApiToken.issue(cls.outsider, "Cedarburg clinic")[1]
 
     def fill(self, name, route):
-        key = next((k for k in OBJECTS if name == k or name.startswith(k + "-")), None)
-        path = "/" + route.replace("<slug:slug>", "benton")
+        key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)
+        path = "/" + route.replace("<slug:slug>", "benton").replace("<int:year>", "2026")
         if "<int:pk>" in path:
             self.assertIsNotNone(key, f"URL {name} ({route}) is not in the isolation map")
             path = path.replace("<int:pk>", str(getattr(self, OBJECTS[key]).pk))

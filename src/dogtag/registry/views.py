@@ -10,17 +10,22 @@ from dogtag.registry import actions, forms
 from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination
 
 
-def run_action(form, action, *args, **kwargs):
-    """Call the action with the form's data; its ValidationError goes beside each field."""
+def posted(request):
+    """The form data of a POST, even an empty one; None on GET (an unbound form)."""
+    return request.POST if request.method == "POST" else None
+
+
+def run_action(form, action, *args, fields=None, **kwargs):
+    """Call the action with the form's data (or `fields`); its ValidationError goes beside each field."""
     try:
-        return action(*args, **kwargs, **form.cleaned_data)
+        return action(*args, **kwargs, **(form.cleaned_data if fields is None else fields))
     except ValidationError as e:
         for field, messages in e.message_dict.items() if hasattr(e, "error_dict") else [(None, e.messages)]:
             form.add_error(field if field in form.fields else None, messages)
         return None
 
 
-def _municipality(request, slug, roles=ANY_ROLE):
+def municipality_for(request, slug, roles=ANY_ROLE):
     municipality = get_object_or_404(municipalities(request.user), slug=slug)
     require_role(request.user, municipality.pk, roles)
     return municipality
@@ -49,7 +54,7 @@ def home(request):
 
 @login_required
 def municipality(request, slug):
-    municipality = _municipality(request, slug)
+    municipality = municipality_for(request, slug)
     context = {
         "municipality": municipality,
         "counts": {
@@ -93,8 +98,8 @@ def search(request):
 
 @login_required
 def person_new(request, slug):
-    municipality = _municipality(request, slug, actions.REGISTRARS)
-    form = forms.PersonForm(request.POST or None)
+    municipality = municipality_for(request, slug, actions.REGISTRARS)
+    form = forms.PersonForm(posted(request))
     return action_page(
         request,
         form,
@@ -119,14 +124,14 @@ def person(request, pk):
 @login_required
 def person_edit(request, pk):
     person = get_for_user(request.user, Person.objects, pk, actions.REGISTRARS)
-    form = forms.PersonForm(request.POST or None, instance=person)
+    form = forms.PersonForm(posted(request), instance=person)
     return action_page(request, form, actions.update_person, person, title=f"Edit {person}", done=to("person", pk))
 
 
 @login_required
 def premises_new(request, slug):
-    municipality = _municipality(request, slug, actions.REGISTRARS)
-    form = forms.PremisesForm(request.POST or None)
+    municipality = municipality_for(request, slug, actions.REGISTRARS)
+    form = forms.PremisesForm(posted(request))
     return action_page(
         request,
         form,
@@ -150,7 +155,7 @@ def premises(request, pk):
 @login_required
 def premises_edit(request, pk):
     premises = get_for_user(request.user, Premises.objects, pk, actions.REGISTRARS)
-    form = forms.PremisesForm(request.POST or None, instance=premises)
+    form = forms.PremisesForm(posted(request), instance=premises)
     return action_page(
         request, form, actions.update_premises, premises, title=f"Edit {premises}", done=to("premises", pk)
     )
@@ -158,9 +163,9 @@ def premises_edit(request, pk):
 
 @login_required
 def animal_new(request, slug):
-    municipality = _municipality(request, slug, actions.REGISTRARS)
+    municipality = municipality_for(request, slug, actions.REGISTRARS)
     form = forms.NewAnimalForm(
-        request.POST or None, municipality=municipality, initial={"owner": request.GET.get("owner")}
+        posted(request), municipality=municipality, initial={"owner": request.GET.get("owner")}
     )
     return action_page(
         request,
@@ -179,6 +184,7 @@ def animal(request, pk):
         "animal": animal,
         "ownerships": animal.ownerships.select_related("person"),
         "vaccinations": animal.vaccinations.prefetch_related("duplicate_tags"),
+        "licenses": animal.licenses.all(),
         "events": AuditEvent.objects.filter(
             Q(object_type="registry.animal", object_id=str(pk))
             | Q(
@@ -193,14 +199,14 @@ def animal(request, pk):
 @login_required
 def animal_edit(request, pk):
     animal = get_for_user(request.user, Animal.objects, pk, actions.REGISTRARS)
-    form = forms.AnimalForm(request.POST or None, instance=animal, municipality=animal.municipality)
+    form = forms.AnimalForm(posted(request), instance=animal, municipality=animal.municipality)
     return action_page(request, form, actions.update_animal, animal, title=f"Edit {animal}", done=to("animal", pk))
 
 
 @login_required
 def ownership_new(request, pk):
     animal = get_for_user(request.user, Animal.objects, pk, actions.REGISTRARS)
-    form = forms.OwnershipForm(request.POST or None, municipality=animal.municipality)
+    form = forms.OwnershipForm(posted(request), municipality=animal.municipality)
     return action_page(
         request,
         form,
@@ -214,7 +220,7 @@ def ownership_new(request, pk):
 @login_required
 def ownership_end(request, pk):
     ownership = get_for_user(request.user, Ownership.objects.select_related("animal", "person"), pk, actions.REGISTRARS)
-    form = forms.EndOwnershipForm(request.POST or None)
+    form = forms.EndOwnershipForm(posted(request))
     return action_page(
         request,
         form,
@@ -228,7 +234,7 @@ def ownership_end(request, pk):
 @login_required
 def vaccination_new(request, pk):
     animal = get_for_user(request.user, Animal.objects, pk, actions.CERTIFIERS)
-    form = forms.VaccinationForm(request.POST or None, initial=actions.certificate_defaults(animal))
+    form = forms.VaccinationForm(posted(request), initial=actions.certificate_defaults(animal))
     return action_page(
         request,
         form,
@@ -255,7 +261,7 @@ def vaccination(request, pk):
 @login_required
 def vaccination_edit(request, pk):
     vaccination = get_for_user(request.user, RabiesVaccination.objects, pk, actions.CERTIFIERS)
-    form = forms.VaccinationForm(request.POST or None, instance=vaccination)
+    form = forms.VaccinationForm(posted(request), instance=vaccination)
     return action_page(
         request, form, actions.update_vaccination, vaccination, title=f"Edit {vaccination}", done=to("vaccination", pk)
     )
@@ -264,7 +270,7 @@ def vaccination_edit(request, pk):
 @login_required
 def vaccination_void(request, pk):
     vaccination = get_for_user(request.user, RabiesVaccination.objects, pk, actions.CERTIFIERS)
-    form = forms.VoidForm(request.POST or None)
+    form = forms.VoidForm(posted(request))
     return action_page(
         request, form, actions.void_vaccination, vaccination, title=f"Void {vaccination}", done=to("vaccination", pk)
     )
@@ -273,7 +279,7 @@ def vaccination_void(request, pk):
 @login_required
 def vaccination_duplicate_tag(request, pk):
     vaccination = get_for_user(request.user, RabiesVaccination.objects, pk, actions.CERTIFIERS)
-    form = forms.DuplicateTagForm(request.POST or None)
+    form = forms.DuplicateTagForm(posted(request))
     return action_page(
         request,
         form,

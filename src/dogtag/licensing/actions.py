@@ -1,0 +1,250 @@
+"""The clerk's licensing actions: one transaction each, the amounts from the rule engine, one
+audit event per record written (DESIGN.md, layer rule 2)."""
+
+from datetime import date
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from dogtag.accounts.models import Role
+from dogtag.accounts.scope import require_role
+from dogtag.audit.record import record, snapshot
+from dogtag.licensing import law
+from dogtag.licensing.models import FeeScheduleEntry, License, Payment, Tag, TagLot
+from dogtag.licensing.owed import what_is_owed
+from dogtag.licensing.tags import take_tag
+from dogtag.registry.models import today
+from dogtag.rules.delegations import delegated_amounts, state_minimum
+
+CLERKS = (Role.CLERK, Role.ADMINISTRATOR)
+MAX_LOT = 100_000
+
+
+def _citations_json(citations) -> list[dict]:
+    return [{"jurisdiction": c.jurisdiction, "section": c.section, "quote": c.quote} for c in citations]
+
+
+def _saved(obj, *, acting_user, action, before=None):
+    obj.save()
+    record(acting_user=acting_user, action=action, obj=obj, before=before)
+    return obj
+
+
+@transaction.atomic
+def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_on: date, authority: str):
+    """Set a delegated amount from a date; earlier values stay, so past licenses keep their fee."""
+    require_role(acting_user, municipality.pk, CLERKS)
+    pack = law.pack_of(municipality)
+    delegated = delegated_amounts(pack)
+    errors = {}
+    if key not in delegated:
+        errors["key"] = f"{municipality}'s ordinance leaves no amount called {key!r} to the fee schedule."
+    if amount is None or amount < 0:
+        errors["amount"] = "Enter an amount of $0.00 or more."
+    elif key in delegated and (floor := state_minimum(pack, key, effective_on)) and amount < floor[0]:
+        errors["amount"] = (
+            f"${amount} is below the state minimum of ${floor[0]} "
+            f"(Wis. Stats. {floor[1].section}); a local tax may be higher, not lower."
+        )
+    if not authority.strip():
+        errors["authority"] = "Name the resolution or section that set this amount."
+    if errors:
+        raise ValidationError(errors)
+    if FeeScheduleEntry.objects.filter(
+        municipality=municipality, key=key, effective_on=effective_on, voided_at=None
+    ).exists():
+        raise ValidationError({"effective_on": f"{key} already has an amount from {effective_on}; void it first."})
+    entry = FeeScheduleEntry(
+        municipality=municipality,
+        key=key,
+        amount=amount,
+        effective_on=effective_on,
+        authority=authority,
+        created_by=acting_user,
+    )
+    return _saved(entry, acting_user=acting_user, action="fee.set")
+
+
+@transaction.atomic
+def void_fee(entry, *, acting_user, reason: str):
+    require_role(acting_user, entry.municipality_id, CLERKS)
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why this amount is void."})
+    before = snapshot(entry)
+    entry.voided_at, entry.void_reason = timezone.now(), reason
+    return _saved(entry, acting_user=acting_user, action="fee.void", before=before)
+
+
+@transaction.atomic
+def receive_tag_lot(
+    *,
+    acting_user,
+    municipality,
+    license_year: int,
+    first_serial: int,
+    last_serial: int,
+    received_on: date | None = None,
+) -> TagLot:
+    require_role(acting_user, municipality.pk, CLERKS)
+    if last_serial < first_serial:
+        raise ValidationError({"last_serial": f"The last serial {last_serial} is below the first {first_serial}."})
+    if last_serial - first_serial + 1 > MAX_LOT:
+        raise ValidationError({"last_serial": f"A lot holds at most {MAX_LOT:,} tags."})
+    clash = TagLot.objects.filter(
+        municipality=municipality,
+        license_year=license_year,
+        first_serial__lte=last_serial,
+        last_serial__gte=first_serial,
+    ).first()
+    if clash:
+        raise ValidationError({"first_serial": f"Serials overlap the lot already received: {clash}."})
+    lot = _saved(
+        TagLot(
+            municipality=municipality,
+            license_year=license_year,
+            first_serial=first_serial,
+            last_serial=last_serial,
+            received_on=received_on or today(),
+            received_by=acting_user,
+        ),
+        acting_user=acting_user,
+        action="tags.receive",
+    )
+    Tag.objects.bulk_create(
+        [
+            Tag(municipality=municipality, lot=lot, license_year=license_year, serial=s)
+            for s in range(first_serial, last_serial + 1)
+        ],
+        batch_size=2000,
+    )
+    return lot
+
+
+def _payment(*, acting_user, municipality, payer, due: Decimal, payment: dict | None) -> Payment | None:
+    if due == 0:
+        return None
+    if not payment:
+        raise ValidationError({"amount": f"${due} is due; record the payment."})
+    amount = Decimal(str(payment.get("amount") or "0"))
+    method = payment.get("method") or ""
+    errors = {}
+    if amount != due:
+        errors["amount"] = (
+            f"${amount} received but ${due} is due; a license is issued only on payment of the whole amount."
+        )
+    if method not in Payment.Method.values:
+        errors["method"] = "Choose cash, check or card."
+    elif method == Payment.Method.CHECK and not payment.get("check_number"):
+        errors["check_number"] = "Enter the check number."
+    elif method == Payment.Method.CARD and not payment.get("card_reference"):
+        errors["card_reference"] = "Enter the card transaction reference."
+    if errors:
+        raise ValidationError(errors)
+    return _saved(
+        Payment(
+            municipality=municipality,
+            payer=payer,
+            amount=amount,
+            method=method,
+            check_number=payment.get("check_number", ""),
+            card_reference=payment.get("card_reference", ""),
+            received_by=acting_user,
+        ),
+        acting_user=acting_user,
+        action="payment.record",
+    )
+
+
+@transaction.atomic
+def issue_license(
+    animal,
+    *,
+    acting_user,
+    payment: dict | None = None,
+    tag_serial: int | None = None,
+    license_year: int | None = None,
+    on: date | None = None,
+) -> License:
+    """Issue the license the law allows today: refused, with nothing written, while any
+    reason in `what_is_owed` stands."""
+    require_role(acting_user, animal.municipality_id, CLERKS)
+    on = on or today()
+    owed = what_is_owed(animal, on, license_year)
+    if owed.refusals:
+        errors = {}
+        for refusal in owed.refusals:
+            errors.setdefault(refusal.field, []).append(refusal.message)
+        raise ValidationError(errors)
+    owner = next((o.person for o in animal.current_owners(on)), None)
+    if owner is None:
+        raise ValidationError({"owner": f"{animal.name} has no current owner on record."})
+    paid = _payment(
+        acting_user=acting_user, municipality=animal.municipality, payer=owner, due=owed.total, payment=payment
+    )
+    tag = take_tag(animal.municipality, owed.license_year, tag_serial)
+    license = License(
+        municipality=animal.municipality,
+        license_year=owed.license_year,
+        serial=tag.serial,
+        animal=animal,
+        holder=owner,
+        issued_on=on,
+        expires_on=owed.expires_on,
+        tax=owed.tax,
+        late_fee=owed.late_fee,
+        late_fee_trigger=owed.late_fee_trigger,
+        free_license=owed.free_license,
+        payment=paid,
+        vaccination=owed.vaccination,
+        issued_by=acting_user,
+        owner_name=owner.name,
+        owner_address=owner.address,
+        animal_name=animal.name,
+        species=animal.species,
+        sex=animal.sex,
+        altered=animal.altered,
+        breed=animal.breed,
+        color=animal.color,
+        county=animal.municipality.county,
+        citations=_citations_json(owed.citations()),
+    )
+    try:
+        with transaction.atomic():
+            license.save()
+    except IntegrityError:
+        raise ValidationError(
+            {"license": f"A {owed.license_year} license for {animal.name} was issued a moment ago."}
+        ) from None
+    Tag.objects.filter(pk=tag.pk).update(license=license)
+    record(acting_user=acting_user, action="license.issue", obj=license)
+    return license
+
+
+@transaction.atomic
+def void_license(license, *, acting_user, reason: str) -> License:
+    """Void a license issued in error; its tag is retired (never reissued) and stays on record."""
+    require_role(acting_user, license.municipality_id, CLERKS)
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why the license is void."})
+    if license.voided_at:
+        raise ValidationError({"reason": f"License {license.serial} is already void."})
+    before = snapshot(license)
+    license.voided_at, license.void_reason = timezone.now(), reason
+    license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.VOIDED)
+    return _saved(license, acting_user=acting_user, action="license.void", before=before)
+
+
+@transaction.atomic
+def replace_tag(license, *, acting_user, tag_serial: int | None = None) -> Tag:
+    """A lost tag is retired and a new one from stock carries the license on."""
+    require_role(acting_user, license.municipality_id, CLERKS)
+    if license.voided_at:
+        raise ValidationError({"license": f"License {license.serial} is void."})
+    before = snapshot(license)
+    license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.LOST)
+    tag = take_tag(license.municipality, license.license_year, tag_serial)
+    Tag.objects.filter(pk=tag.pk).update(license=license)
+    record(acting_user=acting_user, action="license.replace_tag", obj=license, before=before)
+    return tag

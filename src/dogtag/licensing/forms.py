@@ -1,0 +1,46 @@
+from django import forms
+
+from dogtag.licensing.models import Payment
+from dogtag.registry.forms import DateInput, Form
+
+
+class PaymentFields(Form):
+    method = forms.ChoiceField(choices=Payment.Method.choices, required=False)
+    amount = forms.DecimalField(max_digits=9, decimal_places=2, required=False, label="Amount received")
+    check_number = forms.CharField(max_length=30, required=False)
+    card_reference = forms.CharField(max_length=60, required=False, label="Card transaction reference")
+
+    def payment(self):
+        return {k: self.cleaned_data.get(k) for k in ("method", "amount", "check_number", "card_reference")}
+
+
+class IssueForm(PaymentFields):
+    tag_serial = forms.IntegerField(
+        required=False, min_value=1, label="Tag in hand (type or scan; blank: next in stock)"
+    )
+
+
+class FeeForm(Form):
+    key = forms.ChoiceField(label="Amount")
+    amount = forms.DecimalField(max_digits=9, decimal_places=2, min_value=0)
+    effective_on = forms.DateField(widget=DateInput(), label="In force from")
+    authority = forms.CharField(max_length=200, label="Set by (resolution or section)")
+
+    def __init__(self, *args, keys, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["key"].choices = keys
+
+
+class TagLotForm(Form):
+    license_year = forms.IntegerField(min_value=2000, max_value=2100)
+    first_serial = forms.IntegerField(min_value=1)
+    last_serial = forms.IntegerField(min_value=1)
+    received_on = forms.DateField(widget=DateInput())
+
+
+class ReplaceTagForm(Form):
+    tag_serial = forms.IntegerField(required=False, min_value=1, label="New tag in hand (blank: next in stock)")
+
+
+class ReasonForm(Form):
+    reason = forms.CharField(max_length=300)

@@ -1,0 +1,51 @@
+"""The licensing app's questions to the rule engine: the municipality's pack, the amounts its
+clerk has set, and the registry's animal as the engine's facts."""
+
+from datetime import date
+
+from dogtag import rules
+from dogtag.licensing.models import FeeScheduleEntry
+from dogtag.registry.models import Animal
+from dogtag.rules.amounts import LocalAmounts
+from dogtag.rules.licensing import Animal as AnimalFacts
+
+TRAINED_TO = {
+    Animal.WorkingStatus.LEADER: "lead_blind_or_deaf",
+    Animal.WorkingStatus.SERVICE: "service",
+}
+
+
+def pack_of(municipality):
+    return rules.load_pack(municipality.rule_pack)
+
+
+def local_amounts(municipality) -> LocalAmounts:
+    by_key: dict[str, dict[date, object]] = {}
+    for key, effective_on, amount in FeeScheduleEntry.objects.filter(
+        municipality=municipality, voided_at=None
+    ).values_list("key", "effective_on", "amount"):
+        by_key.setdefault(key, {})[effective_on] = amount
+    return LocalAmounts.of(by_key)
+
+
+def animal_facts(animal: Animal, license_year: int | None = None) -> AnimalFacts | None:
+    """The engine's facts for a registry animal; None when its birth date is unknown."""
+    if animal.birth_date is None or animal.species not in ("dog", "cat"):
+        return None
+    return AnimalFacts(
+        species=animal.species,
+        born_on=animal.birth_date,
+        altered=animal.altered,
+        acquired_on=animal.acquired_on,
+        trained_to=TRAINED_TO.get(animal.working_status),
+        kept_only_for_education_or_science=animal.working_status == Animal.WorkingStatus.EDUCATIONAL_SCIENTIFIC,
+        license_year=license_year,
+    )
+
+
+def ask(municipality, question: str, facts, on: date, local=None):
+    """rules.ask for a municipality, with the clerk's fee schedule as the local amounts."""
+    pack = pack_of(municipality)
+    q = rules.get_question(question)
+    facts = facts if isinstance(facts, q.facts) else q.facts.model_validate(facts)
+    return q.decide(pack, facts, on, LocalAmounts.of(local) if local is not None else local_amounts(municipality))

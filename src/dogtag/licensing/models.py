@@ -1,0 +1,231 @@
+"""Licensing: the local fee schedule, tag stock, licenses, payments and renewal notices.
+A license, tag or payment is voided or replaced, never deleted."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from dogtag.registry.models import Animal, Person, Premises, RabiesVaccination, Scoped
+
+
+class Voidable(models.Model):
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class FeeScheduleEntry(Scoped, Voidable):
+    """An amount the ordinance leaves to the municipality ("as prescribed in § 173-1"), in
+    force from `effective_on` until a later entry for the same key."""
+
+    key = models.CharField(max_length=80, help_text="the local amount the rule pack declares")
+    amount = models.DecimalField(max_digits=9, decimal_places=2)
+    effective_on = models.DateField()
+    authority = models.CharField(max_length=200, help_text="the resolution or section that set it")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["key", "-effective_on"]
+        verbose_name_plural = "fee schedule entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["municipality", "key", "effective_on"], condition=Q(voided_at=None), name="one_fee_per_day"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.key} ${self.amount} from {self.effective_on}"
+
+
+class TagLot(Scoped):
+    """A lot of license tags received from the county clerk (s. 174.07)."""
+
+    license_year = models.PositiveIntegerField()
+    first_serial = models.PositiveIntegerField()
+    last_serial = models.PositiveIntegerField()
+    received_on = models.DateField()
+    received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+
+    class Meta:
+        ordering = ["-license_year", "first_serial"]
+
+    def __str__(self):
+        return f"{self.license_year} tags {self.first_serial}–{self.last_serial}"
+
+
+class Tag(Scoped):
+    class Status(models.TextChoices):
+        IN_STOCK = "in-stock", "In stock"
+        ISSUED = "issued", "Issued"
+        VOIDED = "voided", "Voided"
+        LOST = "lost", "Lost (replaced)"
+
+    lot = models.ForeignKey(TagLot, on_delete=models.PROTECT, related_name="tags")
+    license_year = models.PositiveIntegerField()
+    serial = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.IN_STOCK)
+    license = models.ForeignKey("License", null=True, blank=True, on_delete=models.PROTECT, related_name="tags")
+
+    class Meta:
+        ordering = ["license_year", "serial"]
+        constraints = [
+            models.UniqueConstraint(fields=["municipality", "license_year", "serial"], name="tag_once_per_year")
+        ]
+        indexes = [models.Index(fields=["municipality", "license_year", "status", "serial"])]
+
+    def __str__(self):
+        return f"tag {self.serial} ({self.license_year})"
+
+
+class Payment(Scoped, Voidable):
+    class Method(models.TextChoices):
+        CASH = "cash", "Cash"
+        CHECK = "check", "Check"
+        CARD = "card", "Card"
+
+    payer = models.ForeignKey(Person, null=True, on_delete=models.PROTECT)
+    amount = models.DecimalField(max_digits=9, decimal_places=2)
+    method = models.CharField(max_length=5, choices=Method.choices)
+    check_number = models.CharField(max_length=30, blank=True)
+    card_reference = models.CharField(max_length=60, blank=True)
+    received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"${self.amount} {self.get_method_display().lower()}"
+
+
+class License(Scoped, Voidable):
+    """A dog or cat license for one license year: what s. 174.07(1) says it must state, as it
+    stood when issued, with the amounts charged and the citations that produced them."""
+
+    class Kind(models.TextChoices):
+        INDIVIDUAL = "individual", "Individual"
+        MULTIPLE_DOG = "multiple-dog", "Multiple-dog"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.INDIVIDUAL)
+    license_year = models.PositiveIntegerField()
+    serial = models.PositiveIntegerField()
+    animal = models.ForeignKey(Animal, null=True, blank=True, on_delete=models.PROTECT, related_name="licenses")
+    holder = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="licenses")
+    issued_on = models.DateField()
+    expires_on = models.DateField()
+    tax = models.DecimalField(max_digits=9, decimal_places=2)
+    late_fee = models.DecimalField(max_digits=9, decimal_places=2)
+    late_fee_trigger = models.CharField(max_length=20, blank=True)
+    free_license = models.BooleanField(default=False)
+    payment = models.ForeignKey(Payment, null=True, blank=True, on_delete=models.PROTECT, related_name="licenses")
+    vaccination = models.ForeignKey(RabiesVaccination, null=True, blank=True, on_delete=models.PROTECT)
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    # What the license states (s. 174.07(1)), as it stood when issued.
+    owner_name = models.CharField(max_length=200)
+    owner_address = models.CharField(max_length=300)
+    animal_name = models.CharField(max_length=100, blank=True)
+    species = models.CharField(max_length=10, blank=True)
+    sex = models.CharField(max_length=10, blank=True)
+    altered = models.BooleanField(default=False)
+    breed = models.CharField(max_length=100, blank=True)
+    color = models.CharField(max_length=100, blank=True)
+    county = models.CharField(max_length=100)
+    dogs_authorized = models.PositiveIntegerField(null=True, blank=True)
+    citations = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["-license_year", "serial"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["animal", "license_year"], condition=Q(voided_at=None), name="one_license_per_animal_year"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.license_year} license {self.serial}"
+
+    @property
+    def total(self):
+        return self.tax + self.late_fee
+
+    @property
+    def current_tag(self):
+        return next((t for t in self.tags.all() if t.status == Tag.Status.ISSUED), None)
+
+
+class KennelLicense(Scoped, Voidable):
+    """Benton § 115-3B: an annual kennel license, applied for, inspected, then approved."""
+
+    class Use(models.TextChoices):
+        PERSONAL = "personal", "Personal"
+        BUSINESS = "business", "Business"
+
+    class Status(models.TextChoices):
+        APPLIED = "applied", "Applied"
+        ISSUED = "issued", "Issued"
+        REFUSED = "refused", "Refused"
+
+    license_year = models.PositiveIntegerField()
+    owner = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="kennel_licenses")
+    operator_name = models.CharField("operator's name, if not the owner", max_length=200, blank=True)
+    premises = models.ForeignKey(Premises, on_delete=models.PROTECT)
+    capacity = models.PositiveIntegerField("kennel capacity")
+    description = models.TextField("description of the kennel and facility")
+    use = models.CharField(max_length=10, choices=Use.choices)
+    signed_on = models.DateField("owner's signature date")
+    from_other_structures_ft = models.DecimalField(max_digits=7, decimal_places=1)
+    from_lot_lines_ft = models.DecimalField(max_digits=7, decimal_places=1)
+    kennel_sq_ft = models.DecimalField(max_digits=8, decimal_places=1)
+    privacy_fence = models.BooleanField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.APPLIED)
+    renewal = models.BooleanField(default=False)
+    fee = models.DecimalField(max_digits=9, decimal_places=2, null=True)
+    issued_on = models.DateField(null=True, blank=True)
+    expires_on = models.DateField(null=True, blank=True)
+    payment = models.ForeignKey(Payment, null=True, blank=True, on_delete=models.PROTECT)
+    citations = models.JSONField(default=list)
+
+    def __str__(self):
+        return f"{self.license_year} kennel license — {self.premises}"
+
+
+class Inspection(Scoped):
+    class Inspector(models.TextChoices):
+        HEALTH_OFFICER = "health-officer", "County Health Officer"
+        BUILDING_INSPECTOR = "building-inspector", "Building Inspector"
+        VETERINARIAN = "veterinarian", "Licensed veterinarian"
+
+    kennel_license = models.ForeignKey(KennelLicense, on_delete=models.PROTECT, related_name="inspections")
+    inspector = models.CharField(max_length=20, choices=Inspector.choices)
+    inspector_name = models.CharField(max_length=200)
+    inspected_on = models.DateField()
+    findings = models.TextField(blank=True, help_text="health problems or violations found; empty if none")
+    corrected_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["inspected_on"]
+
+    @property
+    def open_findings(self):
+        return bool(self.findings.strip()) and self.corrected_on is None
+
+
+class RenewalNotice(Scoped):
+    animal = models.ForeignKey(Animal, on_delete=models.PROTECT, related_name="renewal_notices")
+    license_year = models.PositiveIntegerField()
+    owner = models.ForeignKey(Person, on_delete=models.PROTECT)
+    created_at = models.DateTimeField(auto_now_add=True)
+    emailed = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["animal", "license_year"], name="one_notice_per_animal_year")]
+
+
+class RenewalRun(Scoped):
+    license_year = models.PositiveIntegerField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True)
+    notices_created = models.PositiveIntegerField(default=0)
+    emails_queued = models.PositiveIntegerField(default=0)
+    pdf = models.CharField(max_length=300, blank=True)
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT)

@@ -1,0 +1,274 @@
+"""What an animal owes for its license on a day, and every reason it cannot be issued yet —
+the figures the clerk sees at the counter, each with the citations that produced it."""
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from dogtag.licensing import law
+from dogtag.licensing.models import License
+from dogtag.registry.models import Animal
+from dogtag.rules.decision import Citation, NotSet
+from dogtag.rules.licensing import license_year_of
+
+TRIGGERS = {
+    "renewal": "not licensed before April 1",
+    "acquisition": "not licensed within 30 days of acquiring",
+    "licensable_age": "not licensed by licensable age",
+}
+
+
+@dataclass
+class Line:
+    label: str
+    amount: Decimal
+    citations: tuple[Citation, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass
+class Refusal:
+    field: str
+    message: str
+    citation: Citation | None = None
+    not_set: NotSet | None = None
+
+
+@dataclass
+class Owed:
+    license_year: int
+    lines: list[Line] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
+    free_license: bool = False
+    late_fee_trigger: str = ""
+    expires_on: date | None = None
+    expiry_citations: tuple[Citation, ...] = ()
+    vaccination: object = None
+    existing: License | None = None
+
+    @property
+    def total(self) -> Decimal:
+        return sum((line.amount for line in self.lines), Decimal("0.00"))
+
+    @property
+    def tax(self) -> Decimal:
+        return self.lines[0].amount if self.lines else Decimal("0.00")
+
+    @property
+    def late_fee(self) -> Decimal:
+        return sum((line.amount for line in self.lines[1:]), Decimal("0.00"))
+
+    @property
+    def can_issue(self) -> bool:
+        return not self.refusals
+
+    def citations(self) -> list[Citation]:
+        seen = []
+        for c in [c for line in self.lines for c in line.citations] + list(self.expiry_citations):
+            if c not in seen:
+                seen.append(c)
+        return seen
+
+
+def fee_label(key: str) -> str:
+    """`license_tax.unaltered` -> `license tax — unaltered`."""
+    return " — ".join(part.replace("_", " ") for part in key.split("."))
+
+
+def _section(citation: Citation | None) -> str:
+    if citation is None:
+        return ""
+    name = {"wi": "Wis. Stats."}.get(citation.jurisdiction, "")
+    return f"{name} {citation.section}".strip()
+
+
+def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, local=None) -> Owed:
+    pack = law.pack_of(animal.municipality)
+    year = license_year or license_year_of(pack, on)
+    owed = Owed(license_year=year)
+    lic = pack.licensing
+    refuse = owed.refusals.append
+
+    if animal.status != Animal.Status.ACTIVE:
+        refuse(Refusal("status", f"{animal.name} is recorded as {animal.get_status_display().lower()}."))
+    if animal.species not in lic.species.species:
+        refuse(
+            Refusal(
+                "species",
+                f"{animal.municipality} does not license a {animal.species} "
+                f"({_section(lic.species.cite.citation)} names {', '.join(lic.species.species)}).",
+                lic.species.cite.citation,
+            )
+        )
+        return owed
+    facts = law.animal_facts(animal, year)
+    if facts is None:
+        refuse(
+            Refusal(
+                "birth_date",
+                "Enter the birth date, or an estimate: the license year and any late fee "
+                f"depend on the age ({_section(lic.licensable_age.cite.citation)}).",
+                lic.licensable_age.cite.citation,
+            )
+        )
+        return owed
+    local = local if local is not None else law.local_amounts(animal.municipality)
+
+    required = law.ask(animal.municipality, "license_required", facts, on, local)
+    if not required.value["required"]:
+        # A puppy may be licensed ahead of its birthday ("on or before", s. 174.05(1)) but not for
+        # a license year it does not reach licensable age in.
+        licensable = required.value["licensable_on"]
+        reason = (
+            f"{animal.name} is not licensable in {year}: it becomes licensable on {licensable}"
+            if licensable > on
+            else (required.notes[0] if required.notes else "no license is required")
+        )
+        refuse(
+            Refusal(
+                "birth_date" if licensable > on else "working_status",
+                f"{reason} ({_section(required.citations[0])}).",
+                required.citations[0],
+            )
+        )
+
+    owed.existing = animal.licenses.filter(license_year=year, voided_at=None).first()
+    if owed.existing:
+        refuse(Refusal("license", f"License {owed.existing.serial} is already in force for {year}."))
+
+    if lic.requires_current_rabies is not None:
+        _check_rabies(animal, on, owed, lic.requires_current_rabies.cite.citation)
+
+    charges = law.ask(animal.municipality, "license_charges", facts, on, local)
+    for missing in charges.not_set:
+        refuse(
+            Refusal(
+                "fee_schedule",
+                f"No amount is set for “{fee_label(missing.key)}”: "
+                f"{_section(missing.citation)} leaves it to the local fee schedule.",
+                missing.citation,
+                missing,
+            )
+        )
+    value = charges.value
+    if value["tax"] is not None:
+        tax_cites = tuple(c for c in charges.citations if c != lic.late_fee.cite.citation) or charges.citations
+        owed.free_license = required.value.get("free_license", False)
+        owed.lines.append(
+            Line(
+                "Free license"
+                if owed.free_license
+                else f"License tax ({'spayed/neutered' if animal.altered else 'not spayed/neutered'})",
+                value["tax"],
+                tax_cites,
+                tuple(n for n in charges.notes if "late fee" not in n),
+            )
+        )
+    if value["late_fee"]:
+        owed.late_fee_trigger = value["trigger"]
+        owed.lines.append(
+            Line(
+                f"Late fee — {TRIGGERS.get(value['trigger'], value['trigger'])}",
+                value["late_fee"],
+                (lic.late_fee.cite.citation,),
+                tuple(n for n in charges.notes if "late fee" in n),
+            )
+        )
+    expiry = law.ask(animal.municipality, "license_expiry", {"issued_on": on, "license_year": year}, on, local)
+    owed.expires_on, owed.expiry_citations = expiry.value["expires"], expiry.citations
+    return owed
+
+
+def _check_rabies(animal, on, owed, citation):
+    vaccinations = [v for v in animal.vaccinations.all() if v.voided_at is None]
+    section = _section(citation)
+    if not vaccinations:
+        owed.refusals.append(
+            Refusal(
+                "vaccination",
+                f"No rabies certificate is recorded for {animal.name}; {section} "
+                "requires current immunization before a license is issued.",
+                citation,
+            )
+        )
+        return
+    latest = max(vaccinations, key=lambda v: v.vaccinated_on)
+    current = law.ask(
+        animal.municipality,
+        "rabies_current",
+        {
+            "species": animal.species,
+            "vaccinated_on": latest.vaccinated_on,
+            "initial": len(vaccinations) == 1,
+            "certificate_expires_on": latest.expires_on,
+        },
+        on,
+    )
+    if current.value is None or not current.value["current"]:
+        through = current.value["through"] if current.value else latest.expires_on
+        owed.refusals.append(
+            Refusal(
+                "vaccination",
+                f"Rabies certificate {latest.certificate_serial} expired on "
+                f"{through}; {section} requires current immunization before a "
+                "license is issued.",
+                citation,
+            )
+        )
+    else:
+        owed.vaccination = latest
+
+
+def kept_with(animal: Animal, on: date):
+    """The active animals kept where this one is: the same premises, else the same owners."""
+    kept = Animal.objects.filter(municipality_id=animal.municipality_id, status=Animal.Status.ACTIVE)
+    if animal.premises_id:
+        return kept.filter(premises_id=animal.premises_id)
+    owners = [o.person_id for o in animal.current_owners(on)]
+    return kept.filter(ownerships__person_id__in=owners, ownerships__ended_on=None).distinct()
+
+
+def limit_warnings(animal: Animal, on: date) -> list[tuple[str, tuple[Citation, ...]]]:
+    """Household, kennel and multiple-dog thresholds the keeping place crosses, with the section."""
+    pack = law.pack_of(animal.municipality)
+    kept = list(kept_with(animal, on).values_list("species", "birth_date"))
+    dogs = [born for species, born in kept if species == "dog" and born]
+    warnings = []
+    if pack.household and pack.household.limit:
+        d = law.ask(
+            animal.municipality,
+            "household_limit",
+            {"animals": [{"species": s, "born_on": b} for s, b in kept if s in ("dog", "cat")]},
+            on,
+            {},
+        )
+        if d.value and d.value["over_limit"]:
+            warnings.append(
+                (
+                    f"{d.value['counted']} dogs and cats are kept here, more than the {d.value['more_than']} allowed.",
+                    d.citations[:1],
+                )
+            )
+    if pack.kennel and pack.kennel.required:
+        d = law.ask(animal.municipality, "kennel_license", {"dogs_born_on": dogs}, on, {})
+        if d.value and d.value["required"]:
+            warnings.append(
+                (
+                    f"{d.value['dogs_over_age']} dogs over licensable age are kept here: a kennel license "
+                    "is required in addition to each dog's license.",
+                    d.citations[:1],
+                )
+            )
+        if d.value and d.value.get("over_limit"):
+            warnings.append((f"No more than {d.value['at_most']} dogs may be kept on one premises.", d.citations[1:2]))
+    if pack.multiple_dog and pack.multiple_dog.license:
+        d = law.ask(animal.municipality, "multiple_dog_license", {"dogs": len(dogs)}, on, {})
+        if d.value and d.value["required"]:
+            warnings.append(
+                (
+                    f"{len(dogs)} dogs are kept here: a multiple-dog license is required instead of "
+                    "individual licenses.",
+                    d.citations[:1],
+                )
+            )
+    return warnings

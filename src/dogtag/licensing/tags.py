@@ -1,0 +1,43 @@
+"""Taking a tag from stock. A tag is issued once: the claim is a conditional UPDATE
+(status in-stock -> issued) that only one transaction can win, on SQLite and PostgreSQL.
+SQLite serialises writers (IMMEDIATE transactions); PostgreSQL clerks each lock only the
+tag they take (SKIP LOCKED), so two counters never wait on each other's row."""
+
+from django.core.exceptions import ValidationError
+from django.db import connection
+
+from dogtag.licensing.models import Tag
+
+
+def _claim(tag) -> bool:
+    if Tag.objects.filter(pk=tag.pk, status=Tag.Status.IN_STOCK).update(status=Tag.Status.ISSUED):
+        tag.status = Tag.Status.ISSUED
+        return True
+    return False
+
+
+def _next_in_stock(stock):
+    ordered = stock.order_by("serial")
+    if connection.features.has_select_for_update_skip_locked:
+        # Every unlocked tag may be gone; then wait for a locked one in case its clerk rolls back.
+        return ordered.select_for_update(skip_locked=True).first() or ordered.select_for_update().first()
+    return ordered.first()
+
+
+def take_tag(municipality, license_year: int, serial: int | None = None) -> Tag:
+    stock = Tag.objects.filter(municipality=municipality, license_year=license_year, status=Tag.Status.IN_STOCK)
+    if serial is not None:
+        tag = stock.filter(serial=serial).first()
+        if tag is None:
+            known = Tag.objects.filter(municipality=municipality, license_year=license_year, serial=serial).first()
+            reason = f"it was {known.get_status_display().lower()}" if known else "it is in no lot received"
+            raise ValidationError({"tag_serial": f"Tag {serial} for {license_year} cannot be issued: {reason}."})
+        if not _claim(tag):
+            raise ValidationError({"tag_serial": f"Tag {serial} was issued a moment ago by another clerk."})
+        return tag
+    while (tag := _next_in_stock(stock)) is not None:
+        if _claim(tag):
+            return tag
+    raise ValidationError(
+        {"tag_serial": f"No {license_year} tags are left in stock: record the lot received from the county clerk."}
+    )

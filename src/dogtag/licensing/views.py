@@ -1,0 +1,216 @@
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from dogtag.accounts.scope import get_for_user, has_role
+from dogtag.documents.pdf import pdf_response
+from dogtag.licensing import actions, forms, law
+from dogtag.licensing.models import FeeScheduleEntry, License, Tag, TagLot
+from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
+from dogtag.registry.models import Animal, today
+from dogtag.registry.views import action_page, municipality_for, posted, run_action, to
+from dogtag.rules.delegations import delegated_amounts
+from dogtag.rules.licensing import license_year_of
+
+
+@login_required
+def counter(request, pk):
+    """The clerk's counter: what the animal owes today, why, and the license issued on payment."""
+    animal = get_for_user(request.user, Animal.objects.select_related("municipality"), pk)
+    on = today()
+    owed = what_is_owed(animal, on)
+    form = forms.IssueForm(posted(request), initial={"amount": owed.total, "method": "cash"})
+    if request.method == "POST" and has_role(request.user, animal.municipality_id, actions.CLERKS) and form.is_valid():
+        license = run_action(
+            form,
+            actions.issue_license,
+            animal,
+            acting_user=request.user,
+            on=on,
+            fields={"payment": form.payment(), "tag_serial": form.cleaned_data["tag_serial"]},
+        )
+        if license:
+            return redirect("license", pk=license.pk)
+    context = {
+        "animal": animal,
+        "owed": owed,
+        "form": form,
+        "on": on,
+        "warnings": limit_warnings(animal, on),
+        "can_issue": has_role(request.user, animal.municipality_id, actions.CLERKS),
+    }
+    return render(request, "licensing/counter.html", context)
+
+
+@login_required
+def license(request, pk):
+    license = get_for_user(request.user, License.objects.select_related("municipality", "animal", "payment"), pk)
+    return render(request, "licensing/license.html", {"license": license, "tags": license.tags.all()})
+
+
+@login_required
+def license_void(request, pk):
+    license = get_for_user(request.user, License.objects, pk, actions.CLERKS)
+    return action_page(
+        request,
+        forms.ReasonForm(posted(request)),
+        actions.void_license,
+        license,
+        title=f"Void {license}",
+        done=to("license", pk),
+    )
+
+
+@login_required
+def license_replace_tag(request, pk):
+    license = get_for_user(request.user, License.objects, pk, actions.CLERKS)
+    return action_page(
+        request,
+        forms.ReplaceTagForm(posted(request)),
+        actions.replace_tag,
+        license,
+        title=f"Replace the lost tag of {license}",
+        done=to("license", pk),
+    )
+
+
+def _license_document(request, pk, template, filename):
+    license = get_for_user(request.user, License.objects.select_related("municipality", "payment"), pk)
+    context = {"license": license, "tag": license.current_tag, "municipality": license.municipality}
+    return pdf_response(template, context, f"{filename}-{license.license_year}-{license.serial}.pdf")
+
+
+@login_required
+def license_certificate(request, pk):
+    return _license_document(request, pk, "licensing/certificate.html", "license")
+
+
+@login_required
+def license_receipt(request, pk):
+    return _license_document(request, pk, "licensing/receipt.html", "receipt")
+
+
+@login_required
+def fees(request, slug):
+    municipality = municipality_for(request, slug)
+    delegated = delegated_amounts(law.pack_of(municipality))
+    keys = [(key, fee_label(key)) for key in delegated]
+    form = forms.FeeForm(posted(request), keys=keys)
+    if request.method == "POST" and form.is_valid():
+        if run_action(form, actions.set_fee, acting_user=request.user, municipality=municipality):
+            return redirect("fees", slug=slug)
+    entries = FeeScheduleEntry.objects.filter(municipality=municipality).select_related("created_by")
+    schedule = [
+        {"key": key, "label": fee_label(key), "citations": (cite,), "entries": [e for e in entries if e.key == key]}
+        for key, cite in delegated.items()
+    ]
+    return render(
+        request,
+        "licensing/fees.html",
+        {
+            "municipality": municipality,
+            "schedule": schedule,
+            "form": form,
+            "can_edit": has_role(request.user, municipality.pk, actions.CLERKS),
+        },
+    )
+
+
+@login_required
+def fee_void(request, pk):
+    entry = get_for_user(request.user, FeeScheduleEntry.objects.select_related("municipality"), pk, actions.CLERKS)
+    return action_page(
+        request,
+        forms.ReasonForm(posted(request)),
+        actions.void_fee,
+        entry,
+        title=f"Void {entry}",
+        done=lambda e: reverse("fees", args=[e.municipality.slug]),
+    )
+
+
+@login_required
+def tags(request, slug):
+    municipality = municipality_for(request, slug)
+    form = forms.TagLotForm(posted(request), initial={"received_on": today(), "license_year": today().year})
+    if request.method == "POST" and form.is_valid():
+        if run_action(form, actions.receive_tag_lot, acting_user=request.user, municipality=municipality):
+            return redirect("tags", slug=slug)
+    counts = (
+        Tag.objects.filter(municipality=municipality)
+        .values("license_year", "status")
+        .annotate(n=Count("pk"))
+        .order_by("-license_year")
+    )
+    years = {}
+    for row in counts:
+        years.setdefault(row["license_year"], {})[row["status"].replace("-", "_")] = row["n"]
+    context = {
+        "municipality": municipality,
+        "form": form,
+        "years": years,
+        "lots": TagLot.objects.filter(municipality=municipality),
+    }
+    return render(request, "licensing/tags.html", context)
+
+
+@login_required
+def tag_return(request, slug, year):
+    """Unused and voided tags to return to the county clerk by December 31 (s. 174.07(3)(b))."""
+    municipality = municipality_for(request, slug)
+    expiry = law.ask(municipality, "license_expiry", {"issued_on": today(), "license_year": year}, today(), {})
+    returned = (
+        Tag.objects.filter(municipality=municipality, license_year=year)
+        .exclude(status=Tag.Status.ISSUED)
+        .order_by("status", "serial")
+    )
+    return render(
+        request,
+        "licensing/tag_return.html",
+        {"municipality": municipality, "year": year, "tags": returned, "expiry": expiry},
+    )
+
+
+@login_required
+def tag_roll(request, slug, year):
+    municipality = municipality_for(request, slug)
+    tags = Tag.objects.filter(municipality=municipality, license_year=year).select_related("license").order_by("serial")
+    return pdf_response(
+        "licensing/tag_roll.html",
+        {"municipality": municipality, "year": year, "tags": tags},
+        f"tag-roll-{municipality.slug}-{year}.pdf",
+    )
+
+
+@login_required
+def unlicensed(request, slug):
+    """Active licensable animals without a license for the year, with the late fee owed today."""
+    municipality = municipality_for(request, slug)
+    on = today()
+    year = int(request.GET.get("year") or license_year_of(law.pack_of(municipality), on))
+    licensed = License.objects.filter(license_year=year, voided_at=None).values("animal_id")
+    animals = (
+        Animal.objects.filter(
+            municipality=municipality,
+            status=Animal.Status.ACTIVE,
+            species__in=law.pack_of(municipality).licensing.species.species,
+        )
+        .exclude(pk__in=licensed)
+        .order_by("name")
+    )
+    local = law.local_amounts(municipality)
+    rows = []
+    for animal in animals:
+        facts = law.animal_facts(animal, year)
+        if facts is None:
+            rows.append({"animal": animal, "due_by": None, "late": None, "note": "birth date unknown"})
+            continue
+        required = law.ask(municipality, "license_required", facts, on, local)
+        if not required.value["required"] or required.value["licensable_on"] > on:
+            continue
+        late = law.ask(municipality, "late_fee", facts, on, local)
+        rows.append({"animal": animal, "due_by": required.value["due_by"], "late": late, "note": ""})
+    return render(
+        request, "licensing/unlicensed.html", {"municipality": municipality, "year": year, "rows": rows, "on": on}
+    )

@@ -1,0 +1,128 @@
+"""500 licenses issued at once against one lot of 500 tags: every license has its own tag,
+no tag is issued twice, and the stock count is exact — on SQLite and PostgreSQL."""
+
+import multiprocessing
+from concurrent.futures import ThreadPoolExecutor
+from datetime import date
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import close_old_connections, connection, connections
+
+from dogtag.licensing import actions
+from dogtag.licensing.models import License, Tag
+from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination
+from tests.base import make_user, on
+from tests.licensing.base import BENTON_FEES, set_fees
+
+pytestmark = pytest.mark.django_db(transaction=True)
+LICENSES = 500
+ON = date(2026, 2, 10)
+
+
+def build():
+    import io
+
+    from django.core.management import call_command
+
+    call_command("demo", stdout=io.StringIO())
+    benton = Municipality.objects.get(slug="benton")
+    from dogtag.accounts.models import Role
+
+    clerk = make_user("counter", (benton, Role.CLERK))
+    set_fees(clerk, benton, BENTON_FEES)
+    actions.receive_tag_lot(
+        acting_user=clerk,
+        municipality=benton,
+        license_year=2026,
+        first_serial=1,
+        last_serial=LICENSES,
+        received_on=date(2026, 1, 2),
+    )
+    owner = Person.objects.create(
+        municipality=benton, name="Kennel Keeper", street="1 Farm Rd", city="Benton", postal_code="53803"
+    )
+    animals = Animal.objects.bulk_create(
+        Animal(
+            municipality=benton, name=f"Dog {i}", sex="female", birth_date=date(2023, 1, 1), breed="Mix", color="black"
+        )
+        for i in range(LICENSES)
+    )
+    Ownership.objects.bulk_create(
+        Ownership(municipality=benton, animal=a, person=owner, started_on=date(2023, 1, 1)) for a in animals
+    )
+    RabiesVaccination.objects.bulk_create(
+        RabiesVaccination(
+            municipality=benton,
+            animal=a,
+            certificate_serial=f"R{a.pk}",
+            owner_name="K",
+            owner_address="1 Farm Rd",
+            animal_name=a.name,
+            sex="female",
+            altered=False,
+            breed="Mix",
+            color="black",
+            vaccinated_on=date(2025, 6, 1),
+            vaccine_type="k",
+            vaccine_serial="L",
+            expires_on=date(2028, 6, 1),
+            veterinarian_name="V",
+            veterinarian_address="A",
+            veterinarian_phone="P",
+            rabies_tag_number=f"T{a.pk}",
+        )
+        for a in animals
+    )
+    return clerk, [a.pk for a in animals]
+
+
+def issue(clerk_id, animal_ids):
+    clerk = get_user_model().objects.get(pk=clerk_id)
+    try:
+        with on(ON):
+            for pk in animal_ids:
+                actions.issue_license(
+                    Animal.objects.select_related("municipality").get(pk=pk),
+                    acting_user=clerk,
+                    payment={"method": "cash", "amount": "10.00"},
+                )
+    finally:
+        close_old_connections()
+        connection.close()
+
+
+def issue_in_process(clerk_id, animal_ids):
+    connections.close_all()  # a forked child must not share the parent's socket
+    issue(clerk_id, animal_ids)
+
+
+def assert_every_tag_issued_once():
+    licenses = License.objects.filter(voided_at=None)
+    assert licenses.count() == LICENSES
+    assert len(set(licenses.values_list("serial", flat=True))) == LICENSES
+    issued = Tag.objects.filter(status=Tag.Status.ISSUED)
+    assert issued.count() == LICENSES
+    assert len(set(issued.values_list("license_id", flat=True))) == LICENSES
+    assert Tag.objects.filter(status=Tag.Status.IN_STOCK).count() == 0
+    assert sorted(licenses.values_list("serial", flat=True)) == list(range(1, LICENSES + 1))
+
+
+def test_eight_clerks_issue_500_licenses_at_once():
+    clerk, ids = build()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(lambda chunk: issue(clerk.pk, chunk), [ids[i::8] for i in range(8)]))
+    assert_every_tag_issued_once()
+
+
+def test_two_processes_issue_500_licenses_at_once():
+    clerk, ids = build()
+    connections.close_all()
+    context = multiprocessing.get_context("fork")
+    processes = [context.Process(target=issue_in_process, args=(clerk.pk, ids[i::2])) for i in range(2)]
+    for p in processes:
+        p.start()
+    for p in processes:
+        p.join(timeout=300)
+        assert p.exitcode == 0
+    assert_every_tag_issued_once()
