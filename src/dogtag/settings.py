@@ -26,6 +26,8 @@ INSTALLED_APPS = [
     "dogtag.accounts",
     "dogtag.audit",
     "dogtag.registry",
+    "dogtag.enforcement",
+    "dogtag.permits",
     "dogtag.documents",
     "dogtag.licensing",
     "dogtag.outbox",

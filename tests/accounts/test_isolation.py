@@ -9,6 +9,7 @@ from dogtag.accounts.models import ApiToken
 from dogtag.api import api
 from dogtag.audit.models import AuditEvent
 from tests.base import BaseTestCase
+from tests.enforcement.fixtures import benton_cases
 from tests.licensing.base import benton_license
 
 # URL name, or the prefix before its first "-", -> the Benton object whose pk fills `<pk>`.
@@ -22,6 +23,21 @@ OBJECTS = {
     "license": "license",
     "fee": "fee",
 }
+OBJECTS.update(
+    {
+        # animal control and permits: tests/enforcement/fixtures.py builds one of each in Benton
+        "case": "case",
+        "impoundment": "impoundment",
+        "complaint": "complaint",
+        "bite": "bite",
+        "quarantine": "quarantine",
+        "district": "district",
+        "declaration": "declaration",
+        "requirement": "requirement",
+        "citation": "citation",
+        "hen-permit": "hen_permit",
+    }
+)
 # API collection -> the Benton object whose pk fills `{pk}`.
 API_OBJECTS = {
     "people": "owner",
@@ -31,7 +47,9 @@ API_OBJECTS = {
     "vaccinations": "vaccination",
 }
 OPEN_PAGES = {"login", "logout"}  # reachable by anyone, show no records
+OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enforcement/test_my_cases.py)
 LIST_PAGES = {"home", "search"}  # scoped lists: answer 200 without Benton's records
+LIST_PAGES |= {"my-cases", "calendar-reset"}
 BENTON_DATA = ["Rex", "Pat Owner", "12 Main St", "985112000000001", "RT-555"]
 SEARCHES = ["Re", "Pat", "12 Mai", "98511200", "RT-5"]
 # One body valid for every write operation (schemas ignore the fields they do not take), so
@@ -56,7 +74,35 @@ VALID_BODY = {
     "rabies_tag_number": "x",
     "reason": "x",
     "tag_number": "x",
+    # animal control
+    "animal_id": 1,
+    "found_at": "x",
+    "held_at": "x",
+    "notice_method": "mail",
+    "notice_on": "2026-01-01",
+    "disposition": "euthanized",
+    "victim_name": "x",
+    "bitten_on": "2026-01-01",
+    "place": "isolation_facility",
+    "facility": "x",
+    "which": "first",
+    "examined_on": "2026-01-01",
+    "findings": "x",
+    "released_on": "2026-01-02",
+    "kind": "individual",  # a person's kind; a complaint's kind is a plain string in its schema
+    "complainant_name": "x",
+    "observed_on": "2026-01-01",
+    "evidence": "x",
+    "incidents": [{"occurred_on": "2026-01-01", "kind": "attack", "victim": "person"}],
+    "service_method": "personal_service",
+    "requested_on": "2026-01-02",
+    "violation": "s. 174.042",
+    "description": "x",
+    "violated_on": "2026-01-01",
 }
+API_OBJECTS.update(
+    {"multiple-dog-licenses": "multiple_dog_license", "kennels": "kennel", "kennel-inspections": "kennel_inspection"}
+)
 
 
 def patterns(resolver=None, prefix=""):
@@ -76,6 +122,7 @@ class IsolationTests(BaseTestCase):
         cls.ownership = cls.dog.ownerships.get()
         cls.fee, cls.license = benton_license(cls)
         cls.token = ApiToken.issue(cls.outsider, "Cedarburg clinic")[1]
+        benton_cases(cls)
 
     def fill(self, name, route):
         key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)

@@ -1,0 +1,331 @@
+"""Animal control under /api/v1/: the same actions as the staff pages, scoped by municipality."""
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from ninja import Router, Schema, Status
+
+from dogtag.accounts.scope import get_for_user, municipalities, scoped
+from dogtag.enforcement import actions
+from dogtag.enforcement.models import (
+    BiteReport,
+    Case,
+    Citation,
+    Declaration,
+    Impoundment,
+    QuarantineOrder,
+)
+from dogtag.registry.models import Animal, Person
+
+router = Router(tags=["animal control"])
+
+
+def _municipality(request, slug):
+    return get_object_or_404(municipalities(request.auth), slug=slug)
+
+
+def _row(model, municipality_id, pk):
+    """A referenced row, looked up only inside the record's municipality."""
+    if pk is None:
+        return None
+    return get_object_or_404(model, pk=pk, municipality_id=municipality_id)
+
+
+class DeadlineOut(Schema):
+    key: str
+    label: str
+    due_on: date
+    due_at: datetime | None
+    citations: list[dict[str, Any]]
+    notes: list[str]
+    done_on: date | None
+    overdue: bool
+
+
+class CaseOut(Schema):
+    id: int
+    municipality: str
+    kind: str
+    title: str
+    animal_id: int | None
+    owner_id: int | None
+    opened_on: date
+    closed_on: date | None
+    close_reason: str
+    deadlines: list[DeadlineOut]
+
+    @staticmethod
+    def resolve_municipality(obj):
+        return obj.municipality.slug
+
+    @staticmethod
+    def resolve_deadlines(obj):
+        return obj.deadlines.filter(superseded=False)
+
+
+@router.get("/cases", response=list[CaseOut])
+def list_cases(request, municipality: str | None = None, open: bool = True):
+    cases = scoped(request.auth, Case.objects.select_related("municipality"))
+    if open:
+        cases = cases.filter(closed_on=None)
+    return cases.filter(municipality__slug=municipality) if municipality else cases[:500]
+
+
+@router.get("/cases/{pk}", response=CaseOut)
+def get_case(request, pk: int):
+    return get_for_user(request.auth, Case.objects, pk)
+
+
+class ImpoundIn(Schema):
+    animal_id: int | None = None
+    owner_id: int | None = None
+    description: str = ""
+    impounded_on: date | None = None
+    found_at: str
+    reason: str
+    held_at: str
+    officer_saw_or_heard: bool = False
+    sworn_complaint: bool = False
+    bit_person: bool = False
+
+
+@router.post("/municipalities/{slug}/impoundments", response={201: CaseOut})
+def impound(request, slug: str, payload: ImpoundIn):
+    m = _municipality(request, slug)
+    data = payload.dict()
+    animal = _row(Animal, m.pk, data.pop("animal_id"))
+    owner = _row(Person, m.pk, data.pop("owner_id"))
+    imp = actions.impound(acting_user=request.auth, municipality=m, animal=animal, owner=owner, **data)
+    return Status(201, imp.case)
+
+
+class NoticeIn(Schema):
+    notice_method: str
+    notice_on: date
+    notice_received_on: date | None = None
+    posted_at: str = ""
+
+
+@router.post("/impoundments/{pk}/notice", response=CaseOut)
+def impound_notice(request, pk: int, payload: NoticeIn):
+    imp = get_for_user(request.auth, Impoundment.objects, pk)
+    return actions.give_impound_notice(imp, acting_user=request.auth, **payload.dict()).case
+
+
+class ReleaseIn(Schema):
+    released_on: date | None = None
+    proof_of_ownership: bool = True
+    licensed: bool = False
+    license_prepaid: bool = False
+    vaccination_prepaid: bool = False
+    tagged: bool = False
+    charges_paid: bool = False
+    fee_paid: Decimal | None = None
+    license_note: str = ""
+
+
+@router.post("/impoundments/{pk}/release", response=CaseOut)
+def impound_release(request, pk: int, payload: ReleaseIn):
+    imp = get_for_user(request.auth, Impoundment.objects, pk)
+    return actions.release_impoundment(imp, acting_user=request.auth, **payload.dict()).case
+
+
+class DisposeIn(Schema):
+    disposition: str
+    disposed_on: date | None = None
+    disposed_to: str = ""
+
+
+@router.post("/impoundments/{pk}/dispose", response=CaseOut)
+def impound_dispose(request, pk: int, payload: DisposeIn):
+    imp = get_for_user(request.auth, Impoundment.objects, pk)
+    return actions.dispose_unclaimed(imp, acting_user=request.auth, **payload.dict()).case
+
+
+class BiteIn(Schema):
+    animal_id: int
+    victim_name: str
+    victim_address: str = ""
+    victim_phone: str = ""
+    bitten_on: date
+    place: str
+    description: str = ""
+    reported_by: str = ""
+
+
+@router.post("/municipalities/{slug}/bites", response={201: CaseOut})
+def report_bite(request, slug: str, payload: BiteIn):
+    m = _municipality(request, slug)
+    data = payload.dict()
+    animal = _row(Animal, m.pk, data.pop("animal_id"))
+    return Status(201, actions.report_bite(acting_user=request.auth, municipality=m, animal=animal, **data).case)
+
+
+class QuarantineIn(Schema):
+    place: str
+    facility: str
+    isolation_starts_on: date | None = None
+
+
+@router.post("/bites/{pk}/quarantine", response={201: CaseOut})
+def order_quarantine(request, pk: int, payload: QuarantineIn):
+    bite = get_for_user(request.auth, BiteReport.objects, pk)
+    return Status(201, actions.order_bite_quarantine(bite, acting_user=request.auth, **payload.dict()).case)
+
+
+class ExaminationIn(Schema):
+    which: str
+    examined_on: date
+    findings: str
+    signs_of_rabies: bool = False
+
+
+@router.post("/quarantines/{pk}/examinations", response={201: CaseOut})
+def record_examination(request, pk: int, payload: ExaminationIn):
+    order = get_for_user(request.auth, QuarantineOrder.objects, pk)
+    actions.record_examination(order, acting_user=request.auth, **payload.dict())
+    return Status(201, order.case)
+
+
+class QuarantineReleaseIn(Schema):
+    released_on: date
+    release_certificate: str = ""
+    revaccinated_on: date | None = None
+
+
+@router.post("/quarantines/{pk}/release", response=CaseOut)
+def release_quarantine(request, pk: int, payload: QuarantineReleaseIn):
+    order = get_for_user(request.auth, QuarantineOrder.objects, pk)
+    return actions.release_quarantine(order, acting_user=request.auth, **payload.dict()).case
+
+
+class ComplaintIn(Schema):
+    kind: str
+    formal_written: bool = False
+    sworn: bool = False
+    complainant_name: str
+    complainant_address: str = ""
+    animal_id: int | None = None
+    owner_id: int | None = None
+    animal_description: str = ""
+    observed_on: date
+    observed_time: str = ""
+    place: str
+    description: str = ""
+    filed_on: date | None = None
+
+
+class ComplaintOut(Schema):
+    id: int
+    case_id: int
+    kind: str
+    filed_on: date
+    finding: dict[str, Any] | None
+
+
+@router.post("/municipalities/{slug}/complaints", response={201: ComplaintOut})
+def record_complaint(request, slug: str, payload: ComplaintIn):
+    m = _municipality(request, slug)
+    data = payload.dict()
+    animal = _row(Animal, m.pk, data.pop("animal_id"))
+    owner = _row(Person, m.pk, data.pop("owner_id"))
+    return Status(
+        201, actions.record_complaint(acting_user=request.auth, municipality=m, animal=animal, owner=owner, **data)
+    )
+
+
+class IncidentIn(Schema):
+    occurred_on: date
+    kind: str
+    victim: str
+    at_large: bool = False
+    off_owner_property: bool = False
+    provoked: bool = False
+    excuse: str | None = None
+
+
+class DeclareIn(Schema):
+    animal_id: int
+    evidence: str
+    incidents: list[IncidentIn]
+    determined_on: date | None = None
+    fighting: bool = False
+    propensity_shown: bool = False
+
+
+@router.post("/municipalities/{slug}/declarations", response={201: CaseOut})
+def declare_dog(request, slug: str, payload: DeclareIn):
+    m = _municipality(request, slug)
+    data = payload.dict()
+    animal = _row(Animal, m.pk, data.pop("animal_id"))
+    return Status(201, actions.declare_dog(acting_user=request.auth, municipality=m, animal=animal, **data).case)
+
+
+class ServeIn(Schema):
+    service_method: str
+    mailed_on: date | None = None
+    served_on: date | None = None
+    received_on: date | None = None
+    refused: bool = False
+    posted_on: date | None = None
+
+
+@router.post("/declarations/{pk}/service", response=CaseOut)
+def serve_declaration(request, pk: int, payload: ServeIn):
+    decl = get_for_user(request.auth, Declaration.objects, pk)
+    return actions.serve_declaration(decl, acting_user=request.auth, **payload.dict()).case
+
+
+class HearingRequestIn(Schema):
+    requested_on: date
+
+
+@router.post("/declarations/{pk}/hearing-request", response=CaseOut)
+def request_hearing(request, pk: int, payload: HearingRequestIn):
+    decl = get_for_user(request.auth, Declaration.objects, pk)
+    return actions.request_hearing(decl, acting_user=request.auth, **payload.dict()).case
+
+
+class CitationIn(Schema):
+    person_id: int
+    animal_id: int | None = None
+    violation: str
+    description: str
+    violated_on: date
+    days: int = 1
+    forfeiture: Decimal | None = None
+    costs: Decimal = Decimal("0")
+    court_date: date | None = None
+
+
+class CitationOut(Schema):
+    id: int
+    case_id: int
+    violation: str
+    offense_number: int
+    minimum: Decimal | None
+    maximum: Decimal | None
+    forfeiture: Decimal
+    plus_costs: bool
+    court_date: date | None
+    paid_on: date | None
+    voided_at: datetime | None
+    decision: dict[str, Any]
+
+
+@router.post("/municipalities/{slug}/citations", response={201: CitationOut})
+def issue_citation(request, slug: str, payload: CitationIn):
+    m = _municipality(request, slug)
+    data = payload.dict()
+    person = _row(Person, m.pk, data.pop("person_id"))
+    animal = _row(Animal, m.pk, data.pop("animal_id"))
+    return Status(
+        201, actions.issue_citation(acting_user=request.auth, municipality=m, person=person, animal=animal, **data)
+    )
+
+
+@router.get("/citations/{pk}", response=CitationOut)
+def get_citation(request, pk: int):
+    return get_for_user(request.auth, Citation.objects, pk)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class EnforcementConfig(AppConfig):
+    name = "dogtag.enforcement"
+    verbose_name = "Animal control"

@@ -1,0 +1,298 @@
+"""Forms parse the input; the actions validate it against the law, so the web, the API and any
+command apply the same checks. Field names are the actions' keyword arguments."""
+
+from django import forms
+
+from dogtag.enforcement.models import Appeal, Complaint, Declaration, Examination, Hearing, Impoundment, QuarantineOrder
+from dogtag.registry.forms import DateInput, Form
+from dogtag.registry.models import Animal, Person
+
+
+class DateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+
+def date_field(label=None, required=True):
+    return forms.DateField(label=label, required=required, widget=DateInput())
+
+
+class ScopedForm(Form):
+    """Animal and person choices limited to the case's municipality."""
+
+    def __init__(self, *args, municipality, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            if isinstance(field, forms.ModelChoiceField):
+                field.queryset = field.queryset.filter(municipality=municipality)
+
+
+def animal_field(required=True):
+    return forms.ModelChoiceField(Animal.objects.all(), required=required)
+
+
+def person_field(label=None, required=True):
+    return forms.ModelChoiceField(Person.objects.all(), label=label, required=required)
+
+
+class ComplaintForm(ScopedForm):
+    kind = forms.ChoiceField(choices=Complaint.Kind.choices)
+    formal_written = forms.BooleanField(label="Formal written complaint", required=False)
+    sworn = forms.BooleanField(label="Signed statement made under oath", required=False)
+    complainant_name = forms.CharField()
+    complainant_address = forms.CharField(required=False)
+    animal = animal_field(required=False)
+    owner = person_field("Owner, if known", required=False)
+    animal_description = forms.CharField(label="Description of the animal", required=False)
+    observed_on = date_field()
+    observed_time = forms.CharField(label="Approximate time", required=False)
+    place = forms.CharField()
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    filed_on = date_field(required=False)
+
+
+class AtLargeStepForm(Form):
+    police_notice_on = date_field("Police's written notice to the owner on", required=False)
+    observed_again_on = date_field("Complainant observed the dog at large again on", required=False)
+
+
+class ImpoundForm(ScopedForm):
+    animal = animal_field(required=False)
+    owner = person_field("Owner, if known", required=False)
+    description = forms.CharField(label="Description of the animal", required=False)
+    impounded_on = date_field(required=False)
+    found_at = forms.CharField()
+    reason = forms.ChoiceField(choices=Impoundment.Reason.choices)
+    officer_saw_or_heard = forms.BooleanField(label="I saw or heard the violation", required=False)
+    sworn_complaint = forms.BooleanField(
+        label="I hold a signed statement of a complaining witness under oath", required=False
+    )
+    bit_person = forms.BooleanField(label="The animal bit a person before impoundment", required=False)
+    held_at = forms.CharField(label="Held at")
+
+
+class NoticeForm(Form):
+    notice_method = forms.ChoiceField(choices=Impoundment.Notice.choices)
+    notice_on = date_field("Notice given (mailed, handed over or posted) on")
+    notice_received_on = date_field("Received by the owner on", required=False)
+    posted_at = forms.CharField(label="Posted at (three public places, separated by ;)", required=False)
+
+
+class ReleaseForm(Form):
+    released_on = date_field(required=False)
+    proof_of_ownership = forms.BooleanField(required=False, initial=True)
+    licensed = forms.BooleanField(label="Licensed (the license is issued by the clerk)", required=False)
+    license_prepaid = forms.BooleanField(label="License prepaid", required=False)
+    vaccination_prepaid = forms.BooleanField(label="Rabies vaccination prepaid", required=False)
+    tagged = forms.BooleanField(label="Properly tagged", required=False)
+    charges_paid = forms.BooleanField(label="Impoundment fees and charges paid", required=False)
+    fee_paid = forms.DecimalField(label="Amount paid ($)", required=False, min_value=0, decimal_places=2)
+    license_note = forms.CharField(label="License number or note", required=False)
+
+
+class DisposeForm(Form):
+    disposition = forms.ChoiceField(choices=Impoundment.Disposition.choices[1:])
+    disposed_on = date_field(required=False)
+    disposed_to = forms.CharField(label="To (person, buyer or institution)", required=False)
+
+
+class BiteForm(ScopedForm):
+    animal = animal_field()
+    victim_name = forms.CharField()
+    victim_address = forms.CharField(required=False)
+    victim_phone = forms.CharField(required=False)
+    bitten_on = date_field()
+    place = forms.CharField()
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    reported_by = forms.CharField(required=False)
+
+
+class QuarantineForm(Form):
+    place = forms.ChoiceField(choices=QuarantineOrder.Place.choices)
+    facility = forms.CharField(label="Facility or premises (name and address)")
+    isolation_starts_on = date_field("Isolation starts on (if not the day of the bite)", required=False)
+
+
+class ExposureForm(ScopedForm):
+    animal = animal_field()
+    exposed_on = date_field()
+    facility = forms.CharField(label="Where the animal is confined")
+
+
+class DeliveryForm(Form):
+    delivered_at = forms.DateTimeField(widget=DateTimeInput())
+
+
+class ExaminationForm(Form):
+    which = forms.ChoiceField(choices=Examination.Which.choices)
+    examined_on = date_field()
+    signs_of_rabies = forms.BooleanField(required=False)
+    findings = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class ExtendForm(Form):
+    extended_until = date_field()
+    extension_reason = forms.CharField()
+
+
+class QuarantineReleaseForm(Form):
+    released_on = date_field()
+    release_certificate = forms.CharField(label="Veterinarian's certificate (number, veterinarian)", required=False)
+    revaccinated_on = date_field("Vaccinated (exposure) on", required=False)
+
+
+class SymptomsForm(Form):
+    symptoms_on = date_field()
+    symptoms = forms.CharField()
+    euthanized_on = date_field(required=False)
+    lab_submitted_on = date_field("Specimen submitted to the laboratory on", required=False)
+    laboratory = forms.CharField(required=False)
+
+
+class LabResultForm(Form):
+    lab_result = forms.ChoiceField(choices=QuarantineOrder.LabResult.choices[1:])
+    lab_result_on = date_field()
+    notified = forms.CharField(label="Notified (victim, physician, health department)")
+
+
+class DistrictForm(Form):
+    declared_on = date_field()
+    ends_on = date_field()
+    area = forms.CharField()
+    ordered_by = forms.CharField()
+    posted_at = forms.CharField(label="Notices posted at (separated by ;)", required=False)
+
+
+class DeclareForm(ScopedForm):
+    animal = animal_field()
+    determined_on = date_field(required=False)
+    evidence = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), help_text="What the finding rests on")
+    occurred_on = date_field("Incident on")
+    incident_kind = forms.ChoiceField(
+        label="What happened",
+        choices=[
+            (k, k.replace("_", " ")) for k in ("threat", "attack", "injury", "bite_injury", "serious_injury", "killed")
+        ],
+    )
+    victim = forms.ChoiceField(choices=[(k, k.replace("_", " ")) for k in ("person", "domestic_animal", "livestock")])
+    at_large = forms.BooleanField(required=False)
+    off_owner_property = forms.BooleanField(label="Off the owner's property", required=False)
+    provoked = forms.BooleanField(required=False)
+    excuse = forms.ChoiceField(
+        required=False,
+        choices=[("", "—")]
+        + [
+            (k, k.replace("_", " "))
+            for k in ("defend_person", "protect_itself_or_young", "tormented", "defend_property_from_trespasser")
+        ],
+    )
+    earlier_incidents = forms.JSONField(required=False, help_text="Earlier incidents as a JSON list (optional)")
+    propensity_shown = forms.BooleanField(required=False)
+    fighting = forms.BooleanField(label="Owned or trained for dog fighting", required=False)
+
+    def clean(self):
+        """The incident fields become the engine's list of incidents."""
+        d = super().clean()
+        if self.errors:
+            return d
+        incident = {
+            "occurred_on": d.pop("occurred_on"),
+            "kind": d.pop("incident_kind"),
+            "victim": d.pop("victim"),
+            "at_large": d.pop("at_large"),
+            "off_owner_property": d.pop("off_owner_property"),
+            "provoked": d.pop("provoked"),
+            "excuse": d.pop("excuse") or None,
+        }
+        d["incidents"] = list(d.pop("earlier_incidents") or []) + [incident]
+        return d
+
+
+class ServeForm(Form):
+    service_method = forms.ChoiceField(choices=Declaration.Service.choices)
+    served_on = date_field("Served in person on", required=False)
+    mailed_on = date_field(required=False)
+    received_on = date_field(required=False)
+    refused = forms.BooleanField(label="Certified mail refused", required=False)
+    posted_on = date_field("Posted (or published) on", required=False)
+
+
+class HearingRequestForm(Form):
+    requested_on = date_field("Written request received on")
+
+
+class ScheduleHearingForm(Form):
+    scheduled_on = date_field()
+    place = forms.CharField()
+    interested_parties = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class DecideHearingForm(Form):
+    held_on = date_field()
+    outcome = forms.ChoiceField(choices=Hearing.Outcome.choices)
+    classification = forms.ChoiceField(choices=[("", "—")] + Declaration.Classification.choices, required=False)
+    findings = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
+    comply_by = date_field("Compliance schedule: comply by", required=False)
+    decision_sent_on = date_field(required=False)
+
+
+class DecisionReceivedForm(Form):
+    decision_received_on = date_field()
+
+
+class AppealForm(Form):
+    filed_on = date_field()
+    to = forms.CharField(initial="Board of Appeals")
+    stay_granted = forms.BooleanField(required=False)
+
+
+class DecideAppealForm(Form):
+    decided_on = date_field()
+    outcome = forms.ChoiceField(choices=Appeal.Outcome.choices)
+
+
+class ImposeForm(Form):
+    written_notice_on = date_field("Written notification on", required=False)
+
+
+class ProofForm(Form):
+    proof = forms.CharField()
+    proof_on = date_field()
+
+
+class RemovalForm(Form):
+    served_at = forms.DateTimeField(widget=DateTimeInput())
+
+
+class WaiverForm(Form):
+    applied_on = date_field()
+    no_subsequent_violations = forms.BooleanField(required=False)
+    complied_throughout = forms.BooleanField(required=False)
+    behavior_program_proof = forms.CharField(label="Behavior modification programme: proof", required=False)
+
+
+class CitationForm(ScopedForm):
+    person = person_field()
+    animal = animal_field(required=False)
+    violation = forms.CharField(help_text="The section violated, as the ordinance numbers it, e.g. 98-6 or 2.14")
+    description = forms.CharField()
+    violated_on = date_field()
+    days = forms.IntegerField(min_value=1, initial=1)
+    forfeiture = forms.DecimalField(required=False, decimal_places=2, help_text="Blank: the minimum")
+    costs = forms.DecimalField(required=False, decimal_places=2, initial=0)
+    court_date = date_field(required=False)
+
+    def clean_costs(self):
+        return self.cleaned_data["costs"] or 0
+
+
+class PaidForm(Form):
+    paid_on = date_field()
+
+
+class CureForm(Form):
+    cured_on = date_field()
+    cure_note = forms.CharField()
+
+
+class ReasonForm(Form):
+    reason = forms.CharField()

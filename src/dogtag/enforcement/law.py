@@ -1,0 +1,61 @@
+"""Animal control's questions to the rule engine, for a municipality on a date.
+
+Every number a case shows comes from here; a refusal names the law it rests on."""
+
+from datetime import date
+
+from django.core.exceptions import ValidationError
+
+from dogtag import rules
+
+
+def local_amounts(municipality) -> dict:
+    """The amounts the clerk has set (the licensing app's fee schedule), when that app is
+    installed; otherwise none, and the engine answers "not set" with the section."""
+    from django.apps import apps
+
+    if not apps.is_installed("dogtag.licensing"):
+        return {}
+    entry = apps.get_model("licensing", "FeeScheduleEntry")
+    by_key: dict = {}
+    for key, effective_on, amount in entry.objects.filter(municipality=municipality, voided_at=None).values_list(
+        "key", "effective_on", "amount"
+    ):
+        by_key.setdefault(key, {})[effective_on] = str(amount)
+    return by_key
+
+
+def ask(municipality, question: str, facts: dict, on: date, field: str = "__all__") -> rules.Decision:
+    """rules.ask in the municipality's pack; the engine's refusal of the facts becomes a
+    ValidationError on `field`."""
+    try:
+        return rules.ask(municipality.rule_pack, question, facts, on, local_amounts(municipality))
+    except ValueError as e:
+        raise ValidationError({field: f"{e} ({question.replace('_', ' ')})"}) from e
+
+
+def cites(decision: rules.Decision) -> list[dict]:
+    return [{"section": c.section, "quote": c.quote, "jurisdiction": c.jurisdiction} for c in decision.citations]
+
+
+def sections(decision_or_cites) -> str:
+    """'§ 98-7, s. 990.001(4)' for a message."""
+    items = decision_or_cites.citations if isinstance(decision_or_cites, rules.Decision) else decision_or_cites
+    names = []
+    for c in items:
+        section = c.section if hasattr(c, "section") else c["section"]
+        if section not in names:
+            names.append(section)
+    return ", ".join(names)
+
+
+def stored(decision: rules.Decision) -> dict:
+    """A decision as JSON to keep on the record it produced."""
+    return decision.to_json()
+
+
+def not_set_message(decision: rules.Decision) -> str:
+    return "; ".join(
+        f"the local amount {n.key} is not set ({n.citation.section}: the clerk sets it in the fee schedule)"
+        for n in decision.not_set
+    )

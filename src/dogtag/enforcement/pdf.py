@@ -1,0 +1,49 @@
+"""Printable documents: an HTML template rendered to PDF by WeasyPrint (DejaVu fonts), with the
+deadlines and the citations the case page shows."""
+
+from django.http import HttpResponse
+from django.template.loader import render_to_string
+from weasyprint import HTML
+
+from dogtag.enforcement.models import Case, Citation, Complaint, Declaration, Impoundment, QuarantineOrder, today
+
+
+def render(template: str, context: dict) -> bytes:
+    return HTML(string=render_to_string(template, context)).write_pdf()
+
+
+def response(template: str, context: dict, filename: str) -> HttpResponse:
+    r = HttpResponse(render(template, context), content_type="application/pdf")
+    r["Content-Disposition"] = f'inline; filename="{filename}"'
+    return r
+
+
+def context_for(obj) -> dict | None:
+    """What every document shows: the record, its case, the case's deadlines with their law."""
+    case: Case = obj.case
+    context = {
+        "obj": obj,
+        "case": case,
+        "municipality": case.municipality,
+        "deadlines": {d.key: d for d in case.deadlines.filter(superseded=False)},
+        "today": today(),
+    }
+    if isinstance(obj, Impoundment):
+        from dogtag.enforcement.actions import CONDITION_WORDS, release_decision
+
+        context["imp"] = obj
+        decision = release_decision(obj, on=today())
+        context["release_conditions"] = [CONDITION_WORDS[c] for c in decision.value["conditions"]]
+    elif isinstance(obj, QuarantineOrder):
+        context["order"] = obj
+        context["examinations"] = obj.examinations.select_related("veterinarian")
+    elif isinstance(obj, Declaration):
+        context["decl"] = obj
+        context["requirements"] = obj.requirements.all()
+        context["hearing"] = obj.hearings.order_by("-pk").first()
+    elif isinstance(obj, Complaint):
+        context["complaint"] = obj
+        context["complaints"] = case.complaints.all()
+    elif isinstance(obj, Citation):
+        context["citation"] = obj
+    return context

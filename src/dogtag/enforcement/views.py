@@ -1,0 +1,392 @@
+"""The officer's pages: cases, the steps on them (each a form calling one action), my cases,
+the calendar feed and the printable documents. Thin: parse, call the action, render."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Min, Q
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+
+from dogtag.accounts.scope import get_for_user, municipalities, scoped
+from dogtag.audit.models import AuditEvent
+from dogtag.enforcement import actions, calendar, forms, law, pdf
+from dogtag.enforcement.models import (
+    BiteReport,
+    Case,
+    Citation,
+    Complaint,
+    Deadline,
+    Declaration,
+    DistrictQuarantine,
+    Impoundment,
+    QuarantineOrder,
+    Requirement,
+    today,
+)
+from dogtag.registry.views import action_page
+
+
+def _municipality(request, slug):
+    return get_object_or_404(municipalities(request.user), slug=slug)
+
+
+def case_url(case_id):
+    return reverse("case", args=[case_id])
+
+
+def _form(form_class, request, municipality, **kwargs):
+    if issubclass(form_class, forms.ScopedForm):
+        kwargs["municipality"] = municipality
+    return form_class(request.POST or None, request.FILES or None, **kwargs)
+
+
+# --- lists ------------------------------------------------------------------------------------
+
+
+def open_cases(user):
+    """Open cases in every municipality the user serves, each with its next deadline, overdue first."""
+    cases = (
+        scoped(user, Case.objects.filter(closed_on=None))
+        .select_related("municipality", "animal", "owner")
+        .annotate(next_due=Min("deadlines__due_on", filter=Q(deadlines__done_on=None, deadlines__superseded=False)))
+    )
+    rows = []
+    for case in cases:
+        nxt = case.next_deadline() if case.next_due else None
+        rows.append({"case": case, "next": nxt})
+    far = today().replace(year=9999)
+    rows.sort(key=lambda r: (r["next"] is None, r["next"].due_on if r["next"] else far, r["case"].pk))
+    return rows
+
+
+@login_required
+def my_cases(request):
+    rows = open_cases(request.user)
+    return render(
+        request,
+        "enforcement/my_cases.html",
+        {"rows": rows, "today": today(), "feed_url": calendar.feed_url(request, request.user)},
+    )
+
+
+@login_required
+def municipality_cases(request, slug):
+    municipality = _municipality(request, slug)
+    cases = Case.objects.filter(municipality=municipality).select_related("animal", "owner")[:200]
+    return render(request, "enforcement/cases.html", {"municipality": municipality, "cases": cases})
+
+
+# --- new cases --------------------------------------------------------------------------------
+
+NEW = {
+    # url name: (form, action, title)
+    "complaint-new": (forms.ComplaintForm, actions.record_complaint, "Record a complaint"),
+    "impoundment-new": (forms.ImpoundForm, actions.impound, "Impound an animal"),
+    "bite-new": (forms.BiteForm, actions.report_bite, "Report a bite"),
+    "exposure-new": (forms.ExposureForm, actions.order_exposure_quarantine, "Quarantine after exposure to rabies"),
+    "district-new": (forms.DistrictForm, actions.declare_district_quarantine, "District rabies quarantine"),
+    "declaration-new": (forms.DeclareForm, actions.declare_dog, "Declare a dog dangerous or vicious"),
+    "citation-new": (forms.CitationForm, actions.issue_citation, "Issue a citation"),
+}
+
+
+@login_required
+def new_case(request, slug, name):
+    municipality = _municipality(request, slug)
+    form_class, action, title = NEW[name]
+    form = _form(form_class, request, municipality)
+    return action_page(
+        request,
+        form,
+        action,
+        municipality=municipality,
+        title=f"{title} — {municipality}",
+        done=lambda obj: case_url(obj.case_id),
+    )
+
+
+# --- one case ---------------------------------------------------------------------------------
+
+
+@login_required
+def case(request, pk):
+    case = get_for_user(request.user, Case.objects.select_related("municipality", "animal", "owner"), pk)
+    detail = {}
+    if case.kind == Case.Kind.IMPOUNDMENT:
+        detail["impoundment"] = imp = case.impoundment
+        if not imp.disposition:
+            detail["release"] = actions.release_decision(imp, on=today())
+    elif case.kind in (Case.Kind.BITE, Case.Kind.EXPOSURE):
+        detail["bite"] = getattr(case, "bite", None)
+        detail["quarantine"] = getattr(case, "quarantine", None)
+    elif case.kind == Case.Kind.DECLARATION:
+        decl = detail["declaration"] = case.declaration
+        detail["requirements"] = decl.requirements.all()
+        detail["hearings"] = decl.hearings.all()
+        detail["appeals"] = decl.appeals.all()
+        if decl.classification == Declaration.Classification.VICIOUS:
+            detail["permit_fee"] = law.ask(case.municipality, "vicious_dog_permit_fee", {}, today())
+    elif case.kind == Case.Kind.COMPLAINT:
+        detail["complaints"] = case.complaints.select_related("animal", "owner")
+    elif case.kind == Case.Kind.CITATION:
+        detail["citation"] = case.citation
+    elif case.kind == Case.Kind.DISTRICT:
+        detail["district"] = case.district
+    deadlines = case.deadlines.filter(superseded=False)
+    events = AuditEvent.objects.filter(municipality=case.municipality, object_id__in=_object_ids(case)).select_related(
+        "actor"
+    )
+    return render(
+        request,
+        "enforcement/case.html",
+        {"case": case, "deadlines": deadlines, "events": events, "today": today(), "show_object": True, **detail},
+    )
+
+
+def _object_ids(case):
+    ids = {str(case.pk)}
+    for rel in ("impoundment", "bite", "quarantine", "declaration", "citation", "district"):
+        obj = getattr(case, rel, None) if hasattr(case, rel) else None
+        if obj is not None:
+            ids.add(str(obj.pk))
+    ids |= {str(pk) for pk in case.complaints.values_list("pk", flat=True)}
+    return ids
+
+
+# --- steps on a case --------------------------------------------------------------------------
+
+
+def _latest(related):
+    def pick(decl):
+        obj = getattr(decl, related).order_by("-pk").first()
+        if obj is None:
+            raise ValidationError({"__all__": f"No {related[:-1]} is recorded on this declaration."})
+        return obj
+
+    return pick
+
+
+def _on(pick, action):
+    return lambda obj, **kw: action(pick(obj), **kw)
+
+
+STEPS = {
+    # url name: (url prefix, model, form, action, title)
+    "case-close": ("cases", Case, forms.ReasonForm, actions.close_case, "Close"),
+    "impoundment-notice": (
+        "impoundments",
+        Impoundment,
+        forms.NoticeForm,
+        actions.give_impound_notice,
+        "Notice to the owner",
+    ),
+    "impoundment-release": (
+        "impoundments",
+        Impoundment,
+        forms.ReleaseForm,
+        actions.release_impoundment,
+        "Release to the owner",
+    ),
+    "impoundment-dispose": (
+        "impoundments",
+        Impoundment,
+        forms.DisposeForm,
+        actions.dispose_unclaimed,
+        "Unclaimed: disposition",
+    ),
+    "complaint-at-large": (
+        "complaints",
+        Complaint,
+        forms.AtLargeStepForm,
+        actions.record_at_large_step,
+        "At large: police notice and repeat sighting",
+    ),
+    "bite-quarantine": (
+        "bites",
+        BiteReport,
+        forms.QuarantineForm,
+        actions.order_bite_quarantine,
+        "Order the quarantine",
+    ),
+    "quarantine-delivery": (
+        "quarantines",
+        QuarantineOrder,
+        forms.DeliveryForm,
+        actions.record_delivery,
+        "Delivered to isolation",
+    ),
+    "quarantine-examination": (
+        "quarantines",
+        QuarantineOrder,
+        forms.ExaminationForm,
+        actions.record_examination,
+        "Record an examination",
+    ),
+    "quarantine-extend": (
+        "quarantines",
+        QuarantineOrder,
+        forms.ExtendForm,
+        actions.extend_quarantine,
+        "Extend the isolation",
+    ),
+    "quarantine-release": (
+        "quarantines",
+        QuarantineOrder,
+        forms.QuarantineReleaseForm,
+        actions.release_quarantine,
+        "Release from quarantine",
+    ),
+    "quarantine-symptoms": (
+        "quarantines",
+        QuarantineOrder,
+        forms.SymptomsForm,
+        actions.record_symptoms,
+        "Symptoms, euthanasia and laboratory submission",
+    ),
+    "quarantine-lab-result": (
+        "quarantines",
+        QuarantineOrder,
+        forms.LabResultForm,
+        actions.record_lab_result,
+        "Laboratory result",
+    ),
+    "declaration-serve": (
+        "declarations",
+        Declaration,
+        forms.ServeForm,
+        actions.serve_declaration,
+        "Service of the determination",
+    ),
+    "declaration-hearing-request": (
+        "declarations",
+        Declaration,
+        forms.HearingRequestForm,
+        actions.request_hearing,
+        "The owner's request for a hearing",
+    ),
+    "declaration-hearing": (
+        "declarations",
+        Declaration,
+        forms.ScheduleHearingForm,
+        actions.schedule_hearing,
+        "Schedule the hearing",
+    ),
+    "declaration-hearing-decision": (
+        "declarations",
+        Declaration,
+        forms.DecideHearingForm,
+        _on(_latest("hearings"), actions.decide_hearing),
+        "Hearing decision",
+    ),
+    "declaration-decision-received": (
+        "declarations",
+        Declaration,
+        forms.DecisionReceivedForm,
+        _on(_latest("hearings"), actions.record_decision_received),
+        "Decision received by the owner",
+    ),
+    "declaration-appeal": ("declarations", Declaration, forms.AppealForm, actions.file_appeal, "Appeal"),
+    "declaration-appeal-decision": (
+        "declarations",
+        Declaration,
+        forms.DecideAppealForm,
+        _on(_latest("appeals"), actions.decide_appeal),
+        "Appeal decided",
+    ),
+    "declaration-removal": (
+        "declarations",
+        Declaration,
+        forms.RemovalForm,
+        actions.serve_removal_notice,
+        "Written notice to remove the dog",
+    ),
+    "declaration-waiver": (
+        "declarations",
+        Declaration,
+        forms.WaiverForm,
+        actions.apply_for_waiver,
+        "Application for a waiver",
+    ),
+    "requirement-proof": (
+        "requirements",
+        Requirement,
+        forms.ProofForm,
+        actions.record_requirement_proof,
+        "Proof of compliance",
+    ),
+    "requirement-impose": (
+        "requirements",
+        Requirement,
+        forms.ImposeForm,
+        actions.impose_requirement,
+        "Impose this requirement",
+    ),
+    "citation-paid": ("citations", Citation, forms.PaidForm, actions.record_citation_paid, "Forfeiture paid"),
+    "citation-cure": ("citations", Citation, forms.CureForm, actions.record_cure, "Violation cured"),
+    "citation-void": ("citations", Citation, forms.ReasonForm, actions.void_citation, "Void the citation"),
+}
+
+
+def _case_id(obj):
+    if isinstance(obj, Case):
+        return obj.pk
+    if isinstance(obj, Requirement):
+        return obj.declaration.case_id
+    return obj.case_id
+
+
+@login_required
+def step(request, pk, name):
+    _, model, form_class, action, title = STEPS[name]
+    obj = get_for_user(request.user, model.objects.all(), pk)
+    form = _form(form_class, request, obj.municipality)
+    return action_page(request, form, action, obj, title=f"{title} — {obj}", done=lambda _: case_url(_case_id(obj)))
+
+
+# --- documents ------------------------------------------------------------------------------------
+
+DOCUMENTS = {
+    # url name: (url prefix, model, template, file name)
+    "impoundment-notice-pdf": ("impoundments", Impoundment, "impound_notice", "impound-notice"),
+    "impoundment-posting-pdf": ("impoundments", Impoundment, "impound_posting", "impound-posting"),
+    "quarantine-order-pdf": ("quarantines", QuarantineOrder, "quarantine_order", "quarantine-order"),
+    "quarantine-examinations-pdf": ("quarantines", QuarantineOrder, "examination_record", "examination-record"),
+    "complaint-notice-pdf": ("complaints", Complaint, "at_large_notice", "at-large-notice"),
+    "complaint-petition-pdf": ("complaints", Complaint, "petition", "petition"),
+    "district-notice-pdf": ("districts", DistrictQuarantine, "district_notice", "district-quarantine"),
+    "declaration-determination-pdf": ("declarations", Declaration, "determination", "determination"),
+    "declaration-hearing-notice-pdf": ("declarations", Declaration, "hearing_notice", "hearing-notice"),
+    "declaration-decision-pdf": ("declarations", Declaration, "decision", "decision"),
+    "declaration-checklist-pdf": ("declarations", Declaration, "checklist", "compliance-checklist"),
+    "citation-pdf": ("citations", Citation, "citation", "citation"),
+}
+
+
+@login_required
+def document(request, pk, name):
+    _, model, template, filename = DOCUMENTS[name]
+    obj = get_for_user(request.user, model.objects.all(), pk)
+    context = pdf.context_for(obj)
+    if context is None:
+        raise Http404("This document does not apply to this record.")
+    return pdf.response(f"enforcement/pdf/{template}.html", context, f"{filename}-{obj.pk}.pdf")
+
+
+# --- calendar -----------------------------------------------------------------------------------
+
+
+def calendar_feed(request, user_id, token):
+    user = calendar.user_for(user_id, token)
+    if user is None:
+        raise Http404("No such calendar.")
+    deadlines = scoped(user, Deadline.objects.open()).select_related("case", "municipality")
+    body = calendar.ics(deadlines, request.build_absolute_uri("/").rstrip("/"))
+    return HttpResponse(body, content_type="text/calendar; charset=utf-8")
+
+
+@login_required
+def calendar_reset(request):
+    if request.method == "POST":
+        calendar.rotate(request.user)
+    return my_cases(request)

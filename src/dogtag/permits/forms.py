@@ -1,0 +1,24 @@
+from django import forms
+
+from dogtag.enforcement.forms import ScopedForm
+from dogtag.permits.models import HenPermit
+from dogtag.registry.forms import DateInput
+from dogtag.registry.models import Person, Premises
+
+
+class HenPermitForm(ScopedForm):
+    applicant = forms.ModelChoiceField(Person.objects.all())
+    premises = forms.ModelChoiceField(Premises.objects.all())
+    applied_on = forms.DateField(required=False, widget=DateInput())
+    zoning = forms.ChoiceField(choices=HenPermit.Zoning.choices)
+    applicant_is_tenant = forms.BooleanField(label="The applicant is a tenant or occupant", required=False)
+    owners_of_record = forms.CharField(label="All owners of record")
+    all_owners_signed = forms.BooleanField(
+        label="Signed (a tenant's: countersigned) by all owners of record", required=False
+    )
+    premises_registration = forms.CharField(label="Livestock Premises Registration number", required=False)
+    site_plan = forms.FileField(required=False)
+    hens = forms.IntegerField(min_value=0)
+    roosters = forms.IntegerField(min_value=0, initial=0)
+    renewal_of = forms.ModelChoiceField(HenPermit.objects.filter(status=HenPermit.Status.ISSUED), required=False)
+    changes = forms.BooleanField(label="Changes since the last permit", required=False)

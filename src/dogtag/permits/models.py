@@ -1,0 +1,46 @@
+"""Permits: Cedarburg's backyard hens (§ 7-1-26). Refused applications are kept with the reason;
+a permit is not transferable and ends on December 31 (the engine says so)."""
+
+from django.conf import settings
+from django.db import models
+
+from dogtag.registry.models import Person, Premises, Scoped, today
+
+
+class HenPermit(Scoped):
+    class Status(models.TextChoices):
+        ISSUED = "issued", "Issued"
+        REFUSED = "refused", "Refused"
+        REVOKED = "revoked", "Revoked"
+
+    class Zoning(models.TextChoices):
+        SINGLE_FAMILY = "single_family_residential", "Single-family residential"
+        MULTI_FAMILY = "multi_family_residential", "Multi-family residential"
+        OTHER = "other", "Other"
+
+    applicant = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="hen_permits")
+    premises = models.ForeignKey(Premises, on_delete=models.PROTECT, related_name="hen_permits")
+    applied_on = models.DateField(default=today)
+    zoning = models.CharField(max_length=30, choices=Zoning.choices)
+    applicant_is_tenant = models.BooleanField("the applicant is a tenant or occupant, not the owner", default=False)
+    owners_of_record = models.CharField("all owners of record", max_length=300)
+    all_owners_signed = models.BooleanField("signed (or countersigned) by all owners of record", default=False)
+    premises_registration = models.CharField("Livestock Premises Registration number", max_length=50, blank=True)
+    site_plan = models.FileField(upload_to="permits/site-plans/%Y/", blank=True)
+    hens = models.PositiveSmallIntegerField()
+    roosters = models.PositiveSmallIntegerField(default=0)
+    renewal_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="renewals")
+    changes = models.BooleanField("changes since the last permit", default=False)
+    status = models.CharField(max_length=10, choices=Status.choices)
+    reasons = models.JSONField(default=list)
+    fee = models.DecimalField(max_digits=7, decimal_places=2, null=True)
+    fee_kind = models.CharField(max_length=12, blank=True)
+    expires_on = models.DateField(null=True)
+    decision = models.JSONField(default=dict)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+
+    class Meta:
+        ordering = ["-applied_on", "-pk"]
+
+    def __str__(self):
+        return f"Hen permit #{self.pk}, {self.premises} ({self.get_status_display().lower()})"
