@@ -7,6 +7,7 @@ from ninja.security import HttpBearer, django_auth
 
 from dogtag.accounts.models import ApiToken, hash_token
 from dogtag.enforcement.api import router as enforcement_router
+from dogtag.licensing.api import router as licensing_router
 from dogtag.registry.api import router as registry_router
 from dogtag.registry.rules_api import router as rules_router
 
@@ -24,6 +25,7 @@ class TokenAuth(HttpBearer):
 api = NinjaAPI(title="Dogtag", version="1", urls_namespace="api", auth=[TokenAuth(), django_auth])
 api.add_router("/", registry_router)
 api.add_router("/", rules_router)
+api.add_router("/", licensing_router)
 api.add_router("/", enforcement_router)
 
 

@@ -10,7 +10,7 @@ from dogtag.api import api
 from dogtag.audit.models import AuditEvent
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
-from tests.licensing.base import benton_license
+from tests.licensing.base import benton_license, benton_renewal_run
 
 # URL name, or the prefix before its first "-", -> the Benton object whose pk fills `<pk>`.
 OBJECTS = {
@@ -22,6 +22,7 @@ OBJECTS = {
     "license-counter": "dog",
     "license": "license",
     "fee": "fee",
+    "renewal-batch": "renewal_run",
 }
 OBJECTS.update(
     {
@@ -45,6 +46,8 @@ API_OBJECTS = {
     "animals": "dog",
     "ownerships": "ownership",
     "vaccinations": "vaccination",
+    "licenses": "license",
+    "renewal-runs": "renewal_run",
 }
 OPEN_PAGES = {"login", "logout"}  # reachable by anyone, show no records
 OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enforcement/test_my_cases.py)
@@ -121,6 +124,7 @@ class IsolationTests(BaseTestCase):
         super().setUpTestData()
         cls.ownership = cls.dog.ownerships.get()
         cls.fee, cls.license = benton_license(cls)
+        cls.renewal_run = benton_renewal_run(cls)
         cls.token = ApiToken.issue(cls.outsider, "Cedarburg clinic")[1]
         benton_cases(cls)
 
@@ -161,7 +165,8 @@ class IsolationTests(BaseTestCase):
         events = AuditEvent.objects.count()
         seen = 0
         for route, operations in schema["paths"].items():
-            path = route.replace("{slug}", "benton")
+            path = route.replace("{slug}", "benton").replace("{year}", "2026")
+            path = path.replace("{serial}", str(self.license.serial))
             if "{pk}" in path:
                 collection = path.removeprefix("/api/v1/").split("/")[0]
                 self.assertIn(collection, API_OBJECTS, f"API path {route} is not in the isolation map")

@@ -33,3 +33,10 @@ def benton_license(t, on=date(2026, 2, 10)):
     )
     license = actions.issue_license(t.dog, acting_user=t.clerk, payment={"amount": "10.00", "method": "cash"}, on=on)
     return fees[0], license
+
+
+def benton_renewal_run(t):
+    """A 2027 renewal run for Benton, with a printed batch (after `benton_license`)."""
+    from dogtag.licensing.renewals import run_renewals
+
+    return run_renewals(acting_user=t.clerk, municipality=t.benton, license_year=t.license.license_year + 1)

@@ -39,10 +39,14 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
     pack = law.pack_of(municipality)
     delegated = delegated_amounts(pack)
     errors = {}
+    try:
+        amount = Decimal(str(amount)) if amount is not None else None
+    except ArithmeticError:
+        amount = None
     if key not in delegated:
         errors["key"] = f"{municipality}'s ordinance leaves no amount called {key!r} to the fee schedule."
-    if amount is None or amount < 0:
-        errors["amount"] = "Enter an amount of $0.00 or more."
+    if amount is None or not amount.is_finite() or amount < 0:
+        errors["amount"] = "Enter an amount of $0.00 or more, in dollars and cents."
     elif key in delegated and (floor := state_minimum(pack, key, effective_on)) and amount < floor[0]:
         errors["amount"] = (
             f"${amount} is below the state minimum of ${floor[0]} "

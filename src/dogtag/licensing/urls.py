@@ -15,4 +15,7 @@ urlpatterns = [
     path("m/<slug:slug>/tags/<int:year>/return/", views.tag_return, name="tag-return"),
     path("m/<slug:slug>/tags/<int:year>/roll.pdf", views.tag_roll, name="tag-roll"),
     path("m/<slug:slug>/unlicensed/", views.unlicensed, name="unlicensed"),
+    path("m/<slug:slug>/renewals/", views.renewals, name="renewals"),
+    path("renewal-runs/<int:pk>/notices.pdf", views.renewal_batch, name="renewal-batch"),
+    path("m/<slug:slug>/outbox/", views.outbox, name="outbox"),
 ]

@@ -1,13 +1,17 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
+from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from dogtag.accounts.scope import get_for_user, has_role
+from dogtag.accounts.scope import get_for_user, has_role, require_role
 from dogtag.documents.pdf import pdf_response
 from dogtag.licensing import actions, forms, law
-from dogtag.licensing.models import FeeScheduleEntry, License, Tag, TagLot
+from dogtag.licensing.models import FeeScheduleEntry, License, RenewalRun, Tag, TagLot
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
+from dogtag.licensing.renewals import run_renewals
+from dogtag.outbox.models import Message
 from dogtag.registry.models import Animal, today
 from dogtag.registry.views import action_page, municipality_for, posted, run_action, to
 from dogtag.rules.delegations import delegated_amounts
@@ -214,3 +218,31 @@ def unlicensed(request, slug):
     return render(
         request, "licensing/unlicensed.html", {"municipality": municipality, "year": year, "rows": rows, "on": on}
     )
+
+
+@login_required
+def renewals(request, slug):
+    municipality = municipality_for(request, slug)
+    year = license_year_of(law.pack_of(municipality), today()) + 1
+    if request.method == "POST":
+        require_role(request.user, municipality.pk, actions.CLERKS)
+        run = run_renewals(acting_user=request.user, municipality=municipality, license_year=year)
+        messages.success(request, f"{run.notices_created} renewal notices for {year}; {run.emails_queued} emailed.")
+        return redirect("renewals", slug=slug)
+    runs = RenewalRun.objects.filter(municipality=municipality).order_by("-started_at")
+    return render(request, "licensing/renewals.html", {"municipality": municipality, "runs": runs, "year": year})
+
+
+@login_required
+def renewal_batch(request, pk):
+    run = get_for_user(request.user, RenewalRun.objects, pk)
+    if not run.pdf:
+        raise Http404("This run printed no notices.")
+    return FileResponse(open(run.pdf, "rb"), content_type="application/pdf")
+
+
+@login_required
+def outbox(request, slug):
+    municipality = municipality_for(request, slug)
+    sent = Message.objects.filter(municipality=municipality).defer("attachment", "html")[:500]
+    return render(request, "licensing/outbox.html", {"municipality": municipality, "messages_": sent})

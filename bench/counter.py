@@ -1,0 +1,172 @@
+"""Counter speed: with 100,000 animals in one municipality, open an animal's license page
+(what is owed, with citations) and issue its license — each one page load, timed in-process
+through Django's full request stack. Prints median and 95th percentile in milliseconds.
+
+    .venv/bin/python bench/counter.py                 # SQLite in a temporary folder
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/dogtag_bench .venv/bin/python bench/counter.py
+"""
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from datetime import date
+
+ANIMALS = int(os.environ.get("BENCH_ANIMALS", 100_000))
+SAMPLES = int(os.environ.get("BENCH_SAMPLES", 200))
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
+os.environ.setdefault("DOGTAG_VAR_DIR", tempfile.mkdtemp(prefix="dogtag-bench-"))
+
+import django  # noqa: E402
+
+
+def ensure_postgres_database():
+    """A PostgreSQL run creates its (throwaway) database when it does not exist yet."""
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        import dj_database_url
+        import psycopg
+
+        c = dj_database_url.parse(url)
+        with psycopg.connect(host=c["HOST"], port=c["PORT"] or 5432, user=c["USER"], password=c["PASSWORD"] or None,
+                             dbname="postgres", autocommit=True) as conn:
+            if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [c["NAME"]]).fetchone():
+                conn.execute(f'CREATE DATABASE "{c["NAME"]}"')
+
+
+ensure_postgres_database()
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+
+from dogtag.licensing import actions  # noqa: E402
+from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination  # noqa: E402
+
+
+def populate():
+    call_command("migrate", verbosity=0)
+    call_command("demo", stdout=open(os.devnull, "w"))
+    from django.contrib.auth import get_user_model
+
+    benton = Municipality.objects.get(slug="benton")
+    clerk = get_user_model().objects.get(username="benton-clerk")
+    if Animal.objects.filter(municipality=benton).count() >= ANIMALS:
+        return benton, clerk
+    started = time.perf_counter()
+    people = Person.objects.bulk_create(
+        (
+            Person(municipality=benton, name=f"Owner {i}", street=f"{i} Main St", city="Benton", postal_code="53803")
+            for i in range(ANIMALS // 2)
+        ),
+        batch_size=5000,
+    )
+    animals = Animal.objects.bulk_create(
+        (
+            Animal(
+                municipality=benton,
+                name=f"Dog {i}",
+                sex="male",
+                breed="Mix",
+                color="black",
+                birth_date=date(2018 + i % 7, 1 + i % 12, 1),
+            )
+            for i in range(ANIMALS)
+        ),
+        batch_size=5000,
+    )
+    Ownership.objects.bulk_create(
+        (
+            Ownership(municipality=benton, animal=a, person=people[i // 2], started_on=date(2019, 1, 1))
+            for i, a in enumerate(animals)
+        ),
+        batch_size=5000,
+    )
+    RabiesVaccination.objects.bulk_create(
+        (
+            RabiesVaccination(
+                municipality=benton,
+                animal=a,
+                certificate_serial=f"R{a.pk}",
+                owner_name="o",
+                owner_address="a",
+                animal_name=a.name,
+                sex="male",
+                altered=False,
+                breed="Mix",
+                color="black",
+                vaccinated_on=date(2026, 6, 1),
+                vaccine_type="k",
+                vaccine_serial="L",
+                expires_on=date(2028, 6, 1),
+                veterinarian_name="V",
+                veterinarian_address="A",
+                veterinarian_phone="P",
+                rabies_tag_number=f"T{a.pk}",
+            )
+            for a in animals
+        ),
+        batch_size=5000,
+    )
+    for key, amount in {"license_tax.altered": "5.00", "license_tax.unaltered": "10.00", "late_fee": "5.00"}.items():
+        actions.set_fee(
+            acting_user=clerk,
+            municipality=benton,
+            key=key,
+            amount=amount,
+            effective_on=date(2020, 1, 1),
+            authority="bench",
+        )
+    year = date.today().year
+    actions.receive_tag_lot(
+        acting_user=clerk, municipality=benton, license_year=year, first_serial=1, last_serial=50_000
+    )
+    print(f"populated {ANIMALS:,} animals in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    return benton, clerk
+
+
+def timed(fn, n):
+    times = []
+    for i in range(n):
+        started = time.perf_counter()
+        fn(i)
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times), sorted(times)[int(len(times) * 0.95) - 1]
+
+
+def main():
+    benton, clerk = populate()
+    setup_test_environment()
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.SECURE_SSL_REDIRECT = False
+    client = Client()
+    client.force_login(clerk)
+    ids = list(
+        Animal.objects.filter(municipality=benton, licenses__isnull=True)
+        .order_by("?")
+        .values_list("pk", flat=True)[: SAMPLES * 2]
+    )
+
+    def open_page(i):
+        r = client.get(f"/animals/{ids[i]}/license/")
+        assert r.status_code == 200 and b"Issue the" in r.content, r.content[-500:]
+
+    def issue(i):
+        r = client.post(f"/animals/{ids[SAMPLES + i]}/license/", {"method": "cash", "amount": "15.00"})
+        assert r.status_code == 302, r.content[-800:]
+
+    open_page(0)  # warm the rule packs and templates, as a running server would be
+    print(f"engine: {connection.vendor}, {Animal.objects.filter(municipality=benton).count():,} animals in Benton")
+    median, p95 = timed(open_page, SAMPLES)
+    print(f"open an animal and see what is owed: median {median:.1f} ms, p95 {p95:.1f} ms ({SAMPLES} pages)")
+    median, p95 = timed(issue, SAMPLES)
+    print(f"issue the license (payment, tag, audit): median {median:.1f} ms, p95 {p95:.1f} ms ({SAMPLES} licenses)")
+
+
+if __name__ == "__main__":
+    main()

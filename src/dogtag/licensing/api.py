@@ -1,0 +1,159 @@
+from datetime import date, datetime
+from decimal import Decimal
+
+from django.shortcuts import get_object_or_404
+from ninja import Router, Schema, Status
+
+from dogtag.accounts.scope import get_for_user, municipalities, scoped
+from dogtag.licensing import actions
+from dogtag.licensing.models import License, RenewalRun, Tag
+from dogtag.licensing.owed import what_is_owed
+from dogtag.registry.models import Animal, today
+
+router = Router(tags=["licensing"])
+
+
+class CitationOut(Schema):
+    jurisdiction: str
+    section: str
+    quote: str
+
+
+class LineOut(Schema):
+    label: str
+    amount: Decimal
+    citations: list[CitationOut]
+
+
+class RefusalOut(Schema):
+    field: str
+    message: str
+
+
+class FeePreviewOut(Schema):
+    license_year: int
+    lines: list[LineOut]
+    total: Decimal
+    late_fee_trigger: str
+    free_license: bool
+    expires_on: date | None
+    can_issue: bool
+    refusals: list[RefusalOut]
+
+
+class TagOut(Schema):
+    serial: int
+    license_year: int
+    status: str
+
+
+class LicenseOut(Schema):
+    id: int
+    municipality: str
+    license_year: int
+    serial: int
+    animal_id: int | None
+    animal_name: str
+    owner_name: str
+    owner_address: str
+    issued_on: date
+    expires_on: date
+    tax: Decimal
+    late_fee: Decimal
+    late_fee_trigger: str
+    free_license: bool
+    county: str
+    voided_at: datetime | None
+    void_reason: str
+    tags: list[TagOut]
+    citations: list[CitationOut]
+
+    @staticmethod
+    def resolve_municipality(obj):
+        return obj.municipality.slug
+
+    @staticmethod
+    def resolve_tags(obj):
+        return list(obj.tags.all())
+
+
+class PaymentIn(Schema):
+    method: str
+    amount: Decimal
+    check_number: str = ""
+    card_reference: str = ""
+
+
+class IssueIn(Schema):
+    payment: PaymentIn | None = None
+    tag_serial: int | None = None
+
+
+class ReasonIn(Schema):
+    reason: str
+
+
+class ReplaceTagIn(Schema):
+    tag_serial: int | None = None
+
+
+class RenewalRunOut(Schema):
+    id: int
+    license_year: int
+    started_at: datetime
+    finished_at: datetime | None
+    notices_created: int
+    emails_queued: int
+
+
+@router.get("/animals/{pk}/fee-preview", response=FeePreviewOut)
+def fee_preview(request, pk: int, on: date | None = None):
+    """What the animal owes for its license on a day (today by default), each line with its citations."""
+    owed = what_is_owed(get_for_user(request.auth, Animal.objects, pk), on or today())
+    return {**owed.__dict__, "total": owed.total, "can_issue": owed.can_issue}
+
+
+@router.post("/animals/{pk}/licenses", response={201: LicenseOut})
+def issue_license(request, pk: int, payload: IssueIn):
+    animal = get_for_user(request.auth, Animal.objects.select_related("municipality"), pk, actions.CLERKS)
+    payment = payload.payment.dict() if payload.payment else None
+    return Status(
+        201, actions.issue_license(animal, acting_user=request.auth, payment=payment, tag_serial=payload.tag_serial)
+    )
+
+
+@router.get("/licenses/{pk}", response=LicenseOut)
+def get_license(request, pk: int):
+    return get_for_user(request.auth, License.objects.select_related("municipality"), pk)
+
+
+@router.post("/licenses/{pk}/void", response=LicenseOut)
+def void_license(request, pk: int, payload: ReasonIn):
+    license = get_for_user(request.auth, License.objects, pk, actions.CLERKS)
+    return actions.void_license(license, acting_user=request.auth, reason=payload.reason)
+
+
+@router.post("/licenses/{pk}/replace-tag", response=LicenseOut)
+def replace_tag(request, pk: int, payload: ReplaceTagIn):
+    license = get_for_user(request.auth, License.objects, pk, actions.CLERKS)
+    actions.replace_tag(license, acting_user=request.auth, tag_serial=payload.tag_serial)
+    return license
+
+
+@router.get("/municipalities/{slug}/tags/{year}/{serial}", response=LicenseOut)
+def tag_lookup(request, slug: str, year: int, serial: int):
+    """The license a tag serial was issued to, in a municipality the user serves."""
+    municipality = get_object_or_404(municipalities(request.auth), slug=slug)
+    tag = get_object_or_404(Tag, municipality=municipality, license_year=year, serial=serial, license__isnull=False)
+    return tag.license
+
+
+@router.get("/renewal-runs", response=list[RenewalRunOut])
+def renewal_runs(request, municipality: str | None = None):
+    runs = scoped(request.auth, RenewalRun.objects).order_by("-started_at")
+    return runs.filter(municipality__slug=municipality) if municipality else runs[:100]
+
+
+@router.get("/renewal-runs/{pk}", response=RenewalRunOut)
+def renewal_run(request, pk: int):
+    return get_for_user(request.auth, RenewalRun.objects, pk)

@@ -1,0 +1,73 @@
+import json
+from datetime import date
+
+from dogtag.accounts.models import ApiToken
+from dogtag.licensing import actions
+from dogtag.licensing.models import License
+from tests.base import BaseTestCase, on
+from tests.licensing.base import BENTON_FEES, set_fees
+
+
+@on(date(2026, 5, 20))
+class LicensingApiTests(BaseTestCase):
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        set_fees(cls.clerk, cls.benton, BENTON_FEES)
+        actions.receive_tag_lot(
+            acting_user=cls.clerk,
+            municipality=cls.benton,
+            license_year=2026,
+            first_serial=300,
+            last_serial=310,
+            received_on=date(2026, 1, 2),
+        )
+        cls.token = ApiToken.issue(cls.clerk, "counter script")[1]
+
+    def call(self, method, path, body=None):
+        return self.client.generic(
+            method,
+            f"/api/v1{path}",
+            json.dumps(body) if body is not None else "",
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {self.token}",
+        )
+
+    def test_the_fee_preview_gives_each_line_with_its_citation(self):
+        r = self.call("GET", f"/animals/{self.dog.pk}/fee-preview")
+        self.assertEqual(r.status_code, 200, r.content)
+        body = r.json()
+        self.assertEqual(body["total"], "15.00")
+        self.assertEqual(body["late_fee_trigger"], "renewal")
+        self.assertEqual([line["amount"] for line in body["lines"]], ["10.00", "5.00"])
+        self.assertEqual(body["lines"][1]["citations"][0]["section"], "§ 115-4")
+        self.assertTrue(body["can_issue"])
+
+    def test_the_fee_preview_on_another_day(self):
+        r = self.call("GET", f"/animals/{self.dog.pk}/fee-preview?on=2026-03-31")
+        self.assertEqual(r.json()["total"], "10.00")
+
+    def test_it_issues_looks_up_replaces_and_voids(self):
+        r = self.call(
+            "POST",
+            f"/animals/{self.dog.pk}/licenses",
+            {"payment": {"method": "card", "amount": "15.00", "card_reference": "AUTH-1"}},
+        )
+        self.assertEqual(r.status_code, 201, r.content)
+        license = r.json()
+        self.assertEqual((license["serial"], license["tax"], license["late_fee"]), (300, "10.00", "5.00"))
+        r = self.call("GET", "/municipalities/benton/tags/2026/300")
+        self.assertEqual(r.json()["id"], license["id"])
+        r = self.call("POST", f"/licenses/{license['id']}/replace-tag", {})
+        self.assertEqual([(t["serial"], t["status"]) for t in r.json()["tags"]], [(300, "lost"), (301, "issued")])
+        r = self.call("POST", f"/licenses/{license['id']}/void", {"reason": "issued to the wrong owner"})
+        self.assertIsNotNone(r.json()["voided_at"])
+
+    def test_a_refusal_names_the_field_and_writes_nothing(self):
+        r = self.call("POST", f"/animals/{self.dog.pk}/licenses", {"payment": {"method": "cash", "amount": "5.00"}})
+        self.assertEqual(r.status_code, 422)
+        self.assertIn("$5.00 received but $15.00 is due", r.json()["errors"]["amount"][0])
+        self.assertFalse(License.objects.exists())
+
+    def test_an_unknown_tag_is_not_found(self):
+        self.assertEqual(self.call("GET", "/municipalities/benton/tags/2026/999").status_code, 404)
