@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from dogtag.licensing import law
 from dogtag.licensing.models import License
-from dogtag.registry.models import Animal
+from dogtag.registry.models import Animal, Ownership
 from dogtag.rules.decision import Citation, NotSet
 from dogtag.rules.licensing import license_year_of
 
@@ -224,8 +224,8 @@ def kept_with(animal: Animal, on: date):
     kept = Animal.objects.filter(municipality_id=animal.municipality_id, status=Animal.Status.ACTIVE)
     if animal.premises_id:
         return kept.filter(premises_id=animal.premises_id)
-    owners = [o.person_id for o in animal.current_owners(on)]
-    return kept.filter(ownerships__person_id__in=owners, ownerships__ended_on=None).distinct()
+    owners = Ownership.objects.current(on).filter(animal=animal).values("person_id")
+    return kept.filter(pk__in=Ownership.objects.current(on).filter(person_id__in=owners).values("animal_id"))
 
 
 def limit_warnings(animal: Animal, on: date) -> list[tuple[str, tuple[Citation, ...]]]:

@@ -18,6 +18,7 @@ from dogtag.registry.models import (
     RabiesVaccination,
     today,
 )
+from dogtag.rules.dates import ONE_DAY
 
 REGISTRARS = (Role.CLERK, Role.OFFICER, Role.VETERINARIAN, Role.ADMINISTRATOR)
 CERTIFIERS = (Role.CLERK, Role.VETERINARIAN, Role.ADMINISTRATOR)
@@ -231,3 +232,18 @@ def record_duplicate_rabies_tag(vaccination, *, acting_user, tag_number, issued_
         issued_on=issued_on or today(),
     )
     return _save(tag, acting_user=acting_user, action="vaccination.duplicate_tag", roles=CERTIFIERS)
+
+
+@transaction.atomic
+def transfer_animal(animal, *, acting_user, to_person, on) -> Ownership:
+    """A change of owner: the current owners' ownership ends the day before `on`, the new one
+    starts on it. A license already issued stays with the animal for its license year."""
+    _same_municipality("to_person", to_person, animal.municipality_id)
+    current = list(animal.ownerships.current(on).filter(role=Ownership.Role.OWNER))
+    if any(o.person_id == to_person.pk for o in current):
+        raise ValidationError({"to_person": f"{to_person} already owns {animal.name}."})
+    for ownership in current:
+        if ownership.started_on >= on:
+            raise ValidationError({"on": f"{ownership.person} became the owner on {ownership.started_on}."})
+        end_ownership(ownership, acting_user=acting_user, ended_on=on - ONE_DAY)
+    return add_ownership(animal, acting_user=acting_user, person=to_person, started_on=on)

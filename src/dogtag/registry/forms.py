@@ -93,3 +93,12 @@ class VoidForm(Form):
 class DuplicateTagForm(Form):
     tag_number = forms.CharField(max_length=50, label="New rabies tag number")
     issued_on = forms.DateField(widget=DateInput())
+
+
+class TransferForm(Form):
+    to_person = forms.ModelChoiceField(queryset=Person.objects.none(), label="New owner")
+    on = forms.DateField(widget=DateInput(), label="Owner from")
+
+    def __init__(self, *args, municipality, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["to_person"].queryset = Person.objects.filter(municipality=municipality)

@@ -16,6 +16,7 @@ urlpatterns = [
     path("animals/<int:pk>/", views.animal, name="animal"),
     path("animals/<int:pk>/edit/", views.animal_edit, name="animal-edit"),
     path("animals/<int:pk>/owners/new/", views.ownership_new, name="ownership-new"),
+    path("animals/<int:pk>/transfer/", views.animal_transfer, name="animal-transfer"),
     path("animals/<int:pk>/vaccinations/new/", views.vaccination_new, name="vaccination-new"),
     path("ownerships/<int:pk>/end/", views.ownership_end, name="ownership-end"),
     path("vaccinations/<int:pk>/", views.vaccination, name="vaccination"),

@@ -164,9 +164,7 @@ def premises_edit(request, pk):
 @login_required
 def animal_new(request, slug):
     municipality = municipality_for(request, slug, actions.REGISTRARS)
-    form = forms.NewAnimalForm(
-        posted(request), municipality=municipality, initial={"owner": request.GET.get("owner")}
-    )
+    form = forms.NewAnimalForm(posted(request), municipality=municipality, initial={"owner": request.GET.get("owner")})
     return action_page(
         request,
         form,
@@ -214,6 +212,15 @@ def ownership_new(request, pk):
         animal,
         title=f"Add an owner, keeper or harborer of {animal}",
         done=to("animal", pk),
+    )
+
+
+@login_required
+def animal_transfer(request, pk):
+    animal = get_for_user(request.user, Animal.objects, pk, actions.REGISTRARS)
+    form = forms.TransferForm(posted(request), municipality=animal.municipality)
+    return action_page(
+        request, form, actions.transfer_animal, animal, title=f"Transfer {animal} to a new owner", done=to("animal", pk)
     )
 
 

@@ -1,0 +1,78 @@
+from datetime import date
+
+from django.urls import reverse
+
+from dogtag.accounts.models import Role
+from dogtag.licensing import actions
+from dogtag.registry import actions as registry
+from dogtag.registry.models import Municipality
+from tests.base import BaseTestCase, make_user, on
+from tests.licensing.base import BENTON_FEES, set_fees
+
+
+@on(date(2026, 6, 15))
+class TransferTests(BaseTestCase):
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        set_fees(cls.clerk, cls.benton, BENTON_FEES)
+        actions.receive_tag_lot(acting_user=cls.clerk, municipality=cls.benton, license_year=2026, first_serial=1,
+                                last_serial=3, received_on=date(2026, 1, 2))
+        with on(date(2026, 2, 2)):
+            cls.license = actions.issue_license(cls.dog, acting_user=cls.clerk,
+                                                payment={"method": "cash", "amount": "10.00"})
+        cls.buyer = registry.create_person(acting_user=cls.clerk, municipality=cls.benton, name="Bea Buyer",
+                                           street="4 Oak St", city="Benton", postal_code="53803")
+
+    def test_the_license_follows_the_dog_to_its_new_owner(self):
+        self.login(self.clerk)
+        r = self.client.post(reverse("animal-transfer", args=[self.dog.pk]),
+                             {"to_person": self.buyer.pk, "on": "2026-06-15"})
+        self.assertRedirects(r, reverse("animal", args=[self.dog.pk]))
+        self.assertEqual([o.person for o in self.dog.current_owners()], [self.buyer])
+        old = self.dog.ownerships.get(person=self.owner)
+        self.assertEqual(old.ended_on, date(2026, 6, 14))
+        self.license.refresh_from_db()
+        self.assertIsNone(self.license.voided_at)
+        self.assertEqual(self.license.owner_name, "Pat Owner", "the license states the owner it was issued to")
+        self.assertContains(self.client.get(reverse("license-counter", args=[self.dog.pk])),
+                            f"License {self.license.serial} is already in force for 2026.")
+
+    def test_a_transfer_to_the_current_owner_is_refused(self):
+        self.login(self.clerk)
+        r = self.client.post(reverse("animal-transfer", args=[self.dog.pk]),
+                             {"to_person": self.owner.pk, "on": "2026-06-15"})
+        self.assertContains(r, "Pat Owner already owns Rex.")
+
+
+class LimitWarningTests(BaseTestCase):
+    def keep(self, municipality, clerk, owner, premises, species, count):
+        for i in range(count):
+            registry.register_animal(acting_user=clerk, municipality=municipality, owner=owner, premises=premises,
+                                     name=f"{species} {i}", species=species, sex="female",
+                                     birth_date=date(2024, 1, 1))
+
+    @on(date(2026, 3, 1))
+    def test_cedarburg_warns_of_more_than_three_dogs_and_cats(self):
+        cedarburg = Municipality.objects.get(slug="cedarburg")
+        clerk = make_user("cc", (cedarburg, Role.CLERK))
+        owner = registry.create_person(acting_user=clerk, municipality=cedarburg, name="Cat Lady", street="1 A St",
+                                       city="Cedarburg", postal_code="53012")
+        home = registry.create_premises(acting_user=clerk, municipality=cedarburg, street="1 A St",
+                                        use="single-family")
+        self.keep(cedarburg, clerk, owner, home, "cat", 3)
+        self.login(clerk)
+        animal = cedarburg.animal_set.first()
+        self.assertNotContains(self.client.get(reverse("license-counter", args=[animal.pk])), "allowed")
+        self.keep(cedarburg, clerk, owner, home, "dog", 1)
+        r = self.client.get(reverse("license-counter", args=[animal.pk]))
+        self.assertContains(r, "4 dogs and cats are kept here, more than the 3 allowed.")
+        self.assertContains(r, "§ 7-1-6")
+
+    @on(date(2026, 3, 1))
+    def test_benton_warns_of_a_kennel_over_three_dogs(self):
+        self.keep(self.benton, self.clerk, self.owner, self.premises, "dog", 3)  # Rex makes four
+        self.login(self.clerk)
+        r = self.client.get(reverse("license-counter", args=[self.dog.pk]))
+        self.assertContains(r, "4 dogs over licensable age are kept here: a kennel license is required")
+        self.assertContains(r, "§ 115-3B")
