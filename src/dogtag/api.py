@@ -8,6 +8,7 @@ from ninja.security import HttpBearer, django_auth
 from dogtag.accounts.models import ApiToken, hash_token
 from dogtag.enforcement.api import router as enforcement_router
 from dogtag.licensing.api import router as licensing_router
+from dogtag.licensing.kennel_api import router as kennel_router
 from dogtag.registry.api import router as registry_router
 from dogtag.registry.rules_api import router as rules_router
 
@@ -26,6 +27,7 @@ api = NinjaAPI(title="Dogtag", version="1", urls_namespace="api", auth=[TokenAut
 api.add_router("/", registry_router)
 api.add_router("/", rules_router)
 api.add_router("/", licensing_router)
+api.add_router("/", kennel_router)
 api.add_router("/", enforcement_router)
 
 

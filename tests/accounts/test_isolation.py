@@ -11,6 +11,7 @@ from dogtag.audit.models import AuditEvent
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
 from tests.licensing.base import benton_license, benton_renewal_run
+from tests.licensing.kennel_fixtures import benton_multiple_dog_and_kennel
 
 # URL name, or the prefix before its first "-", -> the Benton object whose pk fills `<pk>`.
 OBJECTS = {
@@ -37,6 +38,15 @@ OBJECTS.update(
         "requirement": "requirement",
         "citation": "citation",
         "hen-permit": "hen_permit",
+    }
+)
+# multiple-dog and kennel licenses: tests/licensing/kennel_fixtures.py
+OBJECTS.update(
+    {
+        "multiple-dog": "multiple_dog_license",
+        "multiple-dog-apply": "owner",
+        "kennel": "kennel",
+        "kennel-inspection-correct": "kennel_inspection",
     }
 )
 # API collection -> the Benton object whose pk fills `{pk}`.
@@ -106,6 +116,25 @@ VALID_BODY = {
 API_OBJECTS.update(
     {"multiple-dog-licenses": "multiple_dog_license", "kennels": "kennel", "kennel-inspections": "kennel_inspection"}
 )
+VALID_BODY.update(
+    {
+        # multiple-dog and kennel licenses
+        "keeper_id": 1,
+        "dogs": 2,
+        "premises_id": 1,
+        "capacity": 5,
+        "signed_on": "2026-01-01",
+        "from_other_structures_ft": "250",
+        "from_lot_lines_ft": "10",
+        "kennel_sq_ft": "300",
+        "privacy_fence": True,
+        "category": "public-nuisance",
+        "inspector": "veterinarian",
+        "inspector_name": "x",
+        "inspected_on": "2026-01-01",
+        "corrected_on": "2026-01-02",
+    }
+)
 
 
 def patterns(resolver=None, prefix=""):
@@ -127,6 +156,7 @@ class IsolationTests(BaseTestCase):
         cls.renewal_run = benton_renewal_run(cls)
         cls.token = ApiToken.issue(cls.outsider, "Cedarburg clinic")[1]
         benton_cases(cls)
+        benton_multiple_dog_and_kennel(cls)
 
     def fill(self, name, route):
         key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)

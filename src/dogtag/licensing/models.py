@@ -98,6 +98,14 @@ class Payment(Scoped, Voidable):
         return f"${self.amount} {self.get_method_display().lower()}"
 
 
+class Revocation(models.TextChoices):
+    """Why a multiple-dog license was revoked (a void with a reason category)."""
+
+    REFUSED_INSPECTION = "refused-inspection", "Refused inspection"
+    PUBLIC_NUISANCE = "public-nuisance", "Public nuisance"
+    NEGLECT = "neglect", "Failure to provide proper food, drink or shelter"
+
+
 class License(Scoped, Voidable):
     """A dog or cat license for one license year: what s. 174.07(1) says it must state, as it
     stood when issued, with the amounts charged and the citations that produced them."""
@@ -132,6 +140,11 @@ class License(Scoped, Voidable):
     county = models.CharField(max_length=100)
     dogs_authorized = models.PositiveIntegerField(null=True, blank=True)
     citations = models.JSONField(default=list)
+    # A multiple-dog license: the registered dogs it covers, the inspection consent its
+    # application carries, and why it was revoked.
+    covered_animals = models.ManyToManyField(Animal, blank=True, related_name="multiple_dog_licenses")
+    inspection_consent_on = models.DateField(null=True, blank=True)
+    revocation = models.CharField(max_length=20, choices=Revocation.choices, blank=True)
 
     class Meta:
         ordering = ["-license_year", "serial"]
@@ -184,6 +197,8 @@ class KennelLicense(Scoped, Voidable):
     expires_on = models.DateField(null=True, blank=True)
     payment = models.ForeignKey(Payment, null=True, blank=True, on_delete=models.PROTECT)
     citations = models.JSONField(default=list)
+    dogs_kept = models.PositiveIntegerField("dogs kept when approved", null=True, blank=True)
+    refusal_reason = models.CharField(max_length=300, blank=True)
 
     def __str__(self):
         return f"{self.license_year} kennel license — {self.premises}"

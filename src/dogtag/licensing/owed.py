@@ -135,6 +135,16 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
     owed.existing = animal.licenses.filter(license_year=year, voided_at=None).first()
     if owed.existing:
         refuse(Refusal("license", f"License {owed.existing.serial} is already in force for {year}."))
+    elif pack.multiple_dog and pack.multiple_dog.license and (covering := covering_license(animal, year)):
+        cite = pack.multiple_dog.license.cite.citation
+        refuse(
+            Refusal(
+                "license",
+                f"{animal.name} is kept under multiple-dog license {covering.serial} for {year}, "
+                f"instead of a license tax for each dog ({_section(cite)}).",
+                cite,
+            )
+        )
 
     if lic.requires_current_rabies is not None:
         _check_rabies(animal, on, owed, lic.requires_current_rabies.cite.citation)
@@ -177,6 +187,13 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
     expiry = law.ask(animal.municipality, "license_expiry", {"issued_on": on, "license_year": year}, on, local)
     owed.expires_on, owed.expiry_citations = expiry.value["expires"], expiry.citations
     return owed
+
+
+def covering_license(animal, year):
+    """The multiple-dog license in force for this dog and year, if any."""
+    return License.objects.filter(
+        kind=License.Kind.MULTIPLE_DOG, covered_animals=animal, license_year=year, voided_at=None
+    ).first()
 
 
 def _check_rabies(animal, on, owed, citation):

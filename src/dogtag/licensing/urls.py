@@ -1,6 +1,6 @@
 from django.urls import path
 
-from dogtag.licensing import views
+from dogtag.licensing import kennel_views, multiple_dog_views, views
 
 urlpatterns = [
     path("animals/<int:pk>/license/", views.counter, name="license-counter"),
@@ -18,4 +18,25 @@ urlpatterns = [
     path("m/<slug:slug>/renewals/", views.renewals, name="renewals"),
     path("renewal-runs/<int:pk>/notices.pdf", views.renewal_batch, name="renewal-batch"),
     path("m/<slug:slug>/outbox/", views.outbox, name="outbox"),
+    path("m/<slug:slug>/multiple-dog-licenses/", multiple_dog_views.licenses, name="multiple-dog-licenses"),
+    path("people/<int:pk>/multiple-dog-license/", multiple_dog_views.apply, name="multiple-dog-apply"),
+    path("multiple-dog-licenses/<int:pk>/", multiple_dog_views.license, name="multiple-dog-license"),
+    path("multiple-dog-licenses/<int:pk>/revoke/", multiple_dog_views.revoke, name="multiple-dog-revoke"),
+    path(
+        "multiple-dog-licenses/<int:pk>/certificate.pdf",
+        multiple_dog_views.certificate,
+        name="multiple-dog-certificate",
+    ),
+    path("m/<slug:slug>/kennels/", kennel_views.kennel_list, name="kennels"),
+    path("m/<slug:slug>/kennels/new/", kennel_views.kennel_new, name="kennel-new"),
+    path("kennels/<int:pk>/", kennel_views.kennel, name="kennel"),
+    path("kennels/<int:pk>/inspections/new/", kennel_views.kennel_inspect, name="kennel-inspect"),
+    path(
+        "kennel-inspections/<int:pk>/correct/",
+        kennel_views.kennel_inspection_correct,
+        name="kennel-inspection-correct",
+    ),
+    path("kennels/<int:pk>/refuse/", kennel_views.kennel_refuse, name="kennel-refuse"),
+    path("kennels/<int:pk>/void/", kennel_views.kennel_void, name="kennel-void"),
+    path("kennels/<int:pk>/certificate.pdf", kennel_views.kennel_certificate, name="kennel-certificate"),
 ]

@@ -53,6 +53,7 @@ class KennelSection(Strict):
     siting: Optional[Siting] = None
     fee: Optional[Fees] = None
     term: Optional[Term] = None
+    inspection: Optional[Provision] = None  # problems found are corrected before approval
 
 
 class MultipleDogLicense(Provision):

@@ -1,0 +1,213 @@
+"""Multiple-dog and kennel licenses under /api/v1/: the same actions as the clerk's pages,
+scoped by municipality (registry/api.py)."""
+
+from datetime import date
+from decimal import Decimal
+
+from django.shortcuts import get_object_or_404
+from ninja import ModelSchema, Router, Schema, Status
+
+from dogtag.accounts.scope import get_for_user, scoped
+from dogtag.licensing import kennels, multiple_dogs
+from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.models import Inspection, KennelLicense, License
+from dogtag.registry.api import _municipality
+from dogtag.registry.models import Animal, Person, Premises
+
+router = Router(tags=["multiple-dog and kennel licenses"])
+
+
+class PaymentIn(Schema):
+    amount: Decimal
+    method: str
+    check_number: str = ""
+    card_reference: str = ""
+
+
+class MultipleDogIn(Schema):
+    keeper_id: int
+    dogs: int
+    animal_ids: list[int] = []
+    inspection_consent: bool = False
+    payment: PaymentIn | None = None
+
+
+class MultipleDogOut(ModelSchema):
+    tags: list[int]
+    animal_ids: list[int]
+
+    class Meta:
+        model = License
+        fields = [
+            "id",
+            "license_year",
+            "serial",
+            "holder",
+            "issued_on",
+            "expires_on",
+            "tax",
+            "dogs_authorized",
+            "inspection_consent_on",
+            "voided_at",
+            "void_reason",
+            "revocation",
+            "citations",
+        ]
+
+    @staticmethod
+    def resolve_tags(obj):
+        return [t.serial for t in obj.tags.all()]
+
+    @staticmethod
+    def resolve_animal_ids(obj):
+        return [a.pk for a in obj.covered_animals.all()]
+
+
+class RevokeIn(Schema):
+    category: str  # checked by the action, which names the choices and the section
+    reason: str
+
+
+class KennelIn(Schema):
+    owner_id: int
+    premises_id: int
+    operator_name: str = ""
+    capacity: int
+    description: str
+    use: str  # personal or business, checked by the action
+    signed_on: date
+    from_other_structures_ft: Decimal
+    from_lot_lines_ft: Decimal
+    kennel_sq_ft: Decimal
+    privacy_fence: bool
+    license_year: int | None = None
+
+
+class InspectionOut(ModelSchema):
+    class Meta:
+        model = Inspection
+        fields = ["id", "inspector", "inspector_name", "inspected_on", "findings", "corrected_on"]
+
+
+class KennelOut(ModelSchema):
+    inspections: list[InspectionOut]
+
+    class Meta:
+        model = KennelLicense
+        fields = [
+            "id",
+            "license_year",
+            *kennels.APPLICATION_FIELDS,
+            *("status", "renewal", "fee", "issued_on", "expires_on", "dogs_kept", "refusal_reason"),
+            *("voided_at", "void_reason", "citations"),
+        ]
+
+    @staticmethod
+    def resolve_inspections(obj):
+        return list(obj.inspections.all())
+
+
+class InspectionIn(Schema):
+    inspector: str  # checked by the action, which names who may inspect
+    inspector_name: str
+    inspected_on: date
+    findings: str = ""
+
+
+class CorrectionIn(Schema):
+    corrected_on: date
+
+
+class ApproveIn(Schema):
+    payment: PaymentIn | None = None
+
+
+class ReasonIn(Schema):
+    reason: str
+
+
+@router.post("/municipalities/{slug}/multiple-dog-licenses", response={201: MultipleDogOut})
+def issue_multiple_dog_license(request, slug: str, payload: MultipleDogIn):
+    municipality = _municipality(request, slug, CLERKS)
+    keeper = get_object_or_404(Person, pk=payload.keeper_id, municipality=municipality)
+    animals = [get_object_or_404(Animal, pk=pk, municipality=municipality) for pk in payload.animal_ids]
+    return Status(
+        201,
+        multiple_dogs.issue_multiple_dog_license(
+            acting_user=request.auth,
+            municipality=municipality,
+            keeper=keeper,
+            dogs=payload.dogs,
+            animals=animals,
+            inspection_consent=payload.inspection_consent,
+            payment=payload.payment.dict() if payload.payment else None,
+        ),
+    )
+
+
+@router.get("/multiple-dog-licenses/{pk}", response=MultipleDogOut)
+def get_multiple_dog_license(request, pk: int):
+    return get_for_user(request.auth, License.objects.filter(kind=License.Kind.MULTIPLE_DOG), pk)
+
+
+@router.post("/multiple-dog-licenses/{pk}/revoke", response=MultipleDogOut)
+def revoke_multiple_dog_license(request, pk: int, payload: RevokeIn):
+    license = get_for_user(
+        request.auth, License.objects.filter(kind=License.Kind.MULTIPLE_DOG), pk, multiple_dogs.REVOKERS
+    )
+    return multiple_dogs.revoke_multiple_dog_license(
+        license, acting_user=request.auth, category=payload.category, reason=payload.reason
+    )
+
+
+@router.get("/kennels", response=list[KennelOut])
+def list_kennels(request, municipality: str | None = None):
+    found = scoped(request.auth, KennelLicense.objects.prefetch_related("inspections"))
+    return found.filter(municipality__slug=municipality) if municipality else found[:500]
+
+
+@router.post("/municipalities/{slug}/kennels", response={201: KennelOut})
+def apply_for_kennel_license(request, slug: str, payload: KennelIn):
+    municipality = _municipality(request, slug, CLERKS)
+    fields = payload.dict()
+    fields["owner"] = get_object_or_404(Person, pk=fields.pop("owner_id"), municipality=municipality)
+    fields["premises"] = get_object_or_404(Premises, pk=fields.pop("premises_id"), municipality=municipality)
+    return Status(201, kennels.apply_for_kennel_license(acting_user=request.auth, municipality=municipality, **fields))
+
+
+@router.get("/kennels/{pk}", response=KennelOut)
+def get_kennel(request, pk: int):
+    return get_for_user(request.auth, KennelLicense.objects, pk)
+
+
+@router.post("/kennels/{pk}/inspections", response={201: KennelOut})
+def record_inspection(request, pk: int, payload: InspectionIn):
+    kennel = get_for_user(request.auth, KennelLicense.objects, pk, CLERKS)
+    kennels.record_inspection(kennel, acting_user=request.auth, **payload.dict())
+    return Status(201, kennel)
+
+
+@router.post("/kennel-inspections/{pk}/corrected", response=KennelOut)
+def record_correction(request, pk: int, payload: CorrectionIn):
+    inspection = get_for_user(request.auth, Inspection.objects.select_related("kennel_license"), pk, CLERKS)
+    kennels.record_correction(inspection, acting_user=request.auth, corrected_on=payload.corrected_on)
+    return inspection.kennel_license
+
+
+@router.post("/kennels/{pk}/approve", response=KennelOut)
+def approve_kennel_license(request, pk: int, payload: ApproveIn):
+    kennel = get_for_user(request.auth, KennelLicense.objects, pk, CLERKS)
+    payment = payload.payment.dict() if payload.payment else None
+    return kennels.approve_kennel_license(kennel, acting_user=request.auth, payment=payment)
+
+
+@router.post("/kennels/{pk}/refuse", response=KennelOut)
+def refuse_kennel_application(request, pk: int, payload: ReasonIn):
+    kennel = get_for_user(request.auth, KennelLicense.objects, pk, CLERKS)
+    return kennels.refuse_kennel_application(kennel, acting_user=request.auth, reason=payload.reason)
+
+
+@router.post("/kennels/{pk}/void", response=KennelOut)
+def void_kennel_license(request, pk: int, payload: ReasonIn):
+    kennel = get_for_user(request.auth, KennelLicense.objects, pk, CLERKS)
+    return kennels.void_kennel_license(kennel, acting_user=request.auth, reason=payload.reason)

@@ -1,0 +1,66 @@
+"""Forms for the multiple-dog and kennel license pages: they parse; the actions validate."""
+
+from django import forms
+
+from dogtag.licensing.forms import PaymentFields
+from dogtag.licensing.models import Inspection, KennelLicense, Revocation
+from dogtag.registry.forms import DateInput, Form
+from dogtag.registry.models import Person, Premises
+
+
+class MultipleDogForm(PaymentFields):
+    dogs = forms.IntegerField(min_value=1, label="Number of dogs to be kept")
+    animals = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="The keeper's registered dogs it covers"
+    )
+    inspection_consent = forms.BooleanField(
+        required=False,
+        label="The keeper is told the application is deemed consent to inspection of the premises at any "
+        "reasonable hour, and that a refusal revokes the license",
+    )
+
+    def __init__(self, *args, dogs=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["animals"].choices = [(str(d.pk), f"{d.name} ({d.breed or 'dog'})") for d in dogs]
+
+
+class RevokeForm(Form):
+    category = forms.ChoiceField(choices=Revocation.choices, label="Revoked for")
+    reason = forms.CharField(max_length=250, label="What happened (date, official, findings)")
+
+
+class KennelApplicationForm(Form):
+    owner = forms.ModelChoiceField(queryset=Person.objects.none(), label="Kennel owner")
+    operator_name = forms.CharField(max_length=200, required=False, label="Kennel operator, if not the owner")
+    premises = forms.ModelChoiceField(queryset=Premises.objects.none(), label="Kennel address")
+    capacity = forms.IntegerField(min_value=0, label="Kennel capacity (dogs)")
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, label="Description of kennel and facility"
+    )
+    use = forms.ChoiceField(choices=KennelLicense.Use.choices, label="Personal or business use")
+    signed_on = forms.DateField(widget=DateInput(), label="Owner's signature dated")
+    license_year = forms.IntegerField(min_value=2000, max_value=2100)
+    from_other_structures_ft = forms.DecimalField(
+        max_digits=7, decimal_places=1, label="Feet to the nearest other residential or commercial structure"
+    )
+    from_lot_lines_ft = forms.DecimalField(max_digits=7, decimal_places=1, label="Feet to the nearest lot line")
+    kennel_sq_ft = forms.DecimalField(max_digits=8, decimal_places=1, label="Kennel area (sq ft)")
+    privacy_fence = forms.BooleanField(required=False, label="Surrounded by privacy fencing")
+
+    def __init__(self, *args, municipality, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["owner"].queryset = Person.objects.filter(municipality=municipality)
+        self.fields["premises"].queryset = Premises.objects.filter(municipality=municipality)
+
+
+class InspectionForm(Form):
+    inspector = forms.ChoiceField(choices=Inspection.Inspector.choices)
+    inspector_name = forms.CharField(max_length=200)
+    inspected_on = forms.DateField(widget=DateInput())
+    findings = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, label="Health problems or violations (blank: none)"
+    )
+
+
+class CorrectionForm(Form):
+    corrected_on = forms.DateField(widget=DateInput(), label="Corrected on")

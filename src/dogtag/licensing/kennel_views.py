@@ -1,0 +1,147 @@
+"""The clerk's kennel license pages: the application, inspections and corrections, the review
+with its sections, approval on payment, refusal, void and the certificate."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+
+from dogtag.accounts.scope import get_for_user, has_role
+from dogtag.audit.models import AuditEvent
+from dogtag.documents.pdf import pdf_response
+from dogtag.licensing import kennels
+from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.forms import PaymentFields, ReasonForm
+from dogtag.licensing.kennel_forms import CorrectionForm, InspectionForm, KennelApplicationForm
+from dogtag.licensing.models import Inspection, KennelLicense
+from dogtag.registry.models import today
+from dogtag.registry.views import action_page, municipality_for, posted, run_action, to
+
+
+def _municipality(request, slug, roles=None):
+    municipality = municipality_for(request, slug, *([roles] if roles else []))
+    if kennels.provision(municipality) is None:
+        raise Http404("This municipality's law requires no kennel license.")
+    return municipality
+
+
+@login_required
+def kennel_list(request, slug):
+    municipality = _municipality(request, slug)
+    licenses = (
+        KennelLicense.objects.filter(municipality=municipality)
+        .select_related("owner", "premises")
+        .order_by("-license_year", "premises__street")[:500]
+    )
+    return render(request, "licensing/kennel_list.html", {"municipality": municipality, "kennels": licenses})
+
+
+@login_required
+def kennel_new(request, slug):
+    municipality = _municipality(request, slug, CLERKS)
+    form = KennelApplicationForm(
+        posted(request), municipality=municipality, initial={"license_year": today().year, "signed_on": today()}
+    )
+    return action_page(
+        request,
+        form,
+        kennels.apply_for_kennel_license,
+        municipality=municipality,
+        title=f"Kennel license application — {municipality}",
+        done=to("kennel"),
+    )
+
+
+@login_required
+def kennel(request, pk):
+    kennel = get_for_user(request.user, KennelLicense.objects.select_related("municipality", "owner", "premises"), pk)
+    on = today()
+    open_application = kennel.status == KennelLicense.Status.APPLIED and not kennel.voided_at
+    review = kennels.review(kennel, on) if open_application else None
+    can_edit = has_role(request.user, kennel.municipality_id, CLERKS)
+    form = PaymentFields(posted(request), initial={"method": "cash", "amount": review.fee if review else None})
+    if request.method == "POST" and can_edit and form.is_valid():
+        if run_action(
+            form,
+            kennels.approve_kennel_license,
+            kennel,
+            acting_user=request.user,
+            on=on,
+            fields={"payment": form.payment()},
+        ):
+            return redirect("kennel", pk=pk)
+    context = {
+        "kennel": kennel,
+        "review": review,
+        "form": form,
+        "can_edit": can_edit,
+        "inspections": kennel.inspections.all(),
+        "dogs": kennels.dogs_at(kennel.premises).order_by("name"),
+        "events": AuditEvent.objects.for_object(kennel),
+        "on": on,
+    }
+    return render(request, "licensing/kennel.html", context)
+
+
+def _kennel(request, pk):
+    return get_for_user(request.user, KennelLicense.objects.select_related("municipality"), pk, CLERKS)
+
+
+@login_required
+def kennel_inspect(request, pk):
+    kennel = _kennel(request, pk)
+    return action_page(
+        request,
+        InspectionForm(posted(request), initial={"inspected_on": today()}),
+        kennels.record_inspection,
+        kennel,
+        title=f"Inspection of the kennel at {kennel.premises}",
+        done=to("kennel", pk),
+    )
+
+
+@login_required
+def kennel_inspection_correct(request, pk):
+    inspection = get_for_user(request.user, Inspection.objects.select_related("kennel_license"), pk, CLERKS)
+    return action_page(
+        request,
+        CorrectionForm(posted(request), initial={"corrected_on": today()}),
+        kennels.record_correction,
+        inspection,
+        title=f"Problems found on {inspection.inspected_on} corrected",
+        done=to("kennel", inspection.kennel_license_id),
+    )
+
+
+@login_required
+def kennel_refuse(request, pk):
+    kennel = _kennel(request, pk)
+    return action_page(
+        request,
+        ReasonForm(posted(request)),
+        kennels.refuse_kennel_application,
+        kennel,
+        title=f"Refuse the kennel license application for {kennel.premises}",
+        done=to("kennel", pk),
+    )
+
+
+@login_required
+def kennel_void(request, pk):
+    kennel = _kennel(request, pk)
+    return action_page(
+        request,
+        ReasonForm(posted(request)),
+        kennels.void_kennel_license,
+        kennel,
+        title=f"Void {kennel}",
+        done=to("kennel", pk),
+    )
+
+
+@login_required
+def kennel_certificate(request, pk):
+    kennel = get_for_user(request.user, KennelLicense.objects.select_related("municipality", "owner", "premises"), pk)
+    context = {"kennel": kennel, "municipality": kennel.municipality, "inspections": kennel.inspections.all()}
+    return pdf_response(
+        "licensing/kennel_certificate.html", context, f"kennel-license-{kennel.license_year}-{kennel.pk}.pdf"
+    )

@@ -1,0 +1,144 @@
+"""The clerk's multiple-dog license pages: find the keeper, see the tax and why, issue on payment
+with a tag per dog, revoke with the reason, print the certificate."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+
+from dogtag.accounts.scope import get_for_user, has_role
+from dogtag.audit.models import AuditEvent
+from dogtag.documents.pdf import pdf_response
+from dogtag.licensing import multiple_dogs
+from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.kennel_forms import MultipleDogForm, RevokeForm
+from dogtag.licensing.models import License
+from dogtag.registry.models import Animal, Person, today
+from dogtag.registry.views import action_page, municipality_for, posted, run_action, to
+
+
+@login_required
+def licenses(request, slug):
+    municipality = municipality_for(request, slug)
+    if multiple_dogs.provision(municipality) is None:
+        raise Http404("This municipality's law has no multiple-dog license.")
+    q = request.GET.get("q", "").strip()
+    keepers = Person.objects.filter(municipality=municipality, name__icontains=q).order_by("name")[:20] if q else []
+    issued = (
+        License.objects.filter(municipality=municipality, kind=License.Kind.MULTIPLE_DOG)
+        .select_related("holder")
+        .order_by("-license_year", "serial")[:200]
+    )
+    context = {"municipality": municipality, "q": q, "keepers": keepers, "licenses": issued}
+    return render(request, "licensing/multiple_dog_list.html", context)
+
+
+def _keepers_dogs(keeper, on):
+    return (
+        Animal.objects.filter(
+            municipality_id=keeper.municipality_id,
+            species=Animal.Species.DOG,
+            status=Animal.Status.ACTIVE,
+            ownerships__person=keeper,
+            ownerships__ended_on=None,
+        )
+        .distinct()
+        .order_by("name")
+    )
+
+
+@login_required
+def apply(request, pk):
+    keeper = get_for_user(request.user, Person.objects.select_related("municipality"), pk)
+    municipality = keeper.municipality
+    if multiple_dogs.provision(municipality) is None:
+        raise Http404("This municipality's law has no multiple-dog license.")
+    on = today()
+    dogs = list(_keepers_dogs(keeper, on))
+    wanted = request.POST.get("dogs") or request.GET.get("dogs") or len(dogs)
+    try:
+        count = int(wanted)
+    except ValueError:
+        count = len(dogs)
+    q = multiple_dogs.quote(municipality, count, on)
+    form = MultipleDogForm(
+        posted(request),
+        dogs=dogs,
+        initial={"dogs": count, "amount": q.tax, "method": "cash", "animals": [str(d.pk) for d in dogs]},
+    )
+    can_issue = has_role(request.user, municipality.pk, CLERKS)
+    if request.method == "POST" and can_issue and form.is_valid():
+        chosen = [d for d in dogs if str(d.pk) in form.cleaned_data["animals"]]
+        license = run_action(
+            form,
+            multiple_dogs.issue_multiple_dog_license,
+            acting_user=request.user,
+            municipality=municipality,
+            on=on,
+            fields={
+                "keeper": keeper,
+                "dogs": form.cleaned_data["dogs"],
+                "animals": chosen,
+                "inspection_consent": form.cleaned_data["inspection_consent"],
+                "payment": form.payment(),
+            },
+        )
+        if license:
+            return redirect("multiple-dog-license", pk=license.pk)
+    context = {
+        "keeper": keeper,
+        "municipality": municipality,
+        "quote": q,
+        "form": form,
+        "on": on,
+        "can_issue": can_issue,
+        "provision": multiple_dogs.provision(municipality),
+    }
+    return render(request, "licensing/multiple_dog_apply.html", context)
+
+
+def _license(request, pk, roles=None):
+    queryset = License.objects.filter(kind=License.Kind.MULTIPLE_DOG).select_related("municipality", "payment")
+    return get_for_user(request.user, queryset, pk, *([roles] if roles else []))
+
+
+@login_required
+def license(request, pk):
+    license = _license(request, pk)
+    context = {
+        "license": license,
+        "tags": license.tags.all(),
+        "dogs": license.covered_animals.all(),
+        "events": AuditEvent.objects.for_object(license),
+        "section": multiple_dogs.section_of(license.municipality),
+    }
+    return render(request, "licensing/multiple_dog_license.html", context)
+
+
+@login_required
+def revoke(request, pk):
+    license = _license(request, pk, multiple_dogs.REVOKERS)
+    return action_page(
+        request,
+        RevokeForm(posted(request)),
+        multiple_dogs.revoke_multiple_dog_license,
+        license,
+        title=f"Revoke multiple-dog license {license.serial} ({multiple_dogs.section_of(license.municipality)})",
+        done=to("multiple-dog-license", pk),
+    )
+
+
+@login_required
+def certificate(request, pk):
+    license = _license(request, pk)
+    context = {
+        "license": license,
+        "tags": license.tags.all(),
+        "dogs": license.covered_animals.all(),
+        "municipality": license.municipality,
+        "section": multiple_dogs.section_of(license.municipality),
+    }
+    return pdf_response(
+        "licensing/multiple_dog_certificate.html",
+        context,
+        f"multiple-dog-license-{license.license_year}-{license.serial}.pdf",
+    )
