@@ -29,6 +29,29 @@ def make_user(username, *roles):
     return user
 
 
+def vaccinate(animal, vet, serial, vaccinated_on, expires_on, **fields):
+    """Record a rabies certificate with plausible clinic details."""
+    details = {
+        "vaccine_type": "killed virus",
+        "vaccine_serial": "LOT-1",
+        "veterinarian_name": "Dr. Vera Vet",
+        "veterinarian_address": "1 Clinic Rd",
+        "veterinarian_phone": "608-555-0100",
+        "rabies_tag_number": f"RT-{serial}",
+        "breed": animal.breed or "Mixed",
+        "color": animal.color or "brown",
+        **fields,
+    }
+    return actions.record_vaccination(
+        animal,
+        acting_user=vet,
+        certificate_serial=serial,
+        vaccinated_on=vaccinated_on,
+        expires_on=expires_on,
+        **details,
+    )
+
+
 class Fixtures:
     """Benton and Webster with a clerk each, a county officer serving both, a veterinarian,
     a resident (no role), an outsider serving only Cedarburg, and a dog in Benton."""

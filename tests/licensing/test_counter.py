@@ -13,7 +13,7 @@ from dogtag.accounts.models import Role
 from dogtag.licensing.models import License, Tag
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Municipality
-from tests.base import BaseTestCase, make_user, on
+from tests.base import BaseTestCase, make_user, on, vaccinate
 
 # Amounts the ordinance delegates, set on each fee schedule as a village board would.
 FEES = {
@@ -164,19 +164,7 @@ class CounterTests(BaseTestCase):
                     acquired_on=acquired,
                     working_status=working,
                 )
-                registry.record_vaccination(
-                    animal,
-                    acting_user=clerk,
-                    certificate_serial=f"R-{slug}-{serial}",
-                    vaccinated_on=day,
-                    vaccine_type="killed virus",
-                    vaccine_serial="LOT",
-                    expires_on=date(day.year + 1, day.month, 1),
-                    veterinarian_name="Dr. V",
-                    veterinarian_address="1 Clinic Rd",
-                    veterinarian_phone="555",
-                    rabies_tag_number=f"RT-{serial}",
-                )
+                vaccinate(animal, clerk, f"R-{slug}-{serial}", day, date(day.year + 1, day.month, 1))
                 total = Decimal(tax) + Decimal(late)
                 page = self.client.get(reverse("license-counter", args=[animal.pk]))
                 self.assertContains(page, f"${total}")

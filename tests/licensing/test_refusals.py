@@ -6,7 +6,7 @@ from dogtag.audit.models import AuditEvent
 from dogtag.licensing import actions
 from dogtag.licensing.models import License, Payment, Tag
 from dogtag.registry import actions as registry
-from tests.base import BaseTestCase, on
+from tests.base import BaseTestCase, on, vaccinate
 from tests.licensing.base import BENTON_FEES, set_fees
 
 
@@ -129,21 +129,7 @@ class RefusalTests(BaseTestCase):
             birth_date=date(2025, 1, 1),
             acquired_on=date(2025, 2, 1),
         )
-        registry.record_vaccination(
-            other,
-            acting_user=self.vet,
-            certificate_serial="R-9",
-            vaccinated_on=date(2026, 4, 1),
-            breed="Pug",
-            color="fawn",
-            vaccine_type="k",
-            vaccine_serial="L",
-            expires_on=date(2027, 4, 1),
-            veterinarian_name="V",
-            veterinarian_address="A",
-            veterinarian_phone="P",
-            rabies_tag_number="T",
-        )
+        vaccinate(other, self.vet, "R-9", date(2026, 4, 1), date(2027, 4, 1))
         r, unchanged = self.issue(other, method="cash", amount="15.00", tag_serial="7")
         self.assertTrue(unchanged)
         self.assertContains(r, "Tag 7 for 2026 cannot be issued: it was issued.")

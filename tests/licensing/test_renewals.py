@@ -11,7 +11,7 @@ from dogtag.licensing import actions
 from dogtag.licensing.models import RenewalNotice, RenewalRun
 from dogtag.outbox.models import Message
 from dogtag.registry import actions as registry
-from tests.base import BaseTestCase, Fixtures, on
+from tests.base import BaseTestCase, Fixtures, on, vaccinate
 from tests.licensing.base import BENTON_FEES, set_fees
 
 
@@ -38,21 +38,7 @@ class RenewalTests(BaseTestCase):
                 sex="male",
                 birth_date=date(2020, 1, 1),
             )
-            registry.record_vaccination(
-                cls.gone,
-                acting_user=cls.vet,
-                certificate_serial="R-G",
-                vaccinated_on=date(2025, 6, 1),
-                breed="Pug",
-                color="fawn",
-                vaccine_type="k",
-                vaccine_serial="L",
-                expires_on=date(2028, 6, 1),
-                veterinarian_name="V",
-                veterinarian_address="A",
-                veterinarian_phone="P",
-                rabies_tag_number="T",
-            )
+            vaccinate(cls.gone, cls.vet, "R-G", date(2025, 6, 1), date(2028, 6, 1))
             actions.issue_license(cls.gone, acting_user=cls.clerk, payment={"method": "cash", "amount": "10.00"})
         registry.update_animal(cls.gone, acting_user=cls.clerk, status="died")
 
