@@ -66,7 +66,9 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         envstr("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'dogtag.sqlite3'}",
-        conn_max_age=envint("DB_CONN_MAX_AGE", 0),
+        # Keep connections between requests (a new PostgreSQL connection costs more than a page).
+        conn_max_age=envint("DB_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
