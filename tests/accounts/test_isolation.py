@@ -135,6 +135,16 @@ VALID_BODY.update(
         "corrected_on": "2026-01-02",
     }
 )
+API_OBJECTS.update(
+    {
+        "cases": "case",
+        "impoundments": "impoundment",
+        "bites": "bite",
+        "quarantines": "quarantine",
+        "declarations": "declaration",
+        "citations": "citation",
+    }
+)
 
 
 def patterns(resolver=None, prefix=""):
