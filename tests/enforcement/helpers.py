@@ -73,6 +73,7 @@ class EnforcementTestCase(BaseTestCase):
             self.fail(
                 f"expected a redirect, got {response.status_code}: {form.errors if form else response.content[:500]}"
             )
+        self.assertFalse(response.url.startswith("/login"), "the session expired")
         return response
 
     def refused(self, response, *fragments):

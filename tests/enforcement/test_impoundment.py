@@ -8,8 +8,10 @@ from django.urls import reverse
 
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement.models import Case, Impoundment
+from dogtag.licensing import actions as licensing
 from tests.base import on
 from tests.enforcement.helpers import EnforcementTestCase
+from tests.licensing.base import set_fees
 
 
 class ImpoundmentTests(EnforcementTestCase):
@@ -50,7 +52,7 @@ class ImpoundmentTests(EnforcementTestCase):
             # No license, and the Village Board's impoundment fee is not set: release refused, nothing written.
             events = AuditEvent.objects.count()
             r = self.post("impoundment-release", imp.pk, {"proof_of_ownership": "on", "charges_paid": "on"})
-            body = self.refused(r, "Not released", "a license", "impoundment_fee is not set", "§ 98-7")
+            body = self.refused(r, "Not released", "a license from the clerk", "impoundment_fee is not set", "§ 98-7")
             self.assertIn("impoundment_daily_fee", body)
             self.assertEqual(AuditEvent.objects.count(), events)
         with on(date(2026, 3, 10)):
@@ -68,6 +70,57 @@ class ImpoundmentTests(EnforcementTestCase):
         self.assertEqual(case.closed_on, date(2026, 3, 11))
         self.assertEqual(self.deadline(case, "claim_by").done_on, date(2026, 3, 10))
 
+    def test_it_releases_in_webster_once_licensed_with_the_boards_fee_and_daily_fee(self):
+        _, _, dog = self.owner_and_dog("webster", "Max", vaccinated_on=date(2025, 5, 1))
+        clerk, webster = self.clerks["webster"], self.places["webster"]
+        self.login(self.chief)
+        with on(date(2026, 3, 2)):
+            imp = self.impound("webster", animal=dog.pk, officer_saw_or_heard="on")
+        with on(date(2026, 3, 5)):
+            # The Village Board sets the fees (§ 98-7 "as established by the Village Board"); the clerk licenses.
+            set_fees(
+                clerk,
+                webster,
+                {
+                    "impoundment_fee": "25.00",
+                    "impoundment_daily_fee": "5.00",
+                    "license_tax.altered": "5.00",
+                    "license_tax.unaltered": "10.00",
+                    "late_fee": "5.00",
+                },
+                effective_on=date(2026, 1, 1),
+            )
+            r = self.post(
+                "impoundment-release", imp.pk, {"proof_of_ownership": "on", "charges_paid": "on", "fee_paid": "40.00"}
+            )
+            self.refused(r, "a license from the clerk, as state law requires", "§ 98-7")
+            licensing.receive_tag_lot(
+                acting_user=clerk,
+                municipality=webster,
+                license_year=2026,
+                first_serial=1,
+                last_serial=50,
+                received_on=date(2026, 1, 2),
+            )
+            licensing.issue_license(dog, acting_user=clerk, payment={"amount": "10.00", "method": "cash"})
+            page = self.client.get(reverse("case", args=[imp.case_id])).content.decode()
+            # $25 plus $5 for each of the 3 days from March 2 to March 5.
+            self.assertIn("$40.00", page)
+            r = self.post(
+                "impoundment-release", imp.pk, {"proof_of_ownership": "on", "charges_paid": "on", "fee_paid": "30.00"}
+            )
+            self.refused(r, "release fee of $40.00")
+            self.assert_posted(
+                self.post(
+                    "impoundment-release",
+                    imp.pk,
+                    {"proof_of_ownership": "on", "charges_paid": "on", "fee_paid": "40.00"},
+                )
+            )
+        imp.refresh_from_db()
+        self.assertEqual((imp.disposition, imp.fee_paid), ("owner", Decimal("40.00")))
+        self.assertEqual(imp.release_decision["value"]["fee"], "40.00")
+
     def test_it_releases_in_river_hills_for_25_dollars_then_50_the_next_time(self):
         owner, _, dog = self.owner_and_dog("river-hills", vaccinated_on=date(2025, 5, 1))
         self.login(self.chief)
@@ -78,7 +131,7 @@ class ImpoundmentTests(EnforcementTestCase):
             r = self.post(
                 "impoundment-release",
                 imp.pk,
-                {"proof_of_ownership": "on", "licensed": "on", "charges_paid": "on", "fee_paid": "20.00"},
+                {"proof_of_ownership": "on", "license_prepaid": "on", "charges_paid": "on", "fee_paid": "20.00"},
             )
             self.refused(r, "release fee of $25.00", "§ 2.14(4)[a]")
             self.assert_posted(
@@ -87,7 +140,7 @@ class ImpoundmentTests(EnforcementTestCase):
                     imp.pk,
                     {
                         "proof_of_ownership": "on",
-                        "licensed": "on",
+                        "license_prepaid": "on",
                         "charges_paid": "on",
                         "fee_paid": "25.00",
                         "license_note": "license 2026-117",
@@ -103,7 +156,7 @@ class ImpoundmentTests(EnforcementTestCase):
             r = self.post(
                 "impoundment-release",
                 again.pk,
-                {"proof_of_ownership": "on", "licensed": "on", "charges_paid": "on", "fee_paid": "25.00"},
+                {"proof_of_ownership": "on", "license_prepaid": "on", "charges_paid": "on", "fee_paid": "25.00"},
             )
             self.refused(r, "release fee of $50.00")
 
@@ -115,7 +168,7 @@ class ImpoundmentTests(EnforcementTestCase):
             r = self.post(
                 "impoundment-release",
                 imp.pk,
-                {"proof_of_ownership": "on", "licensed": "on", "charges_paid": "on", "fee_paid": "25.00"},
+                {"proof_of_ownership": "on", "license_prepaid": "on", "charges_paid": "on", "fee_paid": "25.00"},
             )
             self.refused(r, "a current rabies vaccination in the registry", "s. 173.23")
             self.assert_posted(
@@ -124,7 +177,7 @@ class ImpoundmentTests(EnforcementTestCase):
                     imp.pk,
                     {
                         "proof_of_ownership": "on",
-                        "licensed": "on",
+                        "license_prepaid": "on",
                         "vaccination_prepaid": "on",
                         "charges_paid": "on",
                         "fee_paid": "25.00",
@@ -155,14 +208,16 @@ class ImpoundmentTests(EnforcementTestCase):
             )
             self.assertEqual(self.deadline(known.case, "claim_by").due_on, date(2026, 4, 15))
             r = self.post(
-                "impoundment-release", known.pk, {"proof_of_ownership": "on", "licensed": "on", "charges_paid": "on"}
+                "impoundment-release",
+                known.pk,
+                {"proof_of_ownership": "on", "license_prepaid": "on", "charges_paid": "on"},
             )
             self.refused(r, "the dog properly tagged", "Section 8")
             self.assert_posted(
                 self.post(
                     "impoundment-release",
                     known.pk,
-                    {"proof_of_ownership": "on", "licensed": "on", "tagged": "on", "charges_paid": "on"},
+                    {"proof_of_ownership": "on", "license_prepaid": "on", "tagged": "on", "charges_paid": "on"},
                 )
             )
         self.login(self.chief)

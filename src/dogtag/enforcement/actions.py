@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from dogtag import rules
@@ -30,6 +31,7 @@ from dogtag.enforcement.models import (
     Requirement,
     today,
 )
+from dogtag.licensing.models import License
 from dogtag.registry.actions import _save
 from dogtag.registry.models import RabiesVaccination
 
@@ -157,6 +159,8 @@ def record_complaint(*, acting_user, municipality, kind, complainant_name, obser
     animal, owner = fields.get("animal"), fields.get("owner")
     _same_municipality("animal", animal, municipality.pk)
     _same_municipality("owner", owner, municipality.pk)
+    if animal is not None and owner is None:
+        owner = fields["owner"] = next((o.person for o in animal.current_owners(_d(fields.get("filed_on")))), None)
     if animal is None and owner is None and not fields.get("animal_description", "").strip():
         raise ValidationError({"animal_description": "Name the animal or its owner, or describe the animal."})
     filed_on = _d(fields.pop("filed_on", None)) or today()
@@ -351,11 +355,16 @@ def give_impound_notice(imp, *, acting_user, notice_method, notice_on, notice_re
     return imp
 
 
+def licensed(animal, on: date) -> bool:
+    """A license from the clerk (individual or multiple-dog), not void, in force on `on`."""
+    current = License.objects.filter(voided_at=None, issued_on__lte=on, expires_on__gte=on)
+    return current.filter(Q(animal=animal) | Q(covered_animals=animal)).exists()
+
+
 def release_decision(
     imp,
     *,
     on,
-    licensed=False,
     license_prepaid=False,
     vaccination_prepaid=False,
     tagged=False,
@@ -367,7 +376,7 @@ def release_decision(
         "impoundment_number": imp.impoundment_number,
         "proof_of_ownership": proof_of_ownership,
         "license_required": imp.animal is None or imp.animal.species in ("dog", "cat"),
-        "licensed": licensed,
+        "licensed": imp.animal is not None and licensed(imp.animal, on),
         "license_prepaid": license_prepaid,
         "vaccinated": imp.animal is not None and currently_immunized(imp.animal, on),
         "vaccination_prepaid": vaccination_prepaid,
@@ -379,10 +388,10 @@ def release_decision(
 
 CONDITION_WORDS = {
     "proof_of_ownership": "proof of ownership",
-    "licensed_or_prepaid": "a license (or its prepayment)",
+    "licensed_or_prepaid": "a license from the clerk (or its prepayment)",
     "vaccinated_or_prepaid": "a current rabies vaccination in the registry (or its prepayment)",
     "charges_paid": "payment of the impoundment fees and charges",
-    "licensed": "a license, if state law or the ordinance requires one",
+    "licensed": "a license from the clerk, as state law requires",
     "tagged": "the dog properly tagged",
 }
 
@@ -1194,13 +1203,12 @@ def decide_appeal(appeal, *, acting_user, decided_on, outcome) -> Appeal:
     # "stayed until such time as any further right to appeal has been exhausted": stayed
     # requirements run again from the day the appeal fails.
     _requirements(decl, only_stayed=True, runs_again_from=decided_on)
-    decision = law.ask(
-        decl.municipality,
-        "compliance_deadline",
-        {"determined_on": decl.determined_on, "appeal_failed_on": decided_on},
-        today(),
-    )
-    if decision.value is not None and decision.citations and decision.value > decl.determined_on:
+    # Benton § 115-5B(5): "or 10 days after an unsuccessful appeal"; where the ordinance says
+    # nothing (River Hills), the schedule already set stands.
+    facts = {"determined_on": decl.determined_on}
+    after = law.ask(decl.municipality, "compliance_deadline", {**facts, "appeal_failed_on": decided_on}, today())
+    before = law.ask(decl.municipality, "compliance_deadline", facts, today())
+    if after.value is not None and after.value != before.value:
         _compliance(decl, appeal_failed_on=decided_on)
     return appeal
 

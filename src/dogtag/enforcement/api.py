@@ -117,7 +117,6 @@ def impound_notice(request, pk: int, payload: NoticeIn):
 class ReleaseIn(Schema):
     released_on: date | None = None
     proof_of_ownership: bool = True
-    licensed: bool = False
     license_prepaid: bool = False
     vaccination_prepaid: bool = False
     tagged: bool = False

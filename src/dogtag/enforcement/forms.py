@@ -80,7 +80,6 @@ class NoticeForm(Form):
 class ReleaseForm(Form):
     released_on = date_field(required=False)
     proof_of_ownership = forms.BooleanField(required=False, initial=True)
-    licensed = forms.BooleanField(label="Licensed (the license is issued by the clerk)", required=False)
     license_prepaid = forms.BooleanField(label="License prepaid", required=False)
     vaccination_prepaid = forms.BooleanField(label="Rabies vaccination prepaid", required=False)
     tagged = forms.BooleanField(label="Properly tagged", required=False)

@@ -7,22 +7,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 
 from dogtag import rules
-
-
-def local_amounts(municipality) -> dict:
-    """The amounts the clerk has set (the licensing app's fee schedule), when that app is
-    installed; otherwise none, and the engine answers "not set" with the section."""
-    from django.apps import apps
-
-    if not apps.is_installed("dogtag.licensing"):
-        return {}
-    entry = apps.get_model("licensing", "FeeScheduleEntry")
-    by_key: dict = {}
-    for key, effective_on, amount in entry.objects.filter(municipality=municipality, voided_at=None).values_list(
-        "key", "effective_on", "amount"
-    ):
-        by_key.setdefault(key, {})[effective_on] = str(amount)
-    return by_key
+from dogtag.licensing.law import local_amounts
 
 
 def ask(municipality, question: str, facts: dict, on: date, field: str = "__all__") -> rules.Decision:

@@ -32,11 +32,11 @@ class HenPermit(Scoped):
     renewal_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="renewals")
     changes = models.BooleanField("changes since the last permit", default=False)
     status = models.CharField(max_length=10, choices=Status.choices)
-    reasons = models.JSONField(default=list)
-    fee = models.DecimalField(max_digits=7, decimal_places=2, null=True)
+    reasons = models.JSONField(default=list, blank=True)
+    fee = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     fee_kind = models.CharField(max_length=12, blank=True)
-    expires_on = models.DateField(null=True)
-    decision = models.JSONField(default=dict)
+    expires_on = models.DateField(null=True, blank=True)
+    decision = models.JSONField(default=dict, blank=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
 
     class Meta:

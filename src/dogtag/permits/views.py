@@ -15,14 +15,7 @@ def hen_permit_new(request, slug):
     municipality = get_object_or_404(municipalities(request.user), slug=slug)
     form = HenPermitForm(request.POST or None, request.FILES or None, municipality=municipality)
     if request.method == "POST" and form.is_valid():
-        data = {k: v for k, v in form.cleaned_data.items() if v is not None or k in ("renewal_of", "site_plan")}
-        permit = run_action(
-            form,
-            actions.decide_hen_permit,
-            acting_user=request.user,
-            municipality=municipality,
-            **{**data, "applied_on": data.get("applied_on")},
-        )
+        permit = run_action(form, actions.decide_hen_permit, acting_user=request.user, municipality=municipality)
         if permit:
             return redirect("hen-permit", pk=permit.pk)
     return render(request, "permits/form.html", {"form": form, "title": f"Hen permit application — {municipality}"})

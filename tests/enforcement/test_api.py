@@ -1,0 +1,86 @@
+"""Animal control under /api/v1/: the same actions, the same refusals, scoped by municipality."""
+
+import json
+from datetime import date
+
+from dogtag.accounts.models import ApiToken
+from tests.base import on
+from tests.enforcement.helpers import EnforcementTestCase
+
+
+class EnforcementApiTests(EnforcementTestCase):
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        cls.token = ApiToken.issue(cls.chief, "dispatch")[1]
+        cls.w_owner, _, cls.w_dog = cls.owner_and_dog("webster", "Api", vaccinated_on=date(2025, 5, 1))
+
+    def call(self, method, path, body=None):
+        return self.client.generic(
+            method,
+            f"/api/v1{path}",
+            json.dumps(body or {}),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {self.token}",
+        )
+
+    def test_it_impounds_gives_notice_and_refuses_release_with_the_reasons(self):
+        with on(date(2026, 3, 2)):
+            r = self.call(
+                "POST",
+                "/municipalities/webster/impoundments",
+                {"animal_id": self.w_dog.pk, "found_at": "Main St", "reason": "at-large", "held_at": "shelter"},
+            )
+            self.assertEqual(r.status_code, 422)
+            self.assertIn("§ 98-7", r.json()["errors"]["officer_saw_or_heard"][0])
+            r = self.call(
+                "POST",
+                "/municipalities/webster/impoundments",
+                {
+                    "animal_id": self.w_dog.pk,
+                    "found_at": "Main St",
+                    "reason": "at-large",
+                    "held_at": "shelter",
+                    "officer_saw_or_heard": True,
+                },
+            )
+            self.assertEqual(r.status_code, 201)
+            case = r.json()
+            imp = self.w_dog.cases.get().impoundment
+            r = self.call(
+                "POST", f"/impoundments/{imp.pk}/notice", {"notice_method": "mail", "notice_on": "2026-03-03"}
+            )
+            claim = next(d for d in r.json()["deadlines"] if d["key"] == "claim_by")
+            self.assertEqual((claim["due_on"], claim["citations"][0]["section"]), ("2026-03-10", "§ 98-7"))
+            r = self.call("POST", f"/impoundments/{imp.pk}/release", {"charges_paid": True})
+            self.assertEqual(r.status_code, 422)
+            self.assertIn("a license from the clerk", r.json()["errors"]["__all__"][0])
+            listed = self.call("GET", "/cases?municipality=webster").json()
+            self.assertEqual([c["id"] for c in listed], [case["id"]])
+
+    def test_it_issues_a_citation_with_the_engines_forfeiture(self):
+        with on(date(2026, 3, 2)):
+            r = self.call(
+                "POST",
+                "/municipalities/webster/citations",
+                {
+                    "person_id": self.w_owner.pk,
+                    "violation": "98-6",
+                    "description": "vicious dog at large",
+                    "violated_on": "2026-03-01",
+                },
+            )
+            self.assertEqual(r.status_code, 201)
+            self.assertEqual((r.json()["offense_number"], r.json()["forfeiture"]), (1, "50.00"))
+            r = self.call(
+                "POST",
+                "/municipalities/benton/citations",
+                {
+                    "person_id": self.owner.pk,
+                    "violation": "s. 174.042",
+                    "description": "unlicensed",
+                    "violated_on": "2026-03-01",
+                },
+            )
+            # s. 174.042: "$25–$100 for a first offense"
+            self.assertEqual((r.status_code, r.json()["minimum"], r.json()["maximum"]), (201, "25.00", "100.00"))

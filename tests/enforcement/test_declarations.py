@@ -1,0 +1,248 @@
+"""Dangerous and vicious dogs: River Hills § 2.14(6) from determination to appeal, and the
+vicious-dog rules of Benton, Webster and Cedarburg in their own terms."""
+
+from datetime import date
+
+from django.urls import reverse
+
+from dogtag.enforcement.models import Declaration
+from tests.base import on
+from tests.enforcement.helpers import EnforcementTestCase
+
+
+def incident(day, kind, victim="person", **flags):
+    data = {"occurred_on": day, "incident_kind": kind, "victim": victim}
+    data.update({k: "on" for k, v in flags.items() if v})
+    return data
+
+
+class DeclarationTests(EnforcementTestCase):
+    def declare(self, slug, dog, day, **data):
+        body = {"animal": dog.pk, "determined_on": day, "evidence": "bite report of the victim; officer saw it", **data}
+        self.assert_posted(self.post("declaration-new", slug, body))
+        return Declaration.objects.latest("pk")
+
+    def requirement(self, decl, name):
+        return decl.requirements.get(name=name)
+
+    def test_it_walks_river_hills_from_determination_through_hearing_and_appeal(self):
+        owner, _, dog = self.owner_and_dog("river-hills", "Fang", vaccinated_on=date(2025, 5, 1))
+        self.login(self.chief)
+        with on(date(2026, 3, 2)):
+            # [b]: provoked incidents are not counted
+            r = self.post(
+                "declaration-new",
+                "river-hills",
+                {"animal": dog.pk, "evidence": "x", **incident("2026-02-27", "bite_injury", provoked=True)},
+            )
+            self.refused(r, "do not bring the dog within")
+            # [a](2): "has caused a bite injury to a person" -> dangerous
+            decl = self.declare("river-hills", dog, "2026-03-02", **incident("2026-02-27", "bite_injury"))
+            case = decl.case
+            self.assertEqual(decl.classification, "dangerous")
+            # [e](1)(v): spay/neuter "within 14 days of the Officer declaring"; (vi) photographs "within ten (10) days"
+            self.assertEqual(self.requirement(decl, "spay_neuter").deadline, date(2026, 3, 16))
+            self.assertEqual(self.requirement(decl, "identification_photographs").deadline, date(2026, 3, 12))
+            insurance = self.requirement(decl, "liability_insurance")
+            self.assertEqual(
+                (insurance.mandatory, insurance.deadline, str(insurance.amount)), (False, None, "100000.00")
+            )
+            # [c](3): "in no case more than 30 days after the date of the determination"
+            self.assertEqual(self.deadline(case, "compliance").due_on, date(2026, 4, 1))
+        with on(date(2026, 3, 4)):
+            self.assert_posted(
+                self.post(
+                    "declaration-serve",
+                    decl.pk,
+                    {"service_method": "certified_mail", "mailed_on": "2026-03-02", "received_on": "2026-03-04"},
+                )
+            )
+            decl.refresh_from_db()
+            # [c](4): "When notice is given by certified mail, notice is effective when received"
+            self.assertEqual(decl.effective_on, date(2026, 3, 4))
+            # [c](3): "within 5 business days of service": Thursday March 5 ... Wednesday March 11
+            self.assertEqual(self.deadline(case, "contest").due_on, date(2026, 3, 11))
+        with on(date(2026, 3, 12)):
+            r = self.post("declaration-hearing-request", decl.pk, {"requested_on": "2026-03-12"})
+            self.refused(r, "is late: the last day was 2026-03-11", "§ 2.14(6)[c](3)")
+        with on(date(2026, 3, 6)):
+            self.assert_posted(self.post("declaration-hearing-request", decl.pk, {"requested_on": "2026-03-06"}))
+            # A timely request stays the spay/neuter requirement; the photographs still fall due.
+            self.assertTrue(self.requirement(decl, "spay_neuter").stayed)
+            self.assertFalse(case.open_deadlines().filter(key="requirement.spay_neuter").exists())
+            self.assertEqual(self.deadline(case, "requirement.identification_photographs").due_on, date(2026, 3, 12))
+            # "no less than seven days, nor more than fourteen days, after the service": March 11 to March 18
+            self.assertEqual(self.deadline(case, "hearing").due_on, date(2026, 3, 18))
+            r = self.post("declaration-hearing", decl.pk, {"scheduled_on": "2026-03-10", "place": "Village Hall"})
+            self.refused(r, "between 2026-03-11 and 2026-03-18")
+            self.assert_posted(
+                self.post(
+                    "declaration-hearing",
+                    decl.pk,
+                    {"scheduled_on": "2026-03-12", "place": "Village Hall", "interested_parties": "Vic Tim, 3 Oak Rd"},
+                )
+            )
+            notice = self.client.get(reverse("declaration-hearing-notice-pdf", args=[decl.pk]))
+            self.assertTrue(notice.content.startswith(b"%PDF"))
+        with on(date(2026, 3, 10)):
+            self.assert_posted(
+                self.post(
+                    "requirement-proof",
+                    self.requirement(decl, "identification_photographs").pk,
+                    {"proof": "two colour photographs", "proof_on": "2026-03-10"},
+                )
+            )
+        with on(date(2026, 3, 12)):
+            r = self.post(
+                "declaration-hearing-decision",
+                decl.pk,
+                {
+                    "held_on": "2026-03-12",
+                    "outcome": "affirmed",
+                    "findings": "bite confirmed",
+                    "comply_by": "2026-04-05",
+                },
+            )
+            self.refused(r, "may run to 2026-04-01 at the latest")
+            self.assert_posted(
+                self.post(
+                    "declaration-hearing-decision",
+                    decl.pk,
+                    {
+                        "held_on": "2026-03-12",
+                        "outcome": "affirmed",
+                        "findings": "bite confirmed",
+                        "comply_by": "2026-03-31",
+                        "decision_sent_on": "2026-03-12",
+                    },
+                )
+            )
+            self.assertEqual(self.deadline(case, "compliance").due_on, date(2026, 3, 31))
+        with on(date(2026, 3, 13)):
+            self.assert_posted(
+                self.post("declaration-decision-received", decl.pk, {"decision_received_on": "2026-03-13"})
+            )
+            # "appeal the decision within 5 business days of receiving the decision": Friday March 20
+            self.assertEqual(self.deadline(case, "appeal").due_on, date(2026, 3, 20))
+        with on(date(2026, 3, 23)):
+            r = self.post("declaration-appeal", decl.pk, {"filed_on": "2026-03-23", "to": "Board of Appeals"})
+            self.refused(r, "is late: the last day was 2026-03-20")
+        with on(date(2026, 3, 19)):
+            self.assert_posted(
+                self.post("declaration-appeal", decl.pk, {"filed_on": "2026-03-19", "to": "Board of Appeals"})
+            )
+        with on(date(2026, 4, 6)):
+            self.assert_posted(
+                self.post("declaration-appeal-decision", decl.pk, {"decided_on": "2026-04-06", "outcome": "upheld"})
+            )
+            # The stay ends when the appeal is exhausted: 14 days from April 6.
+            spay = self.requirement(decl, "spay_neuter")
+            self.assertEqual((spay.stayed, spay.deadline), (False, date(2026, 4, 20)))
+            self.assertEqual(self.deadline(case, "requirement.spay_neuter").due_on, date(2026, 4, 20))
+            # The Board set no schedule: the Chief's March 31 stands.
+            self.assertEqual(self.deadline(case, "compliance").due_on, date(2026, 3, 31))
+            page = self.client.get(reverse("case", args=[case.pk])).content.decode()
+            self.assertIn("April 20, 2026", page)
+            self.assertIn("§ 2.14(6)[e](1)(v)", page)
+            for doc in ("determination", "decision", "checklist"):
+                pdf = self.client.get(reverse(f"declaration-{doc}-pdf", args=[decl.pk]))
+                self.assertTrue(pdf.content.startswith(b"%PDF"), doc)
+
+    def test_it_declares_a_river_hills_dog_vicious_with_the_prorated_permit_and_its_removal(self):
+        _, _, dog = self.owner_and_dog("river-hills", "Brutus", vaccinated_on=date(2025, 5, 1))
+        self.login(self.chief)
+        with on(date(2026, 3, 2)):
+            # [a](8): "on two separate occasions ... serious physical injury ... off its owner's property"
+            earlier = [
+                {
+                    "occurred_on": "2025-12-01",
+                    "kind": "serious_injury",
+                    "victim": "domestic_animal",
+                    "off_owner_property": True,
+                }
+            ]
+            import json
+
+            decl = self.declare(
+                "river-hills",
+                dog,
+                "2026-03-02",
+                earlier_incidents=json.dumps(earlier),
+                **incident("2026-02-20", "serious_injury", off_owner_property=True),
+            )
+            self.assertEqual(decl.classification, "vicious")
+            # [g]: "within seven (7) business days after the declaration": March 11
+            self.assertEqual(self.requirement(decl, "vicious_dog_permit").deadline, date(2026, 3, 11))
+            page = self.client.get(reverse("case", args=[decl.case_id])).content.decode()
+            # $1,000 a year "prorated if issued after January 1st": 305 of 365 days -> $835.62
+            self.assertIn("$835.62", page)
+            self.assert_posted(self.post("declaration-removal", decl.pk, {"served_at": "2026-03-02T15:00"}))
+            # [i]: "within 24 hours of service of written notice"
+            self.assertEqual(self.deadline(decl.case, "removal").due_at.isoformat(), "2026-03-03T21:00:00+00:00")
+
+    def test_it_applies_bentons_vicious_dog_rules_with_the_dna_test_and_the_appeal(self):
+        _, _, dog = self.owner_and_dog("benton", "Tank", breed="American Pit Bull Terrier")
+        self.login(self.chief)
+        with on(date(2026, 3, 2)):
+            # § 115-5B(1): "Any dog or animal which attacks a human being ... without provocation"
+            decl = self.declare("benton", dog, "2026-03-02", **incident("2026-02-28", "attack"))
+            case = decl.case
+            self.assertEqual(decl.classification, "vicious")
+            # § 115-5B(5): "Within 10 days of the determination" (March 12); signs 15 days, insurance and
+            # spay/neuter proof 30 days (§ 115-5B(2)(e)-(g)).
+            self.assertEqual(self.deadline(case, "compliance").due_on, date(2026, 3, 12))
+            self.assertEqual(self.requirement(decl, "signs").deadline, date(2026, 3, 17))
+            insurance = self.requirement(decl, "liability_insurance")
+            self.assertEqual((insurance.deadline, str(insurance.amount)), (date(2026, 4, 1), "50000.00"))
+            self.assertEqual(self.requirement(decl, "spay_neuter").deadline, date(2026, 4, 1))
+            dna = self.requirement(decl, "dna_test")
+            self.assertFalse(dna.imposed)
+            self.assertFalse(case.open_deadlines().filter(key="requirement.dna_test").exists())
+            # § 115-5B(3): "he shall so inform the owner, keeper or harborer"; no rule on when notice takes effect
+            self.assert_posted(
+                self.post(
+                    "declaration-serve", decl.pk, {"service_method": "personal_service", "served_on": "2026-03-02"}
+                )
+            )
+            decl.refresh_from_db()
+            self.assertEqual(decl.effective_on, date(2026, 3, 2))
+            self.assertFalse(case.deadlines.filter(key="contest").exists())
+        with on(date(2026, 3, 3)):
+            # § 115-5B(2)(h): "within 15 days of written notification"
+            self.assert_posted(self.post("requirement-impose", dna.pk, {"written_notice_on": "2026-03-03"}))
+            self.assertEqual(self.deadline(case, "requirement.dna_test").due_on, date(2026, 3, 18))
+            r = self.post("declaration-hearing-request", decl.pk, {"requested_on": "2026-03-03"})
+            self.refused(r, "provides no hearing")
+            # § 115-5B(4): appeal "as provided in Chapter 12"
+            self.assert_posted(
+                self.post("declaration-appeal", decl.pk, {"filed_on": "2026-03-03", "to": "Village Board (Chapter 12)"})
+            )
+        with on(date(2026, 3, 20)):
+            self.assert_posted(
+                self.post("declaration-appeal-decision", decl.pk, {"decided_on": "2026-03-20", "outcome": "upheld"})
+            )
+            # "or 10 days after an unsuccessful appeal": March 30
+            self.assertEqual(self.deadline(case, "compliance").due_on, date(2026, 3, 30))
+
+    def test_it_applies_webster_and_cedarburg_in_their_own_terms(self):
+        _, _, w_dog = self.owner_and_dog("webster", "Rex II")
+        _, _, c_dog = self.owner_and_dog("cedarburg", "Biter")
+        self.login(self.chief)
+        with on(date(2026, 3, 2)):
+            # Webster § 98-23: a sign within 15 days
+            decl = self.declare("webster", w_dog, "2026-03-02", **incident("2026-03-01", "attack", "livestock"))
+            self.assertEqual(self.requirement(decl, "signs").deadline, date(2026, 3, 17))
+            # Cedarburg § 7-1-6(b)(1): bites a person "off the owner's premises" within twelve months
+            r = self.post(
+                "declaration-new",
+                "cedarburg",
+                {"animal": c_dog.pk, "evidence": "x", **incident("2026-02-01", "bite_injury")},
+            )
+            self.refused(r, "§ 7-1-6(b)(1)")
+            decl = self.declare(
+                "cedarburg", c_dog, "2026-03-02", **incident("2026-02-01", "bite_injury", off_owner_property=True)
+            )
+            self.assertEqual(decl.classification, "vicious")
+            self.assertFalse(decl.requirements.exists())
+            page = self.client.get(reverse("case", args=[decl.case_id])).content.decode()
+            self.assertIn("attaches no dated requirement", page)
