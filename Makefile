@@ -8,7 +8,6 @@ PORT ?= 8000
 
 $(BIN)/dogtag: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@
 
