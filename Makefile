@@ -8,6 +8,10 @@ PORT ?= 8000
 
 $(BIN)/dogtag: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.test-packages: $(BIN)/dogtag
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@
 
@@ -16,8 +20,8 @@ run: $(BIN)/dogtag
 	DEBUG=true $(BIN)/dogtag demo
 	DEBUG=true $(BIN)/dogtag runserver 127.0.0.1:$(PORT)
 
-test: $(BIN)/dogtag
+test: $(VENV)/.test-packages
 	bin/test
 
-bench: $(BIN)/dogtag
+bench: $(VENV)/.test-packages
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
