@@ -99,11 +99,11 @@ class ComplaintTests(EnforcementTestCase):
             self.assertEqual(complaint.finding["value"]["next_step"], "police_written_notice")
             notice = self.client.get(reverse("complaint-notice-pdf", args=[complaint.pk]))
             self.assertIn("was observed at large at 9 Elm St", pdf_text(notice))
-            r = self.post("complaint-at-large", complaint.pk, {"observed_again_on": "2026-04-03"})
-            self.refused(r, "Record the police")
-            self.assert_posted(self.post("complaint-at-large", complaint.pk, {"police_notice_on": "2026-04-02"}))
+            r = self.post("complaint-next-step", complaint.pk, {"observed_again_on": "2026-04-03"})
+            self.refused(r, "Record the written notice")
+            self.assert_posted(self.post("complaint-next-step", complaint.pk, {"police_notice_on": "2026-04-02"}))
         with on(date(2026, 4, 10)):
-            self.assert_posted(self.post("complaint-at-large", complaint.pk, {"observed_again_on": "2026-04-10"}))
+            self.assert_posted(self.post("complaint-next-step", complaint.pk, {"observed_again_on": "2026-04-10"}))
             complaint.refresh_from_db()
             self.assertEqual(complaint.finding["value"]["next_step"], "petition_city_attorney")
             text = pdf_text(self.client.get(reverse("complaint-petition-pdf", args=[complaint.pk])))
@@ -125,3 +125,21 @@ class ComplaintTests(EnforcementTestCase):
             "§ 7-1-6(c)(2)",
         ):
             self.assertIn(fact, text)
+
+    def test_it_finds_a_sampson_barking_violation_only_after_the_written_notice(self):
+        _, _, dog = self.owner_and_dog("sampson", "Bellow")
+        self.login(self.clerks["sampson"])
+        with on(date(2026, 5, 4)):
+            complaint = self.complain("sampson", dog, "2026-05-04")
+            self.assertFalse(complaint.finding["value"]["violation"])
+            self.assertEqual(complaint.finding["citations"][0]["section"], "Ord. 3-2007 Section 5")
+        with on(date(2026, 5, 12)):
+            self.assert_posted(self.post("complaint-next-step", complaint.pk, {"police_notice_on": "2026-05-08"}))
+            r = self.post("complaint-next-step", complaint.pk, {"observed_again_on": "2026-05-08"})
+            self.refused(r, "The repeat comes after the written notice of 2026-05-08")
+            # Section 5: barking "after receipt of written notice from the Town Board"
+            self.assert_posted(self.post("complaint-next-step", complaint.pk, {"observed_again_on": "2026-05-11"}))
+            complaint.refresh_from_db()
+            self.assertTrue(complaint.finding["value"]["violation"])
+            page = self.client.get(reverse("case", args=[complaint.case_id])).content.decode()
+            self.assertIn("noise on May 11, 2026 after the written notice received May 8, 2026", page)

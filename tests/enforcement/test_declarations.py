@@ -246,3 +246,46 @@ class DeclarationTests(EnforcementTestCase):
             self.assertFalse(decl.requirements.exists())
             page = self.client.get(reverse("case", args=[decl.case_id])).content.decode()
             self.assertIn("attaches no dated requirement", page)
+
+    def test_it_waives_a_potentially_dangerous_declaration_after_two_years(self):
+        _, _, dog = self.owner_and_dog("river-hills", "Growler", vaccinated_on=date(2023, 5, 1))
+        self.login(self.chief)
+        with on(date(2024, 3, 4)):
+            # [a](6): "while at large ... poses a serious and unjustified imminent threat"
+            decl = self.declare("river-hills", dog, "2024-03-04", **incident("2024-03-01", "threat", at_large=True))
+            self.assertEqual(decl.classification, "potentially_dangerous")
+        waiver = {
+            "no_subsequent_violations": "on",
+            "complied_throughout": "on",
+            "behavior_program_proof": "CPDT certificate 2025-118",
+        }
+        self.login(self.chief)
+        with on(date(2026, 3, 3)):
+            # [d](3): "may apply ... to have the declaration waived after two (2) years"
+            r = self.post("declaration-waiver", decl.pk, {"applied_on": "2026-03-03", **waiver})
+            self.refused(r, "may apply from 2026-03-04", "§ 2.14(6)[d](3)")
+            r = self.post(
+                "declaration-waiver", decl.pk, {"applied_on": "2026-03-04", **waiver, "behavior_program_proof": ""}
+            )
+            self.refused(r, "behavior modification")
+            self.assert_posted(self.post("declaration-waiver", decl.pk, {"applied_on": "2026-03-04", **waiver}))
+        decl.refresh_from_db()
+        self.assertEqual((decl.status, decl.case.closed_on), ("waived", date(2026, 3, 4)))
+
+    def test_it_tracks_the_ten_days_to_report_a_dog_declared_elsewhere(self):
+        _, _, dog = self.owner_and_dog("river-hills", "Import")
+        self.login(self.chief)
+        with on(date(2026, 3, 2)):
+            body = {
+                "animal": dog.pk,
+                "classification": "dangerous",
+                "declared_by": "City of Milwaukee",
+                "moved_in_on": "2026-03-02",
+                "conditions": "muzzle off premises",
+            }
+            self.assert_posted(self.post("declared-elsewhere-new", "river-hills", body))
+            decl = Declaration.objects.get(animal=dog)
+            # [h]: "within ten (10) days of moving the animal into the Village"
+            self.assertEqual(self.deadline(decl.case, "declared_elsewhere").due_on, date(2026, 3, 12))
+            r = self.post("declared-elsewhere-new", "webster", {**body, "animal": self.owner_and_dog("webster")[2].pk})
+            self.refused(r, "no rule for dogs declared elsewhere")

@@ -239,3 +239,27 @@ class QuarantineTests(EnforcementTestCase):
             },
         )
         self.refused(r, "no district rabies quarantine provision")
+
+    def test_it_extends_the_isolation_and_moves_the_last_examination(self):
+        _, _, dog = self.owner_and_dog("benton", "Snappy", vaccinated_on=date(2025, 5, 1))
+        self.login(self.chief)
+        with on(date(2026, 8, 3)):
+            bite = self.bite("benton", dog, "2026-08-03")
+            self.assert_posted(self.post("bite-quarantine", bite.pk, {"place": "owner_premises", "facility": "home"}))
+            order = bite.case.quarantine
+            # s. 95.21 observation of 10 days; § 115-8 the owner's confinement "for not less than 10 days"
+            self.assertEqual(self.deadline(order.case, "observation").due_on, date(2026, 8, 13))
+            self.assertEqual(self.deadline(order.case, "owner_confinement").due_on, date(2026, 8, 13))
+            self.assertFalse(order.case.deadlines.filter(key="delivery").exists())
+        self.login(self.doc)
+        with on(date(2026, 8, 13)):
+            r = self.post("quarantine-extend", order.pk, {"extended_until": "2026-08-12", "extension_reason": "x"})
+            self.refused(r, "An extension ends after 2026-08-13")
+            self.assert_posted(
+                self.post(
+                    "quarantine-extend", order.pk, {"extended_until": "2026-08-17", "extension_reason": "lethargic"}
+                )
+            )
+            self.assertEqual(self.deadline(order.case, "examination.last").due_on, date(2026, 8, 17))
+            r = self.post("quarantine-release", order.pk, {"released_on": "2026-08-13", "release_certificate": "C"})
+            self.refused(r, "The observation runs through August 17, 2026")

@@ -139,8 +139,13 @@ def _complaint_finding(complaint) -> dict | None:
     if complaint.kind == Complaint.Kind.BARKING:
         same = Complaint.objects.filter(municipality=municipality, kind=Complaint.Kind.BARKING, filed_on__lte=on)
         same = same.filter(animal=complaint.animal) if complaint.animal_id else same.filter(owner=complaint.owner)
-        facts = {"complaints": [{"filed_on": c.filed_on, "formal_written": c.formal_written} for c in same]}
-        return law.stored(law.ask(municipality, "barking_nuisance", facts, on))
+        facts = {
+            "complaints": [{"filed_on": c.filed_on, "formal_written": c.formal_written} for c in same],
+            # Sampson Section 5: noise on a day after the owner received the Town's written notice
+            "notice_received_on": complaint.police_notice_on,
+            "noise_continued_on": complaint.observed_again_on,
+        }
+        return law.stored(law.ask(municipality, "barking_nuisance", facts, max(on, complaint.observed_again_on or on)))
     if complaint.kind == Complaint.Kind.AT_LARGE:
         facts = {
             "complaint_on": complaint.filed_on,
@@ -210,25 +215,28 @@ def record_complaint(*, acting_user, municipality, kind, complainant_name, obser
 
 
 @transaction.atomic
-def record_at_large_step(complaint, *, acting_user, police_notice_on=None, observed_again_on=None) -> Complaint:
-    """Cedarburg § 7-1-6(c)(2): the police's written notice to the owner, then a repeat sighting."""
-    if complaint.kind != Complaint.Kind.AT_LARGE:
-        raise ValidationError({"police_notice_on": "Only an at-large complaint has this procedure."})
+def record_notice_step(complaint, *, acting_user, police_notice_on=None, observed_again_on=None) -> Complaint:
+    """The written notice to the owner, then the repeat: a dog seen at large again (Cedarburg
+    § 7-1-6(c)(2)), or barking that goes on after the notice was received (Sampson Section 5)."""
+    if complaint.kind not in (Complaint.Kind.AT_LARGE, Complaint.Kind.BARKING):
+        raise ValidationError({"police_notice_on": "Only at-large and barking complaints have this procedure."})
+    before = snapshot(complaint)
     police_notice_on, observed_again_on = _d(police_notice_on), _d(observed_again_on)
     if observed_again_on and not (police_notice_on or complaint.police_notice_on):
-        raise ValidationError({"observed_again_on": "Record the police's written notice to the owner first."})
+        raise ValidationError({"observed_again_on": "Record the written notice to the owner first."})
     complaint.police_notice_on = police_notice_on or complaint.police_notice_on
     complaint.observed_again_on = observed_again_on or complaint.observed_again_on
     if complaint.observed_again_on and complaint.observed_again_on <= complaint.police_notice_on:
         raise ValidationError(
-            {"observed_again_on": f"A repeat sighting comes after the police's notice of {complaint.police_notice_on}."}
+            {"observed_again_on": f"The repeat comes after the written notice of {complaint.police_notice_on}."}
         )
     finding = _complaint_finding(complaint)
     if finding is None:
         raise ValidationError(
             {"police_notice_on": "This ordinance has no citizen complaint procedure for dogs at large."}
         )
-    return _change(complaint, acting_user=acting_user, action="complaint.at_large_step", roles=STAFF, finding=finding)
+    complaint.finding = finding
+    return _save(complaint, acting_user=acting_user, action="complaint.notice_step", roles=STAFF, before=before)
 
 
 # --- impoundment ----------------------------------------------------------------------------
@@ -1258,6 +1266,45 @@ def serve_removal_notice(decl, *, acting_user, served_at) -> Declaration:
     _deadline(
         decl.case, "removal", "Remove the dog from the municipality", timezone.make_aware(decision.value), decision
     )
+    return decl
+
+
+@transaction.atomic
+def register_declared_elsewhere(
+    *, acting_user, municipality, animal, classification, declared_by, moved_in_on, conditions, notified_on=None
+) -> Declaration:
+    """A dog declared dangerous or vicious by another municipality, county or state, moved in
+    (River Hills § 2.14(6)[h]): its owner's notice to the police and the clerk, with the deadline."""
+    require_role(acting_user, municipality.pk, OFFICERS)
+    moved_in_on, notified_on = _d(moved_in_on), _d(notified_on)
+    decision = law.ask(municipality, "declared_elsewhere_deadline", {"moved_in_on": moved_in_on}, today())
+    if decision.value is None:
+        raise ValidationError({"moved_in_on": "This ordinance has no rule for dogs declared elsewhere."})
+    if not conditions.strip():
+        raise ValidationError({"conditions": "Record the restrictions the other agency imposed."})
+    case = _open_case(
+        acting_user=acting_user,
+        municipality=municipality,
+        kind=Case.Kind.DECLARATION,
+        title=f"{animal} declared {classification.replace('_', ' ')} by {declared_by}",
+        animal=animal,
+        opened_on=moved_in_on,
+    )
+    decl = Declaration(
+        municipality=municipality,
+        case=case,
+        animal=animal,
+        classification=classification,
+        ground=f"declared {classification.replace('_', ' ')} by {declared_by}",
+        evidence=conditions,
+        classification_decision=law.stored(decision),
+        determined_on=moved_in_on,
+        effective_on=moved_in_on,
+    )
+    decl = _save(decl, acting_user=acting_user, action="declaration.declared_elsewhere", roles=OFFICERS)
+    _deadline(case, "declared_elsewhere", "The owner notifies the police and the clerk", decision.value, decision)
+    if notified_on:
+        _meet(case, "declared_elsewhere", notified_on, "late" if notified_on > decision.value else "notified")
     return decl
 
 

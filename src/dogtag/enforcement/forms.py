@@ -50,9 +50,9 @@ class ComplaintForm(ScopedForm):
     filed_on = date_field(required=False)
 
 
-class AtLargeStepForm(Form):
-    police_notice_on = date_field("Police's written notice to the owner on", required=False)
-    observed_again_on = date_field("Complainant observed the dog at large again on", required=False)
+class NoticeStepForm(Form):
+    police_notice_on = date_field("Written notice to the owner (received) on", required=False)
+    observed_again_on = date_field("Seen at large again, or the noise went on, on", required=False)
 
 
 class ImpoundForm(ScopedForm):
@@ -204,6 +204,15 @@ class DeclareForm(ScopedForm):
         }
         d["incidents"] = list(d.pop("earlier_incidents") or []) + [incident]
         return d
+
+
+class DeclaredElsewhereForm(ScopedForm):
+    animal = animal_field()
+    classification = forms.ChoiceField(choices=Declaration.Classification.choices)
+    declared_by = forms.CharField(label="Declared by (agency, municipality, county or state)")
+    moved_in_on = date_field("Moved into the municipality on")
+    conditions = forms.CharField(label="Restrictions imposed there", widget=forms.Textarea(attrs={"rows": 3}))
+    notified_on = date_field("The owner notified the police and the clerk on", required=False)
 
 
 class ServeForm(Form):

@@ -115,8 +115,10 @@ class Complaint(Scoped):
     filed_on = models.DateField(default=today)
     # What the engine said the moment this complaint was recorded (barking: a violation?).
     finding = models.JSONField(null=True, blank=True)
-    police_notice_on = models.DateField("police's written notice to the owner", null=True, blank=True)
-    observed_again_on = models.DateField("observed at large again on", null=True, blank=True)
+    # The written notice to the owner (Cedarburg: the police's; Sampson: received from the Town
+    # Board) and the repeat after it (seen at large again; the noise went on).
+    police_notice_on = models.DateField("written notice to the owner", null=True, blank=True)
+    observed_again_on = models.DateField("repeated on", null=True, blank=True)
 
     class Meta:
         ordering = ["filed_on", "pk"]

@@ -88,6 +88,11 @@ NEW = {
     "district-new": (forms.DistrictForm, actions.declare_district_quarantine, "District rabies quarantine"),
     "declaration-new": (forms.DeclareForm, actions.declare_dog, "Declare a dog dangerous or vicious"),
     "citation-new": (forms.CitationForm, actions.issue_citation, "Issue a citation"),
+    "declared-elsewhere-new": (
+        forms.DeclaredElsewhereForm,
+        actions.register_declared_elsewhere,
+        "A dog declared dangerous or vicious elsewhere",
+    ),
 }
 
 
@@ -195,12 +200,12 @@ STEPS = {
         actions.dispose_unclaimed,
         "Unclaimed: disposition",
     ),
-    "complaint-at-large": (
+    "complaint-next-step": (
         "complaints",
         Complaint,
-        forms.AtLargeStepForm,
-        actions.record_at_large_step,
-        "At large: police notice and repeat sighting",
+        forms.NoticeStepForm,
+        actions.record_notice_step,
+        "Written notice to the owner, then the repeat",
     ),
     "bite-quarantine": (
         "bites",
