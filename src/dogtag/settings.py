@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "dogtag.documents",
     "dogtag.licensing",
     "dogtag.outbox",
+    "dogtag.portal",
 ]
 
 MIDDLEWARE = [
@@ -133,3 +134,12 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "WARNING")},
 }
+
+# The public portal (src/dogtag/portal). None of these is a legal number.
+DOGTAG_BASE_URL = envstr("DOGTAG_BASE_URL", "http://127.0.0.1:8000")  # links in emails
+DOGTAG_PAYMENT_PROVIDERS = envlist("DOGTAG_PAYMENT_PROVIDERS", "counter")  # add test-card for demos
+DOGTAG_UPLOAD_MAX_BYTES = envint("DOGTAG_UPLOAD_MAX_BYTES", 5_000_000)
+DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per client address...
+DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
+# Dogtag's own reminder lead time before a rabies certificate runs out; no rule pack sets one.
+DOGTAG_RABIES_REMINDER_DAYS = envint("DOGTAG_RABIES_REMINDER_DAYS", 30)

@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("dogtag.permits.urls")),
     path("", include("dogtag.registry.urls")),
     path("", include("dogtag.licensing.urls")),
+    path("", include("dogtag.portal.urls")),
 ]

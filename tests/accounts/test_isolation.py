@@ -11,6 +11,7 @@ from dogtag.audit.models import AuditEvent
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
 from tests.licensing.base import benton_license, benton_renewal_run
+from tests.portal.fixtures import benton_application
 from tests.licensing.kennel_fixtures import benton_multiple_dog_and_kennel
 
 # URL name, or the prefix before its first "-", -> the Benton object whose pk fills `<pk>`.
@@ -61,8 +62,13 @@ API_OBJECTS = {
 }
 OPEN_PAGES = {"login", "logout"}  # reachable by anyone, show no records
 OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enforcement/test_my_cases.py)
+# The public portal, open by design: applications are reached by their emailed token, the found-dog
+# lookup shows a dog's name and whom to call, never the owner (tests/portal/test_found.py).
+OPEN_PAGES |= {"portal-home", "portal-application", "portal-review", "portal-renew", "portal-unsubscribe"}
+OBJECTS["application"] = "application"  # the clerk's review of an online application (tests/portal/fixtures.py)
 LIST_PAGES = {"home", "search"}  # scoped lists: answer 200 without Benton's records
 LIST_PAGES |= {"my-cases", "calendar-reset"}
+LIST_PAGES.add("portal-found")  # open; without a tag number it shows no record
 BENTON_DATA = ["Rex", "Pat Owner", "12 Main St", "985112000000001", "RT-555"]
 SEARCHES = ["Re", "Pat", "12 Mai", "98511200", "RT-5"]
 # One body valid for every write operation (schemas ignore the fields they do not take), so
@@ -166,6 +172,7 @@ class IsolationTests(BaseTestCase):
         cls.renewal_run = benton_renewal_run(cls)
         cls.token = ApiToken.issue(cls.outsider, "Cedarburg clinic")[1]
         benton_cases(cls)
+        benton_application(cls)
         benton_multiple_dog_and_kennel(cls)
 
     def fill(self, name, route):

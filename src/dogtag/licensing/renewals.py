@@ -17,6 +17,7 @@ from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.models import License, RenewalNotice, RenewalRun
 from dogtag.outbox import mail
 from dogtag.outbox.models import Message
+from dogtag.portal.links import renewal_url
 from dogtag.registry.models import Animal, Ownership
 
 
@@ -90,7 +91,10 @@ def run_renewals(*, acting_user, municipality, license_year: int, progress=None)
     )
     bar = progress(len(animals)) if progress else None
     figures = notice_figures(municipality, animals, license_year, law.local_amounts(municipality))
-    rows = [{"animal": a, "owner": owners[a.pk], **figures[a.pk]} for a in animals]
+    rows = [
+        {"animal": a, "owner": owners[a.pk], "renew_url": renewal_url(a.pk, license_year), **figures[a.pk]}
+        for a in animals
+    ]
     messages = []
     for row in rows:
         if row["owner"].email:

@@ -1,0 +1,367 @@
+"""The portal's writes: a resident's application (start, draft, submit), the clerk's decision
+on it, a found-dog lookup and a reminder opt-out. One transaction each, one audit event each
+(approval also writes the registry's and licensing's own events through their actions), email
+queued in the outbox and sent after commit."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from dogtag.accounts.models import Role
+from dogtag.accounts.scope import has_role, require_role
+from dogtag.audit.record import record, snapshot
+from dogtag.documents.pdf import render_pdf
+from dogtag.licensing import actions as licensing
+from dogtag.licensing import law
+from dogtag.licensing.models import License, Payment
+from dogtag.outbox import mail
+from dogtag.portal import links, payments, uploads
+from dogtag.portal.forms import ApplicationForm, draft_values
+from dogtag.portal.models import Application, Lookup, ReminderOptOut
+from dogtag.portal.quote import quote
+from dogtag.registry import actions as registry
+from dogtag.registry.models import Animal, RabiesVaccination, today
+from dogtag.rules.licensing import license_year_of
+
+CLERKS = licensing.CLERKS
+SEE_OWNER = (Role.OFFICER, Role.ADMINISTRATOR)
+# A refusal from what_is_owed, put beside the field the resident can change.
+REFUSAL_FIELDS = {"vaccination": "expires_on", "birth_date": "birth_date"}
+
+
+def _email(application, template, kind, context=None, attachment=None):
+    mail.queue(
+        municipality=application.municipality,
+        to=application.email,
+        template=f"portal/email/{template}",
+        context={"application": application, "url": links.application_url(application), **(context or {})},
+        kind=kind,
+        attachment=attachment,
+    )
+
+
+@transaction.atomic
+def start_application(*, municipality, email: str) -> Application:
+    """A new license application; the emailed link is the resident's way back to it."""
+    if not email or "@" not in email:
+        raise ValidationError({"email": "Enter your email address, like name@example.com."})
+    year = license_year_of(law.pack_of(municipality), today())
+    application = Application.objects.create(municipality=municipality, email=email, license_year=year)
+    record(acting_user=None, action="application.start", obj=application)
+    _email(application, "started", "application-started")
+    return application
+
+
+def renewal_data(animal: Animal, owner) -> dict:
+    latest = animal.vaccinations.filter(voided_at=None).order_by("-vaccinated_on").first()
+    data = {
+        "name": owner.name,
+        "street": owner.street,
+        "city": owner.city,
+        "postal_code": owner.postal_code,
+        "phone": owner.phone,
+        "animal_name": animal.name,
+        "breed": animal.breed,
+        "color": animal.color,
+        "sex": animal.sex if animal.sex != Animal.Sex.UNKNOWN else "",
+        "altered": animal.altered,
+        "birth_date": animal.birth_date.isoformat() if animal.birth_date else "",
+        "acquired_on": animal.acquired_on.isoformat() if animal.acquired_on else "",
+    }
+    if latest:
+        data.update(
+            {
+                "certificate_serial": latest.certificate_serial,
+                "vaccinated_on": latest.vaccinated_on.isoformat(),
+                "expires_on": latest.expires_on.isoformat(),
+                "vaccine_type": latest.vaccine_type,
+                "vaccine_serial": latest.vaccine_serial,
+                "rabies_tag_number": latest.current_tag_number,
+                "veterinarian_name": latest.veterinarian_name,
+                "veterinarian_address": latest.veterinarian_address,
+                "veterinarian_phone": latest.veterinarian_phone,
+            }
+        )
+    return data
+
+
+@transaction.atomic
+def start_renewal(animal: Animal, license_year: int) -> Application:
+    """From a renewal notice's link: last year's record filled in. Following the link again
+    returns the same application, not a second one."""
+    existing = (
+        Application.objects.filter(animal=animal, license_year=license_year)
+        .exclude(status=Application.Status.REJECTED)
+        .first()
+    )
+    if existing:
+        return existing
+    owner = next((o.person for o in animal.current_owners()), None)
+    if owner is None or not owner.email:
+        raise ValidationError({"email": f"{animal.name} has no owner with an email address on record."})
+    notice = animal.renewal_notices.filter(license_year=license_year).first()
+    application = Application.objects.create(
+        municipality=animal.municipality,
+        kind=Application.Kind.RENEWAL,
+        license_year=license_year,
+        email=owner.email,
+        animal=animal,
+        person=owner,
+        renewal_notice=notice,
+        data=renewal_data(animal, owner),
+    )
+    record(acting_user=None, action="application.start", obj=application)
+    _email(application, "started", "application-started")
+    return application
+
+
+def _editable(application):
+    if application.status != Application.Status.DRAFT:
+        raise ValidationError({"__all__": f"This application was sent on {application.submitted_at:%B %-d, %Y}."})
+
+
+@transaction.atomic
+def save_draft(application, *, post, files) -> dict:
+    """Keep what the resident typed, valid or not; store a good upload. Returns the upload
+    errors (a bad file is not kept; everything else is)."""
+    _editable(application)
+    before = snapshot(application)
+    application.data = {**application.data, **draft_values(post)}
+    errors = {}
+    for field, attr in (
+        ("rabies_certificate_file", "rabies_certificate"),
+        ("altered_evidence_file", "altered_evidence"),
+    ):
+        upload = files.get(field)
+        if upload is None:
+            continue
+        error, extension = uploads.check(upload)
+        if error:
+            errors[field] = error
+            continue
+        getattr(application, attr).save(
+            f"application-{application.pk}{extension}", ContentFile(upload.read()), save=False
+        )
+    application.save()
+    record(acting_user=None, action="application.draft", obj=application, before=before)
+    return errors
+
+
+def check(application, on=None):
+    """The application's form (bound to its draft) and quote; the form carries every problem."""
+    form = ApplicationForm(application.data, application=application)
+    owed = None
+    if form.is_valid():
+        owed = quote(application, on or today())
+        for refusal in owed.refusals:
+            form.add_error(REFUSAL_FIELDS.get(refusal.field), refusal.message)
+    return form, owed
+
+
+@transaction.atomic
+def submit_application(application, *, provider: str, details: dict | None = None, on=None) -> Application:
+    application = Application.objects.select_for_update().get(pk=application.pk)
+    _editable(application)
+    form, owed = check(application, on)
+    if not form.is_valid():
+        raise ValidationError({**form.errors.get_json_data(), "__all__": ["Correct the application first."]})
+    chosen = payments.get(provider)
+    if chosen is None:
+        raise ValidationError({"provider": "Choose how you will pay."})
+    result = chosen.charge(application, owed.total, details or {})
+    if result.error:
+        raise ValidationError({result.error_field or "provider": result.error})
+    before = snapshot(application)
+    application.status = Application.Status.SUBMITTED
+    application.submitted_at = timezone.now()
+    application.quoted_total = owed.total
+    application.payment_provider = chosen.key
+    application.payment_status = Application.PaymentStatus.PAID if result.paid else Application.PaymentStatus.AWAITING
+    application.payment_reference = result.reference
+    application.save()
+    record(acting_user=None, action="application.submit", obj=application, before=before)
+    _email(application, "received", "application-received", {"owed": owed})
+    return application
+
+
+def _changed(obj, values: dict) -> dict:
+    return {k: v for k, v in values.items() if getattr(obj, k) != v}
+
+
+@transaction.atomic
+def approve_application(application, *, acting_user, payment: dict | None = None, tag_serial=None, on=None) -> License:
+    """Register or update the owner, dog and certificate through the registry's actions, then
+    issue the license with the counter's own action: same tag stock, same checks."""
+    require_role(acting_user, application.municipality_id, CLERKS)
+    application = Application.objects.select_for_update().get(pk=application.pk)
+    if application.status != Application.Status.SUBMITTED:
+        raise ValidationError({"__all__": f"This application is {application.get_status_display().lower()}."})
+    form = ApplicationForm(application.data, application=application)
+    if not form.is_valid():
+        raise ValidationError({"__all__": "The application is incomplete; reject it with the reason."})
+    d, m = form.cleaned_data, application.municipality
+    person_values = {k: d[k] for k in ("name", "street", "city", "postal_code", "phone")} | {"email": application.email}
+    if application.person:
+        person = application.person
+        if changed := _changed(person, person_values):
+            registry.update_person(person, acting_user=acting_user, **changed)
+    else:
+        person = registry.create_person(acting_user=acting_user, municipality=m, **person_values)
+    evidence = f"Uploaded with online application {application.pk}" if d["altered"] else ""
+    animal_values = {
+        "name": d["animal_name"],
+        "breed": d["breed"],
+        "color": d["color"],
+        "sex": d["sex"],
+        "altered": d["altered"],
+        "birth_date": d["birth_date"],
+    }
+    if application.animal:
+        animal = application.animal
+        changed = _changed(animal, animal_values)
+        if changed.get("altered"):
+            changed["altered_evidence"] = evidence
+        if changed:
+            registry.update_animal(animal, acting_user=acting_user, **changed)
+    else:
+        animal = registry.register_animal(
+            acting_user=acting_user,
+            municipality=m,
+            owner=person,
+            species=Animal.Species.DOG,
+            altered_evidence=evidence,
+            acquired_on=d["acquired_on"],
+            **animal_values,
+        )
+    serial = d["certificate_serial"]
+    if not animal.vaccinations.filter(certificate_serial=serial, voided_at=None).exists():
+        if RabiesVaccination.objects.filter(municipality=m, certificate_serial=serial).exists():
+            raise ValidationError({"__all__": f"Rabies certificate {serial} is already recorded for another animal."})
+        registry.record_vaccination(
+            animal, acting_user=acting_user, **{k: d[k] for k in ("certificate_serial", *RABIES_REST)}
+        )
+    if application.payment_status == Application.PaymentStatus.PAID:
+        payment = {
+            "method": Payment.Method.CARD,
+            "amount": application.quoted_total,
+            "card_reference": application.payment_reference,
+        }
+    license = licensing.issue_license(
+        animal,
+        acting_user=acting_user,
+        payment=payment,
+        tag_serial=tag_serial,
+        license_year=application.license_year,
+        on=on,
+    )
+    before = snapshot(application)
+    application.status = Application.Status.APPROVED
+    application.person, application.animal, application.license = person, animal, license
+    application.decided_at, application.decided_by = timezone.now(), acting_user
+    if application.payment_status == Application.PaymentStatus.AWAITING:
+        application.payment_status = Application.PaymentStatus.PAID
+    application.save()
+    record(acting_user=acting_user, action="application.approve", obj=application, before=before)
+    pdf = render_pdf("licensing/certificate.html", {"license": license, "tag": license.current_tag, "municipality": m})
+    _email(
+        application,
+        "approved",
+        "application-approved",
+        {"license": license},
+        attachment=(f"license-{license.license_year}-{license.serial}.pdf", pdf),
+    )
+    return license
+
+
+RABIES_REST = (
+    "vaccinated_on",
+    "expires_on",
+    "vaccine_type",
+    "vaccine_serial",
+    "rabies_tag_number",
+    "veterinarian_name",
+    "veterinarian_address",
+    "veterinarian_phone",
+)
+
+
+@transaction.atomic
+def reject_application(application, *, acting_user, reason: str) -> Application:
+    require_role(acting_user, application.municipality_id, CLERKS)
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why, in words the resident can act on; it is emailed to them."})
+    if application.status != Application.Status.SUBMITTED:
+        raise ValidationError({"reason": f"This application is {application.get_status_display().lower()}."})
+    before = snapshot(application)
+    application.status, application.reject_reason = Application.Status.REJECTED, reason.strip()
+    application.decided_at, application.decided_by = timezone.now(), acting_user
+    application.save()
+    record(acting_user=acting_user, action="application.reject", obj=application, before=before)
+    _email(application, "rejected", "application-rejected")
+    return application
+
+
+@transaction.atomic
+def look_up_tag(*, query: str, client_address: str, user=None) -> tuple[Lookup, list[dict]]:
+    """A found dog: whom to call, never the owner — unless the user is an officer of the dog's
+    municipality. Each lookup is logged; more than DOGTAG_LOOKUP_LIMIT from one address within
+    DOGTAG_LOOKUP_WINDOW_MINUTES are refused (the log is the counter)."""
+    query = query.strip()[:50]
+    if not query:
+        raise ValidationError({"q": "Enter the number on the license tag or the rabies tag."})
+    since = timezone.now() - timedelta(minutes=settings.DOGTAG_LOOKUP_WINDOW_MINUTES)
+    recent = Lookup.objects.filter(client_address=client_address, at__gte=since, refused=False).count()
+    user = user if user is not None and user.is_authenticated else None
+    if recent >= settings.DOGTAG_LOOKUP_LIMIT:
+        lookup = Lookup.objects.create(client_address=client_address, query=query, refused=True, user=user)
+        record(acting_user=user, action="lookup.refused", obj=lookup)
+        return lookup, []
+    found = _found(query)
+    results = []
+    for animal, source in found:
+        row = {"animal": animal, "municipality": animal.municipality, "source": source}
+        if user is not None and has_role(user, animal.municipality_id, SEE_OWNER):
+            row["owners"] = [o.person for o in animal.current_owners()]
+        results.append(row)
+    lookup = Lookup.objects.create(client_address=client_address, query=query, matches=len(results), user=user)
+    record(acting_user=user, action="lookup.tag", obj=lookup)
+    return lookup, results
+
+
+def _found(query: str):
+    on = today()
+    seen, found = set(), []
+    if query.isdigit():
+        for license in License.objects.filter(
+            serial=int(query), voided_at=None, expires_on__gte=on, animal__isnull=False, tags__status="issued"
+        ).select_related("animal__municipality", "municipality__contact"):
+            if license.animal_id not in seen:
+                seen.add(license.animal_id)
+                found.append((license.animal, f"{license.license_year} license tag {license.serial}"))
+    from django.db.models import Q
+
+    for v in (
+        RabiesVaccination.objects.filter(
+            Q(rabies_tag_number__iexact=query) | Q(duplicate_tags__tag_number__iexact=query), voided_at=None
+        )
+        .select_related("animal__municipality")
+        .distinct()
+    ):
+        if v.animal_id not in seen:
+            seen.add(v.animal_id)
+            found.append((v.animal, f"rabies tag {query}"))
+    return [(a, s) for a, s in found if a.status == Animal.Status.ACTIVE or a.status == Animal.Status.MISSING]
+
+
+@transaction.atomic
+def opt_out_of_reminders(person) -> ReminderOptOut:
+    opt_out, created = ReminderOptOut.objects.get_or_create(
+        person=person, defaults={"municipality": person.municipality}
+    )
+    if created:
+        record(acting_user=None, action="reminders.opt_out", obj=opt_out)
+    return opt_out

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PortalConfig(AppConfig):
+    name = "dogtag.portal"
+    verbose_name = "Public self-service"

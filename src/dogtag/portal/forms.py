@@ -1,0 +1,134 @@
+from django import forms
+
+from dogtag.licensing.forms import PaymentFields
+from dogtag.registry.forms import DateInput, Form
+from dogtag.registry.models import Animal, Municipality, today
+
+# The fields a resident fills in, in the order the page shows them; `data` keeps them as typed.
+OWNER = ("name", "street", "city", "postal_code", "phone")
+DOG = ("animal_name", "breed", "color", "sex", "altered", "birth_date", "acquired_on")
+RABIES = (
+    "certificate_serial",
+    "vaccinated_on",
+    "expires_on",
+    "vaccine_type",
+    "vaccine_serial",
+    "rabies_tag_number",
+    "veterinarian_name",
+    "veterinarian_address",
+    "veterinarian_phone",
+)
+TEXT_FIELDS = OWNER + DOG + RABIES
+
+
+class StartForm(Form):
+    municipality = forms.ModelChoiceField(
+        Municipality.objects.all(), label="Where do you live?", empty_label="Choose your village, town or city"
+    )
+    email = forms.EmailField(
+        label="Your email address", help_text="We email you a link to come back to your application."
+    )
+
+
+def _date(label, **kw):
+    return forms.DateField(label=label, widget=DateInput(), **kw)
+
+
+class ApplicationForm(Form):
+    """Parses what the resident typed; every message says what to enter, in plain words."""
+
+    name = forms.CharField(label="Your full name", max_length=200)
+    street = forms.CharField(label="Street address", max_length=200)
+    city = forms.CharField(label="City", max_length=100)
+    postal_code = forms.CharField(label="ZIP code", max_length=10)
+    phone = forms.CharField(label="Phone (optional)", max_length=30, required=False)
+    animal_name = forms.CharField(label="Dog's name", max_length=100)
+    breed = forms.CharField(label="Breed", max_length=100)
+    color = forms.CharField(label="Color", max_length=100)
+    sex = forms.ChoiceField(label="Sex", choices=[("", "Choose"), ("male", "Male"), ("female", "Female")])
+    altered = forms.BooleanField(label="My dog is spayed or neutered", required=False)
+    birth_date = _date("Birth date (an estimate is fine)")
+    acquired_on = _date("Date you got the dog (optional)", required=False)
+    certificate_serial = forms.CharField(label="Rabies certificate number", max_length=50)
+    vaccinated_on = _date("Date of the rabies shot")
+    expires_on = _date("Rabies certificate expires on")
+    vaccine_type = forms.CharField(label="Vaccine type (as on the certificate)", max_length=100)
+    vaccine_serial = forms.CharField(label="Vaccine serial or lot number", max_length=100)
+    rabies_tag_number = forms.CharField(label="Rabies tag number", max_length=50)
+    veterinarian_name = forms.CharField(label="Veterinarian's name", max_length=200)
+    veterinarian_address = forms.CharField(label="Veterinarian's address", max_length=300)
+    veterinarian_phone = forms.CharField(label="Veterinarian's phone", max_length=30)
+    rabies_certificate_file = forms.FileField(
+        label="Photo or PDF of the rabies certificate", required=False, help_text="JPEG, PNG or PDF, up to 5 MB."
+    )
+    altered_evidence_file = forms.FileField(
+        label="Photo or PDF showing the dog is spayed or neutered (only if it is)",
+        required=False,
+        help_text="For example the veterinarian's record. JPEG, PNG or PDF, up to 5 MB.",
+    )
+
+    def __init__(self, *args, application=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.application = application
+        self.fields["sex"].choices = [("", "Choose")] + [c for c in Animal.Sex.choices if c[0] != "unknown"]
+
+    def clean(self):
+        data = super().clean()
+        on = today()
+        born, shot, expires = data.get("birth_date"), data.get("vaccinated_on"), data.get("expires_on")
+        if born and born > on:
+            self.add_error("birth_date", "The birth date cannot be in the future.")
+        if shot and shot > on:
+            self.add_error("vaccinated_on", "The date of the rabies shot cannot be in the future.")
+        if shot and born and shot < born:
+            self.add_error("vaccinated_on", "The rabies shot cannot be before the birth date.")
+        if shot and expires and expires <= shot:
+            self.add_error("expires_on", "The expiry date must be after the date of the shot.")
+        app = self.application
+        if app is not None:
+            if not app.rabies_certificate:
+                self.add_error("rabies_certificate_file", "Upload a photo or PDF of the rabies certificate.")
+            if data.get("altered") and not app.altered_evidence:
+                self.add_error(
+                    "altered_evidence_file",
+                    "Upload the evidence that your dog is spayed or neutered (Wis. Stats. s. 174.05(2): "
+                    "the lower tax is charged on evidence), or untick “spayed or neutered”.",
+                )
+        return data
+
+
+def draft_values(post) -> dict:
+    """What the resident typed, valid or not, to keep in the draft."""
+    values = {name: post.get(name, "").strip() for name in TEXT_FIELDS if name != "altered"}
+    values["altered"] = post.get("altered") in ("on", "true", "1", "True")
+    return values
+
+
+class PayForm(Form):
+    provider = forms.ChoiceField(label="How will you pay?", widget=forms.RadioSelect)
+    card_number = forms.CharField(label="Card number", max_length=30, required=False)
+
+    def __init__(self, *args, providers, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["provider"].choices = [(p.key, p.label) for p in providers]
+        self.fields["provider"].initial = providers[0].key if providers else None
+        if not any(p.key == "test-card" for p in providers):
+            del self.fields["card_number"]
+
+
+class ApproveForm(PaymentFields):
+    tag_serial = forms.IntegerField(
+        required=False, min_value=1, label="Tag in hand (type or scan; blank: next in stock)"
+    )
+
+
+class RejectForm(Form):
+    reason = forms.CharField(
+        label="Why it is not approved (emailed to the resident)",
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+
+class LookupForm(Form):
+    q = forms.CharField(label="License tag or rabies tag number", max_length=50)

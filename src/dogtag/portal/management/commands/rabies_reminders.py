@@ -1,0 +1,19 @@
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from dogtag.portal.reminders import send_rabies_reminders
+
+
+class Command(BaseCommand):
+    help = (
+        "Email owners whose animal's rabies certificate runs out within DOGTAG_RABIES_REMINDER_DAYS "
+        "(Dogtag's reminder lead time, not a legal deadline). Running it again sends nothing twice."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--on", help="the day to run as (YYYY-MM-DD); default today")
+
+    def handle(self, *args, on=None, **options):
+        day = timezone.datetime.fromisoformat(on).date() if on else timezone.localdate()
+        count = send_rabies_reminders(day)
+        self.stdout.write(f"{count} rabies reminders queued for {day}.")

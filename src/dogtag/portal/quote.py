@@ -1,0 +1,97 @@
+"""What an application would owe, computed by the counter's own `what_is_owed` so the resident
+sees the figure the clerk's approval will charge. Nothing is written: the application's dog and
+certificate are unsaved registry objects, the certificate served to `what_is_owed` as if
+prefetched, and a new dog stands in with pk 0 (no license or multiple-dog license matches it)."""
+
+import copy
+from datetime import date
+
+from dogtag.licensing.owed import Owed, what_is_owed
+from dogtag.registry.models import Animal, RabiesVaccination
+
+ANIMAL_DATA = ("breed", "color", "sex", "altered")
+
+
+def proposed_animal(application) -> Animal:
+    d = application.data
+    if application.animal_id:
+        animal = copy.copy(application.animal)
+        animal._state = copy.copy(animal._state)
+    else:
+        animal = Animal(
+            pk=0,
+            municipality=application.municipality,
+            species=Animal.Species.DOG,
+            name=d.get("animal_name", ""),
+            birth_date=_date(d.get("birth_date")),
+            acquired_on=_date(d.get("acquired_on")),
+        )
+    animal.municipality = application.municipality
+    for name in ANIMAL_DATA:
+        if name in d:
+            setattr(animal, name, d[name] if name != "altered" else bool(d[name]))
+    if d.get("animal_name"):
+        animal.name = d["animal_name"]
+    return animal
+
+
+def proposed_certificate(application, animal) -> RabiesVaccination | None:
+    d = application.data
+    vaccinated_on, expires_on = _date(d.get("vaccinated_on")), _date(d.get("expires_on"))
+    if not (vaccinated_on and expires_on):
+        return None
+    return RabiesVaccination(
+        municipality=application.municipality,
+        certificate_serial=d.get("certificate_serial", ""),
+        vaccinated_on=vaccinated_on,
+        expires_on=expires_on,
+    )
+
+
+def quote(application, on: date) -> Owed:
+    animal = proposed_animal(application)
+    known = list(application.animal.vaccinations.filter(voided_at=None)) if application.animal_id else []
+    proposed = proposed_certificate(application, animal)
+    if proposed and not any(v.certificate_serial == proposed.certificate_serial for v in known):
+        known.append(proposed)
+    prefetched = RabiesVaccination.objects.none()
+    prefetched._result_cache, prefetched._prefetch_done = known, True
+    animal._prefetched_objects_cache = {"vaccinations": prefetched}
+    return what_is_owed(animal, on, application.license_year)
+
+
+def _date(value):
+    if isinstance(value, date) or not value:
+        return value or None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def cited(citation, municipality) -> str:
+    """`Webster § 98-3A(3)`, `Wis. Stats. s. 174.05(2)`."""
+    if citation is None:
+        return ""
+    if citation.jurisdiction == "wi":
+        return f"Wis. Stats. s. {citation.section.removeprefix('s. ')}"
+    return f"{municipality.name} {citation.section}"
+
+
+def plain_lines(owed: Owed, municipality, altered: bool) -> list[dict]:
+    """Each amount as a sentence a resident can read: what, how much, because, and the section."""
+    from dogtag.licensing.owed import TRIGGERS
+
+    lines = []
+    for i, line in enumerate(owed.lines):
+        where = cited(line.citations[0] if line.citations else None, municipality)
+        if i == 0 and owed.free_license:
+            text = f"Your dog's license is free ($0.00) — {where}."
+        elif i == 0:
+            because = "it is spayed or neutered" if altered else "it is not spayed or neutered"
+            text = f"Your dog's license costs ${line.amount} because {because} — {where}."
+        else:
+            reason = TRIGGERS.get(owed.late_fee_trigger, "it is late")
+            text = f"A late fee of ${line.amount} is added because the dog was {reason} — {where}."
+        lines.append({"text": text, "amount": line.amount, "citations": line.citations})
+    return lines

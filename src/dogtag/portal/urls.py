@@ -1,0 +1,18 @@
+from django.urls import path
+
+from dogtag.portal import views
+
+urlpatterns = [
+    # public: no account; a link's token is the key
+    path("apply/", views.home, name="portal-home"),
+    path("apply/a/<str:token>/", views.application, name="portal-application"),
+    path("apply/a/<str:token>/review/", views.review, name="portal-review"),
+    path("renew/<str:token>/", views.renew, name="portal-renew"),
+    path("found/", views.found, name="portal-found"),
+    path("reminders/stop/<str:token>/", views.unsubscribe, name="portal-unsubscribe"),
+    # the clerk's review queue
+    path("m/<slug:slug>/applications/", views.queue, name="application-queue"),
+    path("applications/<int:pk>/", views.review_application, name="application-review"),
+    path("applications/<int:pk>/certificate/", views.certificate_file, name="application-certificate-file"),
+    path("applications/<int:pk>/altered-evidence/", views.altered_file, name="application-altered-file"),
+]

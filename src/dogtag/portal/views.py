@@ -1,0 +1,217 @@
+"""Public pages (no account: the token in a link is the key) and the clerk's review queue.
+Thin: parse, call an action, render."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.forms.utils import ErrorDict
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, redirect, render
+
+from dogtag.accounts.scope import get_for_user, has_role
+from dogtag.licensing import law
+from dogtag.portal import actions, links, payments
+from dogtag.portal.forms import OWNER, RABIES, ApplicationForm, ApproveForm, LookupForm, PayForm, RejectForm, StartForm
+from dogtag.portal.models import Application
+from dogtag.portal.quote import plain_lines
+from dogtag.registry.models import Animal, Municipality, Person, today
+from dogtag.registry.views import municipality_for, posted, run_action
+
+
+def _errors_into(form, error: ValidationError):
+    for field, msgs in error.message_dict.items() if hasattr(error, "error_dict") else [(None, error.messages)]:
+        form.add_error(field if field in form.fields else None, msgs)
+
+
+def _licensing_municipalities():
+    return [m for m in Municipality.objects.all() if "dog" in law.pack_of(m).licensing.species.species]
+
+
+def home(request):
+    form = StartForm(posted(request))
+    form.fields["municipality"].queryset = Municipality.objects.filter(
+        pk__in=[m.pk for m in _licensing_municipalities()]
+    )
+    if request.method == "POST" and form.is_valid():
+        application = run_action(form, actions.start_application)
+        if application:
+            return redirect("portal-application", token=application.token)
+    return render(request, "portal/home.html", {"form": form})
+
+
+def renew(request, token):
+    parsed = links.read_renewal_token(token)
+    animal = Animal.objects.filter(pk=parsed[0]).first() if parsed else None
+    if animal is None:
+        raise Http404("This renewal link is not valid. Start a new application instead.")
+    try:
+        application = actions.start_renewal(animal, parsed[1])
+    except ValidationError as e:
+        return render(
+            request,
+            "portal/message.html",
+            {"title": "We could not open this renewal", "text": " ".join(e.messages)},
+            status=400,
+        )
+    return redirect("portal-application", token=application.token)
+
+
+def _form_page(request, app, form, **extra):
+    context = {
+        "application": app,
+        "form": form,
+        "owner_fields": [form[name] for name in OWNER],
+        "rabies_fields": [form[name] for name in RABIES],
+        **extra,
+    }
+    return render(request, "portal/application.html", context)
+
+
+def _application(token):
+    return get_object_or_404(Application.objects.select_related("municipality", "license"), token=token)
+
+
+def application(request, token):
+    app = _application(token)
+    if app.status != Application.Status.DRAFT:
+        return render(request, "portal/status.html", {"application": app})
+    upload_errors = {}
+    if request.method == "POST":
+        upload_errors = actions.save_draft(app, post=request.POST, files=request.FILES)
+        if not upload_errors:
+            if request.POST.get("step") == "review":
+                return redirect("portal-review", token=app.token)
+            messages.success(request, "Saved. Use the link we emailed you to come back at any time.")
+    form = ApplicationForm(initial=app.data, application=app)
+    # A bad upload is reported beside its field; what was typed is kept either way.
+    form.cleaned_data, form._errors = {}, ErrorDict()
+    for field, error in upload_errors.items():
+        form.add_error(field, error)
+    return _form_page(request, app, form)
+
+
+def review(request, token):
+    app = _application(token)
+    if app.status != Application.Status.DRAFT:
+        return redirect("portal-application", token=token)
+    form, owed = actions.check(app)
+    if not form.is_valid():
+        return _form_page(request, app, form, checked=True)
+    providers = payments.enabled()
+    pay = PayForm(posted(request), providers=providers)
+    if request.method == "POST" and pay.is_valid():
+        details = {"card_number": pay.cleaned_data.get("card_number", "")}
+        try:
+            actions.submit_application(app, provider=pay.cleaned_data["provider"], details=details)
+        except ValidationError as e:
+            _errors_into(pay, e)
+        else:
+            return redirect("portal-application", token=token)
+    return render(
+        request,
+        "portal/review.html",
+        {
+            "application": app,
+            "owed": owed,
+            "plain": plain_lines(owed, app.municipality, form.cleaned_data["altered"]),
+            "pay": pay,
+            "d": form.cleaned_data,
+        },
+    )
+
+
+def found(request):
+    form = LookupForm(request.GET if "q" in request.GET else None)
+    context = {"form": form}
+    status = 200
+    if form.is_bound and form.is_valid():
+        lookup, results = actions.look_up_tag(
+            query=form.cleaned_data["q"], client_address=request.META.get("REMOTE_ADDR", "0.0.0.0"), user=request.user
+        )
+        context.update({"lookup": lookup, "results": results})
+        status = 429 if lookup.refused else 200
+    return render(request, "portal/found.html", context, status=status)
+
+
+def unsubscribe(request, token):
+    person = Person.objects.filter(pk=links.read_unsubscribe_token(token) or 0).first()
+    if person is None:
+        raise Http404("This link is not valid.")
+    done = hasattr(person, "reminder_opt_out")
+    if request.method == "POST" and not done:
+        actions.opt_out_of_reminders(person)
+        done = True
+    return render(request, "portal/unsubscribe.html", {"done": done, "municipality": person.municipality})
+
+
+# --- the clerk's review queue ---------------------------------------------------------------
+
+
+@login_required
+def queue(request, slug):
+    municipality = municipality_for(request, slug)
+    waiting = Application.objects.filter(municipality=municipality, status=Application.Status.SUBMITTED)
+    decided = Application.objects.filter(
+        municipality=municipality, status__in=[Application.Status.APPROVED, Application.Status.REJECTED]
+    ).order_by("-decided_at")[:20]
+    return render(request, "portal/queue.html", {"municipality": municipality, "waiting": waiting, "decided": decided})
+
+
+@login_required
+def review_application(request, pk):
+    app = get_for_user(request.user, Application.objects.select_related("municipality", "animal", "person"), pk)
+    can_decide = has_role(request.user, app.municipality_id, actions.CLERKS)
+    data = posted(request) if can_decide else None
+    decision = data.get("decision") if data else None
+    approve = ApproveForm(
+        data if decision == "approve" else None, initial={"amount": app.quoted_total, "method": "cash"}
+    )
+    reject = RejectForm(data if decision == "reject" else None)
+    if decision == "approve" and approve.is_valid():
+        payment = approve.payment() if app.payment_status != Application.PaymentStatus.PAID else None
+        license = run_action(
+            approve,
+            actions.approve_application,
+            app,
+            acting_user=request.user,
+            fields={"payment": payment, "tag_serial": approve.cleaned_data["tag_serial"]},
+        )
+        if license:
+            messages.success(
+                request, f"License {license.serial} issued; the resident has been emailed the certificate."
+            )
+            return redirect("license", pk=license.pk)
+    if decision == "reject" and reject.is_valid():
+        if run_action(reject, actions.reject_application, app, acting_user=request.user):
+            messages.success(request, "Rejected; the reason has been emailed to the resident.")
+            return redirect("application-queue", slug=app.municipality.slug)
+    form, owed = actions.check(app)
+    context = {
+        "application": app,
+        "form": form,
+        "owed": owed,
+        "d": app.data,
+        "approve": approve,
+        "reject": reject,
+        "can_decide": can_decide and app.status == Application.Status.SUBMITTED,
+        "on": today(),
+    }
+    return render(request, "portal/review_application.html", context)
+
+
+def _evidence(request, pk, attr):
+    app = get_for_user(request.user, Application.objects, pk)
+    field = getattr(app, attr)
+    if not field:
+        raise Http404("Nothing was uploaded.")
+    return FileResponse(field.open("rb"), filename=field.name.rsplit("/", 1)[-1])
+
+
+@login_required
+def certificate_file(request, pk):
+    return _evidence(request, pk, "rabies_certificate")
+
+
+@login_required
+def altered_file(request, pk):
+    return _evidence(request, pk, "altered_evidence")
