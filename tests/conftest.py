@@ -9,3 +9,7 @@ def pytest_configure(config):
     # Tests create many users; the production hasher would spend seconds on them.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.SECURE_SSL_REDIRECT = False
+    # The concurrency tests queue many writers on SQLite's one lock; on a busy CI machine a
+    # writer may wait longer than production's timeout for its turn.
+    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        settings.DATABASES["default"]["OPTIONS"]["timeout"] = 120
