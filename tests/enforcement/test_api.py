@@ -84,3 +84,40 @@ class EnforcementApiTests(EnforcementTestCase):
             )
             # s. 174.042: "$25–$100 for a first offense"
             self.assertEqual((r.status_code, r.json()["minimum"], r.json()["maximum"]), (201, "25.00", "100.00"))
+
+    def test_it_takes_every_step_of_a_river_hills_declaration_through_the_api(self):
+        _, _, dog = self.owner_and_dog("river-hills", "Apex", vaccinated_on=date(2025, 5, 1))
+        with on(date(2026, 3, 2)):
+            r = self.call(
+                "POST",
+                "/municipalities/river-hills/cases/declaration",
+                {
+                    "animal": dog.pk,
+                    "evidence": "bite report",
+                    "occurred_on": "2026-02-27",
+                    "incident_kind": "bite_injury",
+                    "victim": "person",
+                },
+            )
+            self.assertEqual(r.status_code, 201, r.content)
+            case = r.json()["id"]
+            steps = [
+                ("declaration-serve", {"service_method": "personal_service", "served_on": "2026-03-02"}),
+                ("declaration-hearing-request", {"requested_on": "2026-03-04"}),
+                ("declaration-hearing", {"scheduled_on": "2026-03-10", "place": "Village Hall"}),
+            ]
+            for step, body in steps:
+                r = self.call("POST", f"/cases/{case}/steps/{step}", body)
+                self.assertEqual(r.status_code, 200, (step, r.content))
+            hearing = next(d for d in r.json()["deadlines"] if d["key"] == "hearing" and d["done_on"] is None)
+            self.assertEqual(hearing["due_on"], "2026-03-10")
+            # [c](3): the hearing "not more than fourteen days" after service
+            r = self.call(
+                "POST", f"/cases/{case}/steps/declaration-hearing", {"scheduled_on": "2026-03-17", "place": "Hall"}
+            )
+            self.assertEqual(r.status_code, 422)
+            self.assertIn("between 2026-03-09 and 2026-03-16", r.json()["errors"]["scheduled_on"][0])
+            r = self.call("POST", f"/cases/{case}/steps/declaration-hearing", {"place": "Hall"})
+            self.assertEqual(r.json()["errors"]["scheduled_on"], ["This field is required."])
+            self.assertEqual(self.call("POST", f"/cases/{case}/steps/impoundment-release", {}).status_code, 404)
+            self.assertEqual(self.call("POST", f"/cases/{case}/steps/no-such-step", {}).status_code, 404)

@@ -1,14 +1,17 @@
 """Animal control under /api/v1/: the same actions as the staff pages, scoped by municipality."""
 
+import json
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
 
 from dogtag.accounts.scope import get_for_user, municipalities, scoped
-from dogtag.enforcement import actions
+from dogtag.enforcement import actions, forms, views
 from dogtag.enforcement.models import (
     BiteReport,
     Case,
@@ -328,3 +331,69 @@ def issue_citation(request, slug: str, payload: CitationIn):
 @router.get("/citations/{pk}", response=CitationOut)
 def get_citation(request, pk: int):
     return get_for_user(request.auth, Citation.objects, pk)
+
+
+# --- every other step, through the staff pages' forms ------------------------------------------
+# The same form parses the body and the same action validates it, so each step of a case is
+# available here without a second schema to keep in step; errors come back per field (422).
+
+TARGETS = {
+    "cases": lambda case, data: case,
+    "impoundments": lambda case, data: case.impoundment,
+    "bites": lambda case, data: case.bite,
+    "quarantines": lambda case, data: case.quarantine,
+    "declarations": lambda case, data: case.declaration,
+    "citations": lambda case, data: case.citation,
+    "complaints": lambda case, data: get_object_or_404(case.complaints, pk=data.get("complaint_id")),
+    "requirements": lambda case, data: get_object_or_404(case.declaration.requirements, pk=data.get("requirement_id")),
+}
+
+
+def _body(request) -> dict:
+    try:
+        data = json.loads(request.body or b"{}")
+    except ValueError as e:
+        raise ValidationError({"__all__": f"The body is not JSON: {e}"}) from e
+    if not isinstance(data, dict):
+        raise ValidationError({"__all__": "The body is a JSON object."})
+    return data
+
+
+def _parsed(form_class, data, municipality) -> dict:
+    scoped_form = issubclass(form_class, forms.ScopedForm)
+    form = form_class(data, **({"municipality": municipality} if scoped_form else {}))
+    if not form.is_valid():
+        raise ValidationError({field: list(errors) for field, errors in form.errors.items()})
+    return form.cleaned_data
+
+
+@router.post("/cases/{pk}/steps/{step}", response=CaseOut, summary="A step on a case (the staff page's form)")
+def case_step(request, pk: int, step: str):
+    """`step` is a staff page's name: impoundment-notice, quarantine-examination,
+    declaration-hearing, requirement-proof (with `requirement_id`), complaint-next-step (with
+    `complaint_id`), citation-paid, case-close, ... The body is the form's fields as JSON."""
+    case = get_for_user(request.auth, Case.objects, pk)
+    if step not in views.STEPS:
+        raise Http404(f"No step {step!r}; steps: {', '.join(views.STEPS)}.")
+    prefix, _, form_class, action, _ = views.STEPS[step]
+    data = _body(request)
+    try:
+        target = TARGETS[prefix](case, data)
+    except ObjectDoesNotExist as e:
+        raise Http404(f"Step {step!r} does not apply to this case.") from e
+    action(target, acting_user=request.auth, **_parsed(form_class, data, case.municipality))
+    case.refresh_from_db()
+    return case
+
+
+@router.post("/municipalities/{slug}/cases/{kind}", response={201: CaseOut}, summary="Open a case of any kind")
+def open_case(request, slug: str, kind: str):
+    """`kind`: complaint, impoundment, bite, exposure, district, declaration, declared-elsewhere,
+    citation; the body is the staff page's form fields (animal, owner, person as ids)."""
+    m = _municipality(request, slug)
+    name = f"{kind}-new"
+    if name not in views.NEW:
+        raise Http404(f"No case kind {kind!r}.")
+    form_class, action, _ = views.NEW[name]
+    obj = action(acting_user=request.auth, municipality=m, **_parsed(form_class, _body(request), m))
+    return Status(201, obj.case)

@@ -1,9 +1,11 @@
 """The officer's pages: cases, the steps on them (each a form calling one action), my cases,
 the calendar feed and the printable documents. Thin: parse, call the action, render."""
 
+from datetime import date
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Min, Q
+from django.db.models import Prefetch
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -45,18 +47,16 @@ def _form(form_class, request, municipality, **kwargs):
 
 
 def open_cases(user):
-    """Open cases in every municipality the user serves, each with its next deadline, overdue first."""
+    """Open cases in every municipality the user serves, each with its next deadline, overdue
+    first (two queries, whatever the number of cases)."""
+    pending = Deadline.objects.filter(done_on=None, superseded=False).order_by("due_on", "pk")
     cases = (
         scoped(user, Case.objects.filter(closed_on=None))
         .select_related("municipality", "animal", "owner")
-        .annotate(next_due=Min("deadlines__due_on", filter=Q(deadlines__done_on=None, deadlines__superseded=False)))
+        .prefetch_related(Prefetch("deadlines", queryset=pending, to_attr="pending"))
     )
-    rows = []
-    for case in cases:
-        nxt = case.next_deadline() if case.next_due else None
-        rows.append({"case": case, "next": nxt})
-    far = today().replace(year=9999)
-    rows.sort(key=lambda r: (r["next"] is None, r["next"].due_on if r["next"] else far, r["case"].pk))
+    rows = [{"case": case, "next": case.pending[0] if case.pending else None} for case in cases]
+    rows.sort(key=lambda r: (r["next"] is None, r["next"].due_on if r["next"] else date.max, r["case"].pk))
     return rows
 
 
