@@ -32,6 +32,8 @@ INSTALLED_APPS = [
     "dogtag.licensing",
     "dogtag.outbox",
     "dogtag.portal",
+    "dogtag.imports",
+    "dogtag.reports",
 ]
 
 MIDDLEWARE = [

@@ -13,5 +13,7 @@ urlpatterns = [
     path("", include("dogtag.permits.urls")),
     path("", include("dogtag.registry.urls")),
     path("", include("dogtag.licensing.urls")),
+    path("", include("dogtag.reports.urls")),
+    path("", include("dogtag.imports.urls")),
     path("", include("dogtag.portal.urls")),
 ]

@@ -68,6 +68,7 @@ OPEN_PAGES |= {"portal-home", "portal-application", "portal-review", "portal-ren
 OBJECTS["application"] = "application"  # the clerk's review of an online application (tests/portal/fixtures.py)
 LIST_PAGES = {"home", "search"}  # scoped lists: answer 200 without Benton's records
 LIST_PAGES |= {"my-cases", "calendar-reset"}
+LIST_PAGES.add("county-dashboard")  # every municipality the user serves (tests/reports/test_dashboard.py)
 LIST_PAGES.add("portal-found")  # open; without a tag number it shows no record
 BENTON_DATA = ["Rex", "Pat Owner", "12 Main St", "985112000000001", "RT-555"]
 SEARCHES = ["Re", "Pat", "12 Mai", "98511200", "RT-5"]

@@ -187,12 +187,9 @@ def tag_roll(request, slug, year):
     )
 
 
-@login_required
-def unlicensed(request, slug):
-    """Active licensable animals without a license for the year, with the late fee owed today."""
-    municipality = municipality_for(request, slug)
-    on = today()
-    year = int(request.GET.get("year") or license_year_of(law.pack_of(municipality), on))
+def unlicensed_rows(municipality, year: int, on):
+    """Active licensable animals without a license for `year`, with the late fee owed on `on`
+    (the unlicensed page and the reports' unlicensed and late list)."""
     licensed = License.objects.filter(license_year=year, voided_at=None).values("animal_id")
     animals = (
         Animal.objects.filter(
@@ -215,6 +212,16 @@ def unlicensed(request, slug):
             continue
         late = law.ask(municipality, "late_fee", facts, on, local)
         rows.append({"animal": animal, "due_by": required.value["due_by"], "late": late, "note": ""})
+    return rows
+
+
+@login_required
+def unlicensed(request, slug):
+    """Active licensable animals without a license for the year, with the late fee owed today."""
+    municipality = municipality_for(request, slug)
+    on = today()
+    year = int(request.GET.get("year") or license_year_of(law.pack_of(municipality), on))
+    rows = unlicensed_rows(municipality, year, on)
     return render(
         request, "licensing/unlicensed.html", {"municipality": municipality, "year": year, "rows": rows, "on": on}
     )

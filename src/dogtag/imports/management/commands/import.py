@@ -1,0 +1,74 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from dogtag.accounts.models import Membership
+from dogtag.imports.actions import IMPORTERS, run_import
+from dogtag.imports.rolls import Mapping, RollError, plan
+from dogtag.lib.progress import Progress
+from dogtag.registry.models import Municipality
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a roll of owners, dogs, rabies certificates and past licenses (CSV or Excel). Shows what it "
+        "found first; writes only the valid rows, in batches; a rerun adds nothing."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+        parser.add_argument("--municipality", required=True, help="its slug, e.g. benton")
+        parser.add_argument("--mapping", help="a YAML file naming the columns of another layout")
+        parser.add_argument("--user", help="the clerk importing (default: the municipality's first clerk)")
+        parser.add_argument("--dry-run", action="store_true", help="show what would be imported; write nothing")
+        parser.add_argument("--batch-size", type=int, default=2000)
+
+    def handle(self, *args, file, municipality, mapping=None, user=None, dry_run=False, batch_size=2000, **options):
+        m = Municipality.objects.filter(slug=municipality).first()
+        if m is None:
+            known = ", ".join(Municipality.objects.values_list("slug", flat=True))
+            raise CommandError(f"No municipality {municipality!r}; known: {known}")
+        acting_user = self.importer(m, user)
+        path = Path(file)
+        try:
+            found = plan(m, path.name, path.read_bytes(), Mapping.load(mapping))
+        except (OSError, RollError) as e:
+            raise CommandError(str(e)) from e
+        self.show(found)
+        if dry_run or not found.todo:
+            return
+        run = run_import(
+            found,
+            acting_user=acting_user,
+            municipality=m,
+            batch_size=batch_size,
+            progress=lambda total: Progress(f"Importing into {m.name}", total, self.stderr._out),
+        )
+        self.stdout.write(f"Imported {run.written} rows in {run.batches.count()} batches (import run {run.pk}).")
+
+    def importer(self, municipality, username):
+        memberships = Membership.objects.filter(municipality=municipality, role__in=IMPORTERS).select_related("user")
+        if username:
+            memberships = memberships.filter(user__username=username)
+        found = memberships.order_by("pk").first()
+        if found is None:
+            raise CommandError(f"No clerk or administrator {username or ''} of {municipality} to import as.")
+        return found.user
+
+    def show(self, found):
+        w = self.stdout.write
+        w(f"{found.file_name}: {found.rows} rows")
+        w(f"  to import:         {found.valid}")
+        w(f"  already imported:  {found.already}")
+        w(
+            f"  repeated rows:     {len(found.duplicates)}"
+            + (f" (lines {', '.join(map(str, found.duplicates[:20]))})" if found.duplicates else "")
+        )
+        w(f"  invalid rows:      {len(found.invalid_lines)}")
+        w(f"  owners:            {found.owners_new} new, {found.owners_matched} matched")
+        w(f"  animals:           {found.animals_new} new, {found.animals_matched} matched")
+        w(f"  rabies certificates: {found.vaccinations_new} new; past licenses: {found.licenses_new} new")
+        for p in found.problems[:200]:
+            w(f"  line {p.line}, column {p.column!r}, value {p.value!r}: {p.rule}")
+        if len(found.problems) > 200:
+            w(f"  ... and {len(found.problems) - 200} more problems")

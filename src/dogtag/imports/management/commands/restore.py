@@ -1,0 +1,20 @@
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from dogtag.imports.actions import restore
+
+
+class Command(BaseCommand):
+    help = "Restore a municipality's export (`dogtag export`) into an empty Dogtag."
+
+    def add_arguments(self, parser):
+        parser.add_argument("directory")
+
+    def handle(self, *args, directory, **options):
+        try:
+            counts = restore(directory)
+        except ValidationError as e:
+            raise CommandError(" ".join(e.messages)) from e
+        for name, n in counts.items():
+            self.stdout.write(f"{name}: {n}")
+        self.stdout.write(f"Restored {sum(counts.values())} rows.")

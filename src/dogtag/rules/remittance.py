@@ -1,0 +1,107 @@
+"""Where a license's money goes (ss. 174.07(3)(c), 174.08): the state-minimum part the municipal
+treasurer pays the county treasurer, the additional local tax and late fee kept locally, and
+what a collecting official who is not a full-time salaried employee may retain per license.
+
+Choices (also written beside the provisions in wi.yaml):
+- The state-minimum part of a tax is the s. 174.05(2) minimum for the dog's neutered/spayed
+  status on the day of issue, halved when the license tax was (the half-tax rule applies to
+  "these amounts", the minimums), and never more than the tax charged. A free license has none.
+- The collecting official's retained amount comes out of the state-minimum part paid over, and
+  only from a license whose tax was collected (nothing is retained from a free license).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Literal
+
+from pydantic import Field
+
+from .catalogue import Facts, question
+from .decision import CENT, Decision
+from .licensing import ZERO, licensable_on, license_year_bounds
+from .packs import load_pack
+from .schema import Dated, Money, Provision, Strict, section
+
+
+class Retained(Provision):
+    per_license: Dated[Money]
+
+
+@section("remittance")
+class RemittanceSection(Strict):
+    collector_retains: Retained | None = None
+    county_payment: Provision | None = None
+    clerk_report: Provision | None = None
+
+
+class LicenseCharged(Facts):
+    kind: Literal["individual", "multiple-dog"] = "individual"
+    altered: bool = False
+    tax: Money
+    late_fee: Money = ZERO
+    free_license: bool = False
+    born_on: date | None = None  # to tell whether the tax was halved (s. 174.05(2))
+    license_year: int | None = None
+    dogs_authorized: int | None = Field(default=None, ge=0)
+    collector_full_time_salaried: bool = True
+
+
+def _state_part(pack, f: LicenseCharged, on: date) -> tuple[Decimal, list, list[str]]:
+    lic = pack.licensing
+    if f.free_license or f.tax <= ZERO:
+        return ZERO, [], ["no tax collected: no state-minimum part"]
+    if f.kind == "multiple-dog":
+        # The state's figure, not a local one the municipal pack may put in its place.
+        state = load_pack(pack.chain[0])
+        md = state.multiple_dog.license if state.multiple_dog else None
+        if md is None or not isinstance(md.tax, Dated) or not isinstance(md.each_additional, Dated):
+            return ZERO, [], ["no state multiple-dog figure in the pack"]
+        dogs = f.dogs_authorized or 0
+        part = md.tax.at(on) + max(0, dogs - md.included_dogs) * md.each_additional.at(on)
+        return min(part, f.tax), [md.cite.citation], []
+    minimum = lic.minimum_tax
+    part = (minimum.altered if f.altered else minimum.unaltered).at(on) or ZERO
+    cites, notes = [minimum.cite.citation], []
+    if lic.half_tax is not None and f.born_on is not None and f.license_year is not None:
+        start, end = license_year_bounds(pack, f.license_year)
+        due = licensable_on(pack, f.born_on)
+        if start <= due <= end and due > lic.half_tax.after.of(f.license_year):
+            part = (part * lic.half_tax.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
+            cites.append(lic.half_tax.cite.citation)
+            notes.append("one-half of the minimum: licensable age reached after the half-tax date")
+    if part > f.tax:
+        part = f.tax
+        notes.append("the tax charged is below the minimum; all of it is the state part")
+    return part, cites, notes
+
+
+@question(
+    "license_remittance",
+    facts=LicenseCharged,
+    doc="Where one license's money goes: the state-minimum part paid to the county treasurer, "
+    "the additional local tax and late fee kept locally, and the amount a collecting official "
+    "who is not a full-time salaried employee may retain (ss. 174.07(3)(c), 174.08).",
+)
+def license_remittance(pack, f: LicenseCharged, on: date, local) -> Decision:
+    s: RemittanceSection | None = pack.remittance
+    state_part, cites, notes = _state_part(pack, f, on)
+    retained = ZERO
+    if s is not None and s.collector_retains is not None and state_part > ZERO:
+        if not f.collector_full_time_salaried:
+            retained = min(s.collector_retains.per_license.at(on) or ZERO, state_part)
+        cites.append(s.collector_retains.cite.citation)
+    if s is not None and s.county_payment is not None:
+        cites.append(s.county_payment.cite.citation)
+    if pack.licensing.late_fee is not None and f.late_fee > ZERO:
+        cites.append(pack.licensing.late_fee.cite.citation)
+    value = {
+        "state_minimum": state_part,
+        "local_additional": f.tax - state_part,
+        "late_fee_local": f.late_fee,
+        "collector_retained": retained,
+        "to_county": state_part - retained,
+        "kept_locally": f.tax - state_part + f.late_fee,
+    }
+    return Decision(value, tuple(cites), tuple(notes))

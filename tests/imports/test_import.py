@@ -1,0 +1,233 @@
+import csv
+import io
+from datetime import date
+from unittest import mock
+
+import openpyxl
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.urls import reverse
+
+from dogtag.audit.models import AuditEvent
+from dogtag.imports import actions
+from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
+from dogtag.imports.rolls import Mapping, RollError, plan
+from dogtag.licensing.models import License
+from dogtag.registry.models import Animal, Ownership, Person, RabiesVaccination
+from tests.base import BaseTestCase, on
+
+HEADER = [
+    "owner_name", "owner_street", "owner_city", "owner_postal_code", "animal_name", "breed", "color", "sex", "altered",
+    "altered_evidence", "birth_date", "microchip", "rabies_certificate", "vaccinated_on", "rabies_expires_on",
+    "vaccine_type", "vaccine_serial", "veterinarian_name", "veterinarian_address", "veterinarian_phone",
+    "rabies_tag", "license_year", "license_serial", "license_issued_on", "license_tax", "license_late_fee",
+]  # fmt: skip
+
+
+def row(owner="Ann Arbor", street="5 Elm Street", dog="Bo", chip="", cert="C-1", year="2025", **overrides):
+    values = dict(
+        owner_name=owner, owner_street=street, owner_city="Benton", owner_postal_code="53803", animal_name=dog,
+        breed="Beagle", color="brown",
+        sex="female", altered="no", altered_evidence="", birth_date="2021-04-01", microchip=chip,
+        rabies_certificate=cert, vaccinated_on="2024-05-01", rabies_expires_on="2027-05-01",
+        vaccine_type="killed virus, 3-year", vaccine_serial="L-9", veterinarian_name="Dr. Vet",
+        veterinarian_address="1 Clinic Rd", veterinarian_phone="608-555-0100", rabies_tag=f"T-{cert}",
+        license_year=year, license_serial="77", license_issued_on=f"{year}-02-01" if year else "",
+        license_tax="10.00" if year else "", license_late_fee="0.00" if year else "",
+    )  # fmt: skip
+    values.update(overrides)
+    return [values[c] for c in HEADER]
+
+
+def roll(*rows, header=HEADER) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue().encode()
+
+
+GOOD = roll(
+    row(),  # line 2: a new owner, dog, certificate and 2025 license
+    row(cert="C-1b", year="2024"),  # line 3: the same dog (matched), its 2024 license and an older certificate
+    row(owner="PAT OWNER", street="12 Main St.", dog="Rex", cert="R-1001", year="2025"),  # line 4: matches Fixtures
+    row(),  # line 5: repeats line 2 exactly
+    row(owner="Cy Young", street="9 Oak Ave", dog="Max", cert="C-2", birth_date="2099-01-01"),  # line 6: invalid
+    row(owner="Di Smith", street="3 Pine Rd", dog="Zed", cert="C-3", sex="x", vaccinated_on="05/01/2024"),  # 7
+    row(owner="Ed Jones", street="8 Ash Ln", dog="Pip", cert="C-4", altered="yes"),  # 8: no evidence of spaying
+)
+
+
+@on(date(2026, 3, 2))
+class ImportPlanTests(BaseTestCase):
+    def test_it_shows_what_the_roll_holds_before_writing(self):
+        found = plan(self.benton, "roll.csv", GOOD)
+        self.assertEqual(found.rows, 7)
+        self.assertEqual(found.valid, 3)
+        self.assertEqual(found.duplicates, [5])
+        self.assertEqual((found.owners_new, found.owners_matched), (1, 1))
+        self.assertEqual((found.animals_new, found.animals_matched), (1, 1))
+        self.assertEqual((found.vaccinations_new, found.licenses_new), (2, 3))
+        self.assertEqual(found.invalid_lines, {6, 7, 8})
+        problems = {(p.line, p.column, p.value): p.rule for p in found.problems}
+        self.assertEqual(problems[(6, "birth_date", "2099-01-01")], "Birth date 2099-01-01 is in the future.")
+        self.assertEqual(problems[(7, "vaccinated_on", "05/01/2024")], "a date as YYYY-MM-DD")
+        self.assertEqual(
+            problems[(8, "altered_evidence", "")],
+            "Say what shows the animal is spayed or neutered (s. 174.05(2): on evidence).",
+        )
+        self.assertEqual(Person.objects.count(), 1, "a dry run writes nothing")
+        self.assertEqual(ImportRun.objects.count(), 0)
+
+    def test_the_models_choices_reject_an_unknown_sex(self):
+        found = plan(self.benton, "roll.csv", roll(row(owner="Di Smith", dog="Zed", cert="C-3", sex="x")))
+        self.assertEqual(
+            [(p.column, p.value, p.rule) for p in found.problems], [("sex", "x", "Value 'x' is not a valid choice.")]
+        )
+
+    def test_a_certificate_recorded_for_another_animal_is_refused(self):
+        found = plan(self.benton, "roll.csv", roll(row(cert="R-1001")))
+        self.assertEqual(
+            [p.rule for p in found.problems], ["Certificate R-1001 is already recorded for another animal."]
+        )
+
+    def test_a_roll_without_the_owner_column_is_refused_whole(self):
+        with self.assertRaisesMessage(RollError, "has no column 'owner_name'"):
+            plan(self.benton, "roll.csv", roll(["Bo"], header=["animal_name"]))
+
+
+@on(date(2026, 3, 2))
+class ImportWriteTests(BaseTestCase):
+    def run_import(self, content=GOOD, **kwargs):
+        return actions.run_import(
+            plan(self.benton, "roll.csv", content), acting_user=self.clerk, municipality=self.benton, **kwargs
+        )
+
+    def test_it_writes_the_valid_rows_and_one_audit_event_per_batch(self):
+        events = AuditEvent.objects.count()
+        run = self.run_import(batch_size=2)
+        self.assertEqual((run.rows, run.written, run.skipped, run.invalid), (7, 3, 1, 3))
+        self.assertEqual(run.batches.count(), 2)
+        self.assertEqual(AuditEvent.objects.count(), events + 2)
+        self.assertEqual(
+            set(AuditEvent.objects.filter(action="import.batch").values_list("object_type", flat=True)),
+            {"imports.importbatch"},
+        )
+        ann = Person.objects.get(name="Ann Arbor")
+        bo = Animal.objects.get(name="Bo")
+        self.assertEqual([o.person for o in bo.current_owners()], [ann])
+        self.assertEqual(sorted(License.objects.filter(animal=bo).values_list("license_year", flat=True)), [2024, 2025])
+        self.assertEqual(License.objects.get(animal=bo, license_year=2025).expires_on, date(2025, 12, 31))
+        self.assertEqual(License.objects.get(animal=self.dog).holder, self.owner, "Pat Owner was matched")
+        self.assertEqual(
+            sorted(RabiesVaccination.objects.filter(animal=bo).values_list("certificate_serial", flat=True)),
+            ["C-1", "C-1b"],
+        )
+        self.assertEqual(ImportRow.objects.count(), 3)
+
+    def test_a_rerun_adds_nothing(self):
+        self.run_import()
+        counts = [m.objects.count() for m in (Person, Animal, Ownership, RabiesVaccination, License, ImportRow)]
+        again = plan(self.benton, "roll.csv", GOOD)
+        self.assertEqual((again.valid, again.already), (0, 4), "line 5 repeats line 2, imported already")
+        self.run_import()
+        self.assertEqual(
+            [m.objects.count() for m in (Person, Animal, Ownership, RabiesVaccination, License, ImportRow)], counts
+        )
+
+    def test_an_interrupted_run_resumes_without_duplicates(self):
+        content = roll(
+            *[row(owner=f"Owner {i}", street=f"{i} Elm St", dog=f"Dog {i}", cert=f"C-{i}") for i in range(7)]
+        )
+        real = actions._write_batch
+
+        def fail_third(run, number, rows, **kwargs):
+            if number == 3:
+                raise KeyboardInterrupt
+            return real(run, number, rows, **kwargs)
+
+        with mock.patch.object(actions, "_write_batch", fail_third), self.assertRaises(KeyboardInterrupt):
+            self.run_import(content, batch_size=2)
+        self.assertEqual(Animal.objects.filter(name__startswith="Dog ").count(), 4, "two whole batches committed")
+        resumed = plan(self.benton, "roll.csv", content)
+        self.assertEqual((resumed.already, resumed.valid), (4, 3))
+        self.run_import(content, batch_size=2)
+        self.assertEqual(Animal.objects.filter(name__startswith="Dog ").count(), 7)
+        self.assertEqual(Person.objects.filter(name__startswith="Owner ").count(), 7)
+        self.assertEqual(License.objects.filter(animal__name__startswith="Dog ").count(), 7)
+
+    def test_a_mapping_reads_another_layout_from_excel(self):
+        book = openpyxl.Workbook()
+        sheet = book.active
+        sheet.append(["Owner", "Address", "Dog", "Sex", "DOB", "Chip"])
+        sheet.append(["Gus Gray", "2 Birch Ct", "Lou", "M", date(2022, 7, 4), 985112000000999])
+        sheet.append(["Gus Gray", "2 Birch Court", "Mo", "F", "07/04/2023", None])
+        content = io.BytesIO()
+        book.save(content)
+        mapping = Mapping.parse(
+            "columns: {owner_name: Owner, owner_street: Address, animal_name: Dog, sex: Sex, birth_date: DOB, "
+            "microchip: Chip}\ndate_format: '%m/%d/%Y'\nvalues: {sex: {M: male, F: female}}\n"
+            "defaults: {owner_city: Benton, owner_postal_code: '53803'}\n"
+        )
+        found = plan(self.benton, "roll.xlsx", content.getvalue(), mapping)
+        self.assertEqual(found.problems, [])
+        self.assertEqual((found.valid, found.owners_new, found.animals_new), (2, 1, 2))
+        actions.run_import(found, acting_user=self.clerk, municipality=self.benton)
+        lou = Animal.objects.get(name="Lou")
+        self.assertEqual((lou.sex, lou.birth_date, lou.microchip), ("male", date(2022, 7, 4), "985112000000999"))
+        self.assertEqual(Animal.objects.get(name="Mo").birth_date, date(2023, 7, 4))
+        self.assertEqual(Person.objects.filter(name="Gus Gray").count(), 1, "2 Birch Ct is 2 Birch Court")
+
+    def test_only_a_clerk_imports(self):
+        with self.assertRaises(Exception) as e:
+            actions.run_import(plan(self.benton, "roll.csv", GOOD), acting_user=self.vet, municipality=self.benton)
+        self.assertEqual(type(e.exception).__name__, "PermissionDenied")
+
+
+@on(date(2026, 3, 2))
+class ImportCommandTests(BaseTestCase):
+    def test_the_dry_run_lists_every_invalid_row_and_writes_nothing(self):
+        path = self.tmp_roll()
+        out = io.StringIO()
+        call_command("import", path, municipality="benton", dry_run=True, stdout=out)
+        text = out.getvalue()
+        self.assertIn("to import:         3", text)
+        self.assertIn("owners:            1 new, 1 matched", text)
+        self.assertIn("line 6, column 'birth_date', value '2099-01-01': Birth date 2099-01-01 is in the future.", text)
+        self.assertEqual(ImportRun.objects.count(), 0)
+
+    def test_it_imports_with_a_progress_bar(self):
+        out, err = io.StringIO(), io.StringIO()
+        call_command("import", self.tmp_roll(), municipality="benton", user="alice", stdout=out, stderr=err)
+        self.assertIn("Imported 3 rows in 1 batches", out.getvalue())
+        self.assertEqual(ImportBatch.objects.get().rows, 3)
+        self.assertEqual(ImportRun.objects.get().started_by, self.clerk)
+
+    def tmp_roll(self):
+        import tempfile
+
+        f = tempfile.NamedTemporaryFile(suffix=".csv", delete=False)
+        f.write(GOOD)
+        f.close()
+        self.addCleanup(lambda: __import__("os").unlink(f.name))
+        return f.name
+
+
+@on(date(2026, 3, 2))
+class UploadPageTests(BaseTestCase):
+    def test_the_clerk_checks_then_confirms(self):
+        self.login(self.clerk)
+        url = reverse("import", args=["benton"])
+        r = self.client.post(url, {"roll": SimpleUploadedFile("roll.csv", GOOD, "text/csv")})
+        self.assertContains(r, "Import 3 rows")
+        self.assertContains(r, "Birth date 2099-01-01 is in the future.")
+        self.assertEqual(ImportRun.objects.count(), 0)
+        r = self.client.post(url, {"confirm": r.context["digest"], "name": "roll.csv", "mapping": ""}, follow=True)
+        self.assertContains(r, "Imported 3 rows from roll.csv")
+        self.assertEqual(ImportRun.objects.get().written, 3)
+        r = self.client.get(url, {"format": "csv"})
+        self.assertIn("roll.csv,alice,", r.content.decode())
+
+    def test_a_veterinarian_cannot_import(self):
+        self.login(self.vet)
+        self.assertEqual(self.client.get(reverse("import", args=["benton"])).status_code, 403)
