@@ -176,6 +176,26 @@ class DeclarationTests(EnforcementTestCase):
             page = self.client.get(reverse("case", args=[decl.case_id])).content.decode()
             # $1,000 a year "prorated if issued after January 1st": 305 of 365 days -> $835.62
             self.assertIn("$835.62", page)
+            # The clerk issues the permit once the insurance or bond is shown ([e](1)(x)), for the prorated fee.
+            self.login(self.clerks["river-hills"])
+            r = self.post("declaration-vicious-dog-permit", decl.pk, {"insurance": "", "fee_paid": "835.62"})
+            self.refused(r, "insurance")
+            r = self.post(
+                "declaration-vicious-dog-permit", decl.pk, {"insurance": "Acme bond 77, $100,000", "fee_paid": "500.00"}
+            )
+            self.refused(r, "The permit fee is $835.62")
+            self.assert_posted(
+                self.post(
+                    "declaration-vicious-dog-permit",
+                    decl.pk,
+                    {"insurance": "Acme bond 77, $100,000", "fee_paid": "835.62"},
+                )
+            )
+            permit = decl.vicious_dog_permits.get()
+            self.assertEqual(str(permit.fee), "835.62")
+            self.assertEqual(self.requirement(decl, "vicious_dog_permit").proof_on, date(2026, 3, 2))
+            self.assertTrue(self.deadline(decl.case, "requirement.vicious_dog_permit").done_on)
+            self.login(self.chief)
             self.assert_posted(self.post("declaration-removal", decl.pk, {"served_at": "2026-03-02T15:00"}))
             # [i]: "within 24 hours of service of written notice"
             self.assertEqual(self.deadline(decl.case, "removal").due_at.isoformat(), "2026-03-03T21:00:00+00:00")

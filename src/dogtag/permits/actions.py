@@ -5,7 +5,7 @@ from django.db import transaction
 
 from dogtag.accounts.models import Role
 from dogtag.enforcement import law
-from dogtag.permits.models import HenPermit
+from dogtag.permits.models import HenPermit, ViciousDogPermit
 from dogtag.registry.actions import _save
 from dogtag.registry.models import today
 
@@ -87,3 +87,46 @@ def decide_hen_permit(
     )
     action = "hen_permit.issue" if v["may_issue"] else "hen_permit.refuse"
     return _save(permit, acting_user=acting_user, action=action, roles=ISSUERS)
+
+
+@transaction.atomic
+def issue_vicious_dog_permit(declaration, *, acting_user, insurance, fee_paid, issued_on=None) -> ViciousDogPermit:
+    """River Hills § 2.14(6)[g]: the clerk's annual permit, its fee prorated in the first year;
+    [e](1)(x): the insurance or bond "shall be obtained prior to the issuing of a permit"."""
+    from dogtag.enforcement.actions import _meet
+
+    issued_on = issued_on or today()
+    if declaration.classification != "vicious" or declaration.status not in ("in-force", "affirmed", "modified"):
+        raise ValidationError(
+            {"__all__": "Only a dog declared vicious, with the declaration in force, needs this permit."}
+        )
+    if not insurance.strip():
+        raise ValidationError({"insurance": "Show the liability insurance or surety bond first (§ 2.14(6)[e](1)(x))."})
+    first = not declaration.vicious_dog_permits.exists()
+    decision = law.ask(declaration.municipality, "vicious_dog_permit_fee", {"first_permit": first}, issued_on)
+    if decision.value is None:
+        raise ValidationError({"fee_paid": "; ".join(decision.notes) or law.not_set_message(decision)})
+    if fee_paid is None or fee_paid < decision.value:
+        raise ValidationError(
+            {
+                "fee_paid": f"The permit fee is ${decision.value:.2f} ({law.sections(decision)}); "
+                f"paid ${fee_paid or 0:.2f}."
+            }
+        )
+    permit = ViciousDogPermit(
+        municipality_id=declaration.municipality_id,
+        declaration=declaration,
+        holder=declaration.case.owner,
+        issued_on=issued_on,
+        fee=decision.value,
+        insurance=insurance,
+        decision=law.stored(decision),
+        issued_by=acting_user,
+    )
+    permit = _save(permit, acting_user=acting_user, action="vicious_dog_permit.issue", roles=ISSUERS)
+    # The permit is the proof of the [g] requirement; this action's audit event records both.
+    declaration.requirements.filter(name="vicious_dog_permit", proof_on=None).update(
+        proof=f"vicious-dog permit #{permit.pk}", proof_on=issued_on
+    )
+    _meet(declaration.case, "requirement.vicious_dog_permit", issued_on, f"permit #{permit.pk}")
+    return permit

@@ -2,7 +2,7 @@ from django import forms
 
 from dogtag.enforcement.forms import ScopedForm
 from dogtag.permits.models import HenPermit
-from dogtag.registry.forms import DateInput
+from dogtag.registry.forms import DateInput, Form
 from dogtag.registry.models import Person, Premises
 
 
@@ -22,3 +22,9 @@ class HenPermitForm(ScopedForm):
     roosters = forms.IntegerField(min_value=0, initial=0)
     renewal_of = forms.ModelChoiceField(HenPermit.objects.filter(status=HenPermit.Status.ISSUED), required=False)
     changes = forms.BooleanField(label="Changes since the last permit", required=False)
+
+
+class ViciousDogPermitForm(Form):
+    insurance = forms.CharField(label="Liability insurance or surety bond (insurer, policy, amount)")
+    fee_paid = forms.DecimalField(label="Fee paid ($)", decimal_places=2, min_value=0)
+    issued_on = forms.DateField(required=False, widget=DateInput())

@@ -44,3 +44,24 @@ class HenPermit(Scoped):
 
     def __str__(self):
         return f"Hen permit #{self.pk}, {self.premises} ({self.get_status_display().lower()})"
+
+
+class ViciousDogPermit(Scoped):
+    """The annual permit to harbor a dog declared vicious (River Hills § 2.14(6)[g]): the fee from
+    the engine (the first year prorated), the insurance or bond shown before it issues."""
+
+    declaration = models.ForeignKey(
+        "enforcement.Declaration", on_delete=models.PROTECT, related_name="vicious_dog_permits"
+    )
+    holder = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="vicious_dog_permits")
+    issued_on = models.DateField()
+    fee = models.DecimalField(max_digits=9, decimal_places=2)
+    insurance = models.CharField("liability insurance or surety bond", max_length=300)
+    decision = models.JSONField(default=dict, blank=True)
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["-issued_on", "-pk"]
+
+    def __str__(self):
+        return f"Vicious-dog permit #{self.pk} ({self.issued_on.year})"

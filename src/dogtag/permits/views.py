@@ -1,13 +1,15 @@
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from dogtag.accounts.scope import get_for_user, municipalities
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement import pdf
+from dogtag.enforcement.models import Declaration
 from dogtag.permits import actions
-from dogtag.permits.forms import HenPermitForm
+from dogtag.permits.forms import HenPermitForm, ViciousDogPermitForm
 from dogtag.permits.models import HenPermit
-from dogtag.registry.views import run_action
+from dogtag.registry.views import action_page, run_action
 
 
 @login_required
@@ -36,3 +38,17 @@ def hen_permit_pdf(request, pk):
     permit = get_for_user(request.user, HenPermit.objects.select_related("applicant", "premises"), pk)
     context = {"permit": permit, "municipality": permit.municipality, "case": None}
     return pdf.response("permits/hen_permit_pdf.html", context, f"hen-permit-{permit.pk}.pdf")
+
+
+@login_required
+def vicious_dog_permit(request, pk):
+    declaration = get_for_user(request.user, Declaration.objects.select_related("case"), pk)
+    form = ViciousDogPermitForm(request.POST or None)
+    return action_page(
+        request,
+        form,
+        actions.issue_vicious_dog_permit,
+        declaration,
+        title=f"Vicious-dog permit — {declaration.animal}",
+        done=lambda permit: reverse("case", args=[declaration.case_id]),
+    )
