@@ -194,7 +194,7 @@ class ImpoundmentTests(EnforcementTestCase):
             # Section 8C: "Unclaimed stray dogs remaining in the custody of the Town for 7 days"
             self.assertEqual(self.deadline(stray.case, "claim_by").due_on, date(2026, 4, 13))
             r = self.post("impoundment-notice", stray.pk, {"notice_method": "mail", "notice_on": "2026-04-06"})
-            self.refused(r, "three public places")
+            self.refused(r, "post the written notice in public places (Ord. 3-2007 Section 8)")
             known = self.impound("sampson", animal=dog.pk)
         self.login(clerk)
         with on(date(2026, 4, 9)):
@@ -249,9 +249,9 @@ class ImpoundmentTests(EnforcementTestCase):
             r = self.post(
                 "impoundment-notice",
                 imp.pk,
-                {"notice_method": "posting", "notice_on": "2026-05-01", "posted_at": "City Hall; Library"},
+                {"notice_method": "posting", "notice_on": "2026-05-01", "posted_at": ""},
             )
-            self.refused(r, "three public places")
+            self.refused(r, "Name the public places where the notice is posted (§ 7-1-7(c))")
             self.assert_posted(
                 self.post(
                     "impoundment-notice",

@@ -74,7 +74,7 @@ class NoticeForm(Form):
     notice_method = forms.ChoiceField(choices=Impoundment.Notice.choices)
     notice_on = date_field("Notice given (mailed, handed over or posted) on")
     notice_received_on = date_field("Received by the owner on", required=False)
-    posted_at = forms.CharField(label="Posted at (three public places, separated by ;)", required=False)
+    posted_at = forms.CharField(label="Posted at (the public places, separated by ;)", required=False)
 
 
 class ReleaseForm(Form):

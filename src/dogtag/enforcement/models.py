@@ -140,7 +140,7 @@ class Impoundment(Scoped):
     class Notice(models.TextChoices):
         IN_PERSON = "in-person", "In person"
         MAIL = "mail", "By mail"
-        POSTING = "posting", "Posted in three public places (owner unknown)"
+        POSTING = "posting", "Posted in public places (owner unknown)"
 
     class Disposition(models.TextChoices):
         OWNER = "owner", "Released to the owner"
@@ -164,7 +164,7 @@ class Impoundment(Scoped):
     notice_method = models.CharField(max_length=10, choices=Notice.choices, blank=True)
     notice_on = models.DateField(null=True, blank=True)
     notice_received_on = models.DateField(null=True, blank=True)
-    posted_at = models.CharField("posted at (three public places)", max_length=300, blank=True)
+    posted_at = models.CharField("posted at (public places)", max_length=300, blank=True)
     release_decision = models.JSONField(null=True, blank=True)
     disposition = models.CharField(max_length=12, choices=Disposition.choices, blank=True)
     disposed_on = models.DateField(null=True, blank=True)
