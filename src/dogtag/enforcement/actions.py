@@ -32,7 +32,7 @@ from dogtag.enforcement.models import (
     today,
 )
 from dogtag.licensing.models import License
-from dogtag.registry.actions import _save
+from dogtag.registry.actions import save_record
 from dogtag.registry.models import RabiesVaccination
 
 OFFICERS = (Role.OFFICER, Role.ADMINISTRATOR)
@@ -104,7 +104,7 @@ def _change(obj, *, acting_user, action, roles, **fields):
     before = snapshot(obj)
     for name, value in fields.items():
         setattr(obj, name, value)
-    return _save(obj, acting_user=acting_user, action=action, roles=roles, before=before)
+    return save_record(obj, acting_user=acting_user, action=action, roles=roles, before=before)
 
 
 def currently_immunized(animal, on: date) -> bool:
@@ -211,7 +211,7 @@ def record_complaint(*, acting_user, municipality, kind, complainant_name, obser
     if complaint.kind == Complaint.Kind.BARKING:
         complaint.finding = _complaint_finding(complaint)
         complaint.save(update_fields=["finding"])
-    return _save(complaint, acting_user=acting_user, action="complaint.create", roles=STAFF)
+    return save_record(complaint, acting_user=acting_user, action="complaint.create", roles=STAFF)
 
 
 @transaction.atomic
@@ -236,7 +236,7 @@ def record_notice_step(complaint, *, acting_user, police_notice_on=None, observe
             {"police_notice_on": "This ordinance has no citizen complaint procedure for dogs at large."}
         )
     complaint.finding = finding
-    return _save(complaint, acting_user=acting_user, action="complaint.notice_step", roles=STAFF, before=before)
+    return save_record(complaint, acting_user=acting_user, action="complaint.notice_step", roles=STAFF, before=before)
 
 
 # --- impoundment ----------------------------------------------------------------------------
@@ -330,7 +330,7 @@ def impound(
         held_at=held_at,
         impoundment_number=number,
     )
-    imp = _save(imp, acting_user=acting_user, action="impoundment.create", roles=OFFICERS)
+    imp = save_record(imp, acting_user=acting_user, action="impoundment.create", roles=OFFICERS)
     _holding(imp)
     return imp
 
@@ -508,7 +508,7 @@ def report_bite(*, acting_user, municipality, animal, victim_name, bitten_on, pl
         place=place,
         **fields,
     )
-    return _save(bite, acting_user=acting_user, action="bite.create", roles=STAFF)
+    return save_record(bite, acting_user=acting_user, action="bite.create", roles=STAFF)
 
 
 EXAM_KEYS = {"first": "examination.first", "intervening": "examination.intervening", "last": "examination.last"}
@@ -580,7 +580,7 @@ def order_bite_quarantine(bite, *, acting_user, place, facility, ordered_at=None
         facility=facility,
         decision=law.stored(decision),
     )
-    order = _save(order, acting_user=acting_user, action="quarantine.order", roles=OFFICERS)
+    order = save_record(order, acting_user=acting_user, action="quarantine.order", roles=OFFICERS)
     _bite_deadlines(order, decision)
     return order
 
@@ -609,7 +609,7 @@ def order_exposure_quarantine(*, acting_user, municipality, animal, exposed_on, 
         facility=facility,
         decision=law.stored(decision),
     )
-    order = _save(order, acting_user=acting_user, action="quarantine.order", roles=OFFICERS)
+    order = save_record(order, acting_user=acting_user, action="quarantine.order", roles=OFFICERS)
     v = decision.value
     _deadline(case, "confinement", "Leashed or confined through", v["confined_until"], decision)
     if v["vaccination_window"]:
@@ -665,7 +665,7 @@ def record_examination(order, *, acting_user, which, examined_on, findings, sign
         findings=findings,
         signs_of_rabies=signs_of_rabies,
     )
-    exam = _save(exam, acting_user=acting_user, action="quarantine.examination", roles=VETERINARIANS)
+    exam = save_record(exam, acting_user=acting_user, action="quarantine.examination", roles=VETERINARIANS)
     _meet(order.case, EXAM_KEYS[which], examined_on, "signs of rabies" if signs_of_rabies else "no signs of rabies")
     return exam
 
@@ -830,7 +830,7 @@ def declare_district_quarantine(*, acting_user, municipality, declared_on, ends_
         posted_at=posted_at,
         decision=law.stored(decision),
     )
-    district = _save(district, acting_user=acting_user, action="district_quarantine.create", roles=STAFF)
+    district = save_record(district, acting_user=acting_user, action="district_quarantine.create", roles=STAFF)
     if len([p for p in posted_at.split(";") if p.strip()]) < decision.value["posting_places"]:
         _deadline(
             case,
@@ -966,7 +966,7 @@ def declare_dog(
         classification_decision=law.stored(decision),
         determined_on=determined_on,
     )
-    decl = _save(decl, acting_user=acting_user, action="declaration.create", roles=OFFICERS)
+    decl = save_record(decl, acting_user=acting_user, action="declaration.create", roles=OFFICERS)
     _deadline(case, "service", "Serve the written determination on the owner", determined_on, decision)
     _compliance(decl)
     _requirements(decl)
@@ -1093,7 +1093,7 @@ def schedule_hearing(decl, *, acting_user, scheduled_on, place, interested_parti
         interested_parties=interested_parties,
         window=law.stored(window),
     )
-    hearing = _save(hearing, acting_user=acting_user, action="hearing.schedule", roles=OFFICERS)
+    hearing = save_record(hearing, acting_user=acting_user, action="hearing.schedule", roles=OFFICERS)
     _deadline(decl.case, "hearing", f"Hearing at {place}", scheduled_on, window)
     return hearing
 
@@ -1194,7 +1194,7 @@ def file_appeal(decl, *, acting_user, filed_on, to, stay_granted=False) -> Appea
         timely=timely,
         stay_granted=stay_granted,
     )
-    appeal = _save(appeal, acting_user=acting_user, action="appeal.file", roles=STAFF)
+    appeal = save_record(appeal, acting_user=acting_user, action="appeal.file", roles=STAFF)
     _meet(decl.case, "appeal", filed_on, f"appealed to {to}")
     _requirements(decl)
     return appeal
@@ -1307,7 +1307,7 @@ def register_declared_elsewhere(
         determined_on=moved_in_on,
         effective_on=moved_in_on,
     )
-    decl = _save(decl, acting_user=acting_user, action="declaration.declared_elsewhere", roles=OFFICERS)
+    decl = save_record(decl, acting_user=acting_user, action="declaration.declared_elsewhere", roles=OFFICERS)
     _deadline(case, "declared_elsewhere", "The owner notifies the police and the clerk", decision.value, decision)
     if notified_on:
         _meet(case, "declared_elsewhere", notified_on, "late" if notified_on > decision.value else "notified")
@@ -1424,7 +1424,7 @@ def issue_citation(
         issued_on=issued_on,
         court_date=court_date,
     )
-    citation = _save(citation, acting_user=acting_user, action="citation.issue", roles=OFFICERS)
+    citation = save_record(citation, acting_user=acting_user, action="citation.issue", roles=OFFICERS)
     if court_date:
         _deadline(case, "court", "Court date", court_date, decision)
     return citation

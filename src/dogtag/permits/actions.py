@@ -6,7 +6,7 @@ from django.db import transaction
 from dogtag.accounts.models import Role
 from dogtag.enforcement import law
 from dogtag.permits.models import HenPermit, ViciousDogPermit
-from dogtag.registry.actions import _save
+from dogtag.registry.actions import save_record
 from dogtag.registry.models import today
 
 ISSUERS = (Role.CLERK, Role.ADMINISTRATOR)
@@ -86,7 +86,7 @@ def decide_hen_permit(
         decided_by=acting_user,
     )
     action = "hen_permit.issue" if v["may_issue"] else "hen_permit.refuse"
-    return _save(permit, acting_user=acting_user, action=action, roles=ISSUERS)
+    return save_record(permit, acting_user=acting_user, action=action, roles=ISSUERS)
 
 
 @transaction.atomic
@@ -123,7 +123,7 @@ def issue_vicious_dog_permit(declaration, *, acting_user, insurance, fee_paid, i
         decision=law.stored(decision),
         issued_by=acting_user,
     )
-    permit = _save(permit, acting_user=acting_user, action="vicious_dog_permit.issue", roles=ISSUERS)
+    permit = save_record(permit, acting_user=acting_user, action="vicious_dog_permit.issue", roles=ISSUERS)
     # The permit is the proof of the [g] requirement; this action's audit event records both.
     declaration.requirements.filter(name="vicious_dog_permit", proof_on=None).update(
         proof=f"vicious-dog permit #{permit.pk}", proof_on=issued_on

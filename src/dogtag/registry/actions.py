@@ -24,7 +24,9 @@ REGISTRARS = (Role.CLERK, Role.OFFICER, Role.VETERINARIAN, Role.ADMINISTRATOR)
 CERTIFIERS = (Role.CLERK, Role.VETERINARIAN, Role.ADMINISTRATOR)
 
 
-def _save(obj, *, acting_user, action, roles, before=None):
+def save_record(obj, *, acting_user, action, roles, before=None):
+    """Role check in the record's municipality, validation, save, one audit event — the
+    common body of every write in the registry and animal control."""
     require_role(acting_user, obj.municipality_id, roles)
     # Unique constraints are checked in clean() with a message naming the field; the
     # database constraint stays as the backstop for a concurrent insert.
@@ -45,7 +47,7 @@ def _update(obj, fields: dict, *, acting_user, action, roles, editable):
     before = snapshot(obj)
     for name, value in fields.items():
         setattr(obj, name, value)
-    return _save(obj, acting_user=acting_user, action=action, roles=roles, before=before)
+    return save_record(obj, acting_user=acting_user, action=action, roles=roles, before=before)
 
 
 def _same_municipality(field, obj, municipality_id):
@@ -95,7 +97,7 @@ VACCINATION_FIELDS = (
 @transaction.atomic
 def create_person(*, acting_user, municipality, **fields) -> Person:
     person = Person(municipality=municipality, **fields)
-    return _save(person, acting_user=acting_user, action="person.create", roles=REGISTRARS)
+    return save_record(person, acting_user=acting_user, action="person.create", roles=REGISTRARS)
 
 
 @transaction.atomic
@@ -108,7 +110,7 @@ def update_person(person, *, acting_user, **fields) -> Person:
 @transaction.atomic
 def create_premises(*, acting_user, municipality, **fields) -> Premises:
     premises = Premises(municipality=municipality, **fields)
-    return _save(premises, acting_user=acting_user, action="premises.create", roles=REGISTRARS)
+    return save_record(premises, acting_user=acting_user, action="premises.create", roles=REGISTRARS)
 
 
 @transaction.atomic
@@ -126,7 +128,7 @@ def register_animal(
     (the date acquired, else today)."""
     _same_municipality("owner", owner, municipality.pk)
     _same_municipality("premises", fields.get("premises"), municipality.pk)
-    animal = _save(
+    animal = save_record(
         Animal(municipality=municipality, **fields), acting_user=acting_user, action="animal.create", roles=REGISTRARS
     )
     ownership = Ownership(
@@ -136,7 +138,7 @@ def register_animal(
         role=owner_role,
         started_on=owned_from or animal.acquired_on or today(),
     )
-    _save(ownership, acting_user=acting_user, action="ownership.create", roles=REGISTRARS)
+    save_record(ownership, acting_user=acting_user, action="ownership.create", roles=REGISTRARS)
     return animal
 
 
@@ -154,7 +156,7 @@ def add_ownership(animal, *, acting_user, person, role=Ownership.Role.OWNER, sta
     ownership = Ownership(
         municipality_id=animal.municipality_id, animal=animal, person=person, role=role, started_on=started_on
     )
-    return _save(ownership, acting_user=acting_user, action="ownership.create", roles=REGISTRARS)
+    return save_record(ownership, acting_user=acting_user, action="ownership.create", roles=REGISTRARS)
 
 
 @transaction.atomic
@@ -190,7 +192,7 @@ def record_vaccination(animal, *, acting_user, **fields) -> RabiesVaccination:
     vaccination = RabiesVaccination(
         municipality_id=animal.municipality_id, animal=animal, **{**certificate_defaults(animal), **fields}
     )
-    return _save(vaccination, acting_user=acting_user, action="vaccination.create", roles=CERTIFIERS)
+    return save_record(vaccination, acting_user=acting_user, action="vaccination.create", roles=CERTIFIERS)
 
 
 @transaction.atomic
@@ -231,7 +233,7 @@ def record_duplicate_rabies_tag(vaccination, *, acting_user, tag_number, issued_
         tag_number=tag_number,
         issued_on=issued_on or today(),
     )
-    return _save(tag, acting_user=acting_user, action="vaccination.duplicate_tag", roles=CERTIFIERS)
+    return save_record(tag, acting_user=acting_user, action="vaccination.duplicate_tag", roles=CERTIFIERS)
 
 
 @transaction.atomic
