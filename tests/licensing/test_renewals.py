@@ -108,3 +108,27 @@ class RefusingMailServerTests(TestCase):
         self.assertEqual(message.attempts, 1)
         self.assertTrue(message.last_error)
         self.assertEqual(outbox_mail.send([message.pk]), (1, 0))
+
+
+class RenewalOptOutTests(BaseTestCase):
+    @on(date(2026, 12, 1))
+    def test_an_owner_who_opted_out_gets_the_printed_notice_but_no_email(self):
+        from dogtag.portal.models import ReminderOptOut
+
+        set_fees(self.clerk, self.benton, BENTON_FEES)
+        actions.receive_tag_lot(
+            acting_user=self.clerk,
+            municipality=self.benton,
+            license_year=2026,
+            first_serial=1,
+            last_serial=2,
+            received_on=date(2026, 1, 2),
+        )
+        with on(date(2026, 2, 2)):
+            actions.issue_license(self.dog, acting_user=self.clerk, payment={"method": "cash", "amount": "10.00"})
+        ReminderOptOut.objects.create(municipality=self.benton, person=self.owner)
+        with self.captureOnCommitCallbacks(execute=True):
+            call_command("renewals", "2027", "--municipality", "benton", stdout=io.StringIO(), stderr=io.StringIO())
+        self.assertEqual(RenewalNotice.objects.get().emailed, False)
+        self.assertEqual(len(mail.outbox), 0)
+        self.assertTrue(RenewalRun.objects.get().pdf)

@@ -33,6 +33,11 @@ def _owners(animal_ids, on):
     return owners
 
 
+def wants_email(person) -> bool:
+    """An address on record and no opt-out from reminders (the portal's unsubscribe link)."""
+    return bool(person.email) and not hasattr(person, "reminder_opt_out")
+
+
 def notice_figures(municipality, animals, year: int, local) -> dict:
     """The tax each animal owes if licensed on time, and the last day without a late fee."""
     starts = law.ask(
@@ -83,7 +88,7 @@ def run_renewals(*, acting_user, municipality, license_year: int, progress=None)
                 animal=a,
                 license_year=license_year,
                 owner=owners[a.pk],
-                emailed=bool(owners[a.pk].email),
+                emailed=wants_email(owners[a.pk]),
             )
             for a in animals
         ],
@@ -97,7 +102,7 @@ def run_renewals(*, acting_user, municipality, license_year: int, progress=None)
     ]
     messages = []
     for row in rows:
-        if row["owner"].email:
+        if wants_email(row["owner"]):
             subject, text, html = mail.render(
                 "licensing/email/renewal", {"row": row, "year": license_year, "municipality": municipality}
             )
