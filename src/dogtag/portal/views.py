@@ -1,6 +1,7 @@
 """Public pages (no account: the token in a link is the key) and the clerk's review queue.
 Thin: parse, call an action, render."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -16,6 +17,12 @@ from dogtag.portal.models import Application
 from dogtag.portal.quote import plain_lines
 from dogtag.registry.models import Animal, Municipality, Person, today
 from dogtag.registry.views import municipality_for, posted, run_action
+
+
+def client_address(request) -> str:
+    """The visitor's address; behind a trusted proxy (BEHIND_PROXY), the one it forwarded."""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "") if settings.SECURE_PROXY_SSL_HEADER else ""
+    return forwarded.split(",")[0].strip() or request.META.get("REMOTE_ADDR", "0.0.0.0")
 
 
 def _errors_into(form, error: ValidationError):
@@ -126,7 +133,7 @@ def found(request):
     status = 200
     if form.is_bound and form.is_valid():
         lookup, results = actions.look_up_tag(
-            query=form.cleaned_data["q"], client_address=request.META.get("REMOTE_ADDR", "0.0.0.0"), user=request.user
+            query=form.cleaned_data["q"], client_address=client_address(request), user=request.user
         )
         context.update({"lookup": lookup, "results": results})
         status = 429 if lookup.refused else 200
