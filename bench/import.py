@@ -93,18 +93,21 @@ def main():
     benton = Municipality.objects.get(slug="benton")
     user = benton.memberships.filter(role="clerk").first().user
     content = open(path, "rb").read()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     found = plan(benton, "roll.csv", content)
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     run = run_import(found, acting_user=user, municipality=benton)
-    t2 = time.perf_counter()
+    t2, c2 = time.perf_counter(), time.process_time()
     again = plan(benton, "roll.csv", content)
     t3 = time.perf_counter()
     engine = os.environ.get("DATABASE_URL", "sqlite").split(":")[0]
     print(f"import bench ({engine}): {ROWS:,} rows, {found.valid:,} valid, {len(found.problems)} problems")
-    print(f"  plan (read, match, validate): {t1 - t0:6.1f} s")
-    print(f"  write ({run.batches.count()} batches):         {t2 - t1:6.1f} s")
-    print(f"  total:                        {t2 - t0:6.1f} s  ({ROWS / (t2 - t0):,.0f} rows/s)")
+    print(f"  plan (read, match, validate): {t1 - t0:6.1f} s wall, {c1 - c0:6.1f} s CPU")
+    print(f"  write ({run.batches.count()} batches):         {t2 - t1:6.1f} s wall, {c2 - c1:6.1f} s CPU")
+    print(
+        f"  total:                        {t2 - t0:6.1f} s wall, {c2 - c0:6.1f} s CPU ({ROWS / (t2 - t0):,.0f} rows/s)"
+    )
+    print(f"  load average when done: {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     print(f"  rerun plan: {again.valid} to import, {again.already:,} already imported ({t3 - t2:.1f} s)")
     print(f"  animals in Benton: {Animal.objects.filter(municipality=benton).count():,}")
     assert again.valid == 0

@@ -17,7 +17,7 @@ from django.utils import timezone
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record
-from dogtag.imports.bulk import insert
+from dogtag.imports.bulk import Maker, insert
 from dogtag.imports.exports import MANIFEST
 from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
 from dogtag.imports.rolls import Plan
@@ -26,6 +26,7 @@ from dogtag.registry.models import Animal, Municipality, Ownership, Person, Rabi
 
 IMPORTERS = (Role.CLERK, Role.ADMINISTRATOR)
 BATCH_SIZE = 2000
+make_ownership, make_row = Maker(Ownership), Maker(ImportRow)
 
 
 def _pk(ref):
@@ -66,7 +67,7 @@ def _write_batch(run, number, rows, *, acting_user, municipality) -> ImportBatch
     insert(
         Ownership,
         [
-            Ownership(
+            make_ownership(
                 municipality_id=m,
                 animal_id=r.animal.pk,
                 person_id=_pk(r.person),
@@ -99,9 +100,9 @@ def _write_batch(run, number, rows, *, acting_user, municipality) -> ImportBatch
     insert(
         ImportRow,
         [
-            ImportRow(
+            make_row(
                 municipality_id=m,
-                batch=batch,
+                batch_id=batch.pk,
                 row_key=r.key,
                 line=r.line,
                 person_id=_pk(r.person),

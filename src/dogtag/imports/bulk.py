@@ -8,6 +8,7 @@ from the largest id, which is safe because a SQLite write transaction (IMMEDIATE
 other writer until it commits."""
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.models.base import ModelState
 
 PLAIN = (
     models.CharField,
@@ -48,17 +49,46 @@ def insert(model, objs: list) -> list:
         obj.pk = pk
         obj._state.adding = False
         obj._state.db = connection.alias
-    rows = [
-        [obj.pk]
-        + [
-            getattr(obj, f.attname) if simple else f.get_db_prep_save(f.pre_save(obj, True), conn)
-            for f, simple in zip(fields, plain, strict=True)
-        ]
-        for obj in objs
-    ]
+    # Values straight from each instance's __dict__ (every concrete attname is there, whether the
+    # instance came from Maker or from the model's constructor); the rest through the field.
+    names = [f.attname for f in fields]
+    prepared = [(i, f) for i, (f, simple) in enumerate(zip(fields, plain, strict=True)) if not simple]
+    rows = []
+    for obj in objs:
+        d = obj.__dict__
+        row = [d["id"], *[d[name] for name in names]]
+        for i, f in prepared:
+            row[i + 1] = f.get_db_prep_save(f.pre_save(obj, True), conn)
+        rows.append(row)
     qn = connection.ops.quote_name
     columns = ", ".join(qn(c) for c in ["id", *(f.column for f in fields)])
     marks = ", ".join(["%s"] * (len(fields) + 1))
     with connection.cursor() as cursor:
         cursor.executemany(f"INSERT INTO {qn(model._meta.db_table)} ({columns}) VALUES ({marks})", rows)
     return objs
+
+
+class Maker:
+    """Unsaved model instances without `Model.__init__`, which sorts keyword arguments field by
+    field and costs more than validating a row: defaults computed once per model (a callable
+    default, such as a JSON field's `list`, is called for each instance), values set by attname.
+    The models made this way have no pre_init/post_init receivers."""
+
+    def __init__(self, model):
+        self.model = model
+        self.static, self.dynamic = {}, []
+        for f in model._meta.concrete_fields:
+            if f.has_default() and callable(f.default):
+                self.dynamic.append(f)
+            else:
+                self.static[f.attname] = f.get_default()
+
+    def __call__(self, **values):
+        obj = self.model.__new__(self.model)
+        obj._state = ModelState()
+        d = obj.__dict__
+        d.update(self.static)
+        for f in self.dynamic:
+            d[f.attname] = f.get_default()
+        d.update(values)
+        return obj

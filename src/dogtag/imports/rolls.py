@@ -17,7 +17,6 @@ nothing; and it validates every new record with the registry models' own `full_c
 import csv
 import hashlib
 import io
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -27,6 +26,7 @@ from pathlib import Path
 import yaml
 from django.core.exceptions import ValidationError
 
+from dogtag.imports.bulk import Maker
 from dogtag.imports.models import ImportRow
 from dogtag.licensing import law
 from dogtag.licensing.models import License
@@ -175,8 +175,9 @@ def read_table(name: str, content: bytes) -> tuple[list[str], list[tuple[int, li
     header = [h.strip() for h in next(reader, [])]
     body = []
     for row in reader:
-        if any(cell.strip() for cell in row):
-            body.append((reader.line_num, [cell.strip() for cell in row]))
+        cells = [cell.strip() for cell in row]
+        if any(cells):
+            body.append((reader.line_num, cells))
     return header, body
 
 
@@ -302,16 +303,17 @@ class _Validator:
 
     def errors(self, instance, unique_field=None) -> dict:
         errors = {}
+        d, passed = instance.__dict__, self.passed
         for f in self.fields:
-            raw = getattr(instance, f.attname)
+            raw = d[f.attname]
             if f.blank and raw in f.empty_values:
                 continue
             key = (f.attname, raw)
-            if key in self.passed:
+            if key in passed:
                 continue
             try:
-                setattr(instance, f.attname, f.clean(raw, instance))
-                self.passed.add(key)
+                d[f.attname] = f.clean(raw, instance)
+                passed.add(key)
             except ValidationError as e:
                 errors[f.name] = e.messages
         # The model's clean(); its uniqueness check is made in bulk by the plan instead.
@@ -353,6 +355,13 @@ def plan(municipality, file_name: str, content: bytes, mapping: Mapping | None =
     expiry_of: dict = {}
     m = municipality.pk
     used_people, used_animals = set(), set()
+    sorted_columns = sorted(set(COLUMNS))
+    of_record = {
+        r: [(c, name) for c, (rr, name) in COLUMNS.items() if rr == r]
+        for r in ("person", "animal", "vaccination", "license")
+    }
+    make_person, make_animal = Maker(Person), Maker(Animal)
+    make_vaccination, make_license = Maker(RabiesVaccination), Maker(License)
     person_check = _Validator(Person, {"municipality"})
     animal_check = _Validator(Animal, {"municipality", "premises"})
     vaccination_check = _Validator(RabiesVaccination, {"municipality", "animal", "voided_at", "void_reason"})
@@ -366,7 +375,7 @@ def plan(municipality, file_name: str, content: bytes, mapping: Mapping | None =
         for column, value in defaults.items():
             if not raw.get(column):
                 raw[column] = str(value)
-        key = hashlib.sha256(json.dumps(sorted(raw.items())).encode()).hexdigest()
+        key = hashlib.sha256("\x1f".join(f"{c}={raw[c]}" for c in sorted_columns if c in raw).encode()).hexdigest()
         if key in existing.keys:
             result.already += 1
             continue
@@ -385,7 +394,7 @@ def plan(municipality, file_name: str, content: bytes, mapping: Mapping | None =
             continue
 
         def fields(record, values=values):
-            return {name: values[c] for c, (r, name) in COLUMNS.items() if r == record and c in values}
+            return {name: values[c] for c, name in of_record[record] if c in values}
 
         def report(errors, record, line=line, raw=raw, problems=problems):
             for name, messages in errors.items():
@@ -399,7 +408,7 @@ def plan(municipality, file_name: str, content: bytes, mapping: Mapping | None =
         owner_key = (normalise(p.get("name") or ""), normalise(p.get("street") or ""))
         person = existing.people.get(owner_key) or people.get(owner_key)
         if person is None:
-            person = Person(municipality_id=m, **{k: v if v is not None else "" for k, v in p.items()})
+            person = make_person(municipality_id=m, **{k: v if v is not None else "" for k, v in p.items()})
             report(person_check.errors(person), "person")
         # The animal: same microchip, or the same owner, name and species.
         a = fields("animal")
@@ -416,7 +425,7 @@ def plan(municipality, file_name: str, content: bytes, mapping: Mapping | None =
                 animal_key
             )
         if animal is None:
-            animal = Animal(municipality_id=m, **{k: v for k, v in a.items() if v is not None})
+            animal = make_animal(municipality_id=m, **{k: v for k, v in a.items() if v is not None})
             # Uniqueness of the microchip is matched above, in bulk; the model checks the rest.
             report(animal_check.errors(animal, "microchip"), "animal")
         animal_pk = animal if isinstance(animal, int) else None
@@ -428,7 +437,7 @@ def plan(municipality, file_name: str, content: bytes, mapping: Mapping | None =
         if serial:
             holder = existing.certificates.get(serial, certificates.get(serial))
             if holder is None:
-                vaccination = RabiesVaccination(
+                vaccination = make_vaccination(
                     municipality_id=m,
                     owner_name=p.get("name") or "",
                     owner_address=", ".join(
@@ -483,7 +492,7 @@ def plan(municipality, file_name: str, content: bytes, mapping: Mapping | None =
                         expiry_of[(issued_on, year)] = law.ask(
                             municipality, "license_expiry", {"issued_on": issued_on, "license_year": year}, on, {}
                         ).value["expires"]
-                    license = License(
+                    license = make_license(
                         municipality_id=m,
                         license_year=year,
                         serial=lic.get("serial") or 0,
