@@ -25,7 +25,7 @@ from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination, today
 
 IMPORTERS = (Role.CLERK, Role.ADMINISTRATOR)
-BATCH_SIZE = 2000
+BATCH_SIZE = 5000
 make_ownership, make_row = Maker(Ownership), Maker(ImportRow)
 
 

@@ -297,8 +297,13 @@ class _Validator:
     field value that passed once remembered: a roll repeats cities, breeds and dates thousands
     of times, and checking them again would cost most of an import's time."""
 
-    def __init__(self, model, exclude):
-        self.fields = [f for f in model._meta.concrete_fields if f.name not in exclude and not f.auto_created]
+    def __init__(self, model, exclude, from_roll=()):
+        # A field the roll never sets keeps the model's own default, which needs no check.
+        self.fields = [
+            f
+            for f in model._meta.concrete_fields
+            if f.name not in exclude and not f.auto_created and (f.name in from_roll or not f.has_default())
+        ]
         self.passed = set()
 
     def errors(self, instance, unique_field=None) -> dict:
@@ -362,10 +367,15 @@ def plan(municipality, file_name: str, content: bytes, mapping: Mapping | None =
     }
     make_person, make_animal = Maker(Person), Maker(Animal)
     make_vaccination, make_license = Maker(RabiesVaccination), Maker(License)
-    person_check = _Validator(Person, {"municipality"})
-    animal_check = _Validator(Animal, {"municipality", "premises"})
-    vaccination_check = _Validator(RabiesVaccination, {"municipality", "animal", "voided_at", "void_reason"})
-    license_check = _Validator(License, LICENSE_NOT_IN_ROLL)
+    copied = {"owner_name", "owner_address", "animal_name", "species", "sex", "altered", "breed", "color"}
+    person_check = _Validator(Person, {"municipality"}, {n for _, n in of_record["person"]})
+    animal_check = _Validator(Animal, {"municipality", "premises"}, {n for _, n in of_record["animal"]})
+    vaccination_check = _Validator(
+        RabiesVaccination,
+        {"municipality", "animal", "voided_at", "void_reason"},
+        copied | {n for _, n in of_record["vaccination"]},
+    )
+    license_check = _Validator(License, LICENSE_NOT_IN_ROLL, copied | {n for _, n in of_record["license"]})
 
     for line, cells in body:
         raw = {c: (cells[i] if i < len(cells) else "") for c, i in where.items()}

@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from dogtag.accounts.models import Membership
-from dogtag.imports.actions import IMPORTERS, run_import
+from dogtag.imports.actions import BATCH_SIZE, IMPORTERS, run_import
 from dogtag.imports.rolls import Mapping, RollError, plan
 from dogtag.lib.progress import Progress
 from dogtag.registry.models import Municipality
@@ -21,9 +21,11 @@ class Command(BaseCommand):
         parser.add_argument("--mapping", help="a YAML file naming the columns of another layout")
         parser.add_argument("--user", help="the clerk importing (default: the municipality's first clerk)")
         parser.add_argument("--dry-run", action="store_true", help="show what would be imported; write nothing")
-        parser.add_argument("--batch-size", type=int, default=2000)
+        parser.add_argument("--batch-size", type=int, default=BATCH_SIZE)
 
-    def handle(self, *args, file, municipality, mapping=None, user=None, dry_run=False, batch_size=2000, **options):
+    def handle(
+        self, *args, file, municipality, mapping=None, user=None, dry_run=False, batch_size=BATCH_SIZE, **options
+    ):
         m = Municipality.objects.filter(slug=municipality).first()
         if m is None:
             known = ", ".join(Municipality.objects.values_list("slug", flat=True))
