@@ -11,8 +11,8 @@ from dogtag.audit.models import AuditEvent
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
 from tests.licensing.base import benton_license, benton_renewal_run
-from tests.portal.fixtures import benton_application
 from tests.licensing.kennel_fixtures import benton_multiple_dog_and_kennel
+from tests.portal.fixtures import benton_application
 
 # URL name, or the prefix before its first "-", -> the Benton object whose pk fills `<pk>`.
 OBJECTS = {
@@ -173,8 +173,8 @@ class IsolationTests(BaseTestCase):
         cls.renewal_run = benton_renewal_run(cls)
         cls.token = ApiToken.issue(cls.outsider, "Cedarburg clinic")[1]
         benton_cases(cls)
-        benton_application(cls)
         benton_multiple_dog_and_kennel(cls)
+        benton_application(cls)
 
     def fill(self, name, route):
         key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)
