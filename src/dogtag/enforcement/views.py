@@ -26,6 +26,7 @@ from dogtag.enforcement.models import (
     Requirement,
     today,
 )
+from dogtag.lib.csv_export import csv_export
 from dogtag.registry.views import action_page
 
 
@@ -61,6 +62,7 @@ def open_cases(user):
 
 
 @login_required
+@csv_export
 def my_cases(request):
     rows = open_cases(request.user)
     return render(
@@ -71,6 +73,7 @@ def my_cases(request):
 
 
 @login_required
+@csv_export
 def municipality_cases(request, slug):
     municipality = _municipality(request, slug)
     cases = Case.objects.filter(municipality=municipality).select_related("animal", "owner")[:200]

@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
 from dogtag.documents.pdf import pdf_response
+from dogtag.lib.csv_export import csv_export
 from dogtag.licensing import kennels
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.forms import PaymentFields, ReasonForm
@@ -25,6 +26,7 @@ def _municipality(request, slug, roles=None):
 
 
 @login_required
+@csv_export
 def kennel_list(request, slug):
     municipality = _municipality(request, slug)
     licenses = (

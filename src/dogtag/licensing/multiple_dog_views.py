@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
 from dogtag.documents.pdf import pdf_response
+from dogtag.lib.csv_export import csv_export
 from dogtag.licensing import multiple_dogs
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.kennel_forms import MultipleDogForm, RevokeForm
@@ -17,6 +18,7 @@ from dogtag.registry.views import action_page, municipality_for, posted, run_act
 
 
 @login_required
+@csv_export
 def licenses(request, slug):
     municipality = municipality_for(request, slug)
     if multiple_dogs.provision(municipality) is None:

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
 from dogtag.documents.pdf import pdf_response
+from dogtag.lib.csv_export import csv_export
 from dogtag.licensing import actions, forms, law
 from dogtag.licensing.models import FeeScheduleEntry, License, RenewalRun, Tag, TagLot
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
@@ -96,6 +97,7 @@ def license_receipt(request, pk):
 
 
 @login_required
+@csv_export
 def fees(request, slug):
     municipality = municipality_for(request, slug)
     delegated = delegated_amounts(law.pack_of(municipality))
@@ -135,6 +137,7 @@ def fee_void(request, pk):
 
 
 @login_required
+@csv_export
 def tags(request, slug):
     municipality = municipality_for(request, slug)
     form = forms.TagLotForm(posted(request), initial={"received_on": today(), "license_year": today().year})
@@ -160,6 +163,7 @@ def tags(request, slug):
 
 
 @login_required
+@csv_export
 def tag_return(request, slug, year):
     """Unused and voided tags to return to the county clerk by December 31 (s. 174.07(3)(b))."""
     municipality = municipality_for(request, slug)
@@ -216,6 +220,7 @@ def unlicensed_rows(municipality, year: int, on):
 
 
 @login_required
+@csv_export
 def unlicensed(request, slug):
     """Active licensable animals without a license for the year, with the late fee owed today."""
     municipality = municipality_for(request, slug)
@@ -228,6 +233,7 @@ def unlicensed(request, slug):
 
 
 @login_required
+@csv_export
 def renewals(request, slug):
     municipality = municipality_for(request, slug)
     year = license_year_of(law.pack_of(municipality), today()) + 1
@@ -249,6 +255,7 @@ def renewal_batch(request, pk):
 
 
 @login_required
+@csv_export
 def outbox(request, slug):
     municipality = municipality_for(request, slug)
     sent = Message.objects.filter(municipality=municipality).defer("attachment", "html")[:500]

@@ -10,6 +10,7 @@ from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from dogtag.accounts.scope import get_for_user, has_role
+from dogtag.lib.csv_export import csv_export
 from dogtag.licensing import law
 from dogtag.portal import actions, links, payments
 from dogtag.portal.forms import OWNER, RABIES, ApplicationForm, ApproveForm, LookupForm, PayForm, RejectForm, StartForm
@@ -155,6 +156,7 @@ def unsubscribe(request, token):
 
 
 @login_required
+@csv_export
 def queue(request, slug):
     municipality = municipality_for(request, slug)
     waiting = Application.objects.filter(municipality=municipality, status=Application.Status.SUBMITTED)

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from dogtag.accounts.scope import ANY_ROLE, get_for_user, municipalities, require_role, scoped
 from dogtag.audit.models import AuditEvent
+from dogtag.lib.csv_export import csv_export
 from dogtag.registry import actions, forms
 from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination
 
@@ -68,6 +69,7 @@ def municipality(request, slug):
 
 
 @login_required
+@csv_export
 def search(request):
     q = request.GET.get("q", "").strip()
     animals = people = premises = []
