@@ -23,89 +23,35 @@ FEES = {
     "river-hills": {},
     "cedarburg": {},
 }
-# (scenario, species, altered, working status, born, acquired, licensed on, tax, late fee, why)
+# The five cases the issue names: (scenario, species, altered, working status, born, acquired,
+# licensed on). The puppy becomes licensable on Aug 15, after July 1: one-half (s. 174.05(2)).
+INTACT_IN_FEBRUARY = ("intact dog in February", "dog", False, "", date(2024, 3, 1), None, date(2026, 2, 10))
+SPAYED_LATE_IN_MAY = ("spayed dog late in May", "dog", True, "", date(2023, 5, 1), None, date(2026, 5, 15))
+PUPPY_IN_AUGUST = ("puppy acquired in August", "dog", False, "", date(2026, 3, 15), date(2026, 8, 1), date(2026, 8, 14))
+LEADER_DOG = ("leader dog", "dog", False, "leader", date(2022, 6, 1), None, date(2026, 3, 2))
+SPAYED_CAT = ("spayed cat in February", "cat", True, "", date(2024, 1, 1), None, date(2026, 2, 11))
+
+
+def scenarios(intact, spayed_late, puppy, *extra):
+    """Each case with the (tax, late fee) the ordinance gives it; a leader dog is always free."""
+    return [
+        (*INTACT_IN_FEBRUARY, *intact),
+        (*SPAYED_LATE_IN_MAY, *spayed_late),
+        (*PUPPY_IN_AUGUST, *puppy),
+        (*LEADER_DOG, "0.00", "0.00"),
+        *extra,
+    ]
+
+
 SCENARIOS = {
-    "benton": [
-        ("intact dog in February", "dog", False, "", date(2024, 3, 1), None, date(2026, 2, 10), "10.00", "0.00"),
-        ("spayed dog late in May", "dog", True, "", date(2023, 5, 1), None, date(2026, 5, 15), "5.00", "5.00"),
-        (
-            "puppy acquired in August",
-            "dog",
-            False,
-            "",
-            date(2026, 3, 15),
-            date(2026, 8, 1),
-            date(2026, 8, 14),
-            "5.00",
-            "0.00",
-        ),  # licensable Aug 15, after July 1: one-half (s. 174.05(2))
-        ("leader dog", "dog", False, "leader", date(2022, 6, 1), None, date(2026, 3, 2), "0.00", "0.00"),
-    ],
-    "webster": [
-        ("intact dog in February", "dog", False, "", date(2024, 3, 1), None, date(2026, 2, 10), "12.00", "0.00"),
-        ("spayed dog late in May", "dog", True, "", date(2023, 5, 1), None, date(2026, 5, 15), "6.00", "10.00"),
-        (
-            "puppy acquired in August",
-            "dog",
-            False,
-            "",
-            date(2026, 3, 15),
-            date(2026, 8, 1),
-            date(2026, 8, 14),
-            "6.00",
-            "0.00",
-        ),
-        ("leader dog", "dog", False, "leader", date(2022, 6, 1), None, date(2026, 3, 2), "0.00", "0.00"),
-    ],
-    "river-hills": [  # § 2.14(2) adopts ch. 174: the state's $8 / $3 and $5 late fee
-        ("intact dog in February", "dog", False, "", date(2024, 3, 1), None, date(2026, 2, 10), "8.00", "0.00"),
-        ("spayed dog late in May", "dog", True, "", date(2023, 5, 1), None, date(2026, 5, 15), "3.00", "5.00"),
-        (
-            "puppy acquired in August",
-            "dog",
-            False,
-            "",
-            date(2026, 3, 15),
-            date(2026, 8, 1),
-            date(2026, 8, 14),
-            "4.00",
-            "0.00",
-        ),
-        ("leader dog", "dog", False, "leader", date(2022, 6, 1), None, date(2026, 3, 2), "0.00", "0.00"),
-    ],
-    "sampson": [  # Section 7: the fee set by the Town Board; the late fee of $5 is the ordinance's own
-        ("intact dog in February", "dog", False, "", date(2024, 3, 1), None, date(2026, 2, 10), "9.00", "0.00"),
-        ("spayed dog late in May", "dog", True, "", date(2023, 5, 1), None, date(2026, 5, 15), "4.00", "5.00"),
-        (
-            "puppy acquired in August",
-            "dog",
-            False,
-            "",
-            date(2026, 3, 15),
-            date(2026, 8, 1),
-            date(2026, 8, 14),
-            "4.50",
-            "0.00",
-        ),
-        ("leader dog", "dog", False, "leader", date(2022, 6, 1), None, date(2026, 3, 2), "0.00", "0.00"),
-    ],
-    "cedarburg": [  # § 7-1-3(a)(3): $5 / $10, one-half after July 1; § 7-1-4: late fee $5
-        ("intact dog in February", "dog", False, "", date(2024, 3, 1), None, date(2026, 2, 10), "10.00", "0.00"),
-        ("spayed dog late in May", "dog", True, "", date(2023, 5, 1), None, date(2026, 5, 15), "5.00", "5.00"),
-        (
-            "puppy acquired in August",
-            "dog",
-            False,
-            "",
-            date(2026, 3, 15),
-            date(2026, 8, 1),
-            date(2026, 8, 14),
-            "5.00",
-            "0.00",
-        ),
-        ("leader dog", "dog", False, "leader", date(2022, 6, 1), None, date(2026, 3, 2), "0.00", "0.00"),
-        ("spayed cat in February", "cat", True, "", date(2024, 1, 1), None, date(2026, 2, 11), "5.00", "0.00"),
-    ],
+    "benton": scenarios(("10.00", "0.00"), ("5.00", "5.00"), ("5.00", "0.00")),
+    "webster": scenarios(("12.00", "0.00"), ("6.00", "10.00"), ("6.00", "0.00")),
+    # § 2.14(2) adopts ch. 174: the state's $8 / $3 and $5 late fee
+    "river-hills": scenarios(("8.00", "0.00"), ("3.00", "5.00"), ("4.00", "0.00")),
+    # Section 7: the fee set by the Town Board; the late fee of $5 is the ordinance's own
+    "sampson": scenarios(("9.00", "0.00"), ("4.00", "5.00"), ("4.50", "0.00")),
+    # § 7-1-3(a)(3): $5 / $10 for dogs and cats, one-half after July 1; § 7-1-4: late fee $5
+    "cedarburg": scenarios(("10.00", "0.00"), ("5.00", "5.00"), ("5.00", "0.00"), (*SPAYED_CAT, "5.00", "0.00")),
 }
 
 

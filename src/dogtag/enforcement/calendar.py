@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from dogtag.enforcement.models import CalendarKey
+from dogtag.rules.dates import ONE_DAY  # an all-day event ends the next day (RFC 5545)
 
 
 def _key(user) -> CalendarKey:
@@ -72,7 +73,7 @@ def ics(deadlines, base_url: str) -> str:
         else:
             lines += [
                 f"DTSTART;VALUE=DATE:{d.due_on:%Y%m%d}",
-                f"DTEND;VALUE=DATE:{d.due_on + timedelta(days=1):%Y%m%d}",
+                f"DTEND;VALUE=DATE:{d.due_on + ONE_DAY:%Y%m%d}",
             ]
         lines += [
             f"SUMMARY:{_text(f'{d.label} — {d.case.title} ({d.municipality.name})')}",

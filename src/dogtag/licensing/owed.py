@@ -11,6 +11,8 @@ from dogtag.registry.models import Animal, Ownership
 from dogtag.rules.decision import Citation, NotSet
 from dogtag.rules.licensing import license_year_of
 
+ZERO = Decimal("0.00")  # money, shown to the cent
+
 TRIGGERS = {
     "renewal": "not licensed before April 1",
     "acquisition": "not licensed within 30 days of acquiring",
@@ -48,15 +50,15 @@ class Owed:
 
     @property
     def total(self) -> Decimal:
-        return sum((line.amount for line in self.lines), Decimal("0.00"))
+        return sum((line.amount for line in self.lines), ZERO)
 
     @property
     def tax(self) -> Decimal:
-        return self.lines[0].amount if self.lines else Decimal("0.00")
+        return self.lines[0].amount if self.lines else ZERO
 
     @property
     def late_fee(self) -> Decimal:
-        return sum((line.amount for line in self.lines[1:]), Decimal("0.00"))
+        return sum((line.amount for line in self.lines[1:]), ZERO)
 
     @property
     def can_issue(self) -> bool:
