@@ -93,7 +93,7 @@ def decide_hen_permit(
 def issue_vicious_dog_permit(declaration, *, acting_user, insurance, fee_paid, issued_on=None) -> ViciousDogPermit:
     """River Hills § 2.14(6)[g]: the clerk's annual permit, its fee prorated in the first year;
     [e](1)(x): the insurance or bond "shall be obtained prior to the issuing of a permit"."""
-    from dogtag.enforcement.actions import _meet
+    from dogtag.enforcement.actions.cases import meet
 
     issued_on = issued_on or today()
     if declaration.classification != "vicious" or declaration.status not in ("in-force", "affirmed", "modified"):
@@ -128,5 +128,5 @@ def issue_vicious_dog_permit(declaration, *, acting_user, insurance, fee_paid, i
     declaration.requirements.filter(name="vicious_dog_permit", proof_on=None).update(
         proof=f"vicious-dog permit #{permit.pk}", proof_on=issued_on
     )
-    _meet(declaration.case, "requirement.vicious_dog_permit", issued_on, f"permit #{permit.pk}")
+    meet(declaration.case, "requirement.vicious_dog_permit", issued_on, f"permit #{permit.pk}")
     return permit

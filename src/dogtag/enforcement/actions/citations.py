@@ -1,0 +1,151 @@
+"""Citations: the offense number from the person's history and the forfeiture from the engine."""
+
+from datetime import date
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from dogtag.accounts.scope import require_role
+from dogtag.enforcement import law
+from dogtag.enforcement.actions.cases import (
+    OFFICERS,
+    STAFF,
+    as_date,
+    change,
+    close,
+    drop,
+    meet,
+    open_case,
+    same_municipality,
+    set_deadline,
+)
+from dogtag.enforcement.models import (
+    Case,
+    Citation,
+    today,
+)
+from dogtag.registry.actions import save_record
+
+
+def offense_number(person, violation: str, on: date) -> int:
+    """This person's earlier citations for the same section, not voided, plus one."""
+    return Citation.objects.filter(person=person, violation=violation, voided_at=None, violated_on__lt=on).count() + 1
+
+
+@transaction.atomic
+def issue_citation(
+    *,
+    acting_user,
+    municipality,
+    person,
+    violation,
+    description,
+    violated_on,
+    animal=None,
+    days=1,
+    forfeiture=None,
+    costs=Decimal("0"),
+    court_date=None,
+    issued_on=None,
+) -> Citation:
+    require_role(acting_user, municipality.pk, OFFICERS)
+    same_municipality("person", person, municipality.pk)
+    violated_on, court_date, issued_on = as_date(violated_on), as_date(court_date), as_date(issued_on) or today()
+    number = offense_number(person, violation, violated_on)
+    decision = law.ask(
+        municipality, "forfeiture", {"violation": violation, "offense_number": number}, violated_on, field="violation"
+    )
+    if decision.not_set:
+        raise ValidationError({"forfeiture": f"No forfeiture can be set: {law.not_set_message(decision)}."})
+    if decision.value is None:
+        raise ValidationError({"violation": f"{'; '.join(decision.notes)} ({law.sections(decision)})."})
+    low, high = decision.value["minimum"], decision.value["maximum"]
+    forfeiture = low if forfeiture in (None, "") else Decimal(forfeiture)
+    if not low <= forfeiture <= high:
+        raise ValidationError(
+            {
+                "forfeiture": f"For offense {number} of § {violation} the forfeiture is "
+                f"${low:.2f} to ${high:.2f} ({law.sections(decision)})."
+            }
+        )
+    if days > 1 and not decision.value["each_day_separate"]:
+        raise ValidationError({"days": f"{law.sections(decision)} does not make each day a separate offense."})
+    case = open_case(
+        acting_user=acting_user,
+        municipality=municipality,
+        kind=Case.Kind.CITATION,
+        title=f"§ {violation}: {person}",
+        animal=animal,
+        owner=person,
+        opened_on=issued_on,
+    )
+    citation = Citation(
+        municipality=municipality,
+        case=case,
+        person=person,
+        animal=animal,
+        violation=violation,
+        description=description,
+        violated_on=violated_on,
+        days=days,
+        offense_number=number,
+        minimum=low,
+        maximum=high,
+        forfeiture=forfeiture,
+        plus_costs=decision.value["plus_costs"],
+        costs=costs,
+        decision=law.stored(decision),
+        issued_on=issued_on,
+        court_date=court_date,
+    )
+    citation = save_record(citation, acting_user=acting_user, action="citation.issue", roles=OFFICERS)
+    if court_date:
+        set_deadline(case, "court", "Court date", court_date, decision)
+    return citation
+
+
+@transaction.atomic
+def record_citation_paid(citation, *, acting_user, paid_on) -> Citation:
+    if citation.voided_at:
+        raise ValidationError({"paid_on": "This citation is void."})
+    citation = change(citation, acting_user=acting_user, action="citation.paid", roles=STAFF, paid_on=as_date(paid_on))
+    meet(citation.case, "court", citation.paid_on, "paid")
+    close(citation.case, citation.paid_on, "Forfeiture paid")
+    return citation
+
+
+@transaction.atomic
+def record_cure(citation, *, acting_user, cured_on, cure_note) -> Citation:
+    """A later license or compliance cures the violation; the citation stands."""
+    if not cure_note.strip():
+        raise ValidationError({"cure_note": "Say how it was cured (e.g. license number and date)."})
+    return change(
+        citation,
+        acting_user=acting_user,
+        action="citation.cured",
+        roles=STAFF,
+        cured_on=as_date(cured_on),
+        cure_note=cure_note,
+    )
+
+
+@transaction.atomic
+def void_citation(citation, *, acting_user, reason) -> Citation:
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why the citation is void."})
+    if citation.voided_at:
+        raise ValidationError({"reason": "This citation is already void."})
+    citation = change(
+        citation,
+        acting_user=acting_user,
+        action="citation.void",
+        roles=OFFICERS,
+        voided_at=timezone.now(),
+        void_reason=reason,
+    )
+    for d in citation.case.open_deadlines():
+        drop(citation.case, d.key)
+    close(citation.case, today(), f"Void: {reason}")
+    return citation
