@@ -33,3 +33,27 @@ class AuditTrailTests(BaseTestCase):
         from django.contrib import admin
 
         self.assertNotIn(AuditEvent, admin.site._registry)
+
+
+class ReadableHistoryTests(BaseTestCase):
+    def test_the_history_names_fields_choices_and_records_as_the_clerk_knows_them(self):
+        from dogtag.registry import actions
+
+        other = actions.create_premises(acting_user=self.clerk, municipality=self.benton, street="3 Oak St", use="duplex")
+        actions.update_animal(
+            self.dog, acting_user=self.clerk, sex="unknown", premises=other, altered=True, altered_evidence="Dr. Vet"
+        )
+        event = AuditEvent.objects.filter(action="animal.update").latest("pk")
+        self.assertEqual(
+            event.changes(),
+            [
+                ("sex", "Male", "Unknown"),
+                ("spayed or neutered", "no", "yes"),
+                ("evidence of spaying or neutering", "—", "Dr. Vet"),
+                ("premises", str(self.premises), str(other)),
+            ],
+        )
+        self.login(self.clerk)
+        page = self.client.get(f"/animals/{self.dog.pk}/").content.decode()
+        self.assertIn("<b>spayed or neutered</b>: no → yes", page)
+        self.assertIn("3 Oak St", page)

@@ -42,8 +42,7 @@ class AuditEvent(models.Model):
         raise PermissionError("Audit events are never deleted.")
 
     def changes(self):
-        """(field, before, after) for each field that differs."""
-        before, after = self.before or {}, self.after or {}
-        return [
-            (k, before.get(k), after.get(k)) for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)
-        ]
+        """(label, before, after) for each field that differs, as the clerk reads them."""
+        from dogtag.audit.display import changes
+
+        return changes(self)

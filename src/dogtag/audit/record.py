@@ -1,13 +1,24 @@
+import json
+
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.forms.models import model_to_dict
 
 from dogtag.audit.models import AuditEvent
 
 
+class _Encoder(DjangoJSONEncoder):
+    def default(self, o):
+        try:
+            return super().default(o)
+        except TypeError:
+            return str(o)  # a stored file's name
+
+
 def snapshot(obj) -> dict:
-    """The model's own fields as JSON-ready values."""
+    """The model's own fields as JSON values (dates as ISO text, amounts as text, structures kept)."""
     data = model_to_dict(obj, fields=[f.name for f in obj._meta.concrete_fields])
-    return {k: (v if isinstance(v, (str, int, bool, type(None))) else str(v)) for k, v in data.items()}
+    return json.loads(json.dumps(data, cls=_Encoder))
 
 
 def record(*, acting_user, action: str, obj, before: dict | None = None) -> AuditEvent:

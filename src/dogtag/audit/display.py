@@ -1,0 +1,55 @@
+"""An audit event's changes in the clerk's words: each field by its label, a choice by its
+display name, a related record by its name, a yes/no as yes/no, structured values flattened."""
+
+from django.apps import apps
+from django.core.exceptions import FieldDoesNotExist
+from django.db import models
+
+
+def _model(label):
+    try:
+        return apps.get_model(label)
+    except (LookupError, ValueError):
+        return None
+
+
+def _field(model, name):
+    try:
+        return model._meta.get_field(name) if model else None
+    except FieldDoesNotExist:
+        return None
+
+
+def _flat(value) -> str:
+    if isinstance(value, dict):
+        return "; ".join(f"{k.replace('_', ' ')}: {_flat(v)}" for k, v in value.items() if v not in (None, "", [], {}))
+    if isinstance(value, list):
+        return ", ".join(_flat(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def shown(field, value) -> str:
+    if value is None or value == "":
+        return "—"
+    if field is not None and field.choices:
+        return str(dict(field.flatchoices).get(value, value))
+    if isinstance(field, models.ForeignKey):
+        related = field.related_model._default_manager.filter(pk=value).first()
+        return str(related) if related is not None else f"#{value}"
+    return _flat(value)
+
+
+def changes(event) -> list[tuple[str, str, str]]:
+    """(label, before, after) for each field that differs, in the model's field order."""
+    before, after = event.before or {}, event.after or {}
+    model = _model(event.object_type)
+    names = [n for n in sorted(set(before) | set(after)) if before.get(n) != after.get(n)]
+    order = {f.name: i for i, f in enumerate(model._meta.concrete_fields)} if model else {}
+    rows = []
+    for name in sorted(names, key=lambda n: (order.get(n, len(order)), n)):
+        field = _field(model, name)
+        label = str(field.verbose_name) if field is not None else name.replace("_", " ")
+        rows.append((label, shown(field, before.get(name)), shown(field, after.get(name))))
+    return rows
