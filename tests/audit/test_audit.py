@@ -2,6 +2,7 @@ from django.db import connection, transaction
 from django.db.utils import DatabaseError
 
 from dogtag.audit.models import AuditEvent
+from dogtag.registry import actions
 from tests.base import BaseTestCase
 
 
@@ -37,9 +38,9 @@ class AuditTrailTests(BaseTestCase):
 
 class ReadableHistoryTests(BaseTestCase):
     def test_the_history_names_fields_choices_and_records_as_the_clerk_knows_them(self):
-        from dogtag.registry import actions
-
-        other = actions.create_premises(acting_user=self.clerk, municipality=self.benton, street="3 Oak St", use="duplex")
+        other = actions.create_premises(
+            acting_user=self.clerk, municipality=self.benton, street="3 Oak St", use="duplex"
+        )
         actions.update_animal(
             self.dog, acting_user=self.clerk, sex="unknown", premises=other, altered=True, altered_evidence="Dr. Vet"
         )
