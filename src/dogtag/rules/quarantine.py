@@ -116,12 +116,16 @@ def district_quarantine(pack, facts: DistrictFacts, on: date, local) -> Decision
     q: QuarantineSection = pack.quarantine
     if q is None or q.district is None:
         return Decision(None, (), ("this ordinance has no district rabies quarantine provision",))
-    cites = [q.district.cite.citation]
+    cites, notes = [q.district.cite.citation], []
     covered = facts.species in q.district.species
     exempt = False
-    if covered and q.district_exemption is not None and facts.currently_immunized and facts.tag_attached:
-        exempt = True
+    if covered and q.district_exemption is not None:
+        # "exempt ... if a rabies vaccination tag or substitute tag is attached to the dog's or
+        # cat's collar": the exemption is cited on both sides, with how the records are read.
+        exempt = facts.currently_immunized and facts.tag_attached
         cites.append(q.district_exemption.cite.citation)
+        if q.district_exemption.choice:
+            notes.append(q.district_exemption.choice)
     value = {"must_be_restrained": covered and not exempt, "exempt": exempt,
              "posting_places": q.district.posting_places}
-    return Decision(value, tuple(cites))
+    return Decision(value, tuple(cites), tuple(notes))
