@@ -16,6 +16,7 @@ from pydantic import Field
 from .amounts import amount_at
 from .business_days import business_days_after
 from .catalogue import Facts, question
+from .dangerous_dog_custody import EscapeNotice, TransferRestriction
 from .dates import plus_months
 from .decision import CENT, Decision
 from .schema import Amount, Money, Provision, Strict, section
@@ -48,6 +49,15 @@ class Requirement(Provision):
     runs_from: Literal["declaration", "determination", "written_notice", "before_permit"] = "declaration"
     stayed_by_contest: bool = False
     amount: Optional[Money] = None
+    upon_acquisition: bool = False  # also due the day a dog declared elsewhere is acquired (moved in)
+
+
+class DeclaredElsewhereRequirements(Provision):
+    """From when the requirements of a dog declared elsewhere run, where the text sets no day:
+    the day the police and clerk learned of the dog (the owner's notice, else the village's
+    registration of the dog), or the day it moved in."""
+
+    runs_from: Literal["notice_or_registration", "moved_in"]
 
 
 class PermitFee(Provision):
@@ -76,6 +86,10 @@ class DangerousDogsSection(Strict):
     waivers: list[Waiver] = []
     removal: Optional[Hours] = None
     declared_elsewhere: Optional[Days] = None
+    declared_elsewhere_requirements: DeclaredElsewhereRequirements | None = None
+    transfer: TransferRestriction | None = None
+    escape_notice: EscapeNotice | None = None
+    vicious_as_dangerous: Provision | None = None
 
 
 def _section(pack, name: str, doing: str):
@@ -262,12 +276,26 @@ def appeal_deadline(pack, facts: AppealFacts, on: date, local) -> Decision:
     return none or _deadline(rule, facts.decision_received_on, facts.appealed_on)
 
 
+class DeclaredElsewhereFacts(Facts):
+    moved_in_on: date
+    notified_on: date | None = None
+    registered_on: date | None = None
+
+
 class RequirementFacts(Facts):
     classification: Class
     declared_on: date
     determined_on: Optional[date] = None
     written_notice_on: Optional[date] = None
     contested: bool = False
+    declared_elsewhere: DeclaredElsewhereFacts | None = None
+
+
+def _elsewhere_start(rule: DeclaredElsewhereRequirements, f: DeclaredElsewhereFacts) -> date:
+    if rule.runs_from == "moved_in":
+        return f.moved_in_on
+    known = [d for d in (f.notified_on, f.registered_on) if d is not None]
+    return max(f.moved_in_on, min(known)) if known else f.moved_in_on
 
 
 @question("requirement_deadlines", facts=RequirementFacts,
@@ -278,24 +306,35 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
     if none:
         return none
     cites, notes, value = [], [], {}
+    elsewhere, declared_on, determined_on = facts.declared_elsewhere, facts.declared_on, facts.determined_on
+    if elsewhere is not None:
+        rule, none = _section(pack, "declared_elsewhere_requirements", "requirements for a dog declared elsewhere")
+        if none:
+            return none
+        declared_on = determined_on = _elsewhere_start(rule, elsewhere)
+        notes += choice_notes(rule)
     for r in rules:
         if facts.classification not in r.classes:
             continue
         cites.append(r.cite.citation)
-        start = {"declaration": facts.declared_on, "determination": facts.determined_on or facts.declared_on,
+        start = {"declaration": declared_on, "determination": determined_on or declared_on,
                  "written_notice": facts.written_notice_on, "before_permit": None}[r.runs_from]
         stayed = r.stayed_by_contest and facts.contested
-        deadline = None
-        if start is not None and not stayed:
+        runs_from, deadline = r.runs_from, None
+        if elsewhere is not None and r.upon_acquisition:
+            runs_from, deadline, stayed = "acquisition", elsewhere.moved_in_on, False
+        elif start is not None and not stayed:
             if r.business_days is not None:
                 deadline = business_days_after(start, r.business_days)
             elif r.days is not None:
                 deadline, moved = last_day(r.days, start, pack)
                 cites += [c for c in moved if c not in cites]
-        value[r.name] = {"mandatory": r.mandatory, "deadline": deadline, "runs_from": r.runs_from,
+        value[r.name] = {"mandatory": r.mandatory, "deadline": deadline, "runs_from": runs_from,
                          "stayed": stayed, "amount": r.amount}
         if r.choice and r.choice not in notes:
             notes.append(r.choice)
+    if elsewhere is not None:
+        cites.append(pack.dangerous_dogs.declared_elsewhere_requirements.cite.citation)
     return Decision(value, tuple(cites), tuple(notes))
 
 
@@ -371,3 +410,11 @@ def declared_elsewhere_deadline(pack, facts: MovedInFacts, on: date, local) -> D
         return none
     last, moved = last_day(rule.days, facts.moved_in_on, pack)
     return Decision(last, (rule.cite.citation, *moved), choice_notes(rule))
+
+
+@question("declared_elsewhere_start", facts=DeclaredElsewhereFacts,
+          doc="The day from which this ordinance's requirements run for a dog declared dangerous or "
+              "vicious elsewhere and moved in (the text sets none; the pack's reading).")
+def declared_elsewhere_start(pack, facts: DeclaredElsewhereFacts, on: date, local) -> Decision:
+    rule, none = _section(pack, "declared_elsewhere_requirements", "requirements for a dog declared elsewhere")
+    return none or Decision(_elsewhere_start(rule, facts), (rule.cite.citation,), choice_notes(rule))
