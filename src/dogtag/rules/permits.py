@@ -1,8 +1,10 @@
-"""Permits: Cedarburg's backyard hens (§ 7-1-26). The vicious-dog permit fee is in dangerous_dogs."""
+"""Permits: Cedarburg's backyard hens (§ 7-1-26) and River Hills' annual vicious-dog permit
+(§ 2.14(6)[g]): whether it may issue, its fee and its term. The vicious-dog permit fee itself
+(prorated in the first year) is in dangerous_dogs; this module adds the permit year, the renewal
+date and the insurance shown before issue."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Optional
 
 from pydantic import Field
 
@@ -31,15 +33,27 @@ class PermitYear(Provision):
     prorated: bool
 
 
+class RenewablePermitYear(Provision):
+    """A permit year that ends on `ends`, renewed by `renewal_due` of the next year."""
+
+    ends: MonthDay
+    renewal_due: MonthDay
+
+
 @section("permits")
 class PermitsSection(Strict):
-    hen_zoning: Optional[Zoning] = None
-    hen_limit: Optional[MostAnimals] = None
-    roosters: Optional[MostAnimals] = None
-    hen_fees: Optional[HenFees] = None
-    hen_permit_year: Optional[PermitYear] = None
-    hen_owner_consent: Optional[Provision] = None
-    hen_premises_registration: Optional[Provision] = None
+    hen_zoning: Zoning | None = None
+    hen_limit: MostAnimals | None = None
+    roosters: MostAnimals | None = None
+    hen_fees: HenFees | None = None
+    hen_permit_year: PermitYear | None = None
+    hen_owner_consent: Provision | None = None
+    hen_premises_registration: Provision | None = None
+    hen_site_plan: Provision | None = None
+    hen_renewal: Provision | None = None
+    hen_revocation: Provision | None = None
+    vicious_dog_permit_year: RenewablePermitYear | None = None
+    vicious_dog_permit_insurance: Provision | None = None
 
 
 class HenFacts(Facts):
@@ -51,13 +65,15 @@ class HenFacts(Facts):
     premises_registration: bool
     renewal: bool = False
     changes: bool = False
+    for_year: int | None = None
 
 
 @question("hen_permit", facts=HenFacts,
           doc="Cedarburg backyard hens: may a permit issue (zoning, number, roosters, owners' consent, "
-              "premises registration), the fee (application or renewal, never prorated) and its expiry.")
+              "premises registration), the fee (application or renewal, never prorated) and its expiry "
+              "(December 31 of `for_year`, by default the year of `on`; a renewal covers the next permit year).")
 def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
-    s: Optional[PermitsSection] = pack.permits
+    s: PermitsSection | None = pack.permits
     if s is None or s.hen_fees is None:
         return Decision(None, (), ("this ordinance has no hen permit",))
     cites, reasons, not_set = [], [], []
@@ -67,18 +83,93 @@ def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
         if not ok:
             reasons.append(reason)
 
-    check(s.hen_zoning, facts.zoning in s.hen_zoning.zoned and not set(facts.parcel_uses) & set(s.hen_zoning.excluded_uses),
-          "the parcel is not zoned single-family residential only")
+    zoned = facts.zoning in s.hen_zoning.zoned and not set(facts.parcel_uses) & set(s.hen_zoning.excluded_uses)
+    check(s.hen_zoning, zoned, "the parcel is not zoned single-family residential only")
     check(s.hen_limit, facts.hens <= s.hen_limit.most, f"more than {s.hen_limit.most} hens")
     check(s.roosters, facts.roosters <= s.roosters.most, "roosters or other crowing fowl")
     check(s.hen_owner_consent, facts.all_owners_signed, "not signed or countersigned by all owners of record")
     check(s.hen_premises_registration, facts.premises_registration, "no Livestock Premises Registration number")
     renewing = facts.renewal and not facts.changes
-    fee, missing = amount_at(s.hen_fees.renewal if renewing else s.hen_fees.application, on, local, s.hen_fees.cite.citation)
+    amount = s.hen_fees.renewal if renewing else s.hen_fees.application
+    fee, missing = amount_at(amount, on, local, s.hen_fees.cite.citation)
     if missing:
         not_set.append(missing)
     cites += [s.hen_fees.cite.citation, s.hen_permit_year.cite.citation]
-    value = {"may_issue": not reasons, "reasons": reasons, "fee": fee, "fee_kind": "renewal" if renewing else "application",
-             "expires": s.hen_permit_year.ends.of(on.year)}
+    year = facts.for_year or on.year
+    if year < on.year:
+        return Decision(None, (s.hen_permit_year.cite.citation,), (f"the permit year {year} has ended",))
+    value = {"may_issue": not reasons, "reasons": reasons, "fee": fee,
+             "fee_kind": "renewal" if renewing else "application", "expires": s.hen_permit_year.ends.of(year)}
     notes = ("a renewal with changes needs a new full application",) if facts.renewal and facts.changes else ()
     return Decision(value, tuple(cites), notes, tuple(not_set))
+
+
+class SitePlanFacts(Facts):
+    renewal: bool = False
+    changes: bool = False
+
+
+@question("hen_permit_site_plan", facts=SitePlanFacts,
+          doc="Cedarburg backyard hens: whether the application must attach the site plan (a new or "
+              "changed application does; a renewal without changes keeps the plan on file).")
+def hen_permit_site_plan(pack, facts: SitePlanFacts, on: date, local) -> Decision:
+    s: PermitsSection | None = pack.permits
+    if s is None or s.hen_site_plan is None:
+        return Decision(None, (), ("this ordinance asks for no site plan",))
+    cites = [s.hen_site_plan.cite.citation]
+    if facts.renewal and s.hen_renewal is not None:
+        cites.append(s.hen_renewal.cite.citation)
+    return Decision({"required": not (facts.renewal and not facts.changes)}, tuple(cites))
+
+
+class NoFacts(Facts):
+    pass
+
+
+@question("hen_permit_revocation", facts=NoFacts,
+          doc="Cedarburg backyard hens: the provision a revocation rests on, and what the text says of "
+              "the procedure (the choice made where it says nothing).")
+def hen_permit_revocation(pack, facts: NoFacts, on: date, local) -> Decision:
+    s: PermitsSection | None = pack.permits
+    if s is None or s.hen_revocation is None:
+        return Decision(None, (), ("this ordinance has no hen permit to revoke",))
+    rule = s.hen_revocation
+    return Decision({"procedure_in_text": False}, (rule.cite.citation,), (rule.choice,) if rule.choice else ())
+
+
+class ViciousPermitFacts(Facts):
+    first_permit: bool = True
+    insurance_shown: bool
+    renews_expiring_on: date | None = None
+
+
+@question("vicious_dog_permit", facts=ViciousPermitFacts,
+          doc="The annual vicious-dog permit issued (or renewed, `renews_expiring_on` the old permit's "
+              "last day) on `on`: whether it may issue (insurance or bond shown first), the fee "
+              "(the first prorated, a renewal never), the day it expires and the day renewal is due.")
+def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Decision:
+    from .dangerous_dogs import PermitFeeFacts, vicious_dog_permit_fee
+
+    renewal = facts.renews_expiring_on is not None
+    fee = vicious_dog_permit_fee(pack, PermitFeeFacts(first_permit=facts.first_permit and not renewal), on, local)
+    if fee.value is None:
+        return fee
+    s: PermitsSection | None = pack.permits
+    term = s.vicious_dog_permit_year if s is not None else None
+    if term is None:
+        return Decision(None, fee.citations, ("this ordinance sets no vicious-dog permit year",))
+    insurance = s.vicious_dog_permit_insurance
+    if insurance is not None and not facts.insurance_shown:
+        return Decision({"may_issue": False, "reasons": ["no liability insurance or surety bond shown"]},
+                        (insurance.cite.citation,), (insurance.choice,) if insurance.choice else ())
+    notes = list(fee.notes) + ([term.choice] if term.choice else [])
+    year = on.year
+    if renewal:
+        year = max(on.year, facts.renews_expiring_on.year + 1)
+        due = term.renewal_due.of(facts.renews_expiring_on.year + 1)
+        if on > due:
+            notes.append(f"renewed after {due.isoformat()}, the day the fee was due; the ordinance sets no late fee")
+    cites = list(fee.citations) + [term.cite.citation] + ([insurance.cite.citation] if insurance else [])
+    value = {"may_issue": True, "reasons": [], "fee": fee.value, "fee_kind": "renewal" if renewal else "initial",
+             "expires": term.ends.of(year), "renewal_due": term.renewal_due.of(year + 1)}
+    return Decision(value, tuple(cites), tuple(notes))
