@@ -41,6 +41,8 @@ OBJECTS.update(
         "hen-permit": "hen_permit",
     }
 )
+# the district quarantine's exemption lookup and its not-exempt list (tests/enforcement/test_district_exemption.py)
+OBJECTS.update({"district-lookup": "district", "district-not-exempt": "district"})
 # multiple-dog and kennel licenses: tests/licensing/kennel_fixtures.py
 OBJECTS.update(
     {
@@ -72,6 +74,7 @@ LIST_PAGES.add("county-dashboard")  # every municipality the user serves (tests/
 LIST_PAGES.add("portal-found")  # open; without a tag number it shows no record
 BENTON_DATA = ["Rex", "Pat Owner", "12 Main St", "985112000000001", "RT-555"]
 SEARCHES = ["Re", "Pat", "12 Mai", "98511200", "RT-5"]
+SEARCH_PAGES = {"search", "district-lookup"}
 # One body valid for every write operation (schemas ignore the fields they do not take), so
 # a refusal comes from the scope check, not from a malformed request.
 VALID_BODY = {
@@ -197,7 +200,8 @@ class IsolationTests(BaseTestCase):
                 continue
             path = self.fill(name, route)
             # Search terms are prefixes of Benton's data, so the echoed query never matches a secret.
-            for method, data in [("get", {}), ("post", {}), *[("get", {"q": q}) for q in SEARCHES if name == "search"]]:
+            searches = [("get", {"q": q}) for q in SEARCHES if name in SEARCH_PAGES]
+            for method, data in [("get", {}), ("post", {}), *searches]:
                 response = getattr(self.client, method)(path, data)
                 if name in LIST_PAGES:
                     self.assertIn(response.status_code, (200, 302, 405), f"{method} {path}")

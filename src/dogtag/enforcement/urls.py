@@ -1,6 +1,6 @@
 from django.urls import path
 
-from dogtag.enforcement import views
+from dogtag.enforcement import district_views, views
 
 
 def _document(name):
@@ -15,6 +15,8 @@ urlpatterns = [
     path("calendar/<int:user_id>/<str:token>.ics", views.calendar_feed, name="calendar-feed"),
     path("m/<slug:slug>/cases/", views.municipality_cases, name="municipality-cases"),
     path("cases/<int:pk>/", views.case, name="case"),
+    path("districts/<int:pk>/lookup/", district_views.district_lookup, name="district-lookup"),
+    path("districts/<int:pk>/not-exempt/", district_views.district_not_exempt, name="district-not-exempt"),
     *[
         path(f"m/<slug:slug>/{name.removesuffix('-new')}s/new/", views.new_case, {"name": name}, name=name)
         for name in views.NEW

@@ -1,0 +1,191 @@
+"""Whom a district rabies quarantine confines (Webster § 98-5, Cedarburg § 7-1-5(a)-(b)): the answer
+for the animals a lookup finds, and the municipality's dogs and cats the records cannot show exempt.
+
+The engine's `district_quarantine` question decides; the records supply its two facts, read as the
+pack's `district_exemption.choice` says: `currently_immunized` is a certificate, not void, covering
+the day (the test of `actions.cases.currently_immunized`), and `tag_attached` is the rabies tag
+written on that certificate or its duplicate, which the officer checks on the collar. A license in
+force is shown beside the answer; it does not decide it.
+
+Read-only and set-based: the facts are two `Exists` annotations, the engine is asked once per
+combination of species and facts (never once per animal), and the list filters on the combinations
+the engine says must be restrained.
+"""
+
+from dataclasses import dataclass, field
+from datetime import date
+from itertools import product
+
+from django.db.models import Exists, OuterRef, Prefetch, Q, Subquery
+
+from dogtag import rules
+from dogtag.enforcement import law
+from dogtag.licensing.models import License, Tag
+from dogtag.registry.models import Animal, Ownership, RabiesVaccination
+
+# Animals the village still has: dead, transferred and moved-away animals are not confined anywhere here.
+LIVE = (Animal.Status.ACTIVE, Animal.Status.MISSING)
+LOOKUP_LIMIT = 20
+
+
+def certificates_on(on: date):
+    """Certificates covering `on`: not void, given on or before it, expiring after it."""
+    return RabiesVaccination.objects.filter(voided_at=None, vaccinated_on__lte=on, expires_on__gt=on)
+
+
+def licenses_on(on: date):
+    """Licenses in force on `on` (individual or multiple-dog), as impoundment release reads them."""
+    return License.objects.filter(voided_at=None, issued_on__lte=on, expires_on__gte=on)
+
+
+def _facts(on: date):
+    certs = certificates_on(on).filter(animal=OuterRef("pk"))
+    tagged = certs.filter(~Q(rabies_tag_number="") | Q(duplicate_tags__isnull=False))
+    return {"immunized": Exists(certs), "tagged": Exists(tagged)}
+
+
+class Engine:
+    """The engine's answer per (species, immunized, tagged), asked once each, in one pack on one day."""
+
+    def __init__(self, municipality, on: date):
+        self.municipality, self.on, self.answers = municipality, on, {}
+
+    def __call__(self, species, immunized, tagged) -> rules.Decision:
+        key = (species, bool(immunized), bool(tagged))
+        if key not in self.answers:
+            facts = {"species": species, "currently_immunized": key[1], "tag_attached": key[2]}
+            self.answers[key] = law.ask(self.municipality, "district_quarantine", facts, self.on)
+        return self.answers[key]
+
+    @property
+    def applies(self) -> bool:
+        """The ordinance has a district rabies quarantine provision."""
+        return self(Animal.Species.DOG, False, False).value is not None
+
+    def restrained(self) -> Q:
+        """The combinations of facts the engine says must be confined, tied, leashed or muzzled."""
+        q = Q(pk__in=[])
+        for species, immunized, tagged in product(Animal.Species.values, (False, True), (False, True)):
+            value = self(species, immunized, tagged).value
+            if value and value["must_be_restrained"]:
+                q |= Q(species=species, immunized=immunized, tagged=tagged)
+        return q
+
+
+@dataclass
+class Answer:
+    animal: Animal
+    decision: rules.Decision
+    certificate: RabiesVaccination | None = None
+    license: License | None = None
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def value(self):
+        return self.decision.value or {}
+
+    @property
+    def tag(self) -> str:
+        return rabies_tag(self.certificate) if self.certificate else ""
+
+    @property
+    def cites(self):
+        return law.cites(self.decision)
+
+
+def rabies_tag(certificate) -> str:
+    """The tag number on a certificate: its latest duplicate, else the original (from the prefetch)."""
+    duplicates = sorted(certificate.duplicate_tags.all(), key=lambda d: (d.issued_on, d.pk))
+    return duplicates[-1].tag_number if duplicates else certificate.rabies_tag_number
+
+
+def _with_owners(animals, on: date):
+    owners = Ownership.objects.current(on).select_related("person")
+    return animals.prefetch_related(Prefetch("ownerships", queryset=owners, to_attr="owners_now"))
+
+
+def _reasons(immunized: bool, tagged: bool, certificate=None) -> list[str]:
+    if not immunized:
+        return ["no current rabies certificate"]
+    if not tagged:
+        serial = f" for certificate {certificate.certificate_serial}" if certificate else ""
+        return [f"no rabies tag on record{serial}"]
+    return []
+
+
+def lookup(municipality, query: str, on: date) -> list[Answer]:
+    """The municipality's live animals whose name, microchip, rabies tag or license tag matches,
+    each with the engine's answer (a handful of queries, whatever the number found)."""
+    query = query.strip()
+    if not query:
+        return []
+    match = Q(name__icontains=query) | Q(microchip__iexact=query)
+    rabies_tags = RabiesVaccination.objects.filter(
+        Q(rabies_tag_number__iexact=query) | Q(duplicate_tags__tag_number__iexact=query), voided_at=None
+    )
+    match |= Q(pk__in=rabies_tags.values("animal"))
+    if query.isdigit():
+        by_tag = licenses_on(on).filter(
+            Q(serial=int(query)) | Q(tags__serial=int(query), tags__status=Tag.Status.ISSUED),
+            municipality=municipality,
+        )
+        match |= Q(pk__in=by_tag.values("animal")) | Q(pk__in=by_tag.values("covered_animals"))
+    animals = list(
+        _with_owners(
+            Animal.objects.filter(match, municipality=municipality, status__in=LIVE).annotate(**_facts(on)), on
+        ).order_by("name", "pk")[:LOOKUP_LIMIT]
+    )
+    ids = [a.pk for a in animals]
+    certificates = {}
+    for c in (
+        certificates_on(on)
+        .filter(animal_id__in=ids)
+        .prefetch_related("duplicate_tags")
+        .order_by("animal_id", "expires_on", "pk")
+    ):
+        if rabies_tag(c).strip() or c.animal_id not in certificates:
+            certificates[c.animal_id] = c  # the latest-expiring, a tagged one preferred
+    licenses = {}
+    for lic in (
+        licenses_on(on)
+        .filter(Q(animal_id__in=ids) | Q(covered_animals__in=ids))
+        .prefetch_related("tags", "covered_animals")
+        .order_by("license_year", "pk")
+        .distinct()
+    ):
+        for animal_id in [lic.animal_id] if lic.animal_id else [a.pk for a in lic.covered_animals.all()]:
+            licenses[animal_id] = lic
+    engine = Engine(municipality, on)
+    answers = []
+    for a in animals:
+        certificate = certificates.get(a.pk)
+        decision = engine(a.species, a.immunized, a.tagged)
+        reasons = (
+            _reasons(a.immunized, a.tagged, certificate) if (decision.value or {}).get("must_be_restrained") else []
+        )
+        answers.append(Answer(a, decision, certificate, licenses.get(a.pk), reasons))
+    return answers
+
+
+def not_exempt(municipality, on: date):
+    """The municipality's live animals the engine says must be confined, with the facts and the
+    current owner: one query for the animals, one for their owners."""
+    engine = Engine(municipality, on)
+    if not engine.applies:
+        return Animal.objects.none(), engine
+    license_serial = (
+        licenses_on(on).filter(Q(animal=OuterRef("pk")) | Q(covered_animals=OuterRef("pk"))).order_by("-license_year")
+    )
+    animals = (
+        Animal.objects.filter(municipality=municipality, status__in=LIVE)
+        .annotate(**_facts(on), license_serial=Subquery(license_serial.values("serial")[:1]))
+        .filter(engine.restrained())
+        .select_related("premises")
+        .order_by("name", "pk")
+    )
+    return _with_owners(animals, on), engine
+
+
+def reasons(animal) -> list[str]:
+    """Why a row of `not_exempt` is not exempt, from its annotated facts."""
+    return _reasons(animal.immunized, animal.tagged)

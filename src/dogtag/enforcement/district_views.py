@@ -1,0 +1,54 @@
+"""The district rabies quarantine's pages beyond the case: one animal's answer (by tag number, name
+or microchip) and the list of live dogs and cats the records cannot show exempt, whom to visit."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.shortcuts import render
+
+from dogtag.accounts.scope import get_for_user
+from dogtag.enforcement import district, law
+from dogtag.enforcement.actions.cases import STAFF
+from dogtag.enforcement.models import DistrictQuarantine, today
+from dogtag.lib.csv_export import csv_export
+
+PAGE = 100
+CSV_CAP = 10_000
+
+
+def _district(request, pk):
+    return get_for_user(request.user, DistrictQuarantine.objects.select_related("municipality", "case"), pk, STAFF)
+
+
+def _context(d, on):
+    return {"district": d, "municipality": d.municipality, "on": on, "in_force": d.declared_on <= on <= d.ends_on}
+
+
+@login_required
+def district_lookup(request, pk):
+    d, on = _district(request, pk), today()
+    q = request.GET.get("q", "").strip()
+    engine = district.Engine(d.municipality, on)
+    answers = district.lookup(d.municipality, q, on) if q and engine.applies else []
+    context = {**_context(d, on), "q": q, "answers": answers, "applies": engine.applies}
+    context["limit"] = district.LOOKUP_LIMIT
+    return render(request, "enforcement/district_lookup.html", context)
+
+
+@login_required
+@csv_export
+def district_not_exempt(request, pk):
+    d, on = _district(request, pk), today()
+    animals, engine = district.not_exempt(d.municipality, on)
+    if request.GET.get("format") == "csv":
+        page, rows = None, list(animals[:CSV_CAP])
+    else:
+        page = Paginator(animals, PAGE).get_page(request.GET.get("page"))
+        rows = list(page.object_list)
+    for animal in rows:
+        animal.reasons = district.reasons(animal)
+        animal.owner = next((o.person for o in animal.owners_now), None)
+    why = engine("dog", False, False) if engine.applies else None
+    context = {**_context(d, on), "page": page, "rows": rows, "applies": engine.applies}
+    if why is not None:
+        context.update(cites=law.cites(why), notes=why.notes)
+    return render(request, "enforcement/district_not_exempt.html", context)

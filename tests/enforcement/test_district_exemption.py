@@ -1,0 +1,166 @@
+"""A district rabies quarantine in Webster (§ 98-5): one animal's answer by tag number, name or
+microchip, and the live dogs and cats the records cannot show exempt, on screen and as CSV."""
+
+from datetime import date
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from dogtag.licensing import actions as licensing
+from dogtag.registry import actions as registry
+from tests.base import on
+from tests.enforcement.helpers import EnforcementTestCase
+from tests.licensing.base import BENTON_FEES, set_fees
+
+DAY = date(2026, 2, 10)
+
+
+class DistrictExemptionTests(EnforcementTestCase):
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        webster, clerk = cls.places["webster"], cls.clerks["webster"]
+        with on(date(2026, 1, 5)):
+            set_fees(clerk, webster, BENTON_FEES)
+            licensing.receive_tag_lot(
+                acting_user=clerk, municipality=webster, license_year=2026, first_serial=501, last_serial=520
+            )
+            # Ace: certificate to 2028, 2026 license: exempt.
+            _, _, cls.ace = cls.owner_and_dog("webster", "Ace", vaccinated_on=date(2025, 5, 1), microchip="900111")
+            cls.ace_license = licensing.issue_license(
+                cls.ace, acting_user=clerk, payment={"amount": "10.00", "method": "cash"}
+            )
+            # Bell: certificate to 2028, no license for 2026.
+            _, _, cls.bell = cls.owner_and_dog("webster", "Bell", vaccinated_on=date(2025, 6, 1))
+            # Cody: licensed on January 5 while his certificate ran; it expired January 15.
+            _, _, cls.cody = cls.owner_and_dog("webster", "Cody")
+            registry.record_vaccination(
+                cls.cody,
+                acting_user=cls.doc,
+                certificate_serial="webster-Cody",
+                vaccinated_on=date(2025, 1, 15),
+                vaccine_type="killed virus, 1-year",
+                vaccine_serial="L1",
+                expires_on=date(2026, 1, 15),
+                veterinarian_name="Dr. Doc",
+                veterinarian_address="1 Clinic Rd",
+                veterinarian_phone="555-0100",
+                rabies_tag_number="T-Cody",
+            )
+            cls.cody_license = licensing.issue_license(
+                cls.cody, acting_user=clerk, payment={"amount": "10.00", "method": "cash"}
+            )
+            # Dot, a cat never vaccinated; Gus, a dog that died; Bruno in Cedarburg, not Webster's.
+            _, _, cls.dot = cls.owner_and_dog("webster", "Dot", species="cat")
+            _, _, gus = cls.owner_and_dog("webster", "Gus")
+            registry.update_animal(gus, acting_user=clerk, status="died")
+            cls.owner_and_dog("cedarburg", "Bruno")
+
+    def setUp(self):
+        self.login(self.chief)
+        with on(DAY):
+            self.assert_posted(
+                self.post(
+                    "district-new",
+                    "webster",
+                    {
+                        "declared_on": "2026-02-10",
+                        "ends_on": "2026-03-10",
+                        "area": "The Village of Webster",
+                        "ordered_by": "Burnett County health department",
+                        "posted_at": "Village Hall; Library; Post Office",
+                    },
+                )
+            )
+        self.district = self.latest_case("district").district
+
+    def look_up(self, q):
+        return self.client.get(reverse("district-lookup", args=[self.district.pk]), {"q": q}).content.decode()
+
+    def test_the_case_page_offers_the_lookup_and_the_list(self):
+        with on(DAY):
+            page = self.client.get(reverse("case", args=[self.district.case_id])).content.decode()
+        self.assertIn(reverse("district-lookup", args=[self.district.pk]), page)
+        self.assertIn(reverse("district-not-exempt", args=[self.district.pk]), page)
+
+    def test_an_immunized_dog_with_its_tag_is_exempt_by_rabies_tag_license_tag_name_or_microchip(self):
+        tag = self.ace_license.current_tag.serial
+        with on(DAY):
+            for q in ("T-Ace", str(tag), "ace", "900111"):
+                page = self.look_up(q)
+                self.assertIn(
+                    "<strong>Exempt</strong>: currently immunized (certificate webster-Ace, "
+                    "expires May 1, 2028) with rabies tag T-Ace on record",
+                    page,
+                    q,
+                )
+                self.assertIn(f"2026 license, tag {tag}", page)
+                # the engine's citation: § 98-5, both the confinement and the exemption
+                self.assertIn("all dogs and cats within the village shall be kept securely confined", page)
+                self.assertIn("is exempt from the village quarantine provisions of Subsection A", page)
+                self.assertNotIn("Bell", page)
+
+    def test_a_license_tag_is_no_rabies_tag_the_immunized_dog_without_a_license_is_still_exempt(self):
+        """§ 98-5 asks for "a rabies vaccination tag or substitute tag"; a license tag is neither (the
+        pack's choice), so the missing license is shown and does not decide."""
+        with on(DAY):
+            page = self.look_up("Bell")
+        self.assertIn("<strong>Exempt</strong>", page)
+        self.assertIn("none in force (not part of the exemption)", page)
+        self.assertIn("it is no substitute tag", page)
+
+    def test_a_licensed_dog_whose_certificate_expired_must_be_confined(self):
+        with on(DAY):
+            page = self.look_up(str(self.cody_license.current_tag.serial))
+        self.assertIn(
+            "<strong>Must be confined</strong>, tied, leashed or muzzled: no current rabies certificate.", page
+        )
+        self.assertIn("2026 license, tag", page)
+        # the day before it expired he was exempt
+        with on(date(2026, 1, 14)):
+            self.assertIn("<strong>Exempt</strong>", self.look_up("Cody"))
+
+    def test_the_lookup_stays_in_the_municipality_and_among_live_animals(self):
+        with on(DAY):
+            self.assertIn("No live animal in Village of Webster matches", self.look_up("Bruno"))
+            self.assertIn("No live animal", self.look_up("Gus"))
+
+    def test_the_list_names_the_dogs_and_cats_not_exempt_with_why_and_whom_to_visit(self):
+        url = reverse("district-not-exempt", args=[self.district.pk])
+        with on(DAY):
+            page = self.client.get(url).content.decode()
+            csv = self.client.get(url, {"format": "csv"})
+        for name in ("Cody", "Dot"):
+            self.assertIn(f">{name}</a>", page)
+        for name in ("Ace", "Bell", "Gus", "Bruno"):
+            self.assertNotIn(f">{name}</a>", page)
+        self.assertIn("no current rabies certificate", page)
+        self.assertIn("Not exempt on February 10, 2026 (2)", page)
+        self.assertEqual(csv["Content-Type"], "text/csv; charset=utf-8")
+        lines = csv.content.decode().splitlines()
+        self.assertEqual(lines[0], "Animal,Species,Why,License in force,Owner,Address,Phone")
+        self.assertEqual(len(lines), 3)
+        self.assertTrue(
+            lines[1].startswith(f"Cody,Dog,no current rabies certificate,{self.cody_license.serial},Cody's owner")
+        )
+        self.assertTrue(lines[2].startswith("Dot,Cat,no current rabies certificate,—,Dot's owner"))
+
+    def test_the_list_is_set_based(self):
+        url = reverse("district-not-exempt", args=[self.district.pk])
+        with on(DAY):
+            self.client.get(url)  # warm the session and the pack
+            with CaptureQueriesContext(connection) as few:
+                self.client.get(url)
+            for i in range(5):
+                self.owner_and_dog("webster", f"Stray{i}")
+            with CaptureQueriesContext(connection) as more:
+                page = self.client.get(url).content.decode()
+        self.assertIn("(7)", page)
+        self.assertEqual(len(more), len(few))
+
+    def test_other_roles_and_municipalities_are_refused(self):
+        self.login(self.clerks["cedarburg"])
+        self.assertEqual(self.client.get(reverse("district-lookup", args=[self.district.pk])).status_code, 404)
+        self.login(self.doc)  # a veterinarian in Webster, not staff
+        self.assertEqual(self.client.get(reverse("district-not-exempt", args=[self.district.pk])).status_code, 403)
