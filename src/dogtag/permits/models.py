@@ -1,5 +1,6 @@
-"""Permits: Cedarburg's backyard hens (§ 7-1-26). Refused applications are kept with the reason;
-a permit is not transferable and ends on December 31 (the engine says so)."""
+"""Permits: Cedarburg's backyard hens (§ 7-1-26) and River Hills' vicious-dog permit (§ 2.14(6)[g]).
+Refused applications are kept with the reason, revoked permits with the reason and the date;
+nothing is deleted. A hen permit is not transferable and ends on December 31 (the engine says so)."""
 
 from django.conf import settings
 from django.db import models
@@ -38,6 +39,9 @@ class HenPermit(Scoped):
     expires_on = models.DateField(null=True, blank=True)
     decision = models.JSONField(default=dict, blank=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    revoked_on = models.DateField(null=True, blank=True)
+    revocation_reason = models.CharField(max_length=300, blank=True)
+    revocation = models.JSONField(default=dict, blank=True, help_text="the engine's answer the revocation cites")
 
     class Meta:
         ordering = ["-applied_on", "-pk"]
@@ -55,6 +59,8 @@ class ViciousDogPermit(Scoped):
     )
     holder = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="vicious_dog_permits")
     issued_on = models.DateField()
+    expires_on = models.DateField(null=True, blank=True, help_text="the end of the permit year (the engine's)")
+    renewal_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="renewals")
     fee = models.DecimalField(max_digits=9, decimal_places=2)
     insurance = models.CharField("liability insurance or surety bond", max_length=300)
     decision = models.JSONField(default=dict, blank=True)
@@ -64,4 +70,4 @@ class ViciousDogPermit(Scoped):
         ordering = ["-issued_on", "-pk"]
 
     def __str__(self):
-        return f"Vicious-dog permit #{self.pk} ({self.issued_on.year})"
+        return f"Vicious-dog permit #{self.pk} ({(self.expires_on or self.issued_on).year})"
