@@ -3,7 +3,16 @@ command apply the same checks. Field names are the actions' keyword arguments.""
 
 from django import forms
 
-from dogtag.enforcement.models import Appeal, Complaint, Declaration, Examination, Hearing, Impoundment, QuarantineOrder
+from dogtag.enforcement.models import (
+    Appeal,
+    Complaint,
+    Declaration,
+    EscapeNotification,
+    Examination,
+    Hearing,
+    Impoundment,
+    QuarantineOrder,
+)
 from dogtag.registry.forms import DateInput, Form
 from dogtag.registry.models import Animal, Person
 
@@ -276,6 +285,17 @@ class WaiverForm(Form):
     no_subsequent_violations = forms.BooleanField(required=False)
     complied_throughout = forms.BooleanField(required=False)
     behavior_program_proof = forms.CharField(label="Behavior modification programme: proof", required=False)
+
+
+class EscapeNotificationForm(Form):
+    event = forms.ChoiceField(label="What happened", choices=EscapeNotification.Event.choices)
+    occurred_at = forms.DateTimeField(label="When it happened", widget=DateTimeInput())
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    notice_method = forms.ChoiceField(
+        label="The owner or keeper notified the police", choices=EscapeNotification.Method.choices
+    )
+    notified_at = forms.DateTimeField(label="Notified the police at", widget=DateTimeInput(), required=False)
+    immediate = forms.BooleanField(label="The notice was immediate (your finding)", required=False)
 
 
 class CitationForm(ScopedForm):

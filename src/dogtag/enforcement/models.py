@@ -318,9 +318,21 @@ class Declaration(Scoped):
     contest_timely = models.BooleanField(null=True, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_FORCE)
     status_reason = models.CharField(max_length=300, blank=True)
+    # River Hills § 2.14(6)[h]: a dog declared dangerous or vicious by another agency
+    declared_by = models.CharField("declared by (agency, municipality, county or state)", max_length=200, blank=True)
+    moved_in_on = models.DateField("moved into the municipality on", null=True, blank=True)
+    owner_notified_on = models.DateField("the owner notified the police and the clerk on", null=True, blank=True)
+    registered_on = models.DateField("registered here on", null=True, blank=True)
+
+    IN_FORCE_STATUSES = (Status.IN_FORCE, Status.AFFIRMED, Status.MODIFIED)
 
     def __str__(self):
         return f"{self.animal} declared {self.get_classification_display().lower()} on {self.determined_on}"
+
+    @property
+    def in_force(self):
+        """Not reversed, overturned or waived."""
+        return self.status in self.IN_FORCE_STATUSES
 
     @property
     def contested(self):
@@ -346,6 +358,38 @@ class Requirement(Scoped):
 
     def __str__(self):
         return self.name.replace("_", " ")
+
+
+class EscapeNotification(Scoped):
+    """§ 2.14(6)[e](1)(viii) "Notification of Escape": the declared dog escaped and was at large,
+    or bit or attacked a person or domestic animal, and when and how its owner or keeper told the
+    police. "Immediately" has no number: whether the notice was immediate is the officer's finding."""
+
+    class Event(models.TextChoices):
+        ESCAPED_AT_LARGE = "escaped_at_large", "Escaped its enclosure or restraint and was at large"
+        BIT_OR_ATTACKED_PERSON = "bit_or_attacked_person", "Bit or attacked a person"
+        BIT_OR_ATTACKED_DOMESTIC_ANIMAL = "bit_or_attacked_domestic_animal", "Bit or attacked a domestic animal"
+
+    class Method(models.TextChoices):
+        TELEPHONE = "telephone", "By telephone"
+        IN_PERSON = "in_person", "In person"
+        IN_WRITING = "in_writing", "In writing"
+        NOT_NOTIFIED = "not_notified", "Not notified — the police learned otherwise"
+
+    declaration = models.ForeignKey(Declaration, on_delete=models.PROTECT, related_name="escape_notifications")
+    event = models.CharField(max_length=40, choices=Event.choices)
+    occurred_at = models.DateTimeField("happened at")
+    description = models.TextField(blank=True)
+    notice_method = models.CharField("the owner or keeper notified the police", max_length=20, choices=Method.choices)
+    notified_at = models.DateTimeField("notified the police at", null=True, blank=True)
+    immediate = models.BooleanField("the notice was immediate (the officer's finding)", default=False)
+    decision = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["occurred_at", "pk"]
+
+    def __str__(self):
+        return f"{self.get_event_display()} on {timezone.localtime(self.occurred_at):%Y-%m-%d %H:%M}"
 
 
 class Hearing(Scoped):

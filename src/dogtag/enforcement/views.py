@@ -133,6 +133,7 @@ def case(request, pk):
         detail["requirements"] = decl.requirements.all()
         detail["hearings"] = decl.hearings.all()
         detail["appeals"] = decl.appeals.all()
+        detail["escape_notifications"] = decl.escape_notifications.all()
         if decl.classification == Declaration.Classification.VICIOUS:
             detail["permit_fee"] = law.ask(case.municipality, "vicious_dog_permit_fee", {}, today())
     elif case.kind == Case.Kind.COMPLAINT:
@@ -308,6 +309,13 @@ STEPS = {
         forms.RemovalForm,
         actions.serve_removal_notice,
         "Written notice to remove the dog",
+    ),
+    "declaration-escape": (
+        "declarations",
+        Declaration,
+        forms.EscapeNotificationForm,
+        actions.record_escape_notification,
+        "Escape, bite or attack: the notice to the police",
     ),
     "declaration-waiver": (
         "declarations",

@@ -236,11 +236,26 @@ def record_duplicate_rabies_tag(vaccination, *, acting_user, tag_number, issued_
     return save_record(tag, acting_user=acting_user, action="vaccination.duplicate_tag", roles=CERTIFIERS)
 
 
+# Checks other apps register (in their AppConfig.ready) on a change of owner, so the registry
+# need not know their law: each is called as check(animal, to_person=, on=, answers=) inside the
+# transfer's transaction before anything is written, and may refuse with a ValidationError
+# naming the field and the section (animal control: River Hills § 2.14(6)[e](1)(vii)).
+TRANSFER_CHECKS: list = []
+
+
+def register_transfer_check(check) -> None:
+    if check not in TRANSFER_CHECKS:
+        TRANSFER_CHECKS.append(check)
+
+
 @transaction.atomic
-def transfer_animal(animal, *, acting_user, to_person, on) -> Ownership:
+def transfer_animal(animal, *, acting_user, to_person, on, **answers) -> Ownership:
     """A change of owner: the current owners' ownership ends the day before `on`, the new one
-    starts on it. A license already issued stays with the animal for its license year."""
+    starts on it. A license already issued stays with the animal for its license year.
+    `answers` are the transfer page's further questions, for the registered checks."""
     _same_municipality("to_person", to_person, animal.municipality_id)
+    for check in TRANSFER_CHECKS:
+        check(animal, to_person=to_person, on=on, answers=answers)
     current = list(animal.ownerships.current(on).filter(role=Ownership.Role.OWNER))
     if any(o.person_id == to_person.pk for o in current):
         raise ValidationError({"to_person": f"{to_person} already owns {animal.name}."})

@@ -24,6 +24,7 @@ from dogtag.enforcement.models import (
     Appeal,
     Case,
     Declaration,
+    EscapeNotification,
     Hearing,
     Requirement,
     today,
@@ -41,6 +42,8 @@ def _requirements(decl, *, only_stayed=False, runs_again_from=None):
         "written_notice_on": decl.written_notice_on,
         "contested": contested and runs_again_from is None,
     }
+    if decl.moved_in_on:
+        facts["declared_elsewhere"] = _elsewhere_facts(decl)
     decision = law.ask(decl.municipality, "requirement_deadlines", facts, today())
     for name, v in (decision.value or {}).items():
         req = decl.requirements.filter(name=name).first()
@@ -77,17 +80,36 @@ def _requirement_cites(decision, name, v):
     ]
 
 
+def _elsewhere_facts(decl):
+    return {"moved_in_on": decl.moved_in_on, "notified_on": decl.owner_notified_on, "registered_on": decl.registered_on}
+
+
 def _compliance(decl, *, appeal_failed_on=None, comply_by=None):
+    determined_on, start = decl.determined_on, None
+    if decl.moved_in_on:
+        # A dog declared elsewhere: the pack's reading of [h] says from when its clocks run.
+        start = law.ask(decl.municipality, "declared_elsewhere_start", _elsewhere_facts(decl), today())
+        determined_on = start.value or determined_on
     decision = law.ask(
         decl.municipality,
         "compliance_deadline",
-        {"determined_on": decl.determined_on, "appeal_failed_on": appeal_failed_on},
+        {"determined_on": determined_on, "appeal_failed_on": appeal_failed_on},
         today(),
     )
     if decision.value is None:
         return None
     label = "Comply with the regulations (or dispose of the dog)"
-    set_deadline(decl.case, "compliance", label, comply_by or decision.value, decision)
+    extra = law.cites(start) if start is not None else []
+    notes = list(start.notes) if start is not None else []
+    set_deadline(
+        decl.case,
+        "compliance",
+        label,
+        comply_by or decision.value,
+        decision,
+        citations=law.cites(decision) + extra,
+        notes=notes,
+    )
     return decision
 
 
@@ -465,7 +487,11 @@ def register_declared_elsewhere(
     *, acting_user, municipality, animal, classification, declared_by, moved_in_on, conditions, notified_on=None
 ) -> Declaration:
     """A dog declared dangerous or vicious by another municipality, county or state, moved in
-    (River Hills § 2.14(6)[h]): its owner's notice to the police and the clerk, with the deadline."""
+    (River Hills § 2.14(6)[h]): its owner's notice to the police and the clerk, with the deadline,
+    and this ordinance's requirements with theirs. The text does not say from when those run; the
+    pack's `declared_elsewhere_requirements` reading (the engine's `declared_elsewhere_start`):
+    from the owner's notice, or, if the village registered the dog first, from registration
+    (today); the [g] permit, due "upon acquisition", from the move-in day."""
     require_role(acting_user, municipality.pk, OFFICERS)
     moved_in_on, notified_on = as_date(moved_in_on), as_date(notified_on)
     decision = law.ask(municipality, "declared_elsewhere_deadline", {"moved_in_on": moved_in_on}, today())
@@ -491,12 +517,57 @@ def register_declared_elsewhere(
         classification_decision=law.stored(decision),
         determined_on=moved_in_on,
         effective_on=moved_in_on,
+        declared_by=declared_by,
+        moved_in_on=moved_in_on,
+        owner_notified_on=notified_on,
+        registered_on=today(),
     )
     decl = save_record(decl, acting_user=acting_user, action="declaration.declared_elsewhere", roles=OFFICERS)
     set_deadline(case, "declared_elsewhere", "The owner notifies the police and the clerk", decision.value, decision)
     if notified_on:
         meet(case, "declared_elsewhere", notified_on, "late" if notified_on > decision.value else "notified")
+    _compliance(decl)
+    _requirements(decl)
     return decl
+
+
+@transaction.atomic
+def record_escape_notification(
+    decl, *, acting_user, event, occurred_at, notice_method, notified_at=None, immediate=False, description=""
+) -> EscapeNotification:
+    """The declared dog escaped and was at large, or bit or attacked a person or domestic
+    animal: what happened, and when and how its owner or keeper notified the police. Whether the
+    notice was immediate is the officer's finding; the engine says whether the duty binds."""
+    if not decl.in_force:
+        raise ValidationError({"event": f"The declaration is {decl.get_status_display().lower()}."})
+    occurred_on = timezone.localtime(occurred_at).date()
+    if occurred_on < decl.determined_on:
+        raise ValidationError(
+            {"occurred_at": f"That is before the declaration ({decl.determined_on}): record only what came after."}
+        )
+    facts = {"classification": decl.classification, "event": event}
+    decision = law.ask(decl.municipality, "dangerous_dog_escape_notice", facts, occurred_on, field="event")
+    if decision.value is None or not decision.value["required"]:
+        raise ValidationError({"event": "; ".join(decision.notes) or "The ordinance requires no such notice."})
+    not_notified = notice_method == EscapeNotification.Method.NOT_NOTIFIED
+    if not_notified and notified_at:
+        raise ValidationError({"notified_at": "The owner did not notify the police: leave the time blank."})
+    if not not_notified and not notified_at:
+        raise ValidationError({"notified_at": "When did the owner or keeper notify the police?"})
+    if notified_at and notified_at < occurred_at:
+        raise ValidationError({"notified_at": "The notice comes after what happened."})
+    notification = EscapeNotification(
+        municipality_id=decl.municipality_id,
+        declaration=decl,
+        event=event,
+        occurred_at=occurred_at,
+        description=description,
+        notice_method=notice_method,
+        notified_at=notified_at,
+        immediate=bool(immediate) and not not_notified,
+        decision=law.stored(decision),
+    )
+    return save_record(notification, acting_user=acting_user, action="declaration.escape_notification", roles=OFFICERS)
 
 
 @transaction.atomic
@@ -504,6 +575,14 @@ def apply_for_waiver(
     decl, *, acting_user, applied_on, no_subsequent_violations, complied_throughout, behavior_program_proof
 ) -> Declaration:
     applied_on = as_date(applied_on)
+    incident = decl.escape_notifications.first() if no_subsequent_violations else None
+    if incident is not None:
+        raise ValidationError(
+            {
+                "no_subsequent_violations": f"A subsequent violation is recorded: {incident} "
+                f"({law.sections(incident.decision.get('citations', []))})."
+            }
+        )
     facts = {
         "classification": decl.classification,
         "declared_on": decl.determined_on,
