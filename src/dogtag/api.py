@@ -9,6 +9,7 @@ from dogtag.accounts.models import ApiToken, hash_token
 from dogtag.enforcement.api import router as enforcement_router
 from dogtag.licensing.api import router as licensing_router
 from dogtag.licensing.kennel_api import router as kennel_router
+from dogtag.permits.api import router as permits_router
 from dogtag.registry.api import router as registry_router
 from dogtag.registry.rules_api import router as rules_router
 
@@ -29,6 +30,7 @@ api.add_router("/", rules_router)
 api.add_router("/", licensing_router)
 api.add_router("/", kennel_router)
 api.add_router("/", enforcement_router)
+api.add_router("/", permits_router)
 
 
 @api.exception_handler(ValidationError)

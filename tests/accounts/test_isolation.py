@@ -12,6 +12,7 @@ from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
 from tests.licensing.base import benton_license, benton_renewal_run
 from tests.licensing.kennel_fixtures import benton_multiple_dog_and_kennel
+from tests.permits.fixtures import benton_permits
 from tests.portal.fixtures import benton_application
 
 # URL name, or the prefix before its first "-", -> the Benton object whose pk fills `<pk>`.
@@ -62,6 +63,8 @@ API_OBJECTS = {
     "licenses": "license",
     "renewal-runs": "renewal_run",
 }
+# permits: the hen permit list and the vicious-dog permits of Benton's declaration (issue, renew, list)
+API_OBJECTS["hen-permits"] = "hen_permit"
 OPEN_PAGES = {"login", "logout"}  # reachable by anyone, show no records
 OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enforcement/test_my_cases.py)
 # The public portal, open by design: applications are reached by their emailed token, the found-dog
@@ -128,6 +131,17 @@ API_OBJECTS.update(
 )
 VALID_BODY.update(
     {
+        # permits
+        "applicant_id": 1,
+        "zoning": "single_family_residential",
+        "owners_of_record": "x",
+        "hens": 2,
+        "insurance": "x",
+        "fee_paid": "1000.00",
+    }
+)
+VALID_BODY.update(
+    {
         # multiple-dog and kennel licenses
         "keeper_id": 1,
         "dogs": 2,
@@ -178,6 +192,7 @@ class IsolationTests(BaseTestCase):
         benton_cases(cls)
         benton_multiple_dog_and_kennel(cls)
         benton_application(cls)
+        benton_permits(cls)
 
     def fill(self, name, route):
         key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)

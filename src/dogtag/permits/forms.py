@@ -17,14 +17,29 @@ class HenPermitForm(ScopedForm):
         label="Signed (a tenant's: countersigned) by all owners of record", required=False
     )
     premises_registration = forms.CharField(label="Livestock Premises Registration number", required=False)
-    site_plan = forms.FileField(required=False)
+    site_plan = forms.FileField(required=False, help_text="a PDF or a photo (JPEG or PNG)")
     hens = forms.IntegerField(min_value=0)
     roosters = forms.IntegerField(min_value=0, initial=0)
     renewal_of = forms.ModelChoiceField(HenPermit.objects.filter(status=HenPermit.Status.ISSUED), required=False)
-    changes = forms.BooleanField(label="Changes since the last permit", required=False)
+    changes = forms.BooleanField(label="Changes since the last permit (a new full application)", required=False)
+
+
+class HenRenewForm(Form):
+    renewed_on = forms.DateField(required=False, widget=DateInput())
+
+
+class HenRevokeForm(Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), help_text="what was found, when, by whom")
+    revoked_on = forms.DateField(required=False, widget=DateInput())
 
 
 class ViciousDogPermitForm(Form):
     insurance = forms.CharField(label="Liability insurance or surety bond (insurer, policy, amount)")
     fee_paid = forms.DecimalField(label="Fee paid ($)", decimal_places=2, min_value=0)
     issued_on = forms.DateField(required=False, widget=DateInput())
+
+
+class ViciousDogRenewForm(Form):
+    insurance = forms.CharField(label="Liability insurance or surety bond (insurer, policy, amount), shown again")
+    fee_paid = forms.DecimalField(label="Fee paid ($)", decimal_places=2, min_value=0)
+    renewed_on = forms.DateField(required=False, widget=DateInput())

@@ -1,21 +1,64 @@
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import FileResponse, Http404
+from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from dogtag.accounts.scope import get_for_user, municipalities
+from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
-from dogtag.enforcement import pdf
+from dogtag.enforcement import law, pdf
 from dogtag.enforcement.models import Declaration
+from dogtag.lib.csv_export import csv_export
 from dogtag.permits import actions
-from dogtag.permits.forms import HenPermitForm, ViciousDogPermitForm
+from dogtag.permits.forms import (
+    HenPermitForm,
+    HenRenewForm,
+    HenRevokeForm,
+    ViciousDogPermitForm,
+    ViciousDogRenewForm,
+)
 from dogtag.permits.models import HenPermit
-from dogtag.registry.views import action_page, run_action
+from dogtag.registry.models import today
+from dogtag.registry.views import municipality_for, run_action
+
+HEN_PERMITS = HenPermit.objects.select_related("applicant", "premises", "municipality")
+
+
+# --- hen permits ---------------------------------------------------------------------------------
+
+
+@login_required
+@csv_export
+def hen_permits(request, slug):
+    municipality = municipality_for(request, slug)
+    permits = HEN_PERMITS.filter(municipality=municipality)
+    status = request.GET.get("status")
+    if status in HenPermit.Status.values:
+        permits = permits.filter(status=status)
+    return render(
+        request,
+        "permits/hen_permits.html",
+        {
+            "municipality": municipality,
+            "permits": permits[:500],
+            "statuses": HenPermit.Status.choices,
+            "status": status,
+            "can_issue": has_role(request.user, municipality.pk, actions.ISSUERS),
+        },
+    )
 
 
 @login_required
 def hen_permit_new(request, slug):
-    municipality = get_object_or_404(municipalities(request.user), slug=slug)
-    form = HenPermitForm(request.POST or None, request.FILES or None, municipality=municipality)
+    municipality = municipality_for(request, slug, actions.ISSUERS)
+    initial = {}
+    renewing = request.GET.get("renewal_of", "")
+    if renewing.isdigit():
+        earlier = HEN_PERMITS.filter(municipality=municipality, pk=renewing).first()
+        if earlier is not None:
+            initial = {f: getattr(earlier, f) for f in ("zoning", "owners_of_record", "premises_registration", "hens")}
+            initial.update(applicant=earlier.applicant_id, premises=earlier.premises_id, renewal_of=earlier.pk)
+            initial["changes"] = True
+    form = HenPermitForm(request.POST or None, request.FILES or None, municipality=municipality, initial=initial)
     if request.method == "POST" and form.is_valid():
         permit = run_action(form, actions.decide_hen_permit, acting_user=request.user, municipality=municipality)
         if permit:
@@ -25,30 +68,145 @@ def hen_permit_new(request, slug):
 
 @login_required
 def hen_permit(request, pk):
-    permit = get_for_user(request.user, HenPermit.objects.select_related("applicant", "premises"), pk)
+    permit = get_for_user(request.user, HEN_PERMITS, pk)
     return render(
         request,
         "permits/hen_permit.html",
-        {"permit": permit, "events": AuditEvent.objects.for_object(permit).select_related("actor")},
+        {
+            "permit": permit,
+            "renewals": permit.renewals.all(),
+            "can_issue": has_role(request.user, permit.municipality_id, actions.ISSUERS),
+            "events": AuditEvent.objects.for_object(permit).select_related("actor"),
+        },
     )
 
 
 @login_required
 def hen_permit_pdf(request, pk):
-    permit = get_for_user(request.user, HenPermit.objects.select_related("applicant", "premises"), pk)
+    permit = get_for_user(request.user, HEN_PERMITS, pk)
+    if permit.status != HenPermit.Status.ISSUED:
+        raise Http404(f"Hen permit #{permit.pk} is {permit.get_status_display().lower()}: no permit to print.")
     context = {"permit": permit, "municipality": permit.municipality, "case": None}
     return pdf.response("permits/hen_permit_pdf.html", context, f"hen-permit-{permit.pk}.pdf")
 
 
 @login_required
-def vicious_dog_permit(request, pk):
-    declaration = get_for_user(request.user, Declaration.objects.select_related("case"), pk)
-    form = ViciousDogPermitForm(request.POST or None)
-    return action_page(
+def hen_permit_site_plan(request, pk):
+    permit = get_for_user(request.user, HEN_PERMITS, pk)
+    if not permit.site_plan:
+        raise Http404("No site plan is on file.")
+    return FileResponse(permit.site_plan.open("rb"), filename=permit.site_plan.name.rsplit("/", 1)[-1])
+
+
+def _hen_page(request, permit, form, action, template, extra):
+    if request.method == "POST" and form.is_valid():
+        result = run_action(form, action, permit, acting_user=request.user)
+        if result:
+            return redirect("hen-permit", pk=result.pk)
+    return render(request, template, {"permit": permit, "form": form, **extra})
+
+
+@login_required
+def hen_permit_renew(request, pk):
+    """§ 7-1-26(d)(7): the renewal fee when nothing changed; changes go to a new full application."""
+    permit = get_for_user(request.user, HEN_PERMITS, pk, actions.ISSUERS)
+    return _hen_page(
         request,
-        form,
-        actions.issue_vicious_dog_permit,
+        permit,
+        HenRenewForm(request.POST or None),
+        actions.renew_hen_permit,
+        "permits/hen_permit_renew.html",
+        {"renewed_by": permit.renewals.filter(status=HenPermit.Status.ISSUED).first()},
+    )
+
+
+@login_required
+def hen_permit_revoke(request, pk):
+    permit = get_for_user(request.user, HEN_PERMITS, pk, actions.ISSUERS)
+    grounds = law.ask(permit.municipality, "hen_permit_revocation", {}, today())
+    return _hen_page(
+        request,
+        permit,
+        HenRevokeForm(request.POST or None),
+        actions.revoke_hen_permit,
+        "permits/hen_permit_revoke.html",
+        {"grounds": grounds},
+    )
+
+
+# --- vicious-dog permits ---------------------------------------------------------------------------
+
+
+def _declaration(request, pk, roles=None):
+    qs = Declaration.objects.select_related("case", "animal", "municipality")
+    return get_for_user(request.user, qs, pk, *([roles] if roles else []))
+
+
+def _vicious_page(request, declaration, form, action, title, quote_facts):
+    """Issue or renew: the form, the fee and term the engine gives today (with the why), and the
+    permits already issued."""
+    if request.method == "POST" and form.is_valid():
+        result = run_action(form, action, declaration, acting_user=request.user)
+        if result:
+            return redirect("declaration-vicious-dog-permits", pk=declaration.pk)
+    quote = law.ask(declaration.municipality, "vicious_dog_permit", {"insurance_shown": True, **quote_facts}, today())
+    return render(
+        request,
+        "permits/vicious_dog_permit_form.html",
+        {
+            "declaration": declaration,
+            "form": form,
+            "title": title,
+            "quote": quote,
+            "permits": declaration.vicious_dog_permits.select_related("holder"),
+        },
+    )
+
+
+@login_required
+def vicious_dog_permit(request, pk):
+    declaration = _declaration(request, pk, actions.ISSUERS)
+    return _vicious_page(
+        request,
         declaration,
-        title=f"Vicious-dog permit — {declaration.animal}",
-        done=lambda permit: reverse("case", args=[declaration.case_id]),
+        ViciousDogPermitForm(request.POST or None),
+        actions.issue_vicious_dog_permit,
+        f"Vicious-dog permit — {declaration.animal}",
+        {},
+    )
+
+
+@login_required
+def vicious_dog_permit_renew(request, pk):
+    declaration = _declaration(request, pk, actions.ISSUERS)
+    latest = declaration.vicious_dog_permits.order_by("-issued_on", "-pk").first()
+    facts = {"renews_expiring_on": actions.expiry(latest)} if latest else {}
+    return _vicious_page(
+        request,
+        declaration,
+        ViciousDogRenewForm(request.POST or None),
+        actions.renew_vicious_dog_permit,
+        f"Renew the vicious-dog permit — {declaration.animal}",
+        facts,
+    )
+
+
+@login_required
+@csv_export
+def vicious_dog_permits(request, pk):
+    declaration = _declaration(request, pk)
+    case = declaration.case
+    return render(
+        request,
+        "permits/vicious_dog_permits.html",
+        {
+            "declaration": declaration,
+            "case": case,
+            "permits": declaration.vicious_dog_permits.select_related("holder", "issued_by"),
+            "renewal": case.deadlines.filter(key=actions.RENEWAL_KEY, superseded=False).order_by("-due_on").first(),
+            "in_force": declaration.status in actions.IN_FORCE,
+            "can_issue": has_role(request.user, declaration.municipality_id, actions.ISSUERS),
+            "today": today(),
+            "case_url": reverse("case", args=[case.pk]),
+        },
     )
