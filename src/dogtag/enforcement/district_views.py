@@ -26,10 +26,10 @@ def _context(d, on):
 @login_required
 def district_lookup(request, pk):
     d, on = _district(request, pk), today()
-    q = request.GET.get("q", "").strip()
+    query = request.GET.get("q", "").strip()  # `q` would fill the header's search box
     engine = district.Engine(d.municipality, on)
-    answers = district.lookup(d.municipality, q, on) if q and engine.applies else []
-    context = {**_context(d, on), "q": q, "answers": answers, "applies": engine.applies}
+    answers = district.lookup(d.municipality, query, on) if query and engine.applies else []
+    context = {**_context(d, on), "query": query, "answers": answers, "applies": engine.applies}
     context["limit"] = district.LOOKUP_LIMIT
     return render(request, "enforcement/district_lookup.html", context)
 
