@@ -1,18 +1,28 @@
-"""Cedarburg hen permits (§ 7-1-26): issued or refused with the reasons, the fee, December 31."""
+"""Cedarburg hen permits (§ 7-1-26): issued or refused with the reasons, the fee, December 31;
+renewed for $25 without changes or anew with them; revoked with the reason (the text names no
+procedure); the site plan checked by its content and size."""
 
 from datetime import date
 from decimal import Decimal
 
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
 from django.urls import reverse
 
+from dogtag.audit.models import AuditEvent
 from dogtag.permits.models import HenPermit
 from dogtag.registry import actions as registry
 from tests.base import on
 from tests.enforcement.helpers import EnforcementTestCase
 from tests.enforcement.test_complaints import pdf_text
+from tests.portal.helpers import MEDIA, PDF, PNG
 
 
+def plan(content=PDF, name="plan.pdf"):
+    return SimpleUploadedFile(name, content, content_type="application/pdf")
+
+
+@MEDIA
 class HenPermitTests(EnforcementTestCase):
     def apply(self, premises, person, **data):
         body = {
@@ -100,3 +110,157 @@ class HenPermitTests(EnforcementTestCase):
             },
         )
         self.assertContains(r, "this ordinance has no hen permit")
+
+    def issued(self, day, name="Clucky"):
+        person, premises, _ = self.owner_and_dog("cedarburg", name)
+        self.login(self.clerks["cedarburg"])
+        with on(day):
+            r = self.apply(premises, person, all_owners_signed="on", premises_registration="WI-0042", site_plan=plan())
+            self.assertEqual(r.status_code, 302, r.content[-2000:])
+        return HenPermit.objects.latest("pk")
+
+    def test_the_site_plan_is_checked_by_its_content_and_size(self):
+        person, premises, _ = self.owner_and_dog("cedarburg", "Plan")
+        self.login(self.clerks["cedarburg"])
+        with on(date(2026, 5, 4)):
+            ok = {"all_owners_signed": "on", "premises_registration": "WI-1"}
+            r = self.apply(premises, person, site_plan=plan(b"MZ\x90\x00 not a plan", "plan.pdf"), **ok)
+            self.assertContains(r, "Upload a photo (JPEG or PNG) or a PDF.")
+            with override_settings(DOGTAG_UPLOAD_MAX_BYTES=100):
+                r = self.apply(premises, person, site_plan=plan(PDF + b" " * 200), **ok)
+                self.assertContains(r, "the largest accepted is")
+            self.assertFalse(HenPermit.objects.exists())
+            # A photo of the plan is fine; it is stored under its real kind and served to staff.
+            self.assertEqual(self.apply(premises, person, site_plan=plan(PNG, "plan.pdf"), **ok).status_code, 302)
+            permit = HenPermit.objects.get()
+            self.assertTrue(permit.site_plan.name.endswith(".png"), permit.site_plan.name)
+            r = self.client.get(reverse("hen-permit-site-plan", args=[permit.pk]))
+            self.assertEqual(b"".join(r.streaming_content), PNG)
+
+    def test_renewal_without_changes_in_late_december_covers_the_next_year_once(self):
+        permit = self.issued(date(2026, 5, 4))
+        with on(date(2026, 12, 28)):
+            self.login(self.clerks["cedarburg"])
+            page = self.client.get(reverse("hen-permit-renew", args=[permit.pk])).content.decode()
+            self.assertIn("carried forward", page)
+            r = self.client.post(reverse("hen-permit-renew", args=[permit.pk]), {})
+            renewal = HenPermit.objects.latest("pk")
+            self.assertRedirects(r, reverse("hen-permit", args=[renewal.pk]))
+            # (d)(7) "renew the permit annually by paying the renewal fee": the plan on file is kept.
+            self.assertEqual(
+                (renewal.renewal_of, renewal.fee, renewal.fee_kind, renewal.expires_on, renewal.site_plan.name),
+                (permit, Decimal("25.00"), "renewal", date(2027, 12, 31), permit.site_plan.name),
+            )
+            r = self.client.post(reverse("hen-permit-renew", args=[permit.pk]), {})
+            self.assertContains(r, f"already renewed by permit #{renewal.pk}")
+        with on(date(2027, 12, 15)):
+            self.login(self.clerks["cedarburg"])
+            # With changes, a new full application for the next year: $50 and a site plan (sections from the pack).
+            r = self.apply(
+                permit.premises,
+                permit.applicant,
+                hens=3,
+                all_owners_signed="on",
+                premises_registration="WI-0042",
+                renewal_of=renewal.pk,
+                changes="on",
+            )
+            self.assertContains(r, "§ 7-1-26(d)(1)(iv), § 7-1-26(d)(7)")
+            form = self.client.get(reverse("hen-permit-new", args=["cedarburg"]), {"renewal_of": renewal.pk})
+            self.assertContains(form, f'<option value="{renewal.pk}" selected>')
+            r = self.apply(
+                permit.premises,
+                permit.applicant,
+                hens=3,
+                all_owners_signed="on",
+                premises_registration="WI-0042",
+                renewal_of=renewal.pk,
+                changes="on",
+                site_plan=plan(),
+            )
+            changed = HenPermit.objects.latest("pk")
+            self.assertEqual(
+                (changed.fee, changed.fee_kind, changed.hens, changed.expires_on),
+                (Decimal("50.00"), "application", 3, date(2028, 12, 31)),
+            )
+
+    def test_the_clerk_revokes_with_a_reason_and_nothing_is_deleted(self):
+        permit = self.issued(date(2026, 5, 4))
+        with on(date(2026, 12, 20)):
+            self.login(self.clerks["cedarburg"])
+            self.assertEqual(self.client.post(reverse("hen-permit-renew", args=[permit.pk]), {}).status_code, 302)
+            renewal = HenPermit.objects.latest("pk")
+        with on(date(2026, 12, 22)):
+            self.login(self.clerks["cedarburg"])
+            page = self.client.get(reverse("hen-permit-revoke", args=[permit.pk])).content.decode()
+            # The text names no procedure; the choice and (c)(3) come from the pack.
+            self.assertIn("§ 7-1-26(c)(3)", page)
+            self.assertIn("contrary to the terms of any permit issued under this section", page)
+            self.assertIn("names no revocation procedure", page)
+            r = self.client.post(reverse("hen-permit-revoke", args=[permit.pk]), {"reason": " "})
+            self.assertContains(r, "This field is required")
+            r = self.client.post(
+                reverse("hen-permit-revoke", args=[permit.pk]), {"reason": "a rooster crowing, seen 12/21"}
+            )
+            self.assertRedirects(r, reverse("hen-permit", args=[permit.pk]))
+            permit.refresh_from_db()
+            renewal.refresh_from_db()
+            self.assertEqual(
+                (permit.status, permit.revoked_on, permit.revocation_reason),
+                ("revoked", date(2026, 12, 22), "a rooster crowing, seen 12/21"),
+            )
+            self.assertEqual(renewal.status, "revoked")  # next year's renewal goes with it
+            self.assertEqual(AuditEvent.objects.filter(action="hen_permit.revoke").count(), 2)
+            page = self.client.get(reverse("hen-permit", args=[permit.pk])).content.decode()
+            self.assertIn("Revoked December 22, 2026", page)
+            self.assertIn("§ 7-1-26(c)(3)", page)
+            self.assertNotIn(reverse("hen-permit-renew", args=[permit.pk]), page)
+            # A revoked permit is not renewed, revoked again or printed.
+            self.assertContains(self.client.get(reverse("hen-permit-renew", args=[permit.pk])), "cannot be renewed")
+            r = self.client.post(reverse("hen-permit-renew", args=[renewal.pk]), {})
+            self.assertContains(r, f"Hen permit #{renewal.pk} was revoked; it cannot be renewed")
+            r = self.client.post(reverse("hen-permit-revoke", args=[permit.pk]), {"reason": "again"})
+            self.assertContains(r, "only an issued permit is revoked")
+            self.assertEqual(self.client.get(reverse("hen-permit-pdf", args=[permit.pk])).status_code, 404)
+            self.assertEqual(HenPermit.objects.count(), 2)
+            listing = self.client.get(reverse("hen-permits", args=["cedarburg"]), {"status": "revoked"})
+            self.assertContains(listing, "2026-12-22")
+
+    def test_a_refused_permit_is_not_renewed_or_revoked(self):
+        person, _, _ = self.owner_and_dog("cedarburg", "Rooster")
+        duplex = registry.create_premises(
+            acting_user=self.clerks["cedarburg"],
+            municipality=self.places["cedarburg"],
+            street="5 Duplex Ln",
+            use="duplex",
+        )
+        self.login(self.clerks["cedarburg"])
+        with on(date(2026, 5, 4)):
+            self.apply(duplex, person, all_owners_signed="on", premises_registration="WI-7")
+            refused = HenPermit.objects.get()
+            self.assertEqual(refused.status, "refused")
+            r = self.client.post(reverse("hen-permit-renew", args=[refused.pk]), {})
+            self.assertContains(r, "was refused; it cannot be renewed")
+            r = self.client.post(reverse("hen-permit-revoke", args=[refused.pk]), {"reason": "x"})
+            self.assertContains(r, "only an issued permit is revoked")
+            self.assertEqual(HenPermit.objects.count(), 1)
+
+    def test_only_the_clerk_revokes_and_other_municipalities_get_404(self):
+        permit = self.issued(date(2026, 5, 4))
+        with on(date(2026, 6, 1)):
+            self.login(self.chief)
+            self.assertEqual(
+                self.client.post(reverse("hen-permit-revoke", args=[permit.pk]), {"reason": "x"}).status_code, 403
+            )
+            self.login(self.clerks["webster"])
+            for name in (
+                "hen-permit",
+                "hen-permit-revoke",
+                "hen-permit-renew",
+                "hen-permit-site-plan",
+                "hen-permit-pdf",
+            ):
+                self.assertEqual(self.client.get(reverse(name, args=[permit.pk])).status_code, 404, name)
+            self.assertEqual(self.client.get(reverse("hen-permits", args=["cedarburg"])).status_code, 404)
+        permit.refresh_from_db()
+        self.assertEqual(permit.status, "issued")

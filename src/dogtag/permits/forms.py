@@ -34,12 +34,15 @@ class HenRevokeForm(Form):
 
 
 class ViciousDogPermitForm(Form):
-    insurance = forms.CharField(label="Liability insurance or surety bond (insurer, policy, amount)")
+    # Not required here: the action refuses without it, naming the section from the pack.
+    insurance = forms.CharField(label="Liability insurance or surety bond (insurer, policy, amount)", required=False)
     fee_paid = forms.DecimalField(label="Fee paid ($)", decimal_places=2, min_value=0)
     issued_on = forms.DateField(required=False, widget=DateInput())
 
 
 class ViciousDogRenewForm(Form):
-    insurance = forms.CharField(label="Liability insurance or surety bond (insurer, policy, amount), shown again")
+    insurance = forms.CharField(
+        label="Liability insurance or surety bond (insurer, policy, amount), shown again", required=False
+    )
     fee_paid = forms.DecimalField(label="Fee paid ($)", decimal_places=2, min_value=0)
     renewed_on = forms.DateField(required=False, widget=DateInput())

@@ -23,6 +23,11 @@ from dogtag.registry.views import municipality_for, run_action
 HEN_PERMITS = HenPermit.objects.select_related("applicant", "premises", "municipality")
 
 
+def _posted(request):
+    """The form's data on a POST, even an empty one (a renewal may send no field at all)."""
+    return request.POST if request.method == "POST" else None
+
+
 # --- hen permits ---------------------------------------------------------------------------------
 
 
@@ -113,7 +118,7 @@ def hen_permit_renew(request, pk):
     return _hen_page(
         request,
         permit,
-        HenRenewForm(request.POST or None),
+        HenRenewForm(_posted(request)),
         actions.renew_hen_permit,
         "permits/hen_permit_renew.html",
         {"renewed_by": permit.renewals.filter(status=HenPermit.Status.ISSUED).first()},
@@ -127,7 +132,7 @@ def hen_permit_revoke(request, pk):
     return _hen_page(
         request,
         permit,
-        HenRevokeForm(request.POST or None),
+        HenRevokeForm(_posted(request)),
         actions.revoke_hen_permit,
         "permits/hen_permit_revoke.html",
         {"grounds": grounds},
@@ -169,7 +174,7 @@ def vicious_dog_permit(request, pk):
     return _vicious_page(
         request,
         declaration,
-        ViciousDogPermitForm(request.POST or None),
+        ViciousDogPermitForm(_posted(request)),
         actions.issue_vicious_dog_permit,
         f"Vicious-dog permit — {declaration.animal}",
         {},
@@ -184,7 +189,7 @@ def vicious_dog_permit_renew(request, pk):
     return _vicious_page(
         request,
         declaration,
-        ViciousDogRenewForm(request.POST or None),
+        ViciousDogRenewForm(_posted(request)),
         actions.renew_vicious_dog_permit,
         f"Renew the vicious-dog permit — {declaration.animal}",
         facts,
