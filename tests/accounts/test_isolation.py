@@ -21,6 +21,7 @@ OBJECTS = {
     "premises": "premises",
     "animal": "dog",
     "ownership": "ownership",
+    "ownership-new": "dog",  # animals/<pk>/owners/new/: the animal's pk (equal to its ownership's only by chance)
     "vaccination": "vaccination",
     "license-counter": "dog",
     "license": "license",
