@@ -23,6 +23,7 @@ OBJECTS = {
     "ownership": "ownership",
     "ownership-new": "dog",  # animals/<pk>/owners/new/: the animal's pk (equal to its ownership's only by chance)
     "vaccination": "vaccination",
+    "vaccination-new": "dog",  # animals/<pk>/vaccinations/new/: the pk is the animal's
     "license-counter": "dog",
     "license": "license",
     "fee": "fee",
