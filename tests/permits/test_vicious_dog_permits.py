@@ -75,6 +75,8 @@ class ViciousDogPermitTests(EnforcementTestCase):
             listing = self.client.get(reverse("declaration-vicious-dog-permits", args=[decl.pk])).content.decode()
             self.assertIn("2026-12-31", listing)
             self.assertIn("Renew the vicious-dog permit: January 1, 2027", listing)
+            case_page = self.client.get(reverse("case", args=[decl.case_id])).content.decode()
+            self.assertIn("expires December 31, 2026", case_page)
             # A second first permit for the same owner is a renewal, not a new proration.
             self.refused(self.issue(decl, fee_paid="835.62"), "renew it")
         with on(date(2026, 12, 28)):
