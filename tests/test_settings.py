@@ -68,7 +68,8 @@ def test_the_deploy_check_flags_a_missing_secret():
 def test_the_embedded_database_is_sqlite_in_wal_mode_with_a_busy_timeout(tmp_path):
     code = (
         "from django.db import connection as c; cur = c.cursor(); "
-        "print(c.vendor, cur.execute('PRAGMA journal_mode').fetchone()[0], cur.execute('PRAGMA busy_timeout').fetchone()[0])"
+        "print(c.vendor, cur.execute('PRAGMA journal_mode').fetchone()[0], "
+        "cur.execute('PRAGMA busy_timeout').fetchone()[0])"
     )
     r = dogtag("shell", "--no-imports", "-c", code, DOGTAG_VAR_DIR=str(tmp_path))
     assert r.stdout.split() == ["sqlite", "wal", "20000"], r.stderr

@@ -39,7 +39,7 @@ def test_there_are_cases_for_every_jurisdiction():
 @pytest.mark.parametrize("path, case", list(_cases()))
 def test_case(path, case):
     assert set(case) <= CASE_KEYS and set(case["expect"]) <= EXPECT_KEYS, f"unknown keys in {path}"
-    assert {"name", "question", "on", "expect"} <= set(case), f"a case needs name, question, on, expect"
+    assert {"name", "question", "on", "expect"} <= set(case), "a case needs name, question, on, expect"
     expect = case["expect"]
     decision = ask(path.parent.name, case["question"], case.get("facts") or {}, case["on"], case.get("local_amounts"))
     got = decision.to_json()

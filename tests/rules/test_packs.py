@@ -27,7 +27,7 @@ def test_it_keeps_the_texts_equal_to_the_shared_ordinances():
 def test_it_loads_every_pack_once():
     first = all_packs()
     assert [p.id for p in first] == list(packs.PACK_IDS)
-    assert all(a is b for a, b in zip(first, all_packs()))
+    assert all(a is b for a, b in zip(first, all_packs(), strict=True))
     assert all(p.chain[0] == "wi" for p in first)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from decimal import Decimal
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dogtag.rules import load_pack
 from dogtag.rules.amounts import LocalAmounts

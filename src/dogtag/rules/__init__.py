@@ -23,7 +23,19 @@ from .amounts import LocalAmounts
 from .catalogue import QUESTIONS, Facts, ask, get_question, load_topics, question
 from .decision import Citation, Decision, NotSet, to_json
 from .packs import Pack, PackError, all_packs, load_pack
-from .schema import Amount, Cite, Dated, LocalAmount, MonthDay, Money, Period, Provision, Strict, register_section, section
+from .schema import (
+    Amount,
+    Cite,
+    Dated,
+    LocalAmount,
+    Money,
+    MonthDay,
+    Period,
+    Provision,
+    Strict,
+    register_section,
+    section,
+)
 
 __all__ = [
     "Amount", "Citation", "Cite", "Dated", "Decision", "Facts", "LocalAmount", "LocalAmounts",

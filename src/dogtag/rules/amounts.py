@@ -5,9 +5,10 @@ values: `{"benton.license_tax.altered": {"2023-02-15": "12.00"}}`.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
-from typing import Any, Mapping, Optional
+from typing import Any
 
 from .decision import Citation, NotSet
 from .schema import Dated, LocalAmount
@@ -20,7 +21,7 @@ class LocalAmounts:
         self._by_key = dict(by_key)
 
     @classmethod
-    def of(cls, raw: "LocalAmounts | Mapping[str, Mapping[Any, Any]] | None") -> "LocalAmounts":
+    def of(cls, raw: LocalAmounts | Mapping[str, Mapping[Any, Any]] | None) -> LocalAmounts:
         if isinstance(raw, LocalAmounts):
             return raw
         by_key = {}
@@ -36,7 +37,7 @@ class LocalAmounts:
             by_key[key] = Dated(dated)
         return cls(by_key)
 
-    def at(self, key: str, on: date) -> Optional[Decimal]:
+    def at(self, key: str, on: date) -> Decimal | None:
         dated = self._by_key.get(key)
         return None if dated is None else dated.at(on)
 
@@ -45,7 +46,7 @@ NO_LOCAL_AMOUNTS = LocalAmounts({})
 
 
 def amount_at(amount: Dated | LocalAmount, on: date, local: LocalAmounts,
-              citation: Citation) -> tuple[Optional[Decimal], Optional[NotSet]]:
+              citation: Citation) -> tuple[Decimal | None, NotSet | None]:
     """The amount in force on `on`, or (None, NotSet) when it is a local amount nobody has set."""
     if isinstance(amount, LocalAmount):
         value = local.at(amount.local, on)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Callable, Mapping, Optional
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -69,7 +70,7 @@ def get_question(name: str) -> Question:
 
 
 def ask(jurisdiction: str, question: str, facts: Mapping[str, Any], on: date,
-        local_amounts: Optional[Mapping[str, Mapping[Any, Any]] | LocalAmounts] = None) -> Decision:
+        local_amounts: Mapping[str, Mapping[Any, Any]] | LocalAmounts | None = None) -> Decision:
     """Answer `question` under `jurisdiction`'s law on date `on` for `facts`."""
     from .packs import load_pack
 

@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 from datetime import date
-from typing import Any, Optional, TextIO
+from typing import Any, TextIO
 
 from .catalogue import QUESTIONS, ask, load_topics
 from .coverage import coverage
@@ -55,7 +55,7 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Optional[list[str]] = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     args = parser().parse_args(argv)
     try:
         if args.group == "rules" and args.command == "ask":

@@ -17,7 +17,7 @@ def headings(pack: Pack) -> list[tuple[str, str]]:
     for h in pack.meta.headings:
         for n, m in enumerate(re.finditer(h.pattern, pack.text, flags=re.MULTILINE), start=1):
             section = h.section.replace("{n}", str(n))
-            section = re.sub(r"\{(\d+)\}", lambda g: m.group(int(g.group(1))), section)
+            section = re.sub(r"\{(\d+)\}", lambda g, m=m: m.group(int(g.group(1))), section)
             found.append((section, m.group(h.title_group).strip()))
     found += [(o.section, o.heading) for o in pack.meta.outline]
     seen, unique = set(), []

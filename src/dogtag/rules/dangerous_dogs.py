@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP
-from typing import Literal, Optional
+from typing import Literal
 
 from pydantic import Field
 
@@ -31,7 +31,7 @@ class Classification(Provision):
     scheme: Literal["river_hills", "benton", "webster", "cedarburg"]
     classes: list[Class]
     occasions: int = Field(default=1, ge=1)
-    within_months: Optional[int] = None
+    within_months: int | None = None
     breeds: list[str] = []
 
 
@@ -44,11 +44,11 @@ class Requirement(Provision):
     name: str
     classes: list[Class]
     mandatory: bool = True
-    days: Optional[int] = Field(default=None, ge=0)
-    business_days: Optional[int] = Field(default=None, ge=0)
+    days: int | None = Field(default=None, ge=0)
+    business_days: int | None = Field(default=None, ge=0)
     runs_from: Literal["declaration", "determination", "written_notice", "before_permit"] = "declaration"
     stayed_by_contest: bool = False
-    amount: Optional[Money] = None
+    amount: Money | None = None
     upon_acquisition: bool = False  # also due the day a dog declared elsewhere is acquired (moved in)
 
 
@@ -68,24 +68,24 @@ class PermitFee(Provision):
 class Waiver(Provision):
     classification: Class
     years: int = Field(ge=0)
-    rescind_within_days: Optional[int] = None
+    rescind_within_days: int | None = None
 
 
 @section("dangerous_dogs")
 class DangerousDogsSection(Strict):
-    classification: Optional[Classification] = None
-    prima_facie: Optional[Provision] = None
-    exceptions: Optional[Exceptions] = None
-    contest: Optional[BusinessDays] = None
-    hearing_window: Optional[DayRange] = None
-    compliance: Optional[Days] = None
-    compliance_after_appeal: Optional[Days] = None
-    appeal: Optional[BusinessDays] = None
+    classification: Classification | None = None
+    prima_facie: Provision | None = None
+    exceptions: Exceptions | None = None
+    contest: BusinessDays | None = None
+    hearing_window: DayRange | None = None
+    compliance: Days | None = None
+    compliance_after_appeal: Days | None = None
+    appeal: BusinessDays | None = None
     requirements: list[Requirement] = []
-    permit_fee: Optional[PermitFee] = None
+    permit_fee: PermitFee | None = None
     waivers: list[Waiver] = []
-    removal: Optional[Hours] = None
-    declared_elsewhere: Optional[Days] = None
+    removal: Hours | None = None
+    declared_elsewhere: Days | None = None
     declared_elsewhere_requirements: DeclaredElsewhereRequirements | None = None
     transfer: TransferRestriction | None = None
     escape_notice: EscapeNotice | None = None
@@ -93,7 +93,7 @@ class DangerousDogsSection(Strict):
 
 
 def _section(pack, name: str, doing: str):
-    s: Optional[DangerousDogsSection] = pack.dangerous_dogs
+    s: DangerousDogsSection | None = pack.dangerous_dogs
     rule = None if s is None else getattr(s, name)
     if rule is None or rule == []:
         return None, Decision(None, (), (f"this ordinance sets no {doing}",))
@@ -109,7 +109,7 @@ class Incident(Facts):
     at_large: bool = False
     off_owner_property: bool = False
     provoked: bool = False
-    excuse: Optional[str] = None
+    excuse: str | None = None
     victim_excluded: bool = False
 
 
@@ -117,7 +117,7 @@ class ClassificationFacts(Facts):
     incidents: list[Incident] = []
     propensity_shown: bool = False
     fighting: bool = False
-    breed: Optional[str] = None
+    breed: str | None = None
     law_enforcement_dog: bool = False
     rabies_conforming: bool = True
 
@@ -143,7 +143,9 @@ def _river_hills(rule: Classification, counted: list[Incident], f: Classificatio
     since = plus_months(on, -rule.within_months)
     recent = [i for i in counted if since < i.occurred_on <= on]
     threats = len({i.occurred_on for i in recent if i.kind == "threat" and i.victim == "person"})
-    kills = len({i.occurred_on for i in recent if i.kind == "killed" and i.victim != "person" and not i.victim_excluded})
+    kills = len(
+        {i.occurred_on for i in recent if i.kind == "killed" and i.victim != "person" and not i.victim_excluded}
+    )
     if threats > 1 or kills > 1:
         return "dangerous", "more than one occasion within a twelve-month period"
     # [a](6): while at large, a threat, or an injury to a domestic pet or animal; or rabies nonconformity
@@ -163,11 +165,13 @@ def _vicious_only(rule: Classification, counted: list[Incident], f: Classificati
         hits = [i for i in counted if i.victim == "person" and i.off_owner_property
                 and i.kind in ("bite_injury", "serious_injury") and since < i.occurred_on <= on]
         if len(hits) >= rule.occasions:
-            return "vicious", f"unprovoked bite or serious injury to a person off the owner's premises on {hits[0].occurred_on}"
+            where = "to a person off the owner's premises"
+            return "vicious", f"unprovoked bite or serious injury {where} on {hits[0].occurred_on}"
     else:
         for i in counted:
             if i.kind in ATTACK and i.victim in victims:
-                return "vicious", f"unprovoked {i.kind.replace('_', ' ')} ({i.victim.replace('_', ' ')}) on {i.occurred_on}"
+                what, whom = i.kind.replace("_", " "), i.victim.replace("_", " ")
+                return "vicious", f"unprovoked {what} ({whom}) on {i.occurred_on}"
         if f.fighting:
             return "vicious", "owned, harbored or trained for dog fighting"
         if f.breed is not None and f.breed.lower() in {b.lower() for b in rule.breeds}:
@@ -216,10 +220,10 @@ class ServedFacts(Facts):
 
 class ContestFacts(Facts):
     served_on: date
-    requested_on: Optional[date] = None
+    requested_on: date | None = None
 
 
-def _deadline(rule: BusinessDays, start: date, done: Optional[date]) -> Decision:
+def _deadline(rule: BusinessDays, start: date, done: date | None) -> Decision:
     last = rule.after(start)
     value = {"deadline": last, "timely": None if done is None else done <= last}
     return Decision(value, (rule.cite.citation,), choice_notes(rule))
@@ -245,7 +249,7 @@ def hearing_window(pack, facts: ServedFacts, on: date, local) -> Decision:
 
 class ComplianceFacts(Facts):
     determined_on: date
-    appeal_failed_on: Optional[date] = None
+    appeal_failed_on: date | None = None
 
 
 @question("compliance_deadline", facts=ComplianceFacts,
@@ -265,7 +269,7 @@ def compliance_deadline(pack, facts: ComplianceFacts, on: date, local) -> Decisi
 
 class AppealFacts(Facts):
     decision_received_on: date
-    appealed_on: Optional[date] = None
+    appealed_on: date | None = None
 
 
 @question("appeal_deadline", facts=AppealFacts,
@@ -285,8 +289,8 @@ class DeclaredElsewhereFacts(Facts):
 class RequirementFacts(Facts):
     classification: Class
     declared_on: date
-    determined_on: Optional[date] = None
-    written_notice_on: Optional[date] = None
+    determined_on: date | None = None
+    written_notice_on: date | None = None
     contested: bool = False
     declared_elsewhere: DeclaredElsewhereFacts | None = None
 

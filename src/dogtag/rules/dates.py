@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import calendar
 from datetime import date, timedelta
-from functools import lru_cache
+from functools import cache
 
 import holidays
 
@@ -38,7 +38,7 @@ def plus(start: date, period: Period) -> date:
     return plus_months(start, 12 * period.years)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _wisconsin(year: int) -> holidays.HolidayBase:
     return holidays.US(subdiv="WI", years=year)
 

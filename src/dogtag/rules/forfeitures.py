@@ -8,7 +8,6 @@ schedule applies to the sections it lists and their subsections.
 from __future__ import annotations
 
 from datetime import date
-from typing import Optional
 
 from pydantic import Field
 
@@ -27,10 +26,10 @@ class Tier(Strict):
 class Schedule(Provision):
     sections: list[str]
     tiers: list[Tier]
-    after_notice_of_prior_bite: Optional[Tier] = None
+    after_notice_of_prior_bite: Tier | None = None
     plus_costs: bool = False
-    imprisonment_days: Optional[int] = None
-    each_day: Optional[Provision] = None
+    imprisonment_days: int | None = None
+    each_day: Provision | None = None
 
 
 @section("forfeitures")

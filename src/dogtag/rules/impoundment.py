@@ -6,7 +6,7 @@ Sampson Ord. 3-2007 Sections 4 and 8.
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Literal, Optional
+from typing import Literal
 
 from pydantic import Field
 
@@ -27,7 +27,7 @@ class Basis(Provision):
 
 
 class Holding(Provision):
-    days: Optional[int] = Field(default=None, ge=0)
+    days: int | None = Field(default=None, ge=0)
     runs_from: Literal["notice", "notice_received", "custody"]
 
 
@@ -42,20 +42,20 @@ class FeeTier(Strict):
 
 class ReleaseFee(Provision):
     tiers: list[FeeTier]
-    per_day: Optional[Amount] = None
+    per_day: Amount | None = None
     plus: list[str] = []
 
 
 @section("impoundment")
 class ImpoundmentSection(Strict):
-    basis: Optional[Basis] = None
-    holding: Optional[Holding] = None
-    stray_holding: Optional[Holding] = None
-    biter_observation: Optional[Days] = None
-    release_conditions: Optional[Conditions] = None
-    local_release_conditions: Optional[Conditions] = None
-    release_fee: Optional[ReleaseFee] = None
-    costs_incurred: Optional[Provision] = None
+    basis: Basis | None = None
+    holding: Holding | None = None
+    stray_holding: Holding | None = None
+    biter_observation: Days | None = None
+    release_conditions: Conditions | None = None
+    local_release_conditions: Conditions | None = None
+    release_fee: ReleaseFee | None = None
+    costs_incurred: Provision | None = None
 
 
 class BasisFacts(Facts):
@@ -77,8 +77,8 @@ def impoundment_basis(pack, facts: BasisFacts, on: date, local) -> Decision:
 class HoldingFacts(Facts):
     impounded_on: date
     owner_known: bool = True
-    notice_on: Optional[date] = None
-    notice_received_on: Optional[date] = None
+    notice_on: date | None = None
+    notice_received_on: date | None = None
     bit_person: bool = False
 
 

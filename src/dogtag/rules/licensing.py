@@ -14,9 +14,9 @@ Choices on ambiguous text (each also written beside its provision in the packs):
 from __future__ import annotations
 
 from datetime import date
-from functools import lru_cache
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Literal, Optional
+from functools import lru_cache
+from typing import Literal
 
 from .amounts import LocalAmounts, amount_at
 from .catalogue import Facts, question
@@ -87,19 +87,19 @@ class ReturnBy(Provision):
 
 @section("licensing")
 class LicensingSection(Strict):
-    species: Optional[SpeciesProvision] = None
-    licensable_age: Optional[LicensableAge] = None
-    license_year: Optional[LicenseYear] = None
-    minimum_tax: Optional[MinimumTax] = None
-    tax: Optional[Tax] = None
-    half_tax: Optional[HalfTax] = None
-    late_fee: Optional[LateFee] = None
+    species: SpeciesProvision | None = None
+    licensable_age: LicensableAge | None = None
+    license_year: LicenseYear | None = None
+    minimum_tax: MinimumTax | None = None
+    tax: Tax | None = None
+    half_tax: HalfTax | None = None
+    late_fee: LateFee | None = None
     free_license: list[FreeLicense] = []
-    not_required: Optional[NotRequired] = None
-    license_states: Optional[Contents] = None
-    tag_bears: Optional[Contents] = None
-    requires_current_rabies: Optional[Provision] = None
-    unused_tags_return: Optional[ReturnBy] = None
+    not_required: NotRequired | None = None
+    license_states: Contents | None = None
+    tag_bears: Contents | None = None
+    requires_current_rabies: Provision | None = None
+    unused_tags_return: ReturnBy | None = None
 
 
 class LastDayExtension(Provision):
@@ -108,7 +108,7 @@ class LastDayExtension(Provision):
 
 @section("time")
 class TimeSection(Strict):
-    last_day_extension: Optional[LastDayExtension] = None
+    last_day_extension: LastDayExtension | None = None
 
 
 
@@ -118,15 +118,15 @@ class Animal(Facts):
     species: Species = "dog"
     born_on: date
     altered: bool = False
-    acquired_on: Optional[date] = None  # None: the owner has had it since before it was licensable
-    trained_to: Optional[Training] = None
+    acquired_on: date | None = None  # None: the owner has had it since before it was licensable
+    trained_to: Training | None = None
     kept_only_for_education_or_science: bool = False
-    license_year: Optional[int] = None  # default: the license year that contains `on`
+    license_year: int | None = None  # default: the license year that contains `on`
 
 
 class Issue(Facts):
     issued_on: date
-    license_year: Optional[int] = None
+    license_year: int | None = None
 
 
 class NoFacts(Facts):
@@ -150,7 +150,7 @@ def license_year_bounds(pack: Pack, year: int) -> tuple[date, date]:
     return start, (end if end >= start else ly.ends.of(year + 1))
 
 
-def _exclusion(pack: Pack, a: Animal) -> Optional[tuple[str, Citation]]:
+def _exclusion(pack: Pack, a: Animal) -> tuple[str, Citation] | None:
     lic = pack.licensing
     if a.species not in lic.species.species:
         return f"no {a.species} license under this law", lic.species.cite.citation
@@ -159,7 +159,7 @@ def _exclusion(pack: Pack, a: Animal) -> Optional[tuple[str, Citation]]:
     return None
 
 
-def late_fee_trigger(pack: Pack, a: Animal, on: date) -> Optional[tuple[str, date, Citation]]:
+def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citation] | None:
     """Which of the three late-fee triggers binds this animal in its license year, and its last day.
 
     "renewal": owned at licensable age before the license year began, licensed on or after April 1;

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
-from typing import Optional
 
 from .amounts import LocalAmounts, amount_at
 from .catalogue import Facts, question
@@ -22,12 +21,12 @@ from .schema import Amount, MonthDay, Period, Provision, Strict, section
 
 class Threshold(Provision):
     more_than: int
-    over_age: Optional[Period] = None
+    over_age: Period | None = None
 
 
 class Maximum(Provision):
     at_most: int
-    over_age: Optional[Period] = None
+    over_age: Period | None = None
 
 
 class Siting(Provision):
@@ -48,17 +47,17 @@ class Term(Provision):
 
 @section("kennel")
 class KennelSection(Strict):
-    required: Optional[Threshold] = None
-    maximum: Optional[Maximum] = None
-    siting: Optional[Siting] = None
-    fee: Optional[Fees] = None
-    term: Optional[Term] = None
-    inspection: Optional[Provision] = None  # problems found are corrected before approval
+    required: Threshold | None = None
+    maximum: Maximum | None = None
+    siting: Siting | None = None
+    fee: Fees | None = None
+    term: Term | None = None
+    inspection: Provision | None = None  # problems found are corrected before approval
 
 
 class MultipleDogLicense(Provision):
-    available_above: Optional[int] = None
-    required_above: Optional[int] = None
+    available_above: int | None = None
+    required_above: int | None = None
     included_dogs: int
     tax: Amount
     each_additional: Amount
@@ -66,7 +65,7 @@ class MultipleDogLicense(Provision):
 
 @section("multiple_dog")
 class MultipleDogSection(Strict):
-    license: Optional[MultipleDogLicense] = None
+    license: MultipleDogLicense | None = None
 
 
 class HouseholdLimit(Provision):
@@ -77,16 +76,16 @@ class HouseholdLimit(Provision):
 
 @section("household")
 class HouseholdSection(Strict):
-    limit: Optional[HouseholdLimit] = None
+    limit: HouseholdLimit | None = None
 
 
 class KennelFacts(Facts):
     dogs_born_on: list[date]
     renewal: bool = False
-    from_other_structures_ft: Optional[Decimal] = None
-    from_lot_lines_ft: Optional[Decimal] = None
-    kennel_sq_ft: Optional[Decimal] = None
-    privacy_fence: Optional[bool] = None
+    from_other_structures_ft: Decimal | None = None
+    from_lot_lines_ft: Decimal | None = None
+    kennel_sq_ft: Decimal | None = None
+    privacy_fence: bool | None = None
 
 
 class DogCount(Facts):
@@ -95,7 +94,7 @@ class DogCount(Facts):
 
 class HouseholdAnimal(Facts):
     species: Species
-    born_on: Optional[date] = None
+    born_on: date | None = None
     from_litter: bool = False
 
 
@@ -104,7 +103,7 @@ class HouseholdFacts(Facts):
     zoning_allows_more: bool = False
 
 
-def _over(born: list[date], age: Optional[Period], on: date) -> int:
+def _over(born: list[date], age: Period | None, on: date) -> int:
     return len(born) if age is None else sum(1 for b in born if on > plus(b, age))
 
 
@@ -128,7 +127,9 @@ def kennel_license(pack: Pack, f: KennelFacts, on: date, local: LocalAmounts) ->
     if k.siting is not None:
         s = k.siting
         checks = {
-            "from_other_structures": None if f.from_other_structures_ft is None else f.from_other_structures_ft >= s.from_other_structures_ft,
+            "from_other_structures": None
+            if f.from_other_structures_ft is None
+            else f.from_other_structures_ft >= s.from_other_structures_ft,
             "from_lot_lines": None if f.from_lot_lines_ft is None else f.from_lot_lines_ft >= s.from_lot_lines_ft,
             "space": None if f.kennel_sq_ft is None else f.kennel_sq_ft >= s.sq_ft_per_animal * len(f.dogs_born_on),
             "privacy_fence": f.privacy_fence if s.privacy_fence else None,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal, Optional
+from typing import Literal
 
 from .catalogue import Facts, question
 from .decision import Decision
@@ -12,21 +12,21 @@ from .spans import Days
 
 @section("notices")
 class NoticesSection(Strict):
-    regular_mail: Optional[Days] = None
-    certified_mail: Optional[Provision] = None
-    refused_certified_mail: Optional[Provision] = None
-    personal_service: Optional[Provision] = None
-    door_posting: Optional[Provision] = None
+    regular_mail: Days | None = None
+    certified_mail: Provision | None = None
+    refused_certified_mail: Provision | None = None
+    personal_service: Provision | None = None
+    door_posting: Provision | None = None
 
 
 class NoticeFacts(Facts):
     method: Literal["regular_mail", "certified_mail", "personal_service", "door_posting"]
-    mailed_on: Optional[date] = None
-    received_on: Optional[date] = None
-    served_on: Optional[date] = None
+    mailed_on: date | None = None
+    received_on: date | None = None
+    served_on: date | None = None
     refused: bool = False
-    posted_on: Optional[date] = None
-    published_on: Optional[date] = None
+    posted_on: date | None = None
+    published_on: date | None = None
 
 
 def _needs(fact: str) -> ValueError:
@@ -37,7 +37,7 @@ def _needs(fact: str) -> ValueError:
           doc="The day a notice to an owner takes effect: regular mail, certified mail (received or "
               "refused, then posting or publication), personal service, posting on the door.")
 def notice_effective(pack, facts: NoticeFacts, on: date, local) -> Decision:
-    s: Optional[NoticesSection] = pack.notices
+    s: NoticesSection | None = pack.notices
     rule = None if s is None else getattr(s, "refused_certified_mail" if facts.refused else facts.method)
     if rule is None:
         return Decision(None, (), ("this ordinance sets no rule for when this notice is effective",))

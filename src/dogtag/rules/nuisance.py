@@ -3,7 +3,6 @@ citizen complaint procedure for dogs at large (§ 7-1-6(c)(2), used again by § 
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Optional
 
 from pydantic import Field
 
@@ -26,10 +25,10 @@ class ComplaintProcedure(Provision):
 
 @section("nuisance")
 class NuisanceSection(Strict):
-    barking: Optional[Provision] = None
-    barking_complaints: Optional[ComplaintCount] = None
-    barking_after_notice: Optional[Provision] = None
-    at_large_complaints: Optional[ComplaintProcedure] = None
+    barking: Provision | None = None
+    barking_complaints: ComplaintCount | None = None
+    barking_after_notice: Provision | None = None
+    at_large_complaints: ComplaintProcedure | None = None
 
 
 class Complaint(Facts):
@@ -39,20 +38,20 @@ class Complaint(Facts):
 
 class BarkingFacts(Facts):
     complaints: list[Complaint] = []
-    notice_received_on: Optional[date] = None
-    noise_continued_on: Optional[date] = None
+    notice_received_on: date | None = None
+    noise_continued_on: date | None = None
 
 
 @question("barking_nuisance", facts=BarkingFacts,
           doc="Is a barking dog (or crying cat) in violation on `on`: enough formal written complaints "
               "within the period, or noise continuing after the written notice?")
 def barking_nuisance(pack, facts: BarkingFacts, on: date, local) -> Decision:
-    s: Optional[NuisanceSection] = pack.nuisance
+    s: NuisanceSection | None = pack.nuisance
     if s is not None and s.barking_complaints is not None:
         rule = s.barking_complaints
         filed = sorted(c.filed_on for c in facts.complaints if c.formal_written and c.filed_on <= on)
         n = rule.complaints
-        for first, last in zip(filed, filed[n - 1:]):
+        for first, last in zip(filed, filed[n - 1:], strict=False):
             if last - first <= timedelta(days=rule.within_days):
                 return Decision({"violation": True, "complaints_from": first, "complaints_to": last},
                                 (rule.cite.citation,), choice_notes(rule))
@@ -71,15 +70,15 @@ def barking_nuisance(pack, facts: BarkingFacts, on: date, local) -> Decision:
 
 class AtLargeFacts(Facts):
     complaint_on: date
-    police_notice_on: Optional[date] = None
-    observed_again_on: Optional[date] = None
+    police_notice_on: date | None = None
+    observed_again_on: date | None = None
 
 
 @question("at_large_complaint", facts=AtLargeFacts,
           doc="Cedarburg's citizen procedure for a dog at large: the next step after a complaint, and "
               "what a petition to the City Attorney must contain.")
 def at_large_complaint(pack, facts: AtLargeFacts, on: date, local) -> Decision:
-    s: Optional[NuisanceSection] = pack.nuisance
+    s: NuisanceSection | None = pack.nuisance
     if s is None or s.at_large_complaints is None:
         return Decision(None, (), ("this ordinance has no citizen complaint procedure for dogs at large",))
     rule = s.at_large_complaints

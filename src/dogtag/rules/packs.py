@@ -15,9 +15,10 @@ curly quotes and dashes normalised). Errors name the file, the key path and the 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -47,7 +48,7 @@ class Heading(Strict):
 class OutlineEntry(Strict):
     section: str
     heading: str
-    note: Optional[str] = None
+    note: str | None = None
 
 
 class NotEncoded(Strict):
@@ -58,8 +59,8 @@ class NotEncoded(Strict):
 class _Meta(Strict):
     id: str
     name: str
-    county: Optional[str] = None
-    inherits: Optional[str] = None
+    county: str | None = None
+    inherits: str | None = None
     text: str
     headings: list[Heading] = []
     outline: list[OutlineEntry] = []
@@ -151,7 +152,7 @@ def _error_path(err: dict) -> str:
             continue
         text = part.isoformat() if hasattr(part, "isoformat") else str(part)
         parts.append(re.sub(r"datetime\.date\((\d+), (\d+), (\d+)\)",
-                            lambda m: "%s-%02d-%02d" % (m[1], int(m[2]), int(m[3])), text))
+                            lambda m: f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}", text))
     return ".".join(parts)
 
 
@@ -186,7 +187,7 @@ def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
         raise PackError(file, "text", f"no text {meta.text!r} in {TEXTS}")
     text = text_path.read_text(encoding="utf-8")
 
-    parent: Optional[Pack] = None
+    parent: Pack | None = None
     if meta.inherits is not None:
         if meta.inherits in below + (pack_id,):
             raise PackError(file, "inherits", f"inheritance cycle through {meta.inherits!r}")
@@ -226,7 +227,8 @@ def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
             for cite in _cites(value):
                 cite.bind(origin)
                 if origin == pack_id and normalise(cite.quote) not in normalised:
-                    raise PackError(file, f"{name}.{key}", f"quote {cite.quote!r} ({cite.section}) is not in {meta.text}")
+                    missing = f"quote {cite.quote!r} ({cite.section}) is not in {meta.text}"
+                    raise PackError(file, f"{name}.{key}", missing)
     for i, entry in enumerate(meta.outline):
         if normalise(entry.heading) not in normalised:
             raise PackError(file, f"outline.{i}.heading", f"{entry.heading!r} is not in {meta.text}")

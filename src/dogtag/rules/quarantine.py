@@ -6,7 +6,7 @@ and § 7-1-9 and Benton's bite-report section restate it or add to it.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal, Optional
+from typing import Literal
 
 from .catalogue import Facts, question
 from .decision import Decision
@@ -26,23 +26,23 @@ class DistrictQuarantine(Provision):
 
 @section("quarantine")
 class QuarantineSection(Strict):
-    delivery: Optional[Hours] = None
-    place: Optional[Place] = None
-    observation: Optional[Days] = None
-    examinations: Optional[Provision] = None
-    owner_confinement: Optional[Days] = None
-    exposure_not_immunized: Optional[Days] = None
-    vaccination_window: Optional[DayRange] = None
-    exposure_immunized: Optional[Days] = None
-    district: Optional[DistrictQuarantine] = None
-    district_exemption: Optional[Provision] = None
+    delivery: Hours | None = None
+    place: Place | None = None
+    observation: Days | None = None
+    examinations: Provision | None = None
+    owner_confinement: Days | None = None
+    exposure_not_immunized: Days | None = None
+    vaccination_window: DayRange | None = None
+    exposure_immunized: Days | None = None
+    district: DistrictQuarantine | None = None
+    district_exemption: Provision | None = None
 
 
 class BiteFacts(Facts):
     bitten_on: date
-    ordered_at: Optional[datetime] = None
+    ordered_at: datetime | None = None
     currently_immunized: bool
-    isolation_starts_on: Optional[date] = None
+    isolation_starts_on: date | None = None
 
 
 @question("bite_quarantine", facts=BiteFacts,

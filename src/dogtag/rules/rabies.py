@@ -7,7 +7,6 @@ before that date the last day to revaccinate; the animal is not currently immuni
 from __future__ import annotations
 
 from datetime import date
-from typing import Optional
 
 from .amounts import LocalAmounts
 from .catalogue import Facts, question
@@ -20,7 +19,7 @@ from .schema import Period, Provision, Strict, section
 
 class FirstVaccination(Provision):
     age: Period
-    within: Optional[Period] = None  # None: by the age itself ("no later than 5 months of age")
+    within: Period | None = None  # None: by the age itself ("no later than 5 months of age")
 
 
 class BroughtIn(Provision):
@@ -40,17 +39,17 @@ class SpeciesInterval(Provision):
 
 @section("rabies")
 class RabiesSection(Strict):
-    species: Optional[SpeciesProvision] = None
-    first_vaccination: Optional[FirstVaccination] = None
-    brought_in: Optional[BroughtIn] = None
-    revaccination: Optional[Revaccination] = None
+    species: SpeciesProvision | None = None
+    first_vaccination: FirstVaccination | None = None
+    brought_in: BroughtIn | None = None
+    revaccination: Revaccination | None = None
     species_interval: list[SpeciesInterval] = []
 
 
 class FirstFacts(Facts):
     species: Species = "dog"
     born_on: date
-    brought_in_on: Optional[date] = None  # obtained or brought into the municipality
+    brought_in_on: date | None = None  # obtained or brought into the municipality
     current_certificate: bool = False
 
 
@@ -58,7 +57,7 @@ class VaccinationFacts(Facts):
     species: Species = "dog"
     vaccinated_on: date
     initial: bool = False
-    certificate_expires_on: Optional[date] = None
+    certificate_expires_on: date | None = None
 
 
 def _extend(pack: Pack) -> bool:
@@ -66,7 +65,7 @@ def _extend(pack: Pack) -> bool:
     return bool(ext and ext.extend)
 
 
-def _not_covered(pack: Pack, species: str) -> Optional[Decision]:
+def _not_covered(pack: Pack, species: str) -> Decision | None:
     r = pack.rabies
     if r.species is not None and species not in r.species.species:
         return Decision(None, (r.species.cite.citation,), (f"no {species} vaccination duty under this law",))

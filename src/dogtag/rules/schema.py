@@ -22,7 +22,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from datetime import date
 from decimal import Decimal
-from typing import Annotated, Any, Generic, Optional, TypeVar, get_args
+from typing import Annotated, Any, Generic, TypeVar, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
 from pydantic_core import core_schema
@@ -79,8 +79,8 @@ class Cite:
 
 class Provision(Strict):
     cite: Cite
-    choice: Optional[str] = None
-    unconfirmed: Optional[str] = None
+    choice: str | None = None
+    unconfirmed: str | None = None
 
 
 class Dated(Generic[T]):
@@ -98,15 +98,15 @@ class Dated(Generic[T]):
         return None if i < 0 else self.values[i]
 
     def __repr__(self) -> str:
-        return f"Dated({dict(zip(self.starts, self.values))!r})"
+        return f"Dated({dict(zip(self.starts, self.values, strict=True))!r})"
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> core_schema.CoreSchema:
         args = get_args(source)
         item = args[0] if args else Any
-        mapping = handler.generate_schema(dict[date, Optional[item]])  # type: ignore[valid-type]
+        mapping = handler.generate_schema(dict[date, item | None])  # type: ignore[valid-type]
 
-        def build(items: dict[date, Any]) -> "Dated[Any]":
+        def build(items: dict[date, Any]) -> Dated[Any]:
             if not items:
                 raise ValueError("a dated value needs at least one effective date")
             return cls(items)
@@ -122,12 +122,12 @@ Amount = Dated[Money] | LocalAmount
 
 
 class Period(Strict):
-    days: Optional[int] = None
-    months: Optional[int] = None
-    years: Optional[int] = None
+    days: int | None = None
+    months: int | None = None
+    years: int | None = None
 
     @model_validator(mode="after")
-    def _one_unit(self) -> "Period":
+    def _one_unit(self) -> Period:
         given = [n for n in (self.days, self.months, self.years) if n is not None]
         if len(given) != 1 or given[0] < 0:
             raise ValueError("a period is exactly one of days, months or years, not negative")

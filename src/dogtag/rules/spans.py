@@ -45,7 +45,7 @@ class DayRange(Provision):
     last_day: int = Field(ge=0)
 
     @model_validator(mode="after")
-    def _ordered(self) -> "DayRange":
+    def _ordered(self) -> DayRange:
         if self.first_day > self.last_day:
             raise ValueError("first_day comes after last_day")
         return self
