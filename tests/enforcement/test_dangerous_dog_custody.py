@@ -48,6 +48,8 @@ class CustodyTests(EnforcementTestCase):
         self.login(self.clerks["river-hills"])
         with on(date(2026, 4, 1)):
             ownerships, events = Ownership.objects.count(), AuditEvent.objects.count()
+            form = self.client.get(reverse("animal-transfer", args=[dog.pk])).content.decode()
+            self.assertIn("Does the new owner reside in the municipality?", form)
             # Unanswered: the page asks, naming the section.
             page = self.refused(self.transfer(dog, neighbour), "reside in the municipality", "§ 2.14(6)[e](1)(vii)")
             self.assertIn("say whether the recipient resides in the municipality", page)
@@ -93,6 +95,10 @@ class CustodyTests(EnforcementTestCase):
             )
         self.login(self.clerks["river-hills"])
         with on(date(2026, 4, 1)):
+            # Nothing to ask about a potentially dangerous dog or a dog never declared.
+            for animal in (dog, pup):
+                form = self.client.get(reverse("animal-transfer", args=[animal.pk])).content.decode()
+                self.assertNotIn("reside in the municipality", form)
             self.assertEqual(self.transfer(dog, self.person("river-hills", "A")).status_code, 302)
             self.assertEqual(self.transfer(pup, self.person("river-hills", "B")).status_code, 302)
         self.login(self.clerks["benton"])

@@ -6,7 +6,7 @@ class EnforcementConfig(AppConfig):
     verbose_name = "Animal control"
 
     def ready(self):
-        from dogtag.enforcement.transfers import check_transfer
+        from dogtag.enforcement.transfers import declared_dog_transfer
         from dogtag.registry.actions import register_transfer_check
 
-        register_transfer_check(check_transfer)
+        register_transfer_check(declared_dog_transfer)

@@ -237,15 +237,21 @@ def record_duplicate_rabies_tag(vaccination, *, acting_user, tag_number, issued_
 
 
 # Checks other apps register (in their AppConfig.ready) on a change of owner, so the registry
-# need not know their law: each is called as check(animal, to_person=, on=, answers=) inside the
-# transfer's transaction before anything is written, and may refuse with a ValidationError
-# naming the field and the section (animal control: River Hills § 2.14(6)[e](1)(vii)).
+# need not know their law (animal control: River Hills § 2.14(6)[e](1)(vii)). A check has
+# `questions(animal, on)`, the further yes/no questions the transfer page must ask about this
+# animal ({name: label}), and is called as check(animal, to_person=, on=, answers=) inside the
+# transfer's transaction before anything is written; it refuses with a ValidationError naming
+# the question and the section.
 TRANSFER_CHECKS: list = []
 
 
 def register_transfer_check(check) -> None:
     if check not in TRANSFER_CHECKS:
         TRANSFER_CHECKS.append(check)
+
+
+def transfer_questions(animal, on) -> dict[str, str]:
+    return {name: label for check in TRANSFER_CHECKS for name, label in check.questions(animal, on).items()}
 
 
 @transaction.atomic

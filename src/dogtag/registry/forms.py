@@ -102,17 +102,17 @@ def yes_no(label):
         coerce=lambda v: v == "yes",
         empty_value=None,
         required=False,
-        help_text="Asked for a dog declared dangerous or vicious; otherwise leave it blank.",
     )
 
 
 class TransferForm(Form):
+    """`questions`: what the law asks about this animal's transfer (registry.actions.transfer_questions)."""
+
     to_person = forms.ModelChoiceField(queryset=Person.objects.none(), label="New owner")
     on = forms.DateField(widget=DateInput(), label="Owner from")
-    recipient_resides_in_municipality = yes_no("Does the new owner reside in the municipality?")
-    same_household_and_premises = yes_no("Does the new owner reside permanently in the same household and premises?")
-    status_disclosed = yes_no("Was the dog's status as a dangerous or vicious dog disclosed to the new owner?")
 
-    def __init__(self, *args, municipality, **kwargs):
+    def __init__(self, *args, municipality, questions=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["to_person"].queryset = Person.objects.filter(municipality=municipality)
+        for name, label in (questions or {}).items():
+            self.fields[name] = yes_no(label)

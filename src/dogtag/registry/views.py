@@ -8,7 +8,7 @@ from dogtag.accounts.scope import ANY_ROLE, get_for_user, municipalities, requir
 from dogtag.audit.models import AuditEvent
 from dogtag.lib.csv_export import csv_export
 from dogtag.registry import actions, forms
-from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination
+from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination, today
 
 
 def posted(request):
@@ -220,7 +220,8 @@ def ownership_new(request, pk):
 @login_required
 def animal_transfer(request, pk):
     animal = get_for_user(request.user, Animal.objects, pk, actions.REGISTRARS)
-    form = forms.TransferForm(posted(request), municipality=animal.municipality)
+    questions = actions.transfer_questions(animal, today())
+    form = forms.TransferForm(posted(request), municipality=animal.municipality, questions=questions)
     return action_page(
         request, form, actions.transfer_animal, animal, title=f"Transfer {animal} to a new owner", done=to("animal", pk)
     )
