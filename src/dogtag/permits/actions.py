@@ -10,6 +10,7 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import snapshot
 from dogtag.enforcement import law
+from dogtag.enforcement.actions.cases import as_date, meet, set_deadline
 from dogtag.enforcement.models import Declaration
 from dogtag.permits.models import HenPermit, ViciousDogPermit
 from dogtag.portal import uploads
@@ -21,15 +22,7 @@ ISSUERS = (Role.CLERK, Role.ADMINISTRATOR)
 # The parcel's uses as the engine names them (§ 7-1-26(d)(3) excludes these).
 PARCEL_USES = {"condominium": "condominium", "duplex": "duplex", "multi-family": "multi_family"}
 
-# A declaration that still binds the owner (not reversed, overturned or waived).
-IN_FORCE = (Declaration.Status.IN_FORCE, Declaration.Status.AFFIRMED, Declaration.Status.MODIFIED)
 RENEWAL_KEY = "vicious_dog_permit.renewal"
-
-
-def _as_date(value):
-    from datetime import date
-
-    return date.fromisoformat(value) if isinstance(value, str) else value
 
 
 # --- Cedarburg hen permits (§ 7-1-26) ------------------------------------------------------------
@@ -92,7 +85,7 @@ def decide_hen_permit(
         _renewable(renewal_of, premises)
     if site_plan:
         site_plan = _site_plan_file(site_plan)
-    applied_on = _as_date(applied_on) or today()
+    applied_on = as_date(applied_on) or today()
     facts = {
         "zoning": zoning,
         "parcel_uses": [PARCEL_USES[premises.use]] if premises.use in PARCEL_USES else [],
@@ -178,7 +171,7 @@ def revoke_hen_permit(permit: HenPermit, *, acting_user, reason: str, revoked_on
     already issued for the next permit year is revoked with it; a revoked permit is not renewed.
     """
     require_role(acting_user, permit.municipality_id, ISSUERS)
-    revoked_on = _as_date(revoked_on) or today()
+    revoked_on = as_date(revoked_on) or today()
     errors = {}
     if permit.status != HenPermit.Status.ISSUED:
         when = f" on {permit.revoked_on:%B %-d, %Y}" if permit.revoked_on else ""
@@ -215,7 +208,7 @@ def revoke_hen_permit(permit: HenPermit, *, acting_user, reason: str, revoked_on
 def _in_force(declaration) -> None:
     if declaration.classification != Declaration.Classification.VICIOUS:
         raise ValidationError({"__all__": "Only a dog declared vicious needs this permit."})
-    if declaration.status not in IN_FORCE:
+    if declaration.status not in Declaration.IN_FORCE_STATUSES:
         raise ValidationError(
             {
                 "__all__": f"The declaration is {declaration.get_status_display().lower()}"
@@ -256,7 +249,6 @@ def expiry(permit: ViciousDogPermit):
 
 
 def _save_permit(declaration, decision, *, acting_user, insurance, on, renewal_of=None) -> ViciousDogPermit:
-    from dogtag.enforcement.actions.cases import meet, set_deadline
 
     permit = ViciousDogPermit(
         municipality_id=declaration.municipality_id,
@@ -283,10 +275,9 @@ def issue_vicious_dog_permit(declaration, *, acting_user, insurance, fee_paid, i
     """River Hills § 2.14(6)[g]: the clerk's annual permit, its fee prorated in the first year, to
     the end of the permit year; [e](1)(x): the insurance or bond "shall be obtained prior to the
     issuing of a permit". The case gets the renewal deadline."""
-    from dogtag.enforcement.actions.cases import meet
 
     require_role(acting_user, declaration.municipality_id, ISSUERS)
-    issued_on = _as_date(issued_on) or today()
+    issued_on = as_date(issued_on) or today()
     _in_force(declaration)
     earlier = declaration.vicious_dog_permits.filter(holder=declaration.case.owner).first()
     if earlier is not None:
@@ -309,7 +300,7 @@ def renew_vicious_dog_permit(declaration, *, acting_user, insurance, fee_paid, r
     thereafter"; the insurance or bond shown again ([e](1)(x): kept "during the twelve (12) month
     period for which a permit is sought"). Refused once the declaration no longer binds."""
     require_role(acting_user, declaration.municipality_id, ISSUERS)
-    renewed_on = _as_date(renewed_on) or today()
+    renewed_on = as_date(renewed_on) or today()
     _in_force(declaration)
     latest = declaration.vicious_dog_permits.order_by("-issued_on", "-pk").first()
     if latest is None:

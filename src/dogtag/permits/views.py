@@ -209,7 +209,7 @@ def vicious_dog_permits(request, pk):
             "case": case,
             "permits": declaration.vicious_dog_permits.select_related("holder", "issued_by"),
             "renewal": case.deadlines.filter(key=actions.RENEWAL_KEY, superseded=False).order_by("-due_on").first(),
-            "in_force": declaration.status in actions.IN_FORCE,
+            "in_force": declaration.in_force,
             "can_issue": has_role(request.user, declaration.municipality_id, actions.ISSUERS),
             "today": today(),
             "case_url": reverse("case", args=[case.pk]),
