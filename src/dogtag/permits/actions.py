@@ -249,7 +249,6 @@ def expiry(permit: ViciousDogPermit):
 
 
 def _save_permit(declaration, decision, *, acting_user, insurance, on, renewal_of=None) -> ViciousDogPermit:
-
     permit = ViciousDogPermit(
         municipality_id=declaration.municipality_id,
         declaration=declaration,
@@ -275,7 +274,6 @@ def issue_vicious_dog_permit(declaration, *, acting_user, insurance, fee_paid, i
     """River Hills § 2.14(6)[g]: the clerk's annual permit, its fee prorated in the first year, to
     the end of the permit year; [e](1)(x): the insurance or bond "shall be obtained prior to the
     issuing of a permit". The case gets the renewal deadline."""
-
     require_role(acting_user, declaration.municipality_id, ISSUERS)
     issued_on = as_date(issued_on) or today()
     _in_force(declaration)
