@@ -180,17 +180,14 @@ class DeclarationTests(EnforcementTestCase):
             self.login(self.clerks["river-hills"])
             r = self.post("declaration-vicious-dog-permit", decl.pk, {"insurance": "", "fee_paid": "835.62"})
             self.refused(r, "insurance")
-            r = self.post(
-                "declaration-vicious-dog-permit", decl.pk, {"insurance": "Acme bond 77, $100,000", "fee_paid": "500.00"}
-            )
+            # [e](1)(x): "The dog owner shall sign a statement attesting that he shall maintain ..."
+            shown = {"insurance": "Acme bond 77, $100,000"}
+            r = self.post("declaration-vicious-dog-permit", decl.pk, {**shown, "fee_paid": "835.62"})
+            self.refused(r, "has not signed the statement attesting to keep the insurance", "§ 2.14(6)[e](1)(x)")
+            shown["insurance_statement_signed"] = "on"
+            r = self.post("declaration-vicious-dog-permit", decl.pk, {**shown, "fee_paid": "500.00"})
             self.refused(r, "The permit fee is $835.62")
-            self.assert_posted(
-                self.post(
-                    "declaration-vicious-dog-permit",
-                    decl.pk,
-                    {"insurance": "Acme bond 77, $100,000", "fee_paid": "835.62"},
-                )
-            )
+            self.assert_posted(self.post("declaration-vicious-dog-permit", decl.pk, {**shown, "fee_paid": "835.62"}))
             permit = decl.vicious_dog_permits.get()
             self.assertEqual(str(permit.fee), "835.62")
             self.assertEqual(self.requirement(decl, "vicious_dog_permit").proof_on, date(2026, 3, 2))

@@ -159,19 +159,40 @@ class PermitsApiTests(EnforcementTestCase):
             path = f"/declarations/{decl.pk}/vicious-dog-permits"
             r = self.call("river-hills", "POST", path, {"insurance": "", "fee_paid": "835.62"})
             self.assertIn("§ 2.14(6)[e](1)(x)", r.json()["errors"]["insurance"][0])
-            r = self.call("river-hills", "POST", path, {"insurance": INSURANCE, "fee_paid": "835.62"})
+            self.assertIn("signed the statement", r.json()["errors"]["insurance_statement_signed"][0])
+            r = self.call(
+                "river-hills",
+                "POST",
+                path,
+                {"insurance": INSURANCE, "insurance_statement_signed": True, "fee_paid": "835.62"},
+            )
             self.assertEqual(r.status_code, 201, r.content)
             self.assertEqual((r.json()["fee"], r.json()["expires_on"]), ("835.62", "2026-12-31"))
             self.assertEqual(self.call("webster", "GET", path).status_code, 404)
             self.assertEqual(
-                self.call("webster", "POST", f"{path}/renew", {"insurance": INSURANCE, "fee_paid": "1000"}).status_code,
+                self.call(
+                    "webster",
+                    "POST",
+                    f"{path}/renew",
+                    {"insurance": INSURANCE, "insurance_statement_signed": True, "fee_paid": "1000"},
+                ).status_code,
                 404,
             )
         with on(date(2027, 1, 5)):
-            r = self.call("river-hills", "POST", f"{path}/renew", {"insurance": INSURANCE, "fee_paid": "835.62"})
+            r = self.call(
+                "river-hills",
+                "POST",
+                f"{path}/renew",
+                {"insurance": INSURANCE, "insurance_statement_signed": True, "fee_paid": "835.62"},
+            )
             self.assertEqual(r.status_code, 422)
             self.assertIn("$1000.00", r.json()["errors"]["fee_paid"][0])
-            r = self.call("river-hills", "POST", f"{path}/renew", {"insurance": INSURANCE, "fee_paid": "1000.00"})
+            r = self.call(
+                "river-hills",
+                "POST",
+                f"{path}/renew",
+                {"insurance": INSURANCE, "insurance_statement_signed": True, "fee_paid": "1000.00"},
+            )
             self.assertEqual(r.status_code, 201, r.content)
             self.assertEqual((r.json()["fee"], r.json()["expires_on"]), ("1000.00", "2027-12-31"))
             self.assertTrue(any("renewed after 2027-01-01" in n for n in r.json()["notes"]))

@@ -46,10 +46,18 @@ class ViciousDogPermitTests(EnforcementTestCase):
         return list(decl.case.deadlines.filter(key=RENEWAL_KEY).order_by("pk"))
 
     def issue(self, decl, **data):
-        return self.post("declaration-vicious-dog-permit", decl.pk, {"insurance": INSURANCE, **data})
+        return self.post(
+            "declaration-vicious-dog-permit",
+            decl.pk,
+            {"insurance": INSURANCE, "insurance_statement_signed": "on", **data},
+        )
 
     def renew(self, decl, **data):
-        return self.post("declaration-vicious-dog-permit-renew", decl.pk, {"insurance": INSURANCE, **data})
+        return self.post(
+            "declaration-vicious-dog-permit-renew",
+            decl.pk,
+            {"insurance": INSURANCE, "insurance_statement_signed": "on", **data},
+        )
 
     def test_a_permit_runs_to_december_31_and_is_renewed_in_late_december_for_the_next_year(self):
         with on(date(2026, 3, 2)):
@@ -87,7 +95,9 @@ class ViciousDogPermitTests(EnforcementTestCase):
             self.assertIn("Liability insurance or surety bond", page)
             # The insurance or bond is shown again ([e](1)(x)); the section comes from the pack.
             self.refused(
-                self.renew(decl, insurance="", fee_paid="1000.00"), "Show the liability insurance", "§ 2.14(6)[e](1)(x)"
+                self.renew(decl, insurance="", fee_paid="1000.00"),
+                "no liability insurance or surety bond shown",
+                "§ 2.14(6)[e](1)(x)",
             )
             self.refused(self.renew(decl, fee_paid="835.62"), "The permit fee is $1000.00 (§ 2.14(6)[g])")
             self.assert_posted(self.renew(decl, fee_paid="1000.00"))

@@ -218,10 +218,14 @@ def _in_force(declaration) -> None:
         )
 
 
-def _permit_decision(declaration, *, insurance, fee_paid, on, renews=None):
+def _permit_decision(declaration, *, insurance, insurance_statement_signed, fee_paid, on, renews=None):
     """The engine's answer for the permit, or the refusal naming its sections."""
     municipality = declaration.municipality
-    facts = {"first_permit": renews is None, "insurance_shown": bool((insurance or "").strip())}
+    facts = {
+        "first_permit": renews is None,
+        "insurance_shown": bool((insurance or "").strip()),
+        "insurance_statement_signed": bool(insurance_statement_signed),
+    }
     if renews is not None:
         facts["renews_expiring_on"] = expiry(renews)
     decision = law.ask(municipality, "vicious_dog_permit", facts, on)
@@ -229,7 +233,7 @@ def _permit_decision(declaration, *, insurance, fee_paid, on, renews=None):
         raise ValidationError({"fee_paid": "; ".join(decision.notes) or law.not_set_message(decision)})
     if not decision.value["may_issue"]:
         raise ValidationError(
-            {"insurance": f"Show the liability insurance or surety bond first ({law.sections(decision)})."}
+            {name: f"Not yet: {why} ({law.sections(decision)})." for name, why in decision.value["reasons"].items()}
         )
     fee = decision.value["fee"]
     if fee_paid is None or fee_paid < fee:
@@ -244,11 +248,14 @@ def expiry(permit: ViciousDogPermit):
     """The permit's last day; a permit recorded before expiry was stored asks the engine."""
     if permit.expires_on:
         return permit.expires_on
-    decision = law.ask(permit.municipality, "vicious_dog_permit", {"insurance_shown": True}, permit.issued_on)
+    facts = {"insurance_shown": True, "insurance_statement_signed": True}
+    decision = law.ask(permit.municipality, "vicious_dog_permit", facts, permit.issued_on)
     return decision.value["expires"] if decision.value else None
 
 
-def _save_permit(declaration, decision, *, acting_user, insurance, on, renewal_of=None) -> ViciousDogPermit:
+def _save_permit(
+    declaration, decision, *, acting_user, insurance, insurance_statement_signed, on, renewal_of=None
+) -> ViciousDogPermit:
     permit = ViciousDogPermit(
         municipality_id=declaration.municipality_id,
         declaration=declaration,
@@ -258,6 +265,7 @@ def _save_permit(declaration, decision, *, acting_user, insurance, on, renewal_o
         renewal_of=renewal_of,
         fee=decision.value["fee"],
         insurance=insurance.strip(),
+        insurance_statement_signed=insurance_statement_signed,
         decision=law.stored(decision),
         issued_by=acting_user,
     )
@@ -270,7 +278,9 @@ def _save_permit(declaration, decision, *, acting_user, insurance, on, renewal_o
 
 
 @transaction.atomic
-def issue_vicious_dog_permit(declaration, *, acting_user, insurance, fee_paid, issued_on=None) -> ViciousDogPermit:
+def issue_vicious_dog_permit(
+    declaration, *, acting_user, insurance, fee_paid, insurance_statement_signed=False, issued_on=None
+) -> ViciousDogPermit:
     """River Hills § 2.14(6)[g]: the clerk's annual permit, its fee prorated in the first year, to
     the end of the permit year; [e](1)(x): the insurance or bond "shall be obtained prior to the
     issuing of a permit". The case gets the renewal deadline."""
@@ -282,8 +292,9 @@ def issue_vicious_dog_permit(declaration, *, acting_user, insurance, fee_paid, i
         raise ValidationError(
             {"__all__": f"Vicious-dog permit #{earlier.pk} was issued on {earlier.issued_on:%B %-d, %Y}: renew it."}
         )
-    decision = _permit_decision(declaration, insurance=insurance, fee_paid=fee_paid, on=issued_on)
-    permit = _save_permit(declaration, decision, acting_user=acting_user, insurance=insurance, on=issued_on)
+    signed = {"insurance": insurance, "insurance_statement_signed": insurance_statement_signed}
+    decision = _permit_decision(declaration, **signed, fee_paid=fee_paid, on=issued_on)
+    permit = _save_permit(declaration, decision, acting_user=acting_user, **signed, on=issued_on)
     # The permit is the proof of the [g] requirement; this action's audit event records both.
     declaration.requirements.filter(name="vicious_dog_permit", proof_on=None).update(
         proof=f"vicious-dog permit #{permit.pk}", proof_on=issued_on
@@ -293,7 +304,9 @@ def issue_vicious_dog_permit(declaration, *, acting_user, insurance, fee_paid, i
 
 
 @transaction.atomic
-def renew_vicious_dog_permit(declaration, *, acting_user, insurance, fee_paid, renewed_on=None) -> ViciousDogPermit:
+def renew_vicious_dog_permit(
+    declaration, *, acting_user, insurance, fee_paid, insurance_statement_signed=False, renewed_on=None
+) -> ViciousDogPermit:
     """§ 2.14(6)[g]: the annual fee, in full, "due on or before January 1st of each year
     thereafter"; the insurance or bond shown again ([e](1)(x): kept "during the twelve (12) month
     period for which a permit is sought"). Refused once the declaration no longer binds."""
@@ -308,7 +321,6 @@ def renew_vicious_dog_permit(declaration, *, acting_user, insurance, fee_paid, r
         raise ValidationError(
             {"__all__": f"Vicious-dog permit #{latest.pk} already runs to {ends:%B %-d, %Y}; renew it when due."}
         )
-    decision = _permit_decision(declaration, insurance=insurance, fee_paid=fee_paid, on=renewed_on, renews=latest)
-    return _save_permit(
-        declaration, decision, acting_user=acting_user, insurance=insurance, on=renewed_on, renewal_of=latest
-    )
+    signed = {"insurance": insurance, "insurance_statement_signed": insurance_statement_signed}
+    decision = _permit_decision(declaration, **signed, fee_paid=fee_paid, on=renewed_on, renews=latest)
+    return _save_permit(declaration, decision, acting_user=acting_user, **signed, on=renewed_on, renewal_of=latest)

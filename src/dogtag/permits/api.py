@@ -110,7 +110,17 @@ class ViciousDogPermitOut(ModelSchema):
 
     class Meta:
         model = ViciousDogPermit
-        fields = ["id", "declaration", "holder", "issued_on", "expires_on", "renewal_of", "fee", "insurance"]
+        fields = [
+            "id",
+            "declaration",
+            "holder",
+            "issued_on",
+            "expires_on",
+            "renewal_of",
+            "fee",
+            "insurance",
+            "insurance_statement_signed",
+        ]
 
     @staticmethod
     def resolve_holder_name(obj):
@@ -127,12 +137,14 @@ class ViciousDogPermitOut(ModelSchema):
 
 class ViciousDogPermitIn(Schema):
     insurance: str
+    insurance_statement_signed: bool = False
     fee_paid: Decimal
     issued_on: date | None = None
 
 
 class ViciousDogRenewIn(Schema):
     insurance: str
+    insurance_statement_signed: bool = False
     fee_paid: Decimal
     renewed_on: date | None = None
 

@@ -33,9 +33,19 @@ class HenRevokeForm(Form):
     revoked_on = forms.DateField(required=False, widget=DateInput())
 
 
+def statement_signed_field():
+    # Not required here either: the action refuses, naming the section from the pack.
+    return forms.BooleanField(
+        label="The owner signed the statement attesting to maintain, and not voluntarily cancel, "
+        "the insurance for the permit year",
+        required=False,
+    )
+
+
 class ViciousDogPermitForm(Form):
     # Not required here: the action refuses without it, naming the section from the pack.
     insurance = forms.CharField(label="Liability insurance or surety bond (insurer, policy, amount)", required=False)
+    insurance_statement_signed = statement_signed_field()
     fee_paid = forms.DecimalField(label="Fee paid ($)", decimal_places=2, min_value=0)
     issued_on = forms.DateField(required=False, widget=DateInput())
 
@@ -44,5 +54,6 @@ class ViciousDogRenewForm(Form):
     insurance = forms.CharField(
         label="Liability insurance or surety bond (insurer, policy, amount), shown again", required=False
     )
+    insurance_statement_signed = statement_signed_field()
     fee_paid = forms.DecimalField(label="Fee paid ($)", decimal_places=2, min_value=0)
     renewed_on = forms.DateField(required=False, widget=DateInput())

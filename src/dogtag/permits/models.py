@@ -63,6 +63,9 @@ class ViciousDogPermit(Scoped):
     renewal_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="renewals")
     fee = models.DecimalField(max_digits=9, decimal_places=2)
     insurance = models.CharField("liability insurance or surety bond", max_length=300)
+    insurance_statement_signed = models.BooleanField(
+        "the owner signed the statement attesting to keep the insurance for the permit year", default=False
+    )
     decision = models.JSONField(default=dict, blank=True)
     issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
 

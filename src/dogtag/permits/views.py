@@ -154,7 +154,8 @@ def _vicious_page(request, declaration, form, action, title, quote_facts):
         result = run_action(form, action, declaration, acting_user=request.user)
         if result:
             return redirect("declaration-vicious-dog-permits", pk=declaration.pk)
-    quote = law.ask(declaration.municipality, "vicious_dog_permit", {"insurance_shown": True, **quote_facts}, today())
+    facts = {"insurance_shown": True, "insurance_statement_signed": True, **quote_facts}
+    quote = law.ask(declaration.municipality, "vicious_dog_permit", facts, today())
     return render(
         request,
         "permits/vicious_dog_permit_form.html",

@@ -54,6 +54,7 @@ class PermitsSection(Strict):
     hen_revocation: Provision | None = None
     vicious_dog_permit_year: RenewablePermitYear | None = None
     vicious_dog_permit_insurance: Provision | None = None
+    vicious_dog_permit_insurance_statement: Provision | None = None
 
 
 class HenFacts(Facts):
@@ -140,6 +141,7 @@ def hen_permit_revocation(pack, facts: NoFacts, on: date, local) -> Decision:
 class ViciousPermitFacts(Facts):
     first_permit: bool = True
     insurance_shown: bool
+    insurance_statement_signed: bool = False
     renews_expiring_on: date | None = None
 
 
@@ -158,10 +160,17 @@ def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Deci
     term = s.vicious_dog_permit_year if s is not None else None
     if term is None:
         return Decision(None, fee.citations, ("this ordinance sets no vicious-dog permit year",))
-    insurance = s.vicious_dog_permit_insurance
-    if insurance is not None and not facts.insurance_shown:
-        return Decision({"may_issue": False, "reasons": ["no liability insurance or surety bond shown"]},
-                        (insurance.cite.citation,), (insurance.choice,) if insurance.choice else ())
+    insurance, statement = s.vicious_dog_permit_insurance, s.vicious_dog_permit_insurance_statement
+    missing = {
+        "insurance": (insurance, facts.insurance_shown, "no liability insurance or surety bond shown"),
+        "insurance_statement_signed": (statement, facts.insurance_statement_signed,
+                                       "the owner has not signed the statement attesting to keep the insurance"),
+    }
+    refused = {name: (rule, reason) for name, (rule, done, reason) in missing.items() if rule is not None and not done}
+    if refused:
+        return Decision({"may_issue": False, "reasons": {name: reason for name, (_, reason) in refused.items()}},
+                        tuple(rule.cite.citation for rule, _ in refused.values()),
+                        tuple(rule.choice for rule, _ in refused.values() if rule.choice))
     notes = list(fee.notes) + ([term.choice] if term.choice else [])
     year = on.year
     if renewal:
@@ -169,7 +178,7 @@ def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Deci
         due = term.renewal_due.of(facts.renews_expiring_on.year + 1)
         if on > due:
             notes.append(f"renewed after {due.isoformat()}, the day the fee was due; the ordinance sets no late fee")
-    cites = list(fee.citations) + [term.cite.citation] + ([insurance.cite.citation] if insurance else [])
-    value = {"may_issue": True, "reasons": [], "fee": fee.value, "fee_kind": "renewal" if renewal else "initial",
+    cites = list(fee.citations) + [term.cite.citation] + [r.cite.citation for r in (insurance, statement) if r]
+    value = {"may_issue": True, "reasons": {}, "fee": fee.value, "fee_kind": "renewal" if renewal else "initial",
              "expires": term.ends.of(year), "renewal_due": term.renewal_due.of(year + 1)}
     return Decision(value, tuple(cites), tuple(notes))
