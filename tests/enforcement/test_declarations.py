@@ -5,6 +5,7 @@ from datetime import date
 
 from django.urls import reverse
 
+from dogtag.audit.models import AuditEvent
 from dogtag.enforcement.models import Declaration
 from tests.base import on
 from tests.enforcement.helpers import EnforcementTestCase
@@ -147,27 +148,54 @@ class DeclarationTests(EnforcementTestCase):
             for doc in ("determination", "decision", "checklist"):
                 pdf = self.client.get(reverse(f"declaration-{doc}-pdf", args=[decl.pk]))
                 self.assertTrue(pdf.content.startswith(b"%PDF"), doc)
+            # The case's history: every step of the procedure, and nothing of any other record, even
+            # one whose id is the case's.
+            AuditEvent.objects.create(
+                municipality=case.municipality,
+                action="person.update",
+                object_type="registry.person",
+                object_id=str(case.pk),
+                object_repr="someone else",
+            )
+            events = self.client.get(reverse("case", args=[case.pk])).context["events"]
+            self.assertLessEqual(
+                {"declaration.create", "hearing.schedule", "hearing.decide", "appeal.file", "appeal.decide"},
+                {e.action for e in events},
+            )
+            self.assertLessEqual(
+                {e.object_type for e in events},
+                {"enforcement.case", "enforcement.declaration", "enforcement.hearing", "enforcement.appeal"}
+                | {"enforcement.requirement"},
+            )
 
     def test_it_declares_a_river_hills_dog_vicious_with_the_prorated_permit_and_its_removal(self):
         _, _, dog = self.owner_and_dog("river-hills", "Brutus", vaccinated_on=date(2025, 5, 1))
         self.login(self.chief)
         with on(date(2026, 3, 2)):
             # [a](8): "on two separate occasions ... serious physical injury ... off its owner's property"
-            earlier = [
+            earlier = {
+                "earlier1_occurred_on": "2025-12-01",
+                "earlier1_incident_kind": "serious_injury",
+                "earlier1_victim": "domestic_animal",
+                "earlier1_off_owner_property": "on",
+            }
+            r = self.post(
+                "declaration-new",
+                "river-hills",
                 {
-                    "occurred_on": "2025-12-01",
-                    "kind": "serious_injury",
-                    "victim": "domestic_animal",
-                    "off_owner_property": True,
-                }
-            ]
-            import json
-
+                    "animal": dog.pk,
+                    "evidence": "bite reports",
+                    **earlier,
+                    "earlier1_victim": "",
+                    **incident("2026-02-20", "bite_injury"),
+                },
+            )
+            self.refused(r, "Say what happened in this incident, and to whom.")
             decl = self.declare(
                 "river-hills",
                 dog,
                 "2026-03-02",
-                earlier_incidents=json.dumps(earlier),
+                **earlier,
                 **incident("2026-02-20", "serious_injury", off_owner_property=True),
             )
             self.assertEqual(decl.classification, "vicious")

@@ -170,48 +170,71 @@ class DistrictForm(Form):
     posted_at = forms.CharField(label="Notices posted at (separated by ;)", required=False)
 
 
+def _choices(*keys):
+    return [(k, k.replace("_", " ")) for k in keys]
+
+
+INCIDENT_KINDS = _choices("threat", "attack", "injury", "bite_injury", "serious_injury", "killed")
+VICTIMS = _choices("person", "domestic_animal", "livestock")
+EXCUSES = _choices("defend_person", "protect_itself_or_young", "tormented", "defend_property_from_trespasser")
+EARLIER_INCIDENTS = 2  # "on more than one occasion", "on two separate occasions": the finding's incident and two more
+
+
+def incident_fields(prefix="", label="", required=True) -> dict:
+    """One incident's fields; the engine's incident keys, named `{prefix}{key}`."""
+    return {
+        f"{prefix}occurred_on": date_field(f"{label}Incident on", required=required),
+        f"{prefix}incident_kind": forms.ChoiceField(
+            label=f"{label}What happened",
+            choices=([("", "—")] if not required else []) + INCIDENT_KINDS,
+            required=required,
+        ),
+        f"{prefix}victim": forms.ChoiceField(
+            label=f"{label}Victim", choices=([("", "—")] if not required else []) + VICTIMS, required=required
+        ),
+        f"{prefix}at_large": forms.BooleanField(label=f"{label}At large", required=False),
+        f"{prefix}off_owner_property": forms.BooleanField(label=f"{label}Off the owner's property", required=False),
+        f"{prefix}provoked": forms.BooleanField(label=f"{label}Provoked", required=False),
+        f"{prefix}excuse": forms.ChoiceField(label=f"{label}Excuse", required=False, choices=[("", "—")] + EXCUSES),
+    }
+
+
 class DeclareForm(ScopedForm):
+    """The incident the finding rests on, and up to two earlier ones (each counted by the engine
+    only within the ordinance's window)."""
+
     animal = animal_field()
     determined_on = date_field(required=False)
     evidence = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), help_text="What the finding rests on")
-    occurred_on = date_field("Incident on")
-    incident_kind = forms.ChoiceField(
-        label="What happened",
-        choices=[
-            (k, k.replace("_", " ")) for k in ("threat", "attack", "injury", "bite_injury", "serious_injury", "killed")
-        ],
-    )
-    victim = forms.ChoiceField(choices=[(k, k.replace("_", " ")) for k in ("person", "domestic_animal", "livestock")])
-    at_large = forms.BooleanField(required=False)
-    off_owner_property = forms.BooleanField(label="Off the owner's property", required=False)
-    provoked = forms.BooleanField(required=False)
-    excuse = forms.ChoiceField(
-        required=False,
-        choices=[("", "—")]
-        + [
-            (k, k.replace("_", " "))
-            for k in ("defend_person", "protect_itself_or_young", "tormented", "defend_property_from_trespasser")
-        ],
-    )
-    earlier_incidents = forms.JSONField(required=False, help_text="Earlier incidents as a JSON list (optional)")
     propensity_shown = forms.BooleanField(required=False)
     fighting = forms.BooleanField(label="Owned or trained for dog fighting", required=False)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        incidents = incident_fields()
+        for n in range(1, EARLIER_INCIDENTS + 1):
+            incidents |= incident_fields(f"earlier{n}_", f"Earlier incident {n} (optional) — ", required=False)
+        self.fields.update(incidents)
+        self.order_fields(["animal", "determined_on", "evidence", *incidents])
+
+    def _incident(self, d, prefix=""):
+        keys = ("occurred_on", "incident_kind", "victim", "at_large", "off_owner_property", "provoked", "excuse")
+        values = {key: d.pop(f"{prefix}{key}") for key in keys}
+        if prefix and not values["occurred_on"]:
+            return None
+        for key in ("incident_kind", "victim"):
+            if not values[key]:
+                self.add_error(f"{prefix}{key}", "Say what happened in this incident, and to whom.")
+        values["kind"], values["excuse"] = values.pop("incident_kind"), values["excuse"] or None
+        return values
+
     def clean(self):
-        """The incident fields become the engine's list of incidents."""
+        """The incident fields become the engine's list of incidents, earliest first."""
         d = super().clean()
         if self.errors:
             return d
-        incident = {
-            "occurred_on": d.pop("occurred_on"),
-            "kind": d.pop("incident_kind"),
-            "victim": d.pop("victim"),
-            "at_large": d.pop("at_large"),
-            "off_owner_property": d.pop("off_owner_property"),
-            "provoked": d.pop("provoked"),
-            "excuse": d.pop("excuse") or None,
-        }
-        d["incidents"] = list(d.pop("earlier_incidents") or []) + [incident]
+        earlier = [self._incident(d, f"earlier{n}_") for n in range(1, EARLIER_INCIDENTS + 1)]
+        d["incidents"] = sorted((i for i in earlier if i), key=lambda i: i["occurred_on"]) + [self._incident(d)]
         return d
 
 

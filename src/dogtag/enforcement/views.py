@@ -1,11 +1,14 @@
 """The officer's pages: cases, the steps on them (each a form calling one action), my cases,
 the calendar feed and the printable documents. Thin: parse, call the action, render."""
 
+from collections import defaultdict
 from datetime import date
+from functools import reduce
+from operator import or_
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -143,9 +146,7 @@ def case(request, pk):
     elif case.kind == Case.Kind.DISTRICT:
         detail["district"] = case.district
     deadlines = case.deadlines.filter(superseded=False)
-    events = AuditEvent.objects.filter(municipality=case.municipality, object_id__in=_object_ids(case)).select_related(
-        "actor"
-    )
+    events = AuditEvent.objects.filter(_history(case), municipality=case.municipality).select_related("actor")
     return render(
         request,
         "enforcement/case.html",
@@ -153,14 +154,27 @@ def case(request, pk):
     )
 
 
-def _object_ids(case):
-    ids = {str(case.pk)}
+# The records under a case's procedure record whose events belong in the case's history.
+PARTS = {
+    "quarantine": ("examinations",),
+    "declaration": ("requirements", "hearings", "appeals", "escape_notifications", "vicious_dog_permits"),
+}
+
+
+def _history(case) -> Q:
+    """The audit events of the case, its procedure's record and every record under it, each
+    matched by its type and id."""
+    records = [case, *case.complaints.all()]
     for rel in ("impoundment", "bite", "quarantine", "declaration", "citation", "district"):
-        obj = getattr(case, rel, None) if hasattr(case, rel) else None
+        obj = getattr(case, rel, None)
         if obj is not None:
-            ids.add(str(obj.pk))
-    ids |= {str(pk) for pk in case.complaints.values_list("pk", flat=True)}
-    return ids
+            records.append(obj)
+            for part in PARTS.get(rel, ()):
+                records += list(getattr(obj, part).all())
+    ids = defaultdict(set)
+    for record in records:
+        ids[record._meta.label_lower].add(str(record.pk))
+    return reduce(or_, (Q(object_type=label, object_id__in=pks) for label, pks in ids.items()))
 
 
 # --- steps on a case --------------------------------------------------------------------------
