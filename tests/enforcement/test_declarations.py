@@ -1,6 +1,7 @@
 """Dangerous and vicious dogs: River Hills § 2.14(6) from determination to appeal, and the
 vicious-dog rules of Benton, Webster and Cedarburg in their own terms."""
 
+import re
 from datetime import date
 
 from django.urls import reverse
@@ -22,6 +23,12 @@ class DeclarationTests(EnforcementTestCase):
         body = {"animal": dog.pk, "determined_on": day, "evidence": "bite report of the victim; officer saw it", **data}
         self.assert_posted(self.post("declaration-new", slug, body))
         return Declaration.objects.latest("pk")
+
+    def steps(self, case):
+        """The step buttons the case page shows (the PDFs aside)."""
+        page = self.client.get(reverse("case", args=[case.pk])).content.decode()
+        actions = page.split('<div class="actions">', 1)[1].split("</div>", 1)[0]
+        return {s for s in re.findall(r'class="button" href="[^"]*">([^<]+)</a>', actions) if "(PDF)" not in s}
 
     def requirement(self, decl, name):
         return decl.requirements.get(name=name)
@@ -50,6 +57,8 @@ class DeclarationTests(EnforcementTestCase):
             )
             # [c](3): "in no case more than 30 days after the date of the determination"
             self.assertEqual(self.deadline(case, "compliance").due_on, date(2026, 4, 1))
+            # The case page offers the steps that come next, not the whole procedure at once.
+            self.assertEqual(self.steps(case), {"Service", "Removal notice", "Escape, bite or attack", "Waiver"})
         with on(date(2026, 3, 4)):
             self.assert_posted(
                 self.post(
@@ -68,6 +77,8 @@ class DeclarationTests(EnforcementTestCase):
             self.refused(r, "is late: the last day was 2026-03-11", "§ 2.14(6)[c](3)")
         with on(date(2026, 3, 6)):
             self.assert_posted(self.post("declaration-hearing-request", decl.pk, {"requested_on": "2026-03-06"}))
+            self.assertIn("Schedule the hearing", self.steps(case))
+            self.assertNotIn("Service", self.steps(case))
             # A timely request stays the spay/neuter requirement; the photographs still fall due.
             self.assertTrue(self.requirement(decl, "spay_neuter").stayed)
             self.assertFalse(case.open_deadlines().filter(key="requirement.spay_neuter").exists())
@@ -252,6 +263,9 @@ class DeclarationTests(EnforcementTestCase):
             decl.refresh_from_db()
             self.assertEqual(decl.effective_on, date(2026, 3, 2))
             self.assertFalse(case.deadlines.filter(key="contest").exists())
+            # No hearing in Benton: the next step is the appeal; no River Hills duties (escape notice,
+            # removal, waiver).
+            self.assertEqual(self.steps(case), {"Appeal"})
         with on(date(2026, 3, 3)):
             # § 115-5B(2)(h): "within 15 days of written notification"
             self.assert_posted(self.post("requirement-impose", dna.pk, {"written_notice_on": "2026-03-03"}))
@@ -266,6 +280,7 @@ class DeclarationTests(EnforcementTestCase):
             self.assert_posted(
                 self.post("declaration-appeal-decision", decl.pk, {"decided_on": "2026-03-20", "outcome": "upheld"})
             )
+            self.assertNotIn("Appeal decided", self.steps(case))
             # "or 10 days after an unsuccessful appeal": March 30
             self.assertEqual(self.deadline(case, "compliance").due_on, date(2026, 3, 30))
 

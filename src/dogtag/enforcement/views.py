@@ -12,6 +12,7 @@ from django.db.models import Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 
 from dogtag.accounts.scope import get_for_user, municipalities, scoped
 from dogtag.audit.models import AuditEvent
@@ -139,6 +140,7 @@ def case(request, pk):
         detail["escape_notifications"] = decl.escape_notifications.all()
         if decl.classification == Declaration.Classification.VICIOUS:
             detail["permit_fee"] = law.ask(case.municipality, "vicious_dog_permit_fee", {}, today())
+        detail["steps"] = declaration_steps(decl, list(detail["hearings"]), list(detail["appeals"]))
     elif case.kind == Case.Kind.COMPLAINT:
         detail["complaints"] = case.complaints.select_related("animal", "owner")
     elif case.kind == Case.Kind.CITATION:
@@ -159,6 +161,52 @@ PARTS = {
     "quarantine": ("examinations",),
     "declaration": ("requirements", "hearings", "appeals", "escape_notifications", "vicious_dog_permits"),
 }
+
+
+def declaration_steps(decl, hearings, appeals) -> set[str]:
+    """The steps the declaration's state and its ordinance allow next (each step page still checks)."""
+    m, on, steps = decl.municipality, today(), set()
+    hearing = max(hearings, key=lambda h: h.pk, default=None)
+    pending_appeal = any(a.decided_on is None for a in appeals)
+    if hearing is not None and hearing.held_on:
+        steps.add("decision-pdf")
+    if not decl.in_force:
+        return steps
+    if not decl.effective_on:
+        steps.add("serve")
+    elif not decl.contest_requested_on:
+        contest = law.ask(m, "contest_deadline", {"served_on": decl.effective_on}, on)
+        steps.add("hearing-request" if contest.value is not None else "appeal")
+    if decl.contest_timely and hearing is None:
+        steps.add("hearing")
+    if hearing is not None and not hearing.held_on:
+        steps.add("hearing-decision")
+    if hearing is not None and hearing.held_on and not hearing.decision_received_on:
+        steps.add("decision-received")
+    if hearing is not None and hearing.decision_received_on and not appeals:
+        steps.add("appeal")
+    if pending_appeal:
+        steps.add("appeal-decision")
+        steps.discard("appeal")
+    if law.ask(m, "removal_deadline", {"served_at": timezone.now()}, on).value is not None:
+        steps.add("removal")
+    facts = {"classification": decl.classification, "event": "escaped_at_large"}
+    escape = law.ask(m, "dangerous_dog_escape_notice", facts, on)
+    if escape.value and escape.value["required"]:
+        steps.add("escape")
+    waiver = {
+        "classification": decl.classification,
+        "declared_on": decl.determined_on,
+        "no_subsequent_violations": False,
+        "complied_throughout": False,
+        "behavior_program_completed": False,
+    }
+    if law.ask(m, "declaration_waiver", waiver, on).value is not None:
+        steps.add("waiver")
+    if decl.classification == Declaration.Classification.VICIOUS and not decl.vicious_dog_permits.exists():
+        if law.ask(m, "vicious_dog_permit_fee", {}, on).value is not None:
+            steps.add("vicious-dog-permit")
+    return steps
 
 
 def _history(case) -> Q:
