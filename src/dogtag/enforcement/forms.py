@@ -180,22 +180,19 @@ EXCUSES = _choices("defend_person", "protect_itself_or_young", "tormented", "def
 EARLIER_INCIDENTS = 2  # "on more than one occasion", "on two separate occasions": the finding's incident and two more
 
 
-def incident_fields(prefix="", label="", required=True) -> dict:
+def incident_fields(prefix="", required=True) -> dict:
     """One incident's fields; the engine's incident keys, named `{prefix}{key}`."""
+    blank = [] if required else [("", "—")]
     return {
-        f"{prefix}occurred_on": date_field(f"{label}Incident on", required=required),
+        f"{prefix}occurred_on": date_field("Incident on", required=required),
         f"{prefix}incident_kind": forms.ChoiceField(
-            label=f"{label}What happened",
-            choices=([("", "—")] if not required else []) + INCIDENT_KINDS,
-            required=required,
+            label="What happened", choices=blank + INCIDENT_KINDS, required=required
         ),
-        f"{prefix}victim": forms.ChoiceField(
-            label=f"{label}Victim", choices=([("", "—")] if not required else []) + VICTIMS, required=required
-        ),
-        f"{prefix}at_large": forms.BooleanField(label=f"{label}At large", required=False),
-        f"{prefix}off_owner_property": forms.BooleanField(label=f"{label}Off the owner's property", required=False),
-        f"{prefix}provoked": forms.BooleanField(label=f"{label}Provoked", required=False),
-        f"{prefix}excuse": forms.ChoiceField(label=f"{label}Excuse", required=False, choices=[("", "—")] + EXCUSES),
+        f"{prefix}victim": forms.ChoiceField(label="Victim", choices=blank + VICTIMS, required=required),
+        f"{prefix}at_large": forms.BooleanField(label="At large", required=False),
+        f"{prefix}off_owner_property": forms.BooleanField(label="Off the owner's property", required=False),
+        f"{prefix}provoked": forms.BooleanField(label="Provoked", required=False),
+        f"{prefix}excuse": forms.ChoiceField(label="Excuse", required=False, choices=[("", "—")] + EXCUSES),
     }
 
 
@@ -211,11 +208,17 @@ class DeclareForm(ScopedForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        incidents = incident_fields()
+        self.groups = {"The finding": ["animal", "determined_on", "evidence", "propensity_shown", "fighting"]}
+        incidents = {"The incident it rests on": incident_fields()}
         for n in range(1, EARLIER_INCIDENTS + 1):
-            incidents |= incident_fields(f"earlier{n}_", f"Earlier incident {n} (optional) — ", required=False)
-        self.fields.update(incidents)
-        self.order_fields(["animal", "determined_on", "evidence", *incidents])
+            incidents[f"Earlier incident {n} (optional)"] = incident_fields(f"earlier{n}_", required=False)
+        for legend, fields in incidents.items():
+            self.fields.update(fields)
+            self.groups[legend] = list(fields)
+
+    def grouped(self):
+        """(legend, bound fields) for the page's fieldsets."""
+        return [(legend, [self[name] for name in names]) for legend, names in self.groups.items()]
 
     def _incident(self, d, prefix=""):
         keys = ("occurred_on", "incident_kind", "victim", "at_large", "off_owner_property", "provoked", "excuse")
