@@ -1,5 +1,6 @@
 """River Hills § 2.14(6)[e](1)(vii) (no sale or transfer within the Village), (viii) (notice of
-an escape, bite or attack) and [h] (a dog declared elsewhere), through the staff pages and the API."""
+an escape, bite or attack), (ix) (failure to comply) and [h] (a dog declared elsewhere), through the
+staff pages and the API."""
 
 import json
 from datetime import date
@@ -9,6 +10,7 @@ from django.urls import reverse
 from dogtag.accounts.models import ApiToken
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement.models import Declaration
+from dogtag.licensing import actions as licensing
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Ownership
 from tests.base import on
@@ -273,3 +275,80 @@ class CustodyTests(EnforcementTestCase):
                 status_disclosed="yes",
             )
             self.refused(r, "§ 2.14(6)[e](1)(vii)", "§ 2.14(6)[f](1)")
+
+    # (ix): "failure to comply ... shall result in the revocation of the dog's license and the permit
+    # providing for the keeping of such dog"; the dog "subject to immediate seizure and impoundment".
+    def test_a_failure_to_comply_revokes_the_license_and_the_permit_and_calls_for_seizure(self):
+        _, _, dog = self.owner_and_dog("river-hills", "Brute", vaccinated_on=date(2025, 5, 1))
+        clerk, village = self.clerks["river-hills"], self.places["river-hills"]
+        with on(date(2026, 2, 2)):
+            licensing.receive_tag_lot(
+                acting_user=clerk,
+                municipality=village,
+                license_year=2026,
+                first_serial=1,
+                last_serial=10,
+                received_on=date(2026, 1, 2),
+            )
+            license = licensing.issue_license(dog, acting_user=clerk, payment={"amount": "8.00", "method": "cash"})
+        self.login(self.chief)
+        with on(date(2026, 3, 2)):
+            earlier = {
+                "earlier1_occurred_on": "2025-12-01",
+                "earlier1_incident_kind": "serious_injury",
+                "earlier1_victim": "domestic_animal",
+                "earlier1_off_owner_property": "on",
+            }
+            serious = {**bite("2026-02-20"), "incident_kind": "serious_injury", "off_owner_property": "on"}
+            decl = self.declare("river-hills", dog, "2026-03-02", **earlier, **serious)
+            self.assertEqual(decl.classification, "vicious")
+            self.login(clerk)
+            permit = {"insurance": "Acme bond, $100,000", "insurance_statement_signed": "on", "fee_paid": "835.62"}
+            self.assert_posted(self.post("declaration-vicious-dog-permit", decl.pk, permit))
+        self.login(self.chief)
+        with on(date(2026, 4, 10)):
+            events = AuditEvent.objects.count()
+            self.refused(self.post("declaration-failure", decl.pk, {"failure": " "}), "This field is required")
+            self.assertEqual(AuditEvent.objects.count(), events)
+            body = {"found_on": "2026-04-10", "failure": "no proof of the enclosure; the dog loose in the yard"}
+            self.assert_posted(self.post("declaration-failure", decl.pk, body))
+            license.refresh_from_db()
+            self.assertIsNotNone(license.voided_at)
+            self.assertIn("§ 2.14(6)[e](1)(ix)", license.void_reason)
+            self.assertEqual(set(license.tags.values_list("status", flat=True)), {"voided"})
+            self.assertTrue(AuditEvent.objects.filter(action="license.revoke", object_id=str(license.pk)).exists())
+            seizure = self.deadline(decl.case, "seizure")
+            self.assertEqual(seizure.due_on, date(2026, 4, 10))
+            self.assertIn("§ 2.14(6)[e](1)(ix)", [c["section"] for c in seizure.citations])
+            page = self.client.get(reverse("case", args=[decl.case_id])).content.decode()
+            self.assertIn("no proof of the enclosure", page)
+            self.assertIn("revoked April 10, 2026", page)  # the vicious-dog permit
+            self.assertIn(str(license.serial), page)
+        self.login(self.chief)
+        with on(date(2026, 4, 11)):
+            # The seizure: an impoundment of the dog meets it.
+            form = self.client.get(
+                reverse("impoundment-new", args=["river-hills"]), {"animal": dog.pk, "reason": "vicious"}
+            )
+            self.assertContains(form, f'<option value="{dog.pk}" selected>')
+            r = self.post(
+                "impoundment-new",
+                "river-hills",
+                {"animal": dog.pk, "found_at": "9 Elm St", "reason": "vicious", "held_at": "Village kennel"},
+            )
+            self.assert_posted(r)
+            self.assertEqual(decl.case.deadlines.get(key="seizure", superseded=False).done_on, date(2026, 4, 11))
+        with on(date(2026, 12, 28)):
+            self.login(clerk)
+            renewal = {"insurance": "Acme bond, $100,000", "insurance_statement_signed": "on", "fee_paid": "1000.00"}
+            r = self.post("declaration-vicious-dog-permit-renew", decl.pk, renewal)
+            self.refused(r, "was revoked on April 10, 2026", "§ 2.14(6)[e](1)(ix)")
+
+    def test_benton_attaches_no_such_consequence(self):
+        _, _, dog = self.owner_and_dog("benton", "Bent", vaccinated_on=date(2025, 5, 1))
+        self.login(self.chief)
+        with on(date(2026, 3, 4)):
+            decl = self.declare("benton", dog, "2026-03-04", **bite("2026-03-01"))
+            body = {"found_on": "2026-03-20", "failure": "no sign posted"}
+            self.refused(self.post("declaration-failure", decl.pk, body), "sets no consequence of a failure to comply")
+            self.assertFalse(decl.compliance_failures.exists())

@@ -58,7 +58,9 @@ class DeclarationTests(EnforcementTestCase):
             # [c](3): "in no case more than 30 days after the date of the determination"
             self.assertEqual(self.deadline(case, "compliance").due_on, date(2026, 4, 1))
             # The case page offers the steps that come next, not the whole procedure at once.
-            self.assertEqual(self.steps(case), {"Service", "Removal notice", "Escape, bite or attack", "Waiver"})
+            self.assertEqual(
+                self.steps(case), {"Service", "Removal notice", "Escape, bite or attack", "Failure to comply", "Waiver"}
+            )
         with on(date(2026, 3, 4)):
             self.assert_posted(
                 self.post(

@@ -324,6 +324,15 @@ class EscapeNotificationForm(Form):
     immediate = forms.BooleanField(label="The notice was immediate (your finding)", required=False)
 
 
+class FailureToComplyForm(Form):
+    found_on = date_field("Found on", required=False)
+    failure = forms.CharField(
+        label="What the owner failed to comply with",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="The requirement or condition, and how it was found",
+    )
+
+
 class CitationForm(ScopedForm):
     person = person_field()
     animal = animal_field(required=False)

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Person, Scoped
 
 
@@ -390,6 +391,24 @@ class EscapeNotification(Scoped):
 
     def __str__(self):
         return f"{self.get_event_display()} on {timezone.localtime(self.occurred_at):%Y-%m-%d %H:%M}"
+
+
+class ComplianceFailure(Scoped):
+    """The officer's finding that the owner of a declared dog failed to comply with its
+    requirements, and what the law made of it (River Hills § 2.14(6)[e](1)(ix)): the license it
+    revoked; the vicious-dog permit is revoked from this day (ViciousDogPermit.revoked_by)."""
+
+    declaration = models.ForeignKey(Declaration, on_delete=models.PROTECT, related_name="compliance_failures")
+    found_on = models.DateField()
+    failure = models.TextField("what the owner failed to comply with")
+    revoked_license = models.ForeignKey(License, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    decision = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["found_on", "pk"]
+
+    def __str__(self):
+        return f"Failure to comply found on {self.found_on}"
 
 
 class Hearing(Scoped):

@@ -45,7 +45,8 @@ def case_url(case_id):
 def _form(form_class, request, municipality, **kwargs):
     if issubclass(form_class, forms.ScopedForm):
         kwargs["municipality"] = municipality
-    return form_class(request.POST or None, request.FILES or None, **kwargs)
+    initial = request.GET.dict() if request.method == "GET" else None  # "Impound" from a case: the animal
+    return form_class(request.POST or None, request.FILES or None, initial=initial, **kwargs)
 
 
 # --- lists ------------------------------------------------------------------------------------
@@ -138,6 +139,7 @@ def case(request, pk):
         detail["hearings"] = decl.hearings.all()
         detail["appeals"] = decl.appeals.all()
         detail["escape_notifications"] = decl.escape_notifications.all()
+        detail["compliance_failures"] = decl.compliance_failures.select_related("revoked_license")
         if decl.classification == Declaration.Classification.VICIOUS:
             detail["permit_fee"] = law.ask(case.municipality, "vicious_dog_permit_fee", {}, today())
         detail["steps"] = declaration_steps(decl, list(detail["hearings"]), list(detail["appeals"]))
@@ -194,6 +196,8 @@ def declaration_steps(decl, hearings, appeals) -> set[str]:
     escape = law.ask(m, "dangerous_dog_escape_notice", facts, on)
     if escape.value and escape.value["required"]:
         steps.add("escape")
+    if law.ask(m, "failure_to_comply", {"classification": decl.classification}, on).value is not None:
+        steps.add("failure")
     waiver = {
         "classification": decl.classification,
         "declared_on": decl.determined_on,
@@ -378,6 +382,13 @@ STEPS = {
         forms.EscapeNotificationForm,
         actions.record_escape_notification,
         "Escape, bite or attack: the notice to the police",
+    ),
+    "declaration-failure": (
+        "declarations",
+        Declaration,
+        forms.FailureToComplyForm,
+        actions.record_failure_to_comply,
+        "Failure to comply: the license and permit revoked, the dog subject to seizure",
     ),
     "declaration-waiver": (
         "declarations",

@@ -229,7 +229,20 @@ def issue_license(
 @transaction.atomic
 def void_license(license, *, acting_user, reason: str) -> License:
     """Void a license issued in error; its tag is retired (never reissued) and stays on record."""
-    require_role(acting_user, license.municipality_id, CLERKS)
+    return _void(license, acting_user=acting_user, reason=reason, roles=CLERKS, action="license.void")
+
+
+@transaction.atomic
+def revoke_license(license, *, acting_user, reason: str) -> License:
+    """A license the law revokes on an officer's finding (River Hills § 2.14(6)[e](1)(ix)):
+    void like one issued in error, with the reason, by the officer or the clerk; called inside
+    the finding's transaction."""
+    roles = CLERKS + (Role.OFFICER,)
+    return _void(license, acting_user=acting_user, reason=reason, roles=roles, action="license.revoke")
+
+
+def _void(license, *, acting_user, reason, roles, action) -> License:
+    require_role(acting_user, license.municipality_id, roles)
     if not reason.strip():
         raise ValidationError({"reason": "Say why the license is void."})
     if license.voided_at:
@@ -237,7 +250,7 @@ def void_license(license, *, acting_user, reason: str) -> License:
     before = snapshot(license)
     license.voided_at, license.void_reason = timezone.now(), reason
     license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.VOIDED)
-    return _saved(license, acting_user=acting_user, action="license.void", before=before)
+    return _saved(license, acting_user=acting_user, action=action, before=before)
 
 
 @transaction.atomic

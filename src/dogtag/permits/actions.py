@@ -316,6 +316,14 @@ def renew_vicious_dog_permit(
     latest = declaration.vicious_dog_permits.order_by("-issued_on", "-pk").first()
     if latest is None:
         raise ValidationError({"__all__": "No vicious-dog permit was issued on this declaration: issue the first."})
+    revoked = latest.revoked_by
+    if revoked is not None:
+        raise ValidationError(
+            {
+                "__all__": f"Vicious-dog permit #{latest.pk} was revoked on {revoked.found_on:%B %-d, %Y}: "
+                f"{revoked} ({law.sections(revoked.decision.get('citations', []))})."
+            }
+        )
     ends = expiry(latest)
     if ends and ends.year > renewed_on.year:
         raise ValidationError(

@@ -72,5 +72,12 @@ class ViciousDogPermit(Scoped):
     class Meta:
         ordering = ["-issued_on", "-pk"]
 
+    @property
+    def revoked_by(self):
+        """The finding of a failure to comply that revoked this permit (River Hills
+        § 2.14(6)[e](1)(ix)), if one was made while it ran."""
+        found = self.declaration.compliance_failures.filter(found_on__gte=self.issued_on)
+        return (found.filter(found_on__lte=self.expires_on) if self.expires_on else found).first()
+
     def __str__(self):
         return f"Vicious-dog permit #{self.pk} ({(self.expires_on or self.issued_on).year})"

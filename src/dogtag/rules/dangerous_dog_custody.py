@@ -1,8 +1,9 @@
-"""Keeping a dangerous dog: who may take it over, and the owner's notice to the police when it
-escapes, bites or attacks (River Hills § 2.14(6)[e](1)(vii) and (viii); [f](1) for vicious dogs).
+"""Keeping a dangerous dog: who may take it over, the owner's notice to the police when it
+escapes, bites or attacks, and what a failure to comply brings (River Hills § 2.14(6)[e](1)(vii),
+(viii) and (ix); [f](1) for vicious dogs).
 
 The provisions live in the pack's `dangerous_dogs` section (`transfer`, `escape_notice`,
-`vicious_as_dangerous`); the questions are here.
+`failure_to_comply`, `vicious_as_dangerous`); the questions are here.
 """
 from __future__ import annotations
 
@@ -32,6 +33,13 @@ class EscapeNotice(Provision):
     classes: list[Class]
     whom: str
     bite: Provision
+
+
+class FailureToComply(Provision):
+    """`cite` is the revocation sentence; `seizure` the sentence on seizure and impoundment."""
+
+    classes: list[Class]
+    seizure: Provision
 
 
 def _rule(pack, name: str, doing: str):
@@ -102,4 +110,23 @@ def dangerous_dog_escape_notice(pack, facts: EscapeFacts, on: date, local) -> De
     cite = rule.cite if facts.event == "escaped_at_large" else rule.bite.cite
     value = {"required": True, "whom": rule.whom, "when": "immediately"}
     cites = (cite.citation, *_vicious_cites(pack, facts.classification))
+    return Decision(value, cites, choice_notes(rule))
+
+
+class FailureFacts(Facts):
+    classification: Class
+
+
+@question("failure_to_comply", facts=FailureFacts,
+          doc="What the ordinance makes of a declared dog's owner failing to comply with its requirements: "
+              "the license and the permit for keeping the dog revoked, the dog subject to seizure and impoundment.")
+def failure_to_comply(pack, facts: FailureFacts, on: date, local) -> Decision:
+    rule, none = _rule(pack, "failure_to_comply", "consequence of a failure to comply")
+    if none:
+        return none
+    if facts.classification not in rule.classes:
+        return Decision(None, (), (
+            f"the consequences bind {' and '.join(c.replace('_', ' ') for c in rule.classes)} dogs only",))
+    value = {"revoke_license": True, "revoke_permit": True, "seizure": True}
+    cites = (rule.cite.citation, rule.seizure.cite.citation, *_vicious_cites(pack, facts.classification))
     return Decision(value, cites, choice_notes(rule))

@@ -16,7 +16,7 @@ from pydantic import Field
 from .amounts import amount_at
 from .business_days import business_days_after
 from .catalogue import Facts, question
-from .dangerous_dog_custody import EscapeNotice, TransferRestriction
+from .dangerous_dog_custody import EscapeNotice, FailureToComply, TransferRestriction
 from .dates import plus_months
 from .decision import CENT, Decision
 from .schema import Amount, Money, Provision, Strict, section
@@ -89,6 +89,7 @@ class DangerousDogsSection(Strict):
     declared_elsewhere_requirements: DeclaredElsewhereRequirements | None = None
     transfer: TransferRestriction | None = None
     escape_notice: EscapeNotice | None = None
+    failure_to_comply: FailureToComply | None = None
     vicious_as_dangerous: Provision | None = None
 
 

@@ -20,6 +20,10 @@ from dogtag.enforcement.actions.complaints import (
     record_complaint,
     record_notice_step,
 )
+from dogtag.enforcement.actions.custody import (
+    record_escape_notification,
+    record_failure_to_comply,
+)
 from dogtag.enforcement.actions.declarations import (
     apply_for_waiver,
     decide_appeal,
@@ -28,7 +32,6 @@ from dogtag.enforcement.actions.declarations import (
     file_appeal,
     impose_requirement,
     record_decision_received,
-    record_escape_notification,
     record_requirement_proof,
     register_declared_elsewhere,
     request_hearing,
@@ -91,6 +94,7 @@ __all__ = [
     "impose_requirement",
     "record_decision_received",
     "record_escape_notification",
+    "record_failure_to_comply",
     "record_requirement_proof",
     "register_declared_elsewhere",
     "request_hearing",

@@ -24,7 +24,6 @@ from dogtag.enforcement.models import (
     Appeal,
     Case,
     Declaration,
-    EscapeNotification,
     Hearing,
     Requirement,
     today,
@@ -529,45 +528,6 @@ def register_declared_elsewhere(
     _compliance(decl)
     _requirements(decl)
     return decl
-
-
-@transaction.atomic
-def record_escape_notification(
-    decl, *, acting_user, event, occurred_at, notice_method, notified_at=None, immediate=False, description=""
-) -> EscapeNotification:
-    """The declared dog escaped and was at large, or bit or attacked a person or domestic
-    animal: what happened, and when and how its owner or keeper notified the police. Whether the
-    notice was immediate is the officer's finding; the engine says whether the duty binds."""
-    if not decl.in_force:
-        raise ValidationError({"event": f"The declaration is {decl.get_status_display().lower()}."})
-    occurred_on = timezone.localtime(occurred_at).date()
-    if occurred_on < decl.determined_on:
-        raise ValidationError(
-            {"occurred_at": f"That is before the declaration ({decl.determined_on}): record only what came after."}
-        )
-    facts = {"classification": decl.classification, "event": event}
-    decision = law.ask(decl.municipality, "dangerous_dog_escape_notice", facts, occurred_on, field="event")
-    if decision.value is None or not decision.value["required"]:
-        raise ValidationError({"event": "; ".join(decision.notes) or "The ordinance requires no such notice."})
-    not_notified = notice_method == EscapeNotification.Method.NOT_NOTIFIED
-    if not_notified and notified_at:
-        raise ValidationError({"notified_at": "The owner did not notify the police: leave the time blank."})
-    if not not_notified and not notified_at:
-        raise ValidationError({"notified_at": "When did the owner or keeper notify the police?"})
-    if notified_at and notified_at < occurred_at:
-        raise ValidationError({"notified_at": "The notice comes after what happened."})
-    notification = EscapeNotification(
-        municipality_id=decl.municipality_id,
-        declaration=decl,
-        event=event,
-        occurred_at=occurred_at,
-        description=description,
-        notice_method=notice_method,
-        notified_at=notified_at,
-        immediate=bool(immediate) and not not_notified,
-        decision=law.stored(decision),
-    )
-    return save_record(notification, acting_user=acting_user, action="declaration.escape_notification", roles=OFFICERS)
 
 
 @transaction.atomic

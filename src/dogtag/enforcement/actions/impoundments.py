@@ -121,6 +121,9 @@ def impound(
     )
     imp = save_record(imp, acting_user=acting_user, action="impoundment.create", roles=OFFICERS)
     _holding(imp)
+    if animal is not None:  # a seizure a declaration called for (River Hills § 2.14(6)[e](1)(ix)) is done
+        for declared in Case.objects.filter(animal=animal, kind=Case.Kind.DECLARATION, closed_on=None):
+            meet(declared, "seizure", imp.impounded_on, f"impounded (case #{case.pk})")
     return imp
 
 
