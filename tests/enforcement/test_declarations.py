@@ -351,3 +351,12 @@ class DeclarationTests(EnforcementTestCase):
             self.assertEqual(self.deadline(decl.case, "declared_elsewhere").due_on, date(2026, 3, 12))
             r = self.post("declared-elsewhere-new", "webster", {**body, "animal": self.owner_and_dog("webster")[2].pk})
             self.refused(r, "no rule for dogs declared elsewhere")
+            self.assertIn("Owner's notice received", self.steps(decl.case))
+        with on(date(2026, 3, 16)):
+            # The owner's notice comes after the deadline: recorded, the deadline met late.
+            r = self.post("declaration-elsewhere-notice", decl.pk, {"notified_on": "2026-03-01"})
+            self.refused(r, "before the dog moved in")
+            self.assert_posted(self.post("declaration-elsewhere-notice", decl.pk, {"notified_on": "2026-03-16"}))
+            deadline = self.deadline(decl.case, "declared_elsewhere")
+            self.assertEqual((deadline.done_on, deadline.done_note), (date(2026, 3, 16), "late"))
+            self.assertNotIn("Owner's notice received", self.steps(decl.case))

@@ -324,6 +324,10 @@ class EscapeNotificationForm(Form):
     immediate = forms.BooleanField(label="The notice was immediate (your finding)", required=False)
 
 
+class ElsewhereNoticeForm(Form):
+    notified_on = date_field("The owner notified the police and the clerk on")
+
+
 class FailureToComplyForm(Form):
     found_on = date_field("Found on", required=False)
     failure = forms.CharField(

@@ -174,7 +174,9 @@ def declaration_steps(decl, hearings, appeals) -> set[str]:
         steps.add("decision-pdf")
     if not decl.in_force:
         return steps
-    if not decl.effective_on:
+    if decl.moved_in_on and not decl.owner_notified_on:
+        steps.add("elsewhere-notice")
+    elif not decl.effective_on:
         steps.add("serve")
     elif not decl.contest_requested_on:
         contest = law.ask(m, "contest_deadline", {"served_on": decl.effective_on}, on)
@@ -382,6 +384,13 @@ STEPS = {
         forms.EscapeNotificationForm,
         actions.record_escape_notification,
         "Escape, bite or attack: the notice to the police",
+    ),
+    "declaration-elsewhere-notice": (
+        "declarations",
+        Declaration,
+        forms.ElsewhereNoticeForm,
+        actions.record_elsewhere_notice,
+        "The owner's notice of a dog declared elsewhere",
     ),
     "declaration-failure": (
         "declarations",

@@ -531,6 +531,27 @@ def register_declared_elsewhere(
 
 
 @transaction.atomic
+def record_elsewhere_notice(decl, *, acting_user, notified_on) -> Declaration:
+    """The owner's notice to the police and the clerk of a dog declared elsewhere ([h]) that came
+    after the village registered the dog; the requirements already run from registration."""
+    notified_on = as_date(notified_on)
+    if not decl.moved_in_on:
+        raise ValidationError({"notified_on": "This dog was declared here, not elsewhere."})
+    if decl.owner_notified_on:
+        raise ValidationError({"notified_on": f"The owner's notice is on record: {decl.owner_notified_on}."})
+    if notified_on < decl.moved_in_on:
+        raise ValidationError({"notified_on": f"That is before the dog moved in ({decl.moved_in_on})."})
+    decl = change(
+        decl, acting_user=acting_user, action="declaration.elsewhere_notice", roles=STAFF, owner_notified_on=notified_on
+    )
+    due = (
+        decl.case.deadlines.filter(key="declared_elsewhere", superseded=False).values_list("due_on", flat=True).first()
+    )
+    meet(decl.case, "declared_elsewhere", notified_on, "late" if due and notified_on > due else "notified")
+    return decl
+
+
+@transaction.atomic
 def apply_for_waiver(
     decl, *, acting_user, applied_on, no_subsequent_violations, complied_throughout, behavior_program_proof
 ) -> Declaration:
