@@ -18,14 +18,9 @@ from dogtag.permits.forms import (
 )
 from dogtag.permits.models import HenPermit
 from dogtag.registry.models import today
-from dogtag.registry.views import municipality_for, run_action
+from dogtag.registry.views import municipality_for, posted, run_action
 
 HEN_PERMITS = HenPermit.objects.select_related("applicant", "premises", "municipality")
-
-
-def _posted(request):
-    """The form's data on a POST, even an empty one (a renewal may send no field at all)."""
-    return request.POST if request.method == "POST" else None
 
 
 # --- hen permits ---------------------------------------------------------------------------------
@@ -118,7 +113,7 @@ def hen_permit_renew(request, pk):
     return _hen_page(
         request,
         permit,
-        HenRenewForm(_posted(request)),
+        HenRenewForm(posted(request)),
         actions.renew_hen_permit,
         "permits/hen_permit_renew.html",
         {"renewed_by": permit.renewals.filter(status=HenPermit.Status.ISSUED).first()},
@@ -132,7 +127,7 @@ def hen_permit_revoke(request, pk):
     return _hen_page(
         request,
         permit,
-        HenRevokeForm(_posted(request)),
+        HenRevokeForm(posted(request)),
         actions.revoke_hen_permit,
         "permits/hen_permit_revoke.html",
         {"grounds": grounds},
@@ -175,7 +170,7 @@ def vicious_dog_permit(request, pk):
     return _vicious_page(
         request,
         declaration,
-        ViciousDogPermitForm(_posted(request)),
+        ViciousDogPermitForm(posted(request)),
         actions.issue_vicious_dog_permit,
         f"Vicious-dog permit — {declaration.animal}",
         {},
@@ -190,7 +185,7 @@ def vicious_dog_permit_renew(request, pk):
     return _vicious_page(
         request,
         declaration,
-        ViciousDogRenewForm(_posted(request)),
+        ViciousDogRenewForm(posted(request)),
         actions.renew_vicious_dog_permit,
         f"Renew the vicious-dog permit — {declaration.animal}",
         facts,
