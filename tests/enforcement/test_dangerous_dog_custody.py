@@ -3,6 +3,7 @@ an escape, bite or attack), (ix) (failure to comply) and [h] (a dog declared els
 staff pages and the API."""
 
 import json
+import re
 from datetime import date
 
 from django.urls import reverse
@@ -154,6 +155,11 @@ class CustodyTests(EnforcementTestCase):
         self.assertIn("Escaped its enclosure or restraint and was at large", page)
         self.assertIn("§ 2.14(6)[e](1)(viii)", page)
         self.assertIn("shall notify the Village Police Department immediately", page)
+        # Not immediate: the officer may cite the owner, the citation page filled in from the notice.
+        cite = re.search(r'href="([^"]+)">Cite the owner</a>', page).group(1).replace("&amp;", "&")
+        form = self.client.get(cite).content.decode()
+        self.assertIn('value="2026-06-09"', form)
+        self.assertIn("the police not notified immediately", form)
         with on(date(2029, 3, 2)):
             self.login(self.chief)
             waiver = {
