@@ -238,6 +238,18 @@ class DeclarationTests(EnforcementTestCase):
             # [i]: "within 24 hours of service of written notice"
             self.assertEqual(self.deadline(decl.case, "removal").due_at.isoformat(), "2026-03-03T21:00:00+00:00")
 
+    def test_each_requirement_keeps_its_own_section_when_a_last_day_moves_past_a_sunday(self):
+        _, _, dog = self.owner_and_dog("river-hills", "Sunday", vaccinated_on=date(2025, 5, 1))
+        self.login(self.chief)
+        with on(date(2026, 11, 15)):
+            decl = self.declare("river-hills", dog, "2026-11-15", **incident("2026-11-12", "bite_injury"))
+        spay, photos = self.requirement(decl, "spay_neuter"), self.requirement(decl, "identification_photographs")
+        # (v) 14 days: Sunday November 29, moved to Monday the 30th; (vi) 10 days: November 25.
+        self.assertEqual((spay.deadline, photos.deadline), (date(2026, 11, 30), date(2026, 11, 25)))
+        self.assertEqual(spay.citations[0]["section"], "§ 2.14(6)[e](1)(v)")
+        self.assertEqual(photos.citations[0]["section"], "§ 2.14(6)[e](1)(vi)")
+        self.assertIn("s. 990.001(4)", [c["section"] for c in spay.citations])
+
     def test_it_applies_bentons_vicious_dog_rules_with_the_dna_test_and_the_appeal(self):
         _, _, dog = self.owner_and_dog("benton", "Tank", breed="American Pit Bull Terrier")
         self.login(self.chief)

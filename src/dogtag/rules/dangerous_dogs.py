@@ -310,7 +310,7 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
     rules, none = _section(pack, "requirements", "requirements after a declaration")
     if none:
         return none
-    cites, notes, value = [], [], {}
+    cites, notes, value, moved_by = [], [], {}, []
     elsewhere, declared_on, determined_on = facts.declared_elsewhere, facts.declared_on, facts.determined_on
     if elsewhere is not None:
         rule, none = _section(pack, "declared_elsewhere_requirements", "requirements for a dog declared elsewhere")
@@ -333,11 +333,13 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
                 deadline = business_days_after(start, r.business_days)
             elif r.days is not None:
                 deadline, moved = last_day(r.days, start, pack)
-                cites += [c for c in moved if c not in cites]
+                moved_by += [c for c in moved if c not in moved_by]
         value[r.name] = {"mandatory": r.mandatory, "deadline": deadline, "runs_from": runs_from,
                          "stayed": stayed, "amount": r.amount}
         if r.choice and r.choice not in notes:
             notes.append(r.choice)
+    # One citation per requirement, in the order of `value`; then the rules that moved a last day.
+    cites += [c for c in moved_by if c not in cites]
     if elsewhere is not None:
         cites.append(pack.dangerous_dogs.declared_elsewhere_requirements.cite.citation)
     return Decision(value, tuple(cites), tuple(notes))

@@ -69,7 +69,8 @@ def _requirements(decl, *, only_stayed=False, runs_again_from=None):
 
 
 def _requirement_cites(decision, name, v):
-    """The requirement's own citation: the engine lists one per requirement, in order."""
+    """The requirement's own citation: the engine lists one per requirement, in the order of its
+    value, before the rules that moved a last day."""
     names = list(decision.value)
     own = decision.citations[names.index(name)] if len(decision.citations) >= len(names) else None
     rest = decision.citations[len(names) :]
