@@ -220,6 +220,9 @@ class Inspection(Scoped):
     class Meta:
         ordering = ["inspected_on"]
 
+    def __str__(self):
+        return f"Inspection by {self.inspector_name} ({self.get_inspector_display()}) on {self.inspected_on}"
+
     @property
     def open_findings(self):
         return bool(self.findings.strip()) and self.corrected_on is None

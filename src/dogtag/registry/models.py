@@ -197,6 +197,9 @@ class Ownership(Scoped):
     class Meta:
         ordering = ["-started_on"]
 
+    def __str__(self):
+        return f"{self.person}, {self.get_role_display().lower()} of {self.animal} from {self.started_on}"
+
     def clean(self):
         if self.ended_on and self.ended_on < self.started_on:
             raise ValidationError({"ended_on": f"End {self.ended_on} is before the start {self.started_on}."})
@@ -272,3 +275,6 @@ class DuplicateRabiesTag(Scoped):
 
     class Meta:
         ordering = ["issued_on"]
+
+    def __str__(self):
+        return f"Duplicate rabies tag {self.tag_number} ({self.issued_on})"
