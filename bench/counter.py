@@ -8,7 +8,6 @@ through Django's full request stack. Prints median and 95th percentile in millis
 
 import os
 import statistics
-import sys
 import tempfile
 import time
 from datetime import date
@@ -20,21 +19,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
 os.environ.setdefault("DOGTAG_VAR_DIR", tempfile.mkdtemp(prefix="dogtag-bench-"))
 
 import django  # noqa: E402
-
-
-def ensure_postgres_database():
-    """A PostgreSQL run creates its (throwaway) database when it does not exist yet."""
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith("postgres"):
-        import dj_database_url
-        import psycopg
-
-        c = dj_database_url.parse(url)
-        with psycopg.connect(host=c["HOST"], port=c["PORT"] or 5432, user=c["USER"], password=c["PASSWORD"] or None,
-                             dbname="postgres", autocommit=True) as conn:
-            if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [c["NAME"]]).fetchone():
-                conn.execute(f'CREATE DATABASE "{c["NAME"]}"')
-
+from fixtures import bulk_animals, ensure_postgres_database  # noqa: E402
 
 ensure_postgres_database()
 django.setup()
@@ -46,7 +31,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
 from dogtag.licensing import actions  # noqa: E402
-from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination  # noqa: E402
+from dogtag.registry.models import Animal, Municipality  # noqa: E402
 
 
 def populate():
@@ -58,61 +43,7 @@ def populate():
     clerk = get_user_model().objects.get(username="benton-clerk")
     if Animal.objects.filter(municipality=benton).count() >= ANIMALS:
         return benton, clerk
-    started = time.perf_counter()
-    people = Person.objects.bulk_create(
-        (
-            Person(municipality=benton, name=f"Owner {i}", street=f"{i} Main St", city="Benton", postal_code="53803")
-            for i in range(ANIMALS // 2)
-        ),
-        batch_size=5000,
-    )
-    animals = Animal.objects.bulk_create(
-        (
-            Animal(
-                municipality=benton,
-                name=f"Dog {i}",
-                sex="male",
-                breed="Mix",
-                color="black",
-                birth_date=date(2018 + i % 7, 1 + i % 12, 1),
-            )
-            for i in range(ANIMALS)
-        ),
-        batch_size=5000,
-    )
-    Ownership.objects.bulk_create(
-        (
-            Ownership(municipality=benton, animal=a, person=people[i // 2], started_on=date(2019, 1, 1))
-            for i, a in enumerate(animals)
-        ),
-        batch_size=5000,
-    )
-    RabiesVaccination.objects.bulk_create(
-        (
-            RabiesVaccination(
-                municipality=benton,
-                animal=a,
-                certificate_serial=f"R{a.pk}",
-                owner_name="o",
-                owner_address="a",
-                animal_name=a.name,
-                sex="male",
-                altered=False,
-                breed="Mix",
-                color="black",
-                vaccinated_on=date(2026, 6, 1),
-                vaccine_type="k",
-                vaccine_serial="L",
-                expires_on=date(2028, 6, 1),
-                veterinarian_name="V",
-                veterinarian_address="A",
-                veterinarian_phone="P",
-                rabies_tag_number=f"T{a.pk}",
-            )
-            for a in animals
-        ),
-        batch_size=5000,
-    )
+    bulk_animals(benton, ANIMALS)
     for key, amount in {"license_tax.altered": "5.00", "license_tax.unaltered": "10.00", "late_fee": "5.00"}.items():
         actions.set_fee(
             acting_user=clerk,
@@ -128,8 +59,7 @@ def populate():
     )
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")  # a live database has statistics; a fresh bulk load does not yet
-    print(f"populated {ANIMALS:,} animals in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+            cursor.execute("ANALYZE")  # the tag lot too
     return benton, clerk
 
 

@@ -2,10 +2,11 @@
 iCalendar feed behind a secret URL."""
 
 from datetime import date
+from unittest.mock import patch
 
 from django.urls import reverse
 
-from dogtag.enforcement import actions
+from dogtag.enforcement import actions, views
 from tests.base import on
 from tests.enforcement.helpers import EnforcementTestCase
 
@@ -57,7 +58,7 @@ class MyCasesTests(EnforcementTestCase):
         self.login(self.chief)
         with on(date(2026, 3, 12)):
             r = self.client.get(reverse("my-cases"))
-            rows = r.context["rows"]
+            rows = r.context["page"].object_list
             self.assertEqual([row["case"] for row in rows], [self.impoundment.case, self.bite.case])
             # Webster § 98-7: the claim period ended March 10 -> overdue on March 12
             self.assertEqual(rows[0]["next"].due_on, date(2026, 3, 10))
@@ -70,7 +71,19 @@ class MyCasesTests(EnforcementTestCase):
             self.assertIn("§ 98-7", body)
             self.assertNotIn("Oak St", body)
         self.login(self.clerk)  # Benton only
-        self.assertEqual(self.client.get(reverse("my-cases")).context["rows"], [])
+        self.assertEqual(list(self.client.get(reverse("my-cases")).context["page"].object_list), [])
+
+    def test_it_pages_a_long_list_and_exports_it_whole(self):
+        self.login(self.chief)
+        with on(date(2026, 3, 12)), patch.object(views, "MY_CASES_PAGE", 1):
+            first = self.client.get(reverse("my-cases"))
+            self.assertEqual([r["case"] for r in first.context["page"].object_list], [self.impoundment.case])
+            self.assertContains(first, "Page 1 of 2")
+            second = self.client.get(reverse("my-cases"), {"page": 2})
+            self.assertEqual([r["case"] for r in second.context["page"].object_list], [self.bite.case])
+            exported = self.client.get(reverse("my-cases"), {"format": "csv"}).content.decode()
+            self.assertIn(f"#{self.impoundment.case.pk}", exported)
+            self.assertIn(f"#{self.bite.case.pk}", exported)
 
     def test_it_serves_the_deadlines_as_icalendar_behind_a_secret_url(self):
         self.login(self.chief)

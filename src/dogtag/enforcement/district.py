@@ -7,16 +7,19 @@ the day (the test of `actions.cases.currently_immunized`), and `tag_attached` is
 written on that certificate or its duplicate, which the officer checks on the collar. A license in
 force is shown beside the answer; it does not decide it.
 
-Read-only and set-based: the facts are two `Exists` annotations, the engine is asked once per
-combination of species and facts (never once per animal), and the list filters on the combinations
-the engine says must be restrained.
+Read-only and set-based: the facts are two annotations (an EXISTS per animal for a lookup, one
+set membership for the list), the engine is asked once per combination of species and facts (never
+once per animal), and the list filters on the combinations the engine says must be restrained.
 """
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
+from functools import reduce
 from itertools import product
+from operator import or_
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, Subquery
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Prefetch, Q, Subquery
 
 from dogtag import rules
 from dogtag.enforcement import law
@@ -38,10 +41,20 @@ def licenses_on(on: date):
     return License.objects.filter(voided_at=None, issued_on__lte=on, expires_on__gte=on)
 
 
-def _facts(on: date):
-    certs = certificates_on(on).filter(animal=OuterRef("pk"))
+def _facts(on: date, *, few: bool):
+    """The two facts: for a few animals, an EXISTS per animal; for a whole municipality, membership
+    in one set of animals, computed once per query."""
+    certs = certificates_on(on)
     tagged = certs.filter(~Q(rabies_tag_number="") | Q(duplicate_tags__isnull=False))
-    return {"immunized": Exists(certs), "tagged": Exists(tagged)}
+    if few:
+        return {
+            "immunized": Exists(certs.filter(animal=OuterRef("pk"))),
+            "tagged": Exists(tagged.filter(animal=OuterRef("pk"))),
+        }
+    return {
+        "immunized": ExpressionWrapper(Q(pk__in=certs.values("animal_id")), output_field=BooleanField()),
+        "tagged": ExpressionWrapper(Q(pk__in=tagged.values("animal_id")), output_field=BooleanField()),
+    }
 
 
 class Engine:
@@ -63,13 +76,25 @@ class Engine:
         return self(Animal.Species.DOG, False, False).value is not None
 
     def restrained(self) -> Q:
-        """The combinations of facts the engine says must be confined, tied, leashed or muzzled."""
-        q = Q(pk__in=[])
-        for species, immunized, tagged in product(Animal.Species.values, (False, True), (False, True)):
+        """The combinations of facts the engine says must be confined, tied, leashed or muzzled, in
+        the shorter of two forms (these combinations, or all but the exempt ones), a combination
+        shared by every species written without the species: each term repeats the facts' SQL."""
+        every = set(Animal.Species.values)
+        by_answer = {True: defaultdict(set), False: defaultdict(set)}
+        for species, immunized, tagged in product(every, (False, True), (False, True)):
             value = self(species, immunized, tagged).value
-            if value and value["must_be_restrained"]:
-                q |= Q(species=species, immunized=immunized, tagged=tagged)
-        return q
+            by_answer[bool(value and value["must_be_restrained"])][(immunized, tagged)].add(species)
+
+        def terms(combinations):
+            return [
+                Q(immunized=i, tagged=t, **({} if species == every else {"species__in": sorted(species)}))
+                for (i, t), species in combinations.items()
+            ]
+
+        restrained, exempt = terms(by_answer[True]), terms(by_answer[False])
+        if len(exempt) < len(restrained):
+            return ~reduce(or_, exempt)
+        return reduce(or_, restrained, Q(pk__in=[]))
 
 
 @dataclass
@@ -132,7 +157,8 @@ def lookup(municipality, query: str, on: date) -> list[Answer]:
         match |= Q(pk__in=by_tag.values("animal")) | Q(pk__in=by_tag.values("covered_animals"))
     animals = list(
         _with_owners(
-            Animal.objects.filter(match, municipality=municipality, status__in=LIVE).annotate(**_facts(on)), on
+            Animal.objects.filter(match, municipality=municipality, status__in=LIVE).annotate(**_facts(on, few=True)),
+            on,
         ).order_by("name", "pk")[:LOOKUP_LIMIT]
     )
     ids = [a.pk for a in animals]
@@ -178,7 +204,7 @@ def not_exempt(municipality, on: date):
     )
     animals = (
         Animal.objects.filter(municipality=municipality, status__in=LIVE)
-        .annotate(**_facts(on), license_serial=Subquery(license_serial.values("serial")[:1]))
+        .annotate(**_facts(on, few=False), license_serial=Subquery(license_serial.values("serial")[:1]))
         .filter(engine.restrained())
         .select_related("premises")
         .order_by("name", "pk")

@@ -2,13 +2,13 @@
 the calendar feed and the printable documents. Thin: parse, call the action, render."""
 
 from collections import defaultdict
-from datetime import date
 from functools import reduce
 from operator import or_
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch, Q
+from django.core.paginator import Paginator
+from django.db.models import F, OuterRef, Prefetch, Q, Subquery, prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -52,28 +52,38 @@ def _form(form_class, request, municipality, **kwargs):
 # --- lists ------------------------------------------------------------------------------------
 
 
+PENDING = Deadline.objects.filter(done_on=None, superseded=False).order_by("due_on", "pk")
+
+
 def open_cases(user):
-    """Open cases in every municipality the user serves, each with its next deadline, overdue
-    first (two queries, whatever the number of cases)."""
-    pending = Deadline.objects.filter(done_on=None, superseded=False).order_by("due_on", "pk")
-    cases = (
+    """Open cases in every municipality the user serves, the soonest next deadline first (so the
+    overdue ones on top), cases without one last; ordered in the database, so a page of them
+    costs the same whatever the number of cases."""
+    next_due = PENDING.filter(case=OuterRef("pk")).values("due_on")[:1]
+    return (
         scoped(user, Case.objects.filter(closed_on=None))
+        .annotate(next_due=Subquery(next_due))
+        .order_by(F("next_due").asc(nulls_last=True), "pk")
         .select_related("municipality", "animal", "owner")
-        .prefetch_related(Prefetch("deadlines", queryset=pending, to_attr="pending"))
     )
-    rows = [{"case": case, "next": case.pending[0] if case.pending else None} for case in cases]
-    rows.sort(key=lambda r: (r["next"] is None, r["next"].due_on if r["next"] else date.max, r["case"].pk))
-    return rows
+
+
+MY_CASES_PAGE = 100
 
 
 @login_required
 @csv_export
 def my_cases(request):
-    rows = open_cases(request.user)
+    cases = open_cases(request.user)
+    everything = request.GET.get("format") == "csv"  # the CSV has them all
+    per_page = max(cases.count(), 1) if everything else MY_CASES_PAGE
+    page = Paginator(cases, per_page).get_page(request.GET.get("page"))
+    prefetch_related_objects(page.object_list, Prefetch("deadlines", queryset=PENDING, to_attr="pending"))
+    page.object_list = [{"case": case, "next": next(iter(case.pending), None)} for case in page.object_list]
     return render(
         request,
         "enforcement/my_cases.html",
-        {"rows": rows, "today": today(), "feed_url": calendar.feed_url(request, request.user)},
+        {"page": page, "today": today(), "feed_url": calendar.feed_url(request, request.user)},
     )
 
 

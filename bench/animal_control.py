@@ -1,0 +1,144 @@
+"""Animal control at scale: with 100,000 dogs in Webster (one in five without a current rabies
+certificate) under a district rabies quarantine, and an officer with 2,000 open cases across the
+five municipalities, time the officer's pages in-process through Django's full request stack:
+the exemption lookup by tag, the list of animals not exempt (a page, and the CSV of 10,000), and
+"my cases". Prints median and 95th percentile in milliseconds.
+
+    .venv/bin/python bench/animal_control.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/dogtag_bench_ac .venv/bin/python bench/animal_control.py
+"""
+
+import os
+import random
+import statistics
+import tempfile
+import time
+from datetime import date, timedelta
+
+ANIMALS = int(os.environ.get("BENCH_ANIMALS", 100_000))
+CASES = int(os.environ.get("BENCH_CASES", 2_000))
+SAMPLES = int(os.environ.get("BENCH_SAMPLES", 50))
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
+os.environ.setdefault("DOGTAG_VAR_DIR", tempfile.mkdtemp(prefix="dogtag-bench-"))
+
+import django  # noqa: E402
+from fixtures import bulk_animals, ensure_postgres_database  # noqa: E402
+
+ensure_postgres_database()
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+
+from dogtag.enforcement import actions  # noqa: E402
+from dogtag.enforcement.models import Case, Deadline, DistrictQuarantine  # noqa: E402
+from dogtag.registry.models import Animal, Municipality, RabiesVaccination  # noqa: E402
+
+
+def populate():
+    call_command("migrate", verbosity=0)
+    call_command("demo", stdout=open(os.devnull, "w"))
+    officer = get_user_model().objects.get(username="officer")
+    webster = Municipality.objects.get(slug="webster")
+    district = DistrictQuarantine.objects.filter(municipality=webster).first()
+    if district is not None:
+        return webster, officer, district
+    animals = bulk_animals(webster, ANIMALS, vaccinated=lambda i: i % 5 != 0, city="Webster", postal_code="54893")
+    today = date.today()
+    district = actions.declare_district_quarantine(
+        acting_user=officer,
+        municipality=webster,
+        declared_on=today,
+        ends_on=today + timedelta(days=30),
+        area="The Village of Webster",
+        ordered_by="Burnett County health department",
+    )
+    places = list(Municipality.objects.all())
+    cases = Case.objects.bulk_create(
+        Case(
+            municipality=places[i % len(places)],
+            kind=Case.Kind.COMPLAINT,
+            title=f"At large, complaint {i}",
+            animal=animals[i] if places[i % len(places)] == webster else None,
+            officer=officer,
+            opened_on=today - timedelta(days=i % 60),
+        )
+        for i in range(CASES)
+    )
+    Deadline.objects.bulk_create(
+        Deadline(
+            municipality_id=c.municipality_id,
+            case=c,
+            key=f"step.{k}",
+            label="Written notice to the owner",
+            due_on=today + timedelta(days=(i * 7 + k) % 90 - 30),
+            citations=[{"section": "§ 98-7", "quote": "", "jurisdiction": "wi-webster"}],
+        )
+        for i, c in enumerate(cases)
+        for k in range(3)
+    )
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+    return webster, officer, district
+
+
+def timed(fn, n):
+    times = []
+    for i in range(n):
+        started = time.perf_counter()
+        fn(i)
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times), sorted(times)[max(int(len(times) * 0.95) - 1, 0)]
+
+
+def main():
+    webster, officer, district = populate()
+    setup_test_environment()
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.SECURE_SSL_REDIRECT = False
+    client = Client()
+    client.force_login(officer)
+    on_record = RabiesVaccination.objects.filter(municipality=webster).values_list("rabies_tag_number", flat=True)
+    tags = random.sample(list(on_record), SAMPLES)
+
+    def lookup(i):
+        r = client.get(f"/districts/{district.pk}/lookup/", {"q": tags[i]})
+        assert r.status_code == 200 and b"Exempt" in r.content, r.content[-500:]
+
+    pages = Animal.objects.filter(municipality=webster).count() // 5 // 100
+
+    def not_exempt(i):
+        r = client.get(f"/districts/{district.pk}/not-exempt/", {"page": 1 + (i * 37) % pages})
+        assert r.status_code == 200 and b"no current rabies certificate" in r.content, r.content[-500:]
+
+    def csv(i):
+        r = client.get(f"/districts/{district.pk}/not-exempt/", {"format": "csv"})
+        assert r.status_code == 200 and r.content.count(b"\n") >= min(10_000, ANIMALS // 5), r.content[:300]
+
+    def my_cases(i):
+        r = client.get("/my-cases/")
+        assert r.status_code == 200 and b"complaint" in r.content.lower(), r.content[-500:]
+
+    lookup(0)
+    print(
+        f"engine: {connection.vendor}, {Animal.objects.filter(municipality=webster).count():,} animals in Webster, "
+        f"{Case.objects.filter(closed_on=None).count():,} open cases"
+    )
+    for name, fn, n in (
+        ("exemption lookup by rabies tag", lookup, SAMPLES),
+        ("animals not exempt, a page of 100", not_exempt, SAMPLES),
+        ("animals not exempt, CSV of 10,000", csv, max(SAMPLES // 10, 3)),
+        (f"my cases ({CASES:,} open)", my_cases, max(SAMPLES // 5, 5)),
+    ):
+        median, p95 = timed(fn, n)
+        print(f"{name}: median {median:.1f} ms, p95 {p95:.1f} ms ({n} pages)")
+
+
+if __name__ == "__main__":
+    main()
