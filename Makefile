@@ -24,4 +24,4 @@ test: $(VENV)/.test-packages
 	bin/test
 
 bench: $(VENV)/.test-packages
-	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+	for b in bench/[!_]*.py; do $(BIN)/python $$b || exit 1; done

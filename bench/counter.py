@@ -19,7 +19,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
 os.environ.setdefault("DOGTAG_VAR_DIR", tempfile.mkdtemp(prefix="dogtag-bench-"))
 
 import django  # noqa: E402
-from fixtures import bulk_animals, ensure_postgres_database  # noqa: E402
+from _fixtures import bulk_animals, ensure_postgres_database  # noqa: E402
 
 ensure_postgres_database()
 django.setup()
