@@ -26,19 +26,19 @@ from dogtag.enforcement.actions.custody import (
 )
 from dogtag.enforcement.actions.declarations import (
     apply_for_waiver,
-    decide_appeal,
-    decide_hearing,
     declare_dog,
-    file_appeal,
-    impose_requirement,
-    record_decision_received,
     record_elsewhere_notice,
-    record_requirement_proof,
     register_declared_elsewhere,
-    request_hearing,
-    schedule_hearing,
     serve_declaration,
     serve_removal_notice,
+)
+from dogtag.enforcement.actions.hearings import (
+    decide_appeal,
+    decide_hearing,
+    file_appeal,
+    record_decision_received,
+    request_hearing,
+    schedule_hearing,
 )
 from dogtag.enforcement.actions.impoundments import (
     CONDITION_WORDS,
@@ -60,6 +60,10 @@ from dogtag.enforcement.actions.quarantines import (
     record_symptoms,
     release_quarantine,
     report_bite,
+)
+from dogtag.enforcement.actions.requirements import (
+    impose_requirement,
+    record_requirement_proof,
 )
 
 __all__ = [
@@ -88,21 +92,21 @@ __all__ = [
     "release_quarantine",
     "report_bite",
     "apply_for_waiver",
-    "decide_appeal",
-    "decide_hearing",
     "declare_dog",
-    "file_appeal",
-    "impose_requirement",
-    "record_decision_received",
     "record_elsewhere_notice",
-    "record_escape_notification",
-    "record_failure_to_comply",
-    "record_requirement_proof",
     "register_declared_elsewhere",
-    "request_hearing",
-    "schedule_hearing",
     "serve_declaration",
     "serve_removal_notice",
+    "decide_appeal",
+    "decide_hearing",
+    "file_appeal",
+    "record_decision_received",
+    "request_hearing",
+    "schedule_hearing",
+    "impose_requirement",
+    "record_requirement_proof",
+    "record_escape_notification",
+    "record_failure_to_comply",
     "issue_citation",
     "offense_number",
     "record_citation_paid",

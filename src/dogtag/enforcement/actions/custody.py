@@ -57,7 +57,6 @@ def record_escape_notification(
     return save_record(notification, acting_user=acting_user, action="declaration.escape_notification", roles=OFFICERS)
 
 
-
 @transaction.atomic
 def record_failure_to_comply(decl, *, acting_user, found_on, failure) -> ComplianceFailure:
     """The officer finds the owner failed to comply; the ordinance revokes the license in force

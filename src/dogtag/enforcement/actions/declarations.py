@@ -1,5 +1,6 @@
-"""Dangerous and vicious dogs: the finding, its service, hearing, decision and appeal, the
-requirements with their deadlines and proof, removal, waivers and dogs declared elsewhere."""
+"""Dangerous and vicious dogs: the finding and its service, removal, waivers and dogs declared
+elsewhere. Hearings and appeals are in `hearings`, requirements in `requirements`, keeping a
+declared dog in `custody`."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -15,102 +16,17 @@ from dogtag.enforcement.actions.cases import (
     change,
     close,
     currently_immunized,
-    drop,
     meet,
     open_case,
     set_deadline,
 )
+from dogtag.enforcement.actions.requirements import set_compliance, update_requirements
 from dogtag.enforcement.models import (
-    Appeal,
     Case,
     Declaration,
-    Hearing,
-    Requirement,
     today,
 )
 from dogtag.registry.actions import save_record
-
-
-def _requirements(decl, *, only_stayed=False, runs_again_from=None):
-    """(Re)compute each requirement's deadline from the engine."""
-    contested = decl.contest_timely is True or decl.appeals.filter(timely=True, decided_on=None).exists()
-    facts = {
-        "classification": decl.classification,
-        "declared_on": runs_again_from or decl.determined_on,
-        "determined_on": decl.determined_on,
-        "written_notice_on": decl.written_notice_on,
-        "contested": contested and runs_again_from is None,
-    }
-    if decl.moved_in_on:
-        facts["declared_elsewhere"] = _elsewhere_facts(decl)
-    decision = law.ask(decl.municipality, "requirement_deadlines", facts, today())
-    for name, v in (decision.value or {}).items():
-        req = decl.requirements.filter(name=name).first()
-        if only_stayed and (req is None or not req.stayed):
-            continue
-        if req is None:
-            req = Requirement(municipality=decl.municipality, declaration=decl, name=name, imposed=v["mandatory"])
-        req.mandatory, req.deadline, req.stayed = v["mandatory"], v["deadline"], v["stayed"]
-        req.amount = v["amount"]
-        req.citations = _requirement_cites(decision, name, v)
-        req.save()
-        key = f"requirement.{name}"
-        if req.imposed and req.deadline and not req.proof_on:
-            set_deadline(
-                decl.case,
-                key,
-                f"Proof of {name.replace('_', ' ')}",
-                req.deadline,
-                citations=req.citations,
-                notes=list(decision.notes),
-            )
-        else:
-            drop(decl.case, key)
-
-
-def _requirement_cites(decision, name, v):
-    """The requirement's own citation: the engine lists one per requirement, in the order of its
-    value, before the rules that moved a last day."""
-    names = list(decision.value)
-    own = decision.citations[names.index(name)] if len(decision.citations) >= len(names) else None
-    rest = decision.citations[len(names) :]
-    return [
-        {"section": c.section, "quote": c.quote, "jurisdiction": c.jurisdiction}
-        for c in ([own] if own else []) + list(rest)
-    ]
-
-
-def _elsewhere_facts(decl):
-    return {"moved_in_on": decl.moved_in_on, "notified_on": decl.owner_notified_on, "registered_on": decl.registered_on}
-
-
-def _compliance(decl, *, appeal_failed_on=None, comply_by=None):
-    determined_on, start = decl.determined_on, None
-    if decl.moved_in_on:
-        # A dog declared elsewhere: the pack's reading of [h] says from when its clocks run.
-        start = law.ask(decl.municipality, "declared_elsewhere_start", _elsewhere_facts(decl), today())
-        determined_on = start.value or determined_on
-    decision = law.ask(
-        decl.municipality,
-        "compliance_deadline",
-        {"determined_on": determined_on, "appeal_failed_on": appeal_failed_on},
-        today(),
-    )
-    if decision.value is None:
-        return None
-    label = "Comply with the regulations (or dispose of the dog)"
-    extra = law.cites(start) if start is not None else []
-    notes = list(start.notes) if start is not None else []
-    set_deadline(
-        decl.case,
-        "compliance",
-        label,
-        comply_by or decision.value,
-        decision,
-        citations=law.cites(decision) + extra,
-        notes=notes,
-    )
-    return decision
 
 
 @transaction.atomic
@@ -175,8 +91,8 @@ def declare_dog(
     )
     decl = save_record(decl, acting_user=acting_user, action="declaration.create", roles=OFFICERS)
     set_deadline(case, "service", "Serve the written determination on the owner", determined_on, decision)
-    _compliance(decl)
-    _requirements(decl)
+    set_compliance(decl)
+    update_requirements(decl)
     return decl
 
 
@@ -236,227 +152,6 @@ def serve_declaration(
             contest,
         )
     return decl
-
-
-@transaction.atomic
-def request_hearing(decl, *, acting_user, requested_on) -> Declaration:
-    requested_on = as_date(requested_on)
-    if not decl.effective_on:
-        raise ValidationError({"requested_on": "The determination has not been served yet."})
-    decision = law.ask(
-        decl.municipality, "contest_deadline", {"served_on": decl.effective_on, "requested_on": requested_on}, today()
-    )
-    if decision.value is None:
-        raise ValidationError(
-            {"requested_on": "This ordinance provides no hearing on a determination; the owner may appeal."}
-        )
-    if not decision.value["timely"]:
-        raise ValidationError(
-            {
-                "requested_on": f"The request of {requested_on} is late: the last day was "
-                f"{decision.value['deadline']} ({law.sections(decision)})."
-            }
-        )
-    decl = change(
-        decl,
-        acting_user=acting_user,
-        action="declaration.contest",
-        roles=STAFF,
-        contest_requested_on=requested_on,
-        contest_timely=True,
-    )
-    meet(decl.case, "contest", requested_on, "hearing requested")
-    window = law.ask(decl.municipality, "hearing_window", {"served_on": decl.effective_on}, today())
-    if window.value is not None:
-        set_deadline(
-            decl.case,
-            "hearing",
-            f"Hold the hearing (not before {window.value['earliest']:%B %-d})",
-            window.value["latest"],
-            window,
-        )
-    _requirements(decl)
-    return decl
-
-
-@transaction.atomic
-def schedule_hearing(decl, *, acting_user, scheduled_on, place, interested_parties="") -> Hearing:
-    scheduled_on = as_date(scheduled_on)
-    if not decl.contest_timely:
-        raise ValidationError({"scheduled_on": "The owner has not requested a hearing in time."})
-    window = law.ask(decl.municipality, "hearing_window", {"served_on": decl.effective_on}, today())
-    if window.value is not None and not (window.value["earliest"] <= scheduled_on <= window.value["latest"]):
-        raise ValidationError(
-            {
-                "scheduled_on": f"The hearing is held between {window.value['earliest']} and "
-                f"{window.value['latest']} ({law.sections(window)})."
-            }
-        )
-    hearing = Hearing(
-        municipality=decl.municipality,
-        declaration=decl,
-        scheduled_on=scheduled_on,
-        place=place,
-        interested_parties=interested_parties,
-        window=law.stored(window),
-    )
-    hearing = save_record(hearing, acting_user=acting_user, action="hearing.schedule", roles=OFFICERS)
-    set_deadline(decl.case, "hearing", f"Hearing at {place}", scheduled_on, window)
-    return hearing
-
-
-@transaction.atomic
-def decide_hearing(
-    hearing, *, acting_user, held_on, outcome, findings, comply_by=None, classification="", decision_sent_on=None
-) -> Hearing:
-    held_on, comply_by, decision_sent_on = as_date(held_on), as_date(comply_by), as_date(decision_sent_on)
-    decl = hearing.declaration
-    compliance = law.ask(decl.municipality, "compliance_deadline", {"determined_on": decl.determined_on}, today())
-    if outcome != Hearing.Outcome.REVERSED and compliance.value is not None:
-        if comply_by is None:
-            comply_by = compliance.value
-        if comply_by > compliance.value:
-            raise ValidationError(
-                {"comply_by": f"The schedule may run to {compliance.value} at the latest ({law.sections(compliance)})."}
-            )
-    if outcome == Hearing.Outcome.MODIFIED and not classification:
-        raise ValidationError({"classification": "Say what the determination is modified to."})
-    hearing = change(
-        hearing,
-        acting_user=acting_user,
-        action="hearing.decide",
-        roles=OFFICERS,
-        held_on=held_on,
-        outcome=outcome,
-        findings=findings,
-        comply_by=comply_by,
-        classification=classification or decl.classification,
-        decision_sent_on=decision_sent_on,
-    )
-    meet(decl.case, "hearing", held_on, hearing.get_outcome_display())
-    status = {
-        "affirmed": Declaration.Status.AFFIRMED,
-        "modified": Declaration.Status.MODIFIED,
-        "reversed": Declaration.Status.REVERSED,
-    }[outcome]
-    decl.status, decl.classification = status, hearing.classification
-    decl.save(update_fields=["status", "classification"])
-    if outcome == Hearing.Outcome.REVERSED:
-        for d in decl.case.open_deadlines():
-            drop(decl.case, d.key)
-        close(decl.case, held_on, "Determination reversed at the hearing")
-    elif comply_by:
-        _compliance(decl, comply_by=comply_by)
-    return hearing
-
-
-@transaction.atomic
-def record_decision_received(hearing, *, acting_user, decision_received_on) -> Hearing:
-    decision_received_on = as_date(decision_received_on)
-    hearing = change(
-        hearing,
-        acting_user=acting_user,
-        action="hearing.received",
-        roles=STAFF,
-        decision_received_on=decision_received_on,
-    )
-    appeal = law.ask(hearing.municipality, "appeal_deadline", {"decision_received_on": decision_received_on}, today())
-    if appeal.value is not None and hearing.declaration.case.is_open:
-        set_deadline(
-            hearing.declaration.case,
-            "appeal",
-            "Last day to appeal to the Board of Appeals",
-            appeal.value["deadline"],
-            appeal,
-        )
-    return hearing
-
-
-@transaction.atomic
-def file_appeal(decl, *, acting_user, filed_on, to, stay_granted=False) -> Appeal:
-    filed_on = as_date(filed_on)
-    hearing = decl.hearings.exclude(decision_received_on=None).order_by("-held_on").first()
-    timely = None
-    if hearing is not None:
-        decision = law.ask(
-            decl.municipality,
-            "appeal_deadline",
-            {"decision_received_on": hearing.decision_received_on, "appealed_on": filed_on},
-            today(),
-        )
-        if decision.value is not None:
-            timely = decision.value["timely"]
-            if not timely:
-                raise ValidationError(
-                    {
-                        "filed_on": f"The appeal of {filed_on} is late: the last day was "
-                        f"{decision.value['deadline']} ({law.sections(decision)})."
-                    }
-                )
-    appeal = Appeal(
-        municipality=decl.municipality,
-        declaration=decl,
-        filed_on=filed_on,
-        to=to,
-        timely=timely,
-        stay_granted=stay_granted,
-    )
-    appeal = save_record(appeal, acting_user=acting_user, action="appeal.file", roles=STAFF)
-    meet(decl.case, "appeal", filed_on, f"appealed to {to}")
-    _requirements(decl)
-    return appeal
-
-
-@transaction.atomic
-def decide_appeal(appeal, *, acting_user, decided_on, outcome) -> Appeal:
-    decided_on = as_date(decided_on)
-    appeal = change(
-        appeal, acting_user=acting_user, action="appeal.decide", roles=STAFF, decided_on=decided_on, outcome=outcome
-    )
-    decl = appeal.declaration
-    if outcome == Appeal.Outcome.OVERTURNED:
-        decl.status = Declaration.Status.OVERTURNED
-        decl.save(update_fields=["status"])
-        for d in decl.case.open_deadlines():
-            drop(decl.case, d.key)
-        close(decl.case, decided_on, "Determination overturned on appeal")
-        return appeal
-    # "stayed until such time as any further right to appeal has been exhausted": stayed
-    # requirements run again from the day the appeal fails.
-    _requirements(decl, only_stayed=True, runs_again_from=decided_on)
-    # Benton § 115-5B(5): "or 10 days after an unsuccessful appeal"; where the ordinance says
-    # nothing (River Hills), the schedule already set stands.
-    facts = {"determined_on": decl.determined_on}
-    after = law.ask(decl.municipality, "compliance_deadline", {**facts, "appeal_failed_on": decided_on}, today())
-    before = law.ask(decl.municipality, "compliance_deadline", facts, today())
-    if after.value is not None and after.value != before.value:
-        _compliance(decl, appeal_failed_on=decided_on)
-    return appeal
-
-
-@transaction.atomic
-def impose_requirement(req, *, acting_user, written_notice_on=None) -> Requirement:
-    """A requirement the ordinance leaves to the officer's (or Board's) discretion."""
-    decl = req.declaration
-    if req.mandatory:
-        raise ValidationError({"written_notice_on": "This requirement applies without being imposed."})
-    if written_notice_on:
-        decl.written_notice_on = as_date(written_notice_on)
-        decl.save(update_fields=["written_notice_on"])
-    req = change(req, acting_user=acting_user, action="requirement.impose", roles=OFFICERS, imposed=True)
-    _requirements(decl)
-    return req
-
-
-@transaction.atomic
-def record_requirement_proof(req, *, acting_user, proof, proof_on) -> Requirement:
-    proof_on = as_date(proof_on)
-    if not proof.strip():
-        raise ValidationError({"proof": "Describe the proof given (certificate, policy number, photographs ...)."})
-    req = change(req, acting_user=acting_user, action="requirement.proof", roles=STAFF, proof=proof, proof_on=proof_on)
-    late = req.deadline and proof_on > req.deadline
-    meet(req.declaration.case, f"requirement.{req.name}", proof_on, "late" if late else proof)
-    return req
 
 
 @transaction.atomic
@@ -526,8 +221,8 @@ def register_declared_elsewhere(
     set_deadline(case, "declared_elsewhere", "The owner notifies the police and the clerk", decision.value, decision)
     if notified_on:
         meet(case, "declared_elsewhere", notified_on, "late" if notified_on > decision.value else "notified")
-    _compliance(decl)
-    _requirements(decl)
+    set_compliance(decl)
+    update_requirements(decl)
     return decl
 
 

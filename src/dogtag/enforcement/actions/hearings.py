@@ -1,0 +1,222 @@
+"""A contested determination: the owner's request for a hearing, the hearing inside its window,
+the decision and its receipt, the appeal and its outcome (River Hills § 2.14(6)[c](3); Benton's
+appeal under its Chapter 12)."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from dogtag.enforcement import law
+from dogtag.enforcement.actions.cases import (
+    OFFICERS,
+    STAFF,
+    as_date,
+    change,
+    close,
+    drop,
+    meet,
+    set_deadline,
+)
+from dogtag.enforcement.actions.requirements import set_compliance, update_requirements
+from dogtag.enforcement.models import (
+    Appeal,
+    Declaration,
+    Hearing,
+    today,
+)
+from dogtag.registry.actions import save_record
+
+
+@transaction.atomic
+def request_hearing(decl, *, acting_user, requested_on) -> Declaration:
+    requested_on = as_date(requested_on)
+    if not decl.effective_on:
+        raise ValidationError({"requested_on": "The determination has not been served yet."})
+    decision = law.ask(
+        decl.municipality, "contest_deadline", {"served_on": decl.effective_on, "requested_on": requested_on}, today()
+    )
+    if decision.value is None:
+        raise ValidationError(
+            {"requested_on": "This ordinance provides no hearing on a determination; the owner may appeal."}
+        )
+    if not decision.value["timely"]:
+        raise ValidationError(
+            {
+                "requested_on": f"The request of {requested_on} is late: the last day was "
+                f"{decision.value['deadline']} ({law.sections(decision)})."
+            }
+        )
+    decl = change(
+        decl,
+        acting_user=acting_user,
+        action="declaration.contest",
+        roles=STAFF,
+        contest_requested_on=requested_on,
+        contest_timely=True,
+    )
+    meet(decl.case, "contest", requested_on, "hearing requested")
+    window = law.ask(decl.municipality, "hearing_window", {"served_on": decl.effective_on}, today())
+    if window.value is not None:
+        set_deadline(
+            decl.case,
+            "hearing",
+            f"Hold the hearing (not before {window.value['earliest']:%B %-d})",
+            window.value["latest"],
+            window,
+        )
+    update_requirements(decl)
+    return decl
+
+
+@transaction.atomic
+def schedule_hearing(decl, *, acting_user, scheduled_on, place, interested_parties="") -> Hearing:
+    scheduled_on = as_date(scheduled_on)
+    if not decl.contest_timely:
+        raise ValidationError({"scheduled_on": "The owner has not requested a hearing in time."})
+    window = law.ask(decl.municipality, "hearing_window", {"served_on": decl.effective_on}, today())
+    if window.value is not None and not (window.value["earliest"] <= scheduled_on <= window.value["latest"]):
+        raise ValidationError(
+            {
+                "scheduled_on": f"The hearing is held between {window.value['earliest']} and "
+                f"{window.value['latest']} ({law.sections(window)})."
+            }
+        )
+    hearing = Hearing(
+        municipality=decl.municipality,
+        declaration=decl,
+        scheduled_on=scheduled_on,
+        place=place,
+        interested_parties=interested_parties,
+        window=law.stored(window),
+    )
+    hearing = save_record(hearing, acting_user=acting_user, action="hearing.schedule", roles=OFFICERS)
+    set_deadline(decl.case, "hearing", f"Hearing at {place}", scheduled_on, window)
+    return hearing
+
+
+@transaction.atomic
+def decide_hearing(
+    hearing, *, acting_user, held_on, outcome, findings, comply_by=None, classification="", decision_sent_on=None
+) -> Hearing:
+    held_on, comply_by, decision_sent_on = as_date(held_on), as_date(comply_by), as_date(decision_sent_on)
+    decl = hearing.declaration
+    compliance = law.ask(decl.municipality, "compliance_deadline", {"determined_on": decl.determined_on}, today())
+    if outcome != Hearing.Outcome.REVERSED and compliance.value is not None:
+        if comply_by is None:
+            comply_by = compliance.value
+        if comply_by > compliance.value:
+            raise ValidationError(
+                {"comply_by": f"The schedule may run to {compliance.value} at the latest ({law.sections(compliance)})."}
+            )
+    if outcome == Hearing.Outcome.MODIFIED and not classification:
+        raise ValidationError({"classification": "Say what the determination is modified to."})
+    hearing = change(
+        hearing,
+        acting_user=acting_user,
+        action="hearing.decide",
+        roles=OFFICERS,
+        held_on=held_on,
+        outcome=outcome,
+        findings=findings,
+        comply_by=comply_by,
+        classification=classification or decl.classification,
+        decision_sent_on=decision_sent_on,
+    )
+    meet(decl.case, "hearing", held_on, hearing.get_outcome_display())
+    status = {
+        "affirmed": Declaration.Status.AFFIRMED,
+        "modified": Declaration.Status.MODIFIED,
+        "reversed": Declaration.Status.REVERSED,
+    }[outcome]
+    decl.status, decl.classification = status, hearing.classification
+    decl.save(update_fields=["status", "classification"])
+    if outcome == Hearing.Outcome.REVERSED:
+        for d in decl.case.open_deadlines():
+            drop(decl.case, d.key)
+        close(decl.case, held_on, "Determination reversed at the hearing")
+    elif comply_by:
+        set_compliance(decl, comply_by=comply_by)
+    return hearing
+
+
+@transaction.atomic
+def record_decision_received(hearing, *, acting_user, decision_received_on) -> Hearing:
+    decision_received_on = as_date(decision_received_on)
+    hearing = change(
+        hearing,
+        acting_user=acting_user,
+        action="hearing.received",
+        roles=STAFF,
+        decision_received_on=decision_received_on,
+    )
+    appeal = law.ask(hearing.municipality, "appeal_deadline", {"decision_received_on": decision_received_on}, today())
+    if appeal.value is not None and hearing.declaration.case.is_open:
+        set_deadline(
+            hearing.declaration.case,
+            "appeal",
+            "Last day to appeal to the Board of Appeals",
+            appeal.value["deadline"],
+            appeal,
+        )
+    return hearing
+
+
+@transaction.atomic
+def file_appeal(decl, *, acting_user, filed_on, to, stay_granted=False) -> Appeal:
+    filed_on = as_date(filed_on)
+    hearing = decl.hearings.exclude(decision_received_on=None).order_by("-held_on").first()
+    timely = None
+    if hearing is not None:
+        decision = law.ask(
+            decl.municipality,
+            "appeal_deadline",
+            {"decision_received_on": hearing.decision_received_on, "appealed_on": filed_on},
+            today(),
+        )
+        if decision.value is not None:
+            timely = decision.value["timely"]
+            if not timely:
+                raise ValidationError(
+                    {
+                        "filed_on": f"The appeal of {filed_on} is late: the last day was "
+                        f"{decision.value['deadline']} ({law.sections(decision)})."
+                    }
+                )
+    appeal = Appeal(
+        municipality=decl.municipality,
+        declaration=decl,
+        filed_on=filed_on,
+        to=to,
+        timely=timely,
+        stay_granted=stay_granted,
+    )
+    appeal = save_record(appeal, acting_user=acting_user, action="appeal.file", roles=STAFF)
+    meet(decl.case, "appeal", filed_on, f"appealed to {to}")
+    update_requirements(decl)
+    return appeal
+
+
+@transaction.atomic
+def decide_appeal(appeal, *, acting_user, decided_on, outcome) -> Appeal:
+    decided_on = as_date(decided_on)
+    appeal = change(
+        appeal, acting_user=acting_user, action="appeal.decide", roles=STAFF, decided_on=decided_on, outcome=outcome
+    )
+    decl = appeal.declaration
+    if outcome == Appeal.Outcome.OVERTURNED:
+        decl.status = Declaration.Status.OVERTURNED
+        decl.save(update_fields=["status"])
+        for d in decl.case.open_deadlines():
+            drop(decl.case, d.key)
+        close(decl.case, decided_on, "Determination overturned on appeal")
+        return appeal
+    # "stayed until such time as any further right to appeal has been exhausted": stayed
+    # requirements run again from the day the appeal fails.
+    update_requirements(decl, only_stayed=True, runs_again_from=decided_on)
+    # Benton § 115-5B(5): "or 10 days after an unsuccessful appeal"; where the ordinance says
+    # nothing (River Hills), the schedule already set stands.
+    facts = {"determined_on": decl.determined_on}
+    after = law.ask(decl.municipality, "compliance_deadline", {**facts, "appeal_failed_on": decided_on}, today())
+    before = law.ask(decl.municipality, "compliance_deadline", facts, today())
+    if after.value is not None and after.value != before.value:
+        set_compliance(decl, appeal_failed_on=decided_on)
+    return appeal
