@@ -21,6 +21,7 @@ from dogtag.enforcement.models import (
     QuarantineOrder,
 )
 from dogtag.registry.models import Animal, Person
+from dogtag.rules.decision import ZERO
 
 router = Router(tags=["animal control"])
 
@@ -298,7 +299,7 @@ class CitationIn(Schema):
     violated_on: date
     days: int = 1
     forfeiture: Decimal | None = None
-    costs: Decimal = Decimal("0")
+    costs: Decimal = ZERO
     court_date: date | None = None
 
 

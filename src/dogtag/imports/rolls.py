@@ -31,6 +31,7 @@ from dogtag.imports.models import ImportRow
 from dogtag.licensing import law
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership, Person, RabiesVaccination, today
+from dogtag.rules.decision import ZERO
 
 # column -> (record, model field)
 COLUMNS = {
@@ -508,8 +509,8 @@ def plan(municipality, file_name: str, content: bytes, mapping: Mapping | None =
                         serial=lic.get("serial") or 0,
                         issued_on=issued_on,
                         expires_on=expiry_of[(issued_on, year)],
-                        tax=lic.get("tax") if lic.get("tax") is not None else Decimal("0.00"),
-                        late_fee=lic.get("late_fee") if lic.get("late_fee") is not None else Decimal("0.00"),
+                        tax=lic.get("tax") if lic.get("tax") is not None else ZERO,
+                        late_fee=lic.get("late_fee") if lic.get("late_fee") is not None else ZERO,
                         owner_name=p.get("name") or "",
                         owner_address=", ".join(
                             x for x in (p.get("street"), p.get("city"), p.get("state"), p.get("postal_code")) if x

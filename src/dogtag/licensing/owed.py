@@ -8,10 +8,8 @@ from decimal import Decimal
 from dogtag.licensing import law
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership
-from dogtag.rules.decision import Citation, NotSet
+from dogtag.rules.decision import ZERO, Citation, NotSet
 from dogtag.rules.licensing import license_year_of
-
-ZERO = Decimal("0.00")  # money, shown to the cent
 
 TRIGGERS = {
     "renewal": "not licensed before April 1",

@@ -4,7 +4,6 @@ household and kennel limits), once per distinct group of facts rather than once 
 
 from collections import defaultdict
 from datetime import timedelta
-from decimal import Decimal
 
 from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 from django.db.models.functions import Coalesce, TruncDate
@@ -24,8 +23,7 @@ from dogtag.licensing import law
 from dogtag.licensing.models import License, Payment, Tag, TagLot
 from dogtag.registry.models import Animal, RabiesVaccination
 from dogtag.reports.tables import Report, Table
-
-ZERO = Decimal("0.00")
+from dogtag.rules.decision import ZERO
 
 
 def _period(p) -> str:

@@ -4,7 +4,6 @@ municipality the user serves; the dashboard for one municipality or every one th
 import json
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Sum
@@ -19,6 +18,7 @@ from dogtag.registry.models import today
 from dogtag.registry.views import municipality_for
 from dogtag.reports import queries
 from dogtag.reports.tables import Report, Table, to_csv
+from dogtag.rules.decision import ZERO
 
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -150,10 +150,10 @@ def dashboard_data(ids, on):
             "Revenue by month",
             ["Month", str(years[0]), str(years[1])],
             [
-                [MONTHS[i], revenue[years[0]][i] or Decimal("0.00"), revenue[years[1]][i] or Decimal("0.00")]
+                [MONTHS[i], revenue[years[0]][i] or ZERO, revenue[years[1]][i] or ZERO]
                 for i in range(12)
             ],
-            ["Total", sum(revenue[years[0]], Decimal("0.00")), sum(revenue[years[1]], Decimal("0.00"))],
+            ["Total", sum(revenue[years[0]], ZERO), sum(revenue[years[1]], ZERO)],
         ),
         "cases": Table(
             "Open cases",

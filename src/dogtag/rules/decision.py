@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 CENT = Decimal("0.01")
+ZERO = Decimal("0.00")  # money, to the cent
 
 
 @dataclass(frozen=True, slots=True)

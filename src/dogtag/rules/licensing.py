@@ -21,11 +21,10 @@ from typing import Literal
 from .amounts import LocalAmounts, amount_at
 from .catalogue import Facts, question
 from .dates import ONE_DAY, last_day_within, plus
-from .decision import CENT, Citation, Decision
+from .decision import CENT, ZERO, Citation, Decision
 from .packs import Pack
 from .schema import Amount, Dated, Money, MonthDay, Period, Provision, Strict, section
 
-ZERO = Decimal("0.00")
 Species = Literal["dog", "cat"]
 Training = Literal["lead_blind_or_deaf", "support_mobility", "service"]
 

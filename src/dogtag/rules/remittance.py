@@ -19,8 +19,8 @@ from typing import Literal
 from pydantic import Field
 
 from .catalogue import Facts, question
-from .decision import CENT, Decision
-from .licensing import ZERO, licensable_on, license_year_bounds
+from .decision import CENT, ZERO, Decision
+from .licensing import licensable_on, license_year_bounds
 from .packs import load_pack
 from .schema import Dated, Money, Provision, Strict, section
 

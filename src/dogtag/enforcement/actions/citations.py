@@ -27,6 +27,7 @@ from dogtag.enforcement.models import (
     today,
 )
 from dogtag.registry.actions import save_record
+from dogtag.rules.decision import ZERO
 
 
 def offense_number(person, violation: str, on: date) -> int:
@@ -46,7 +47,7 @@ def issue_citation(
     animal=None,
     days=1,
     forfeiture=None,
-    costs=Decimal("0"),
+    costs=ZERO,
     court_date=None,
     issued_on=None,
 ) -> Citation:
