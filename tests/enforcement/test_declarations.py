@@ -4,9 +4,11 @@ vicious-dog rules of Benton, Webster and Cedarburg in their own terms."""
 import re
 from datetime import date
 
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from dogtag.audit.models import AuditEvent
+from dogtag.enforcement import actions
 from dogtag.enforcement.models import Declaration
 from tests.base import on
 from tests.enforcement.helpers import EnforcementTestCase
@@ -249,6 +251,17 @@ class DeclarationTests(EnforcementTestCase):
         self.assertEqual(spay.citations[0]["section"], "§ 2.14(6)[e](1)(v)")
         self.assertEqual(photos.citations[0]["section"], "§ 2.14(6)[e](1)(vi)")
         self.assertIn("s. 990.001(4)", [c["section"] for c in spay.citations])
+
+    def test_facts_the_engine_refuses_are_named_with_their_rule(self):
+        _, _, dog = self.owner_and_dog("river-hills", "Odd", vaccinated_on=date(2025, 5, 1))
+        self.login(self.chief)
+        with on(date(2026, 3, 2)):
+            decl = self.declare("river-hills", dog, "2026-03-02", **incident("2026-02-27", "bite_injury"))
+            with self.assertRaises(ValidationError) as refused:
+                actions.serve_declaration(decl, acting_user=self.chief, service_method="by pigeon")
+        message = refused.exception.message_dict["service_method"][0]
+        self.assertIn("method: Input should be 'regular_mail', 'certified_mail'", message)
+        self.assertNotIn("pydantic", message)
 
     def test_it_applies_bentons_vicious_dog_rules_with_the_dna_test_and_the_appeal(self):
         _, _, dog = self.owner_and_dog("benton", "Tank", breed="American Pit Bull Terrier")

@@ -16,7 +16,13 @@ def ask(municipality, question: str, facts: dict, on: date, field: str = "__all_
     try:
         return rules.ask(municipality.rule_pack, question, facts, on, local_amounts(municipality))
     except ValueError as e:
-        raise ValidationError({field: f"{e} ({question.replace('_', ' ')})"}) from e
+        # A pydantic refusal names each fact and its rule, as the rules API does; anything else as is.
+        reasons = (
+            [f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()]
+            if hasattr(e, "errors")
+            else [str(e)]
+        )
+        raise ValidationError({field: f"{'; '.join(reasons)} ({question.replace('_', ' ')})"}) from e
 
 
 def cites(decision: rules.Decision) -> list[dict]:
