@@ -10,7 +10,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
 
-from dogtag.accounts.scope import get_for_user, municipalities, scoped
+from dogtag.accounts.scope import get_for_user, municipality_for, scoped
 from dogtag.enforcement import actions, forms, views
 from dogtag.enforcement.models import (
     BiteReport,
@@ -24,10 +24,6 @@ from dogtag.registry.models import Animal, Person
 from dogtag.rules.decision import ZERO
 
 router = Router(tags=["animal control"])
-
-
-def _municipality(request, slug):
-    return get_object_or_404(municipalities(request.auth), slug=slug)
 
 
 def _row(model, municipality_id, pk):
@@ -97,7 +93,7 @@ class ImpoundIn(Schema):
 
 @router.post("/municipalities/{slug}/impoundments", response={201: CaseOut})
 def impound(request, slug: str, payload: ImpoundIn):
-    m = _municipality(request, slug)
+    m = municipality_for(request.auth, slug)
     data = payload.dict()
     animal = _row(Animal, m.pk, data.pop("animal_id"))
     owner = _row(Person, m.pk, data.pop("owner_id"))
@@ -160,7 +156,7 @@ class BiteIn(Schema):
 
 @router.post("/municipalities/{slug}/bites", response={201: CaseOut})
 def report_bite(request, slug: str, payload: BiteIn):
-    m = _municipality(request, slug)
+    m = municipality_for(request.auth, slug)
     data = payload.dict()
     animal = _row(Animal, m.pk, data.pop("animal_id"))
     return Status(201, actions.report_bite(acting_user=request.auth, municipality=m, animal=animal, **data).case)
@@ -230,7 +226,7 @@ class ComplaintOut(Schema):
 
 @router.post("/municipalities/{slug}/complaints", response={201: ComplaintOut})
 def record_complaint(request, slug: str, payload: ComplaintIn):
-    m = _municipality(request, slug)
+    m = municipality_for(request.auth, slug)
     data = payload.dict()
     animal = _row(Animal, m.pk, data.pop("animal_id"))
     owner = _row(Person, m.pk, data.pop("owner_id"))
@@ -260,7 +256,7 @@ class DeclareIn(Schema):
 
 @router.post("/municipalities/{slug}/declarations", response={201: CaseOut})
 def declare_dog(request, slug: str, payload: DeclareIn):
-    m = _municipality(request, slug)
+    m = municipality_for(request.auth, slug)
     data = payload.dict()
     animal = _row(Animal, m.pk, data.pop("animal_id"))
     return Status(201, actions.declare_dog(acting_user=request.auth, municipality=m, animal=animal, **data).case)
@@ -320,7 +316,7 @@ class CitationOut(Schema):
 
 @router.post("/municipalities/{slug}/citations", response={201: CitationOut})
 def issue_citation(request, slug: str, payload: CitationIn):
-    m = _municipality(request, slug)
+    m = municipality_for(request.auth, slug)
     data = payload.dict()
     person = _row(Person, m.pk, data.pop("person_id"))
     animal = _row(Animal, m.pk, data.pop("animal_id"))
@@ -391,7 +387,7 @@ def case_step(request, pk: int, step: str):
 def open_case(request, slug: str, kind: str):
     """`kind`: complaint, impoundment, bite, exposure, district, declaration, declared-elsewhere,
     citation; the body is the staff page's form fields (animal, owner, person as ids)."""
-    m = _municipality(request, slug)
+    m = municipality_for(request.auth, slug)
     name = f"{kind}-new"
     if name not in views.NEW:
         raise Http404(f"No case kind {kind!r}.")

@@ -10,11 +10,11 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import F, OuterRef, Prefetch, Q, Subquery, prefetch_related_objects
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 
-from dogtag.accounts.scope import get_for_user, municipalities, scoped
+from dogtag.accounts.scope import get_for_user, scoped
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement import actions, calendar, forms, law, pdf
 from dogtag.enforcement.models import (
@@ -31,11 +31,7 @@ from dogtag.enforcement.models import (
     today,
 )
 from dogtag.lib.csv_export import csv_export
-from dogtag.registry.views import action_page
-
-
-def _municipality(request, slug):
-    return get_object_or_404(municipalities(request.user), slug=slug)
+from dogtag.lib.web import action_page, municipality_for
 
 
 def case_url(case_id):
@@ -90,7 +86,7 @@ def my_cases(request):
 @login_required
 @csv_export
 def municipality_cases(request, slug):
-    municipality = _municipality(request, slug)
+    municipality = municipality_for(request, slug)
     cases = Case.objects.filter(municipality=municipality).select_related("animal", "owner")[:200]
     return render(request, "enforcement/cases.html", {"municipality": municipality, "cases": cases})
 
@@ -116,7 +112,7 @@ NEW = {
 
 @login_required
 def new_case(request, slug, name):
-    municipality = _municipality(request, slug)
+    municipality = municipality_for(request, slug)
     form_class, action, title = NEW[name]
     form = _form(form_class, request, municipality)
     return action_page(

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from dogtag.imports.actions import IMPORTERS, run_import
 from dogtag.imports.models import ImportRun
 from dogtag.imports.rolls import COLUMNS, Mapping, RollError, plan
-from dogtag.registry.views import municipality_for, posted
+from dogtag.lib.web import municipality_for, posted
 from dogtag.reports.tables import Report, Table
 from dogtag.reports.views import respond
 

@@ -8,13 +8,13 @@ from django.urls import reverse
 from dogtag.accounts.scope import get_for_user, has_role, require_role
 from dogtag.documents.pdf import pdf_response
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.licensing import actions, forms, law
 from dogtag.licensing.models import FeeScheduleEntry, License, RenewalRun, Tag, TagLot
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
 from dogtag.licensing.renewals import run_renewals
 from dogtag.outbox.models import Message
 from dogtag.registry.models import Animal, today
-from dogtag.registry.views import action_page, municipality_for, posted, run_action, to
 from dogtag.rules.delegations import delegated_amounts
 from dogtag.rules.licensing import license_year_of
 

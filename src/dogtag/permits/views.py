@@ -8,6 +8,7 @@ from dogtag.audit.models import AuditEvent
 from dogtag.enforcement import law, pdf
 from dogtag.enforcement.models import Declaration
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.permits import actions
 from dogtag.permits.forms import (
     HenPermitForm,
@@ -18,7 +19,6 @@ from dogtag.permits.forms import (
 )
 from dogtag.permits.models import HenPermit
 from dogtag.registry.models import today
-from dogtag.registry.views import municipality_for, posted, run_action
 
 HEN_PERMITS = HenPermit.objects.select_related("applicant", "premises", "municipality")
 

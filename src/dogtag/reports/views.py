@@ -13,9 +13,9 @@ from django.shortcuts import render
 
 from dogtag.accounts.scope import municipalities
 from dogtag.documents.pdf import pdf_response
+from dogtag.lib.web import municipality_for
 from dogtag.licensing.models import License, Payment
 from dogtag.registry.models import today
-from dogtag.registry.views import municipality_for
 from dogtag.reports import queries
 from dogtag.reports.tables import Report, Table, to_csv
 from dogtag.rules.decision import ZERO
