@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
 
 from dogtag.accounts.scope import get_for_user, municipality_for, scoped
-from dogtag.enforcement import actions, forms, views
+from dogtag.enforcement import actions
 from dogtag.enforcement.models import (
     BiteReport,
     Case,
@@ -20,6 +20,8 @@ from dogtag.enforcement.models import (
     Impoundment,
     QuarantineOrder,
 )
+from dogtag.enforcement.steps import NEW, STEPS
+from dogtag.lib.forms import ScopedForm
 from dogtag.registry.models import Animal, Person
 from dogtag.rules.decision import ZERO
 
@@ -357,7 +359,7 @@ def _body(request) -> dict:
 
 
 def _parsed(form_class, data, municipality) -> dict:
-    scoped_form = issubclass(form_class, forms.ScopedForm)
+    scoped_form = issubclass(form_class, ScopedForm)
     form = form_class(data, **({"municipality": municipality} if scoped_form else {}))
     if not form.is_valid():
         raise ValidationError({field: list(errors) for field, errors in form.errors.items()})
@@ -370,9 +372,9 @@ def case_step(request, pk: int, step: str):
     declaration-hearing, requirement-proof (with `requirement_id`), complaint-next-step (with
     `complaint_id`), citation-paid, case-close, ... The body is the form's fields as JSON."""
     case = get_for_user(request.auth, Case.objects, pk)
-    if step not in views.STEPS:
-        raise Http404(f"No step {step!r}; steps: {', '.join(views.STEPS)}.")
-    prefix, _, form_class, action, _ = views.STEPS[step]
+    if step not in STEPS:
+        raise Http404(f"No step {step!r}; steps: {', '.join(STEPS)}.")
+    prefix, _, form_class, action, _ = STEPS[step]
     data = _body(request)
     try:
         target = TARGETS[prefix](case, data)
@@ -389,8 +391,8 @@ def open_case(request, slug: str, kind: str):
     citation; the body is the staff page's form fields (animal, owner, person as ids)."""
     m = municipality_for(request.auth, slug)
     name = f"{kind}-new"
-    if name not in views.NEW:
+    if name not in NEW:
         raise Http404(f"No case kind {kind!r}.")
-    form_class, action, _ = views.NEW[name]
+    form_class, action, _ = NEW[name]
     obj = action(acting_user=request.auth, municipality=m, **_parsed(form_class, _body(request), m))
     return Status(201, obj.case)
