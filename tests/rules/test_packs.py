@@ -100,9 +100,9 @@ def law(tmp_path, monkeypatch):
     for p in packs.LAW.glob("*.yaml"):
         (tmp_path / p.name).write_text(p.read_text())
     monkeypatch.setattr(packs, "LAW", tmp_path)
-    packs.load_pack.cache_clear()
+    packs.clear_cache()
     yield tmp_path
-    packs.load_pack.cache_clear()
+    packs.clear_cache()
 
 
 def _load(law, body):
