@@ -23,6 +23,7 @@ report their own CPU through `tree_cpu_seconds(pid)`.
 """
 from __future__ import annotations
 
+import math
 import os
 import resource
 import statistics
@@ -54,7 +55,7 @@ def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     if not ordered:
         return float("nan")
-    rank = max(1, min(len(ordered), round(p / 100 * len(ordered) + 0.5)))
+    rank = max(1, min(len(ordered), math.ceil(p / 100 * len(ordered))))
     return ordered[rank - 1]
 
 
