@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
@@ -12,21 +12,23 @@ from dogtag.rules import Citation, Decision, NotSet, PackError, all_packs, load_
 from dogtag.rules.amounts import LocalAmounts, amount_at
 from dogtag.rules.schema import LocalAmount
 
-REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared" / "ordinances"
+MANIFEST = packs.LAW / "texts.sha256"
 
 
-def test_it_keeps_the_texts_equal_to_the_shared_ordinances():
-    shared = sorted(p.name for p in SHARED.iterdir())
-    copies = sorted(p.name for p in packs.TEXTS.iterdir())
-    assert copies == shared
-    for name in shared:
-        assert (packs.TEXTS / name).read_bytes() == (SHARED / name).read_bytes(), name
+def test_it_keeps_the_vendored_texts_byte_for_byte_as_recorded_when_they_were_copied():
+    """law/texts.sha256 was written from the ordinances as published to the project; a text
+    changed since (a re-transcription) fails here until its packs are re-checked and the
+    manifest rewritten."""
+    recorded = dict(reversed(line.split("  ", 1)) for line in MANIFEST.read_text().splitlines())
+    assert sorted(recorded) == sorted(p.name for p in packs.TEXTS.iterdir())
+    for name, digest in recorded.items():
+        assert hashlib.sha256((packs.TEXTS / name).read_bytes()).hexdigest() == digest, name
 
 
 def test_it_loads_every_pack_once():
     first = all_packs()
-    assert [p.id for p in first] == list(packs.PACK_IDS)
+    assert [p.id for p in first] == packs.pack_ids()
+    assert packs.pack_ids() == ["wi", "wi-benton", "wi-cedarburg", "wi-river-hills", "wi-sampson", "wi-webster"]
     assert all(a is b for a, b in zip(first, all_packs(), strict=True))
     assert all(p.chain[0] == "wi" for p in first)
 
@@ -73,6 +75,7 @@ def test_a_decision_is_plain_json():
         "citations": [{"jurisdiction": "wi", "section": "s. 174.05(2)", "quote": "q"}],
         "notes": ["n"],
         "not_set": [{"key": "k", "citation": {"jurisdiction": "wi", "section": "s", "quote": "q"}}],
+        "unconfirmed": [],
     }
 
 
