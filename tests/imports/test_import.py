@@ -14,7 +14,7 @@ from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
 from dogtag.imports.rolls import Mapping, RollError, plan
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership, Person, RabiesVaccination
-from tests.base import BaseTestCase, on
+from tests.base import BaseTestCase, on, text
 
 HEADER = [
     "owner_name", "owner_street", "owner_city", "owner_postal_code", "animal_name", "breed", "color", "sex", "altered",
@@ -226,7 +226,7 @@ class UploadPageTests(BaseTestCase):
         self.assertContains(r, "Imported 3 rows from roll.csv")
         self.assertEqual(ImportRun.objects.get().written, 3)
         r = self.client.get(url, {"format": "csv"})
-        self.assertIn("roll.csv,alice,", r.content.decode())
+        self.assertIn("roll.csv,alice,", text(r))
 
     def test_a_veterinarian_cannot_import(self):
         self.login(self.vet)

@@ -31,6 +31,7 @@ from dogtag.enforcement.models import (
 from dogtag.enforcement.steps import NEW, STEPS
 from dogtag.lib.csv_export import csv_export
 from dogtag.lib.forms import ScopedForm
+from dogtag.lib.pdf import pdf_response
 from dogtag.lib.web import action_page, municipality_for
 
 
@@ -265,7 +266,7 @@ def document(request, pk, name):
     context = pdf.context_for(obj)
     if context is None:
         raise Http404("This document does not apply to this record.")
-    return pdf.response(f"enforcement/pdf/{template}.html", context, f"{filename}-{obj.pk}.pdf")
+    return pdf_response(f"enforcement/pdf/{template}.html", context, f"{filename}-{obj.pk}.pdf")
 
 
 # --- calendar -----------------------------------------------------------------------------------

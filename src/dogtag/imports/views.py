@@ -13,9 +13,8 @@ from django.shortcuts import redirect, render
 from dogtag.imports.actions import IMPORTERS, run_import
 from dogtag.imports.models import ImportRun
 from dogtag.imports.rolls import COLUMNS, Mapping, RollError, plan
+from dogtag.lib.tables import Report, Table, respond
 from dogtag.lib.web import municipality_for, posted
-from dogtag.reports.tables import Report, Table
-from dogtag.reports.views import respond
 
 
 class UploadForm(forms.Form):

@@ -6,8 +6,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
-from dogtag.documents.pdf import pdf_response
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.pdf import pdf_response
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.licensing import actions, forms, law
 from dogtag.licensing.models import FeeScheduleEntry, License, RenewalRun, Tag, TagLot

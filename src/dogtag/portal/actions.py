@@ -14,8 +14,8 @@ from django.utils import timezone
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import has_role, require_role
 from dogtag.audit.record import record, snapshot
-from dogtag.documents.pdf import render_pdf
 from dogtag.lib import links, uploads
+from dogtag.lib.pdf import render_pdf
 from dogtag.licensing import actions as licensing
 from dogtag.licensing import law
 from dogtag.licensing.models import License, Payment

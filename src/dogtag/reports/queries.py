@@ -19,10 +19,10 @@ from dogtag.enforcement.models import (
     Impoundment,
     QuarantineOrder,
 )
+from dogtag.lib.tables import Report, Table
 from dogtag.licensing import law
 from dogtag.licensing.models import License, Payment, Tag, TagLot
 from dogtag.registry.models import Animal, RabiesVaccination
-from dogtag.reports.tables import Report, Table
 from dogtag.rules.decision import ZERO
 
 
