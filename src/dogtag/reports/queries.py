@@ -308,7 +308,7 @@ def tag_stock(m, p) -> Report:
 
 def unlicensed(m, p) -> Report:
     """Unlicensed and late animals (the licensing app's list, with its late fees)."""
-    from dogtag.licensing.views import unlicensed_rows
+    from dogtag.licensing.unlicensed import unlicensed_rows
     from dogtag.rules.licensing import license_year_of
 
     year = p.get("year") or license_year_of(law.pack_of(m), p["on"])
