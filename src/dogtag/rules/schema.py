@@ -65,8 +65,8 @@ class Cite:
         self.section, self.quote = section, quote
         self.citation = Citation("", section, quote)
 
-    def bind(self, jurisdiction: str) -> None:
-        self.citation = Citation(jurisdiction, self.section, self.quote)
+    def bind(self, jurisdiction: str, unconfirmed: str | None = None, inferred: str | None = None) -> None:
+        self.citation = Citation(jurisdiction, self.section, self.quote, unconfirmed, inferred)
 
     def __repr__(self) -> str:
         return f"Cite(section={self.section!r}, quote={self.quote!r})"
