@@ -2,6 +2,7 @@ import io
 from datetime import date
 
 from django.core import mail
+from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.test import TestCase
 from django.urls import reverse
@@ -59,7 +60,7 @@ class RenewalTests(BaseTestCase):
         self.assertIn("2027 license renewal for Rex", mail.outbox[0].subject)
         self.assertIn("$10.00, due by March 31, 2027", mail.outbox[0].body)
         self.assertIsNotNone(Message.objects.get().sent_at)
-        text = PdfReader(RenewalRun.objects.get().pdf).pages[0].extract_text()
+        text = PdfReader(default_storage.open(RenewalRun.objects.get().pdf)).pages[0].extract_text()
         self.assertIn("Pat Owner", text)
         self.assertIn("Rex", text)
 

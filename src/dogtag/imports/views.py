@@ -1,13 +1,14 @@
-"""The clerk's upload page: the file is kept under var/imports/ by its hash, the dry run shown,
-and the import run only when the clerk confirms what it found."""
+"""The clerk's upload page: the file is kept in media storage under imports/ by its hash, the dry
+run shown, and the import run only when the clerk confirms what it found."""
 
 import hashlib
 import re
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.shortcuts import redirect, render
 
 from dogtag.imports.actions import IMPORTERS, run_import
@@ -25,17 +26,19 @@ class UploadForm(forms.Form):
 def _store(upload) -> str:
     content = upload.read()
     digest = hashlib.sha256(content).hexdigest()
-    folder = settings.VAR_DIR / "imports"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / digest).write_bytes(content)
+    if not default_storage.exists(f"imports/{digest}"):  # the same file twice is one stored file
+        default_storage.save(f"imports/{digest}", ContentFile(content))
     return digest
 
 
 def _load(digest):
     if not re.fullmatch(r"[0-9a-f]{64}", digest or ""):
         return None
-    path = settings.VAR_DIR / "imports" / digest
-    return path.read_bytes() if path.exists() else None
+    try:
+        with default_storage.open(f"imports/{digest}", "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
 
 
 @login_required

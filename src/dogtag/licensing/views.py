@@ -1,5 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import SuspiciousFileOperation
+from django.core.files.storage import default_storage
 from django.db.models import Count
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
@@ -224,7 +226,11 @@ def renewal_batch(request, pk):
     run = get_for_user(request.user, RenewalRun.objects, pk)
     if not run.pdf:
         raise Http404("This run printed no notices.")
-    return FileResponse(open(run.pdf, "rb"), content_type="application/pdf")
+    try:
+        pdf = default_storage.open(run.pdf, "rb")
+    except (FileNotFoundError, SuspiciousFileOperation):
+        raise Http404("This run's notices are no longer in storage; run the renewals again to print them.") from None
+    return FileResponse(pdf, content_type="application/pdf", filename=run.pdf.rsplit("/", 1)[-1])
 
 
 @login_required
