@@ -122,6 +122,7 @@ EMAIL_PORT = envint("EMAIL_PORT", 25)
 EMAIL_HOST_USER = envstr("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = envstr("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 30)  # seconds; a mail server that hangs is a refusal, retried later
 DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "dogtag@localhost")
 
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
@@ -192,3 +193,9 @@ DOGTAG_SCHEDULES = {
 }
 # /healthz calls the worker stale when its last heartbeat is older than this.
 DOGTAG_WORKER_STALE_SECONDS = envint("DOGTAG_WORKER_STALE_SECONDS", 180)
+# The outbox (src/dogtag/outbox/sender.py): claimed batches, exponential backoff, dead letters.
+DOGTAG_OUTBOX_BATCH = envint("DOGTAG_OUTBOX_BATCH", 50)
+DOGTAG_OUTBOX_CLAIM_SECONDS = envint("DOGTAG_OUTBOX_CLAIM_SECONDS", 600)  # a killed sender's claims expire
+DOGTAG_OUTBOX_BACKOFF_SECONDS = envint("DOGTAG_OUTBOX_BACKOFF_SECONDS", 60)  # 1, 2, 4, 8 ... minutes
+DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS = envint("DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS", 6 * 3600)
+DOGTAG_OUTBOX_MAX_ATTEMPTS = envint("DOGTAG_OUTBOX_MAX_ATTEMPTS", 8)  # then a dead letter
