@@ -25,6 +25,9 @@ def pytest_configure(config):
     # writer may wait longer than production's timeout for its turn.
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         settings.DATABASES["default"]["OPTIONS"]["timeout"] = 120
+    # Background tasks run in the test's own process on commit; the tests of the worker
+    # (tests/worker/) start `dogtag worker` for real and switch this off.
+    settings.DOGTAG_TASKS_INLINE = True
 
 
 def pytest_unconfigure(config):

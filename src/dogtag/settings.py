@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 import dj_database_url
 
-from dogtag.lib.env import ImproperlyConfiguredEnv, envbool, envint, envlist, envstr
+from dogtag.lib.env import ImproperlyConfiguredEnv, envbool, envcron, envint, envlist, envstr
 
 BASE_DIR = Path(__file__).resolve().parent
 VAR_DIR = Path(envstr("DOGTAG_VAR_DIR") or BASE_DIR.parent.parent / "var")
@@ -44,6 +44,8 @@ INSTALLED_APPS = [
     "dogtag.imports",
     "dogtag.reports",
     "dogtag.ops",
+    "django_q",
+    "dogtag.worker",
 ]
 
 MIDDLEWARE = [
@@ -157,6 +159,7 @@ EMAIL_PORT = envint("EMAIL_PORT", 25)
 EMAIL_HOST_USER = envstr("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = envstr("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 30)  # seconds; a mail server that hangs is a refusal, retried later
 DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "dogtag@localhost")
 
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
@@ -165,6 +168,7 @@ CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer probes over plain HTTP
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if envbool("BEHIND_PROXY", False) else None
 
 # One JSON object a line on stdout (dogtag/ops/logs.py), the server's access log included;
@@ -221,3 +225,53 @@ DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per
 DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
 # Dogtag's own reminder lead time before a rabies certificate runs out; no rule pack sets one.
 DOGTAG_RABIES_REMINDER_DAYS = envint("DOGTAG_RABIES_REMINDER_DAYS", 30)
+
+# Background work (src/dogtag/worker): django-q2 on its ORM broker, so the queue lives in the same
+# database on SQLite and PostgreSQL. `retry` must exceed `timeout`: a task still running when its
+# retry lease runs out would be handed to a second worker; a worker killed mid-task leaves its
+# task locked until the lease ends, then another worker takes it (every task is idempotent).
+DOGTAG_TASK_TIMEOUT = envint("DOGTAG_TASK_TIMEOUT", 300)
+DOGTAG_TASK_RETRY = envint("DOGTAG_TASK_RETRY", DOGTAG_TASK_TIMEOUT + 60)
+if DOGTAG_TASK_RETRY <= DOGTAG_TASK_TIMEOUT:
+    raise ImproperlyConfiguredEnv(
+        f"DOGTAG_TASK_RETRY={DOGTAG_TASK_RETRY} must be larger than DOGTAG_TASK_TIMEOUT={DOGTAG_TASK_TIMEOUT}, "
+        "or a task still running is handed to a second worker"
+    )
+Q_CLUSTER = {
+    "name": "dogtag",
+    "orm": "default",
+    "workers": envint("DOGTAG_WORKERS", 2),
+    "timeout": DOGTAG_TASK_TIMEOUT,
+    "retry": DOGTAG_TASK_RETRY,
+    # A failed task goes back to the queue until it has failed this many times; then it stays in
+    # the admin's "Failed tasks" list.
+    "max_attempts": envint("DOGTAG_TASK_MAX_ATTEMPTS", 5),
+    "ack_failures": envbool("DOGTAG_TASK_ACK_FAILURES", False),
+    "catch_up": False,  # a worker down over a night runs a missed daily schedule once, not once per day
+    "save_limit": envint("DOGTAG_TASK_SAVE_LIMIT", 1000),
+    "recycle": envint("DOGTAG_TASK_RECYCLE", 200),  # a worker process is replaced after this many tasks
+    "max_rss": envint("DOGTAG_TASK_MAX_RSS_KB", 500_000),  # ...or once it holds this much memory
+    "bulk": 1,
+    "poll": 0.5,
+    "label": "Background tasks",
+}
+# Tasks run in the calling process on commit instead of in `dogtag worker` (the test suite's
+# default; never in production, where a request must not do the worker's work).
+DOGTAG_TASKS_INLINE = envbool("DOGTAG_TASKS_INLINE", False)
+# Schedules: a cron expression in America/Chicago time each, or "off".
+DOGTAG_SCHEDULES = {
+    "heartbeat": ("dogtag.worker.tasks.heartbeat", envcron("DOGTAG_SCHEDULE_HEARTBEAT", "* * * * *")),
+    "outbox": ("dogtag.outbox.tasks.send_outbox", envcron("DOGTAG_SCHEDULE_OUTBOX", "* * * * *")),
+    "rabies reminders": (
+        "dogtag.portal.tasks.send_rabies_reminders",
+        envcron("DOGTAG_SCHEDULE_RABIES_REMINDERS", "0 6 * * *"),
+    ),
+}
+# /healthz calls the worker stale when its last heartbeat is older than this.
+DOGTAG_WORKER_STALE_SECONDS = envint("DOGTAG_WORKER_STALE_SECONDS", 180)
+# The outbox (src/dogtag/outbox/sender.py): claimed batches, exponential backoff, dead letters.
+DOGTAG_OUTBOX_BATCH = envint("DOGTAG_OUTBOX_BATCH", 50)
+DOGTAG_OUTBOX_CLAIM_SECONDS = envint("DOGTAG_OUTBOX_CLAIM_SECONDS", 600)  # a killed sender's claims expire
+DOGTAG_OUTBOX_BACKOFF_SECONDS = envint("DOGTAG_OUTBOX_BACKOFF_SECONDS", 60)  # 1, 2, 4, 8 ... minutes
+DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS = envint("DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS", 6 * 3600)
+DOGTAG_OUTBOX_MAX_ATTEMPTS = envint("DOGTAG_OUTBOX_MAX_ATTEMPTS", 8)  # then a dead letter

@@ -5,6 +5,7 @@ from django.core.files.storage import default_storage
 from django.db.models import Count
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
@@ -16,6 +17,7 @@ from dogtag.licensing.models import FeeScheduleEntry, License, RenewalRun, Tag, 
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
 from dogtag.licensing.renewals import run_renewals
 from dogtag.licensing.unlicensed import unlicensed_rows
+from dogtag.outbox import actions as outbox_actions
 from dogtag.outbox.models import Message
 from dogtag.registry.models import Animal, today
 from dogtag.rules.delegations import delegated_amounts
@@ -237,5 +239,10 @@ def renewal_batch(request, pk):
 @csv_export
 def outbox(request, slug):
     municipality = municipality_for(request, slug)
+    if request.method == "POST":  # "Send again" beside a dead letter
+        ids = [int(i) for i in request.POST.getlist("message") if i.isdigit()]
+        count = outbox_actions.send_again(acting_user=request.user, municipality=municipality, ids=ids)
+        messages.success(request, f"{count} undeliverable message{pluralize(count)} queued again.")
+        return redirect("outbox", slug=slug)
     sent = Message.objects.filter(municipality=municipality).defer("attachment", "html")[:500]
     return render(request, "licensing/outbox.html", {"municipality": municipality, "messages_": sent})
