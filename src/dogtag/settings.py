@@ -145,3 +145,5 @@ DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per
 DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
 # Dogtag's own reminder lead time before a rabies certificate runs out; no rule pack sets one.
 DOGTAG_RABIES_REMINDER_DAYS = envint("DOGTAG_RABIES_REMINDER_DAYS", 30)
+# An import whose heartbeat (one a batch) is older than this was killed: shown as interrupted.
+DOGTAG_IMPORT_STALE_SECONDS = envint("DOGTAG_IMPORT_STALE_SECONDS", 120)
