@@ -5,12 +5,13 @@ Django's `bulk_create` compiles every value through the ORM's SQL compiler, whic
 the database itself on a 100,000-row roll, and COPY cannot return ids. So the ids are taken from
 the database first and the objects know their pks before their rows are sent: on PostgreSQL from
 the table's sequence (`nextval`, safe under concurrent writers); on SQLite from the table's
-AUTOINCREMENT counter in `sqlite_sequence`, advanced inside the batch's write transaction (which
-SQLite makes IMMEDIATE here, so no other writer runs until it commits)."""
+AUTOINCREMENT counter in `sqlite_sequence`, advanced in a write transaction (IMMEDIATE here, so
+no other writer runs between reading and advancing it). Ids reserved and never used are gaps,
+as a rolled-back insert leaves on either engine."""
 
 import json
 
-from django.db import connection, models
+from django.db import connection, models, transaction
 from django.db.models.base import ModelState
 
 PLAIN = (
@@ -34,11 +35,10 @@ def reserve_ids(model, n: int) -> list[int]:
     if n == 0:
         return []
     table = model._meta.db_table
-    with connection.cursor() as cursor:
+    with transaction.atomic(), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)", [table, n])
             return [row[0] for row in cursor.fetchall()]
-        assert connection.in_atomic_block, "ids are reserved inside the write transaction"
         cursor.execute("UPDATE sqlite_sequence SET seq = seq + %s WHERE name = %s RETURNING seq", [n, table])
         row = cursor.fetchone()
         if row is None:  # the table never held a row: its counter starts now

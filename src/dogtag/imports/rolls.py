@@ -233,7 +233,7 @@ def columns_found(header, mapping, name, read_as) -> dict:
 
 def row_key(raw: dict) -> str:
     """The natural key of a row as mapped: the same row imported twice is the same key."""
-    return hashlib.sha256("\x1f".join(f"{c}={raw[c]}" for c in sorted(raw)).encode()).hexdigest()
+    return hashlib.sha256("\x1f".join(map("=".join, sorted(raw.items()))).encode()).hexdigest()
 
 
 class Planner:
@@ -255,6 +255,7 @@ class Planner:
         self.certificates, self.licenses, self.births, self.expiry_of = {}, set(), {}, {}
         self.used_people, self.used_animals = set(), set()
         self.make = {model: Maker(model) for model in (Person, Animal, RabiesVaccination, License)}
+        self.cleaned = {}
 
     def batches(self, batch_size=BATCH_SIZE):
         """The valid rows of each batch of `batch_size` source rows, as RowPlans."""
@@ -307,18 +308,17 @@ class Planner:
         return out
 
     def typed(self, rows):
-        """Each row's values, checked column by column over the whole batch."""
-        problems = [[] for _ in rows]
-        values = [{} for _ in rows]
+        """Each row's values by record, checked column by column over the whole batch."""
+        converted, problems = {}, {}
         for column, checker in self.columns.items():
-            converted, refused = checker.convert([raw.get(column, "") for _, raw, _ in rows])
-            for v, value in zip(values, converted, strict=True):
-                v[column] = value
+            converted[column], refused = checker.convert([raw.get(column, "") for _, raw, _ in rows])
             shown = self.mapping.shown(column)
             for i, rule in refused:
-                problems[i].append(Problem(rows[i][0], shown, rows[i][1].get(column, ""), rule))
-        for (line, raw, key), v, p in zip(rows, values, problems, strict=True):
-            yield line, (raw, key), v, p
+                problems.setdefault(i, []).append(Problem(rows[i][0], shown, rows[i][1].get(column, ""), rule))
+        present = [(r, [(name, converted[c]) for c, name in pairs if c in converted]) for r, pairs in OF_RECORD.items()]
+        for i, (line, raw, key) in enumerate(rows):
+            records = {r: {name: values[i] for name, values in pairs} for r, pairs in present}
+            yield line, (raw, key), records, problems.get(i)
 
     def checked(self, line, raw_key, values, problems):
         raw, key = raw_key
@@ -383,7 +383,7 @@ class Planner:
     def certificate(self, row, animal, new_animal):
         """The rabies certificate, unless already recorded; one recorded for another animal is
         refused."""
-        v = row.fields("vaccination")
+        v = dict(row.fields("vaccination"))
         serial = v.pop("certificate_serial", "")
         if not serial:
             return None, None
@@ -399,7 +399,7 @@ class Planner:
             municipality_id=self.m,
             certificate_serial="",
             owner_name=p["name"],
-            owner_address=row.address(),
+            owner_address=row.address,
             animal_name=a["name"],
             sex=a.get("sex", ""),
             altered=bool(a.get("altered")),
@@ -409,7 +409,7 @@ class Planner:
         )
         row.required("vaccination", vaccination.__dict__)
         born = new_animal.birth_date if new_animal else self.existing.births.get(animal, self.births.get(animal))
-        vaccination.animal_id = animal or -1  # the model compares with the birth date
+        vaccination.animal_id = -1  # a stand-in: the model compares with the animal's birth date
         RabiesVaccination.animal.field.set_cached_value(vaccination, self.make[Animal](birth_date=born))
         row.model_rules(vaccination, "vaccination")
         vaccination.animal_id = None
@@ -442,7 +442,7 @@ class Planner:
             tax=ZERO if lic.get("tax") is None else lic["tax"],
             late_fee=ZERO if lic.get("late_fee") is None else lic["late_fee"],
             owner_name=p["name"],
-            owner_address=row.address(),
+            owner_address=row.address,
             animal_name=a["name"],
             species=a.get("species", ""),
             sex=a.get("sex", ""),
@@ -490,56 +490,69 @@ class Planner:
 
 
 class _Row:
-    """One row while its records are checked: its values and the problems found so far."""
+    """One row while its records are checked: its values by record and the problems found."""
 
-    def __init__(self, planner, line, raw, values):
-        self.planner, self.line, self.raw, self.values = planner, line, raw, values
+    def __init__(self, planner, line, raw, records):
+        self.planner, self.line, self.raw, self.records = planner, line, raw, records
         self.problems, self.matched = [], set()
-        self._fields = {}
+        p = records["person"]
+        self.address = ", ".join(x for x in (p.get("street"), p.get("city"), p.get("state"), p.get("postal_code")) if x)
 
     def fields(self, record) -> dict:
-        if record not in self._fields:
-            values = self.values
-            self._fields[record] = {name: values[c] for c, name in OF_RECORD[record] if c in values}
-        return dict(self._fields[record])
-
-    def address(self) -> str:
-        p = self.fields("person")
-        return ", ".join(x for x in (p.get("street"), p.get("city"), p.get("state"), p.get("postal_code")) if x)
+        return self.records[record]
 
     def problem(self, column, value, rule):
         self.problems.append(Problem(self.line, self.planner.mapping.shown(column), value, rule))
 
     def required(self, record, values):
-        model = {"person": Person, "animal": Animal, "vaccination": RabiesVaccination}[record]
-        for f in _required(model):
-            if values.get(f.attname) in ("", None):
-                column = FIELD_OF.get((record, f.name), f.name)
+        for attname, column in _required(record):
+            if values.get(attname) in ("", None):
                 self.problem(column, "", BLANK)
 
     def model_rules(self, instance, record):
-        try:
-            instance.clean()
-        except ValidationError as e:
-            for name, messages in e.message_dict.items():
-                column = FIELD_OF.get((record, name), name)
-                for message in messages:
-                    self.problem(column, self.raw.get(column, ""), message)
+        """The model's own `clean()`, its outcome remembered by the values it reads (READ_BY_CLEAN)."""
+        key = (type(instance), *(instance.__dict__[name] for name in READ_BY_CLEAN[type(instance)]))
+        if instance.__class__ is RabiesVaccination:
+            key += (instance._state.fields_cache["animal"].birth_date,)
+        errors = self.planner.cleaned.get(key)
+        if errors is None:
+            try:
+                instance.clean()
+                errors = {}
+            except ValidationError as e:
+                errors = e.message_dict
+            if len(self.planner.cleaned) > 100_000:
+                self.planner.cleaned.clear()
+            self.planner.cleaned[key] = errors
+        for name, messages in errors.items():
+            column = FIELD_OF.get((record, name), name)
+            for message in messages:
+                self.problem(column, self.raw.get(column, ""), message)
+
+
+# What each model's clean() reads (its uniqueness checks apart, made in bulk by the plan): the
+# outcome for one set of these values is the outcome for every row that has them.
+# tests/imports/test_columns.py checks this list against what clean() really reads.
+READ_BY_CLEAN = {
+    Animal: ("birth_date", "acquired_on", "brought_in_on", "species", "sex", "altered", "altered_evidence"),
+    RabiesVaccination: ("vaccinated_on", "expires_on"),  # and the animal's birth date
+}
 
 
 _REQUIRED_FIELDS = {}
 
 
-def _required(model):
-    """The fields of `model` a new record from a roll must have (not blank, no default)."""
-    if model not in _REQUIRED_FIELDS:
+def _required(record):
+    """(attname, column) of each field a new record from a roll must have (not blank, no default)."""
+    if record not in _REQUIRED_FIELDS:
+        model = {"person": Person, "animal": Animal, "vaccination": RabiesVaccination}[record]
         skip = {"municipality", "animal", "premises", "certificate_serial", "altered"}
-        _REQUIRED_FIELDS[model] = [
-            f
+        _REQUIRED_FIELDS[record] = [
+            (f.attname, FIELD_OF.get((record, f.name), f.name))
             for f in model._meta.concrete_fields
             if not f.blank and not f.primary_key and not f.has_default() and f.name not in skip
         ]
-    return _REQUIRED_FIELDS[model]
+    return _REQUIRED_FIELDS[record]
 
 
 def _sha256(path) -> str:
