@@ -129,6 +129,9 @@ SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if envbool("BEHIND_PROXY", False) else None
+# How many proxies in front of Dogtag append to X-Forwarded-For; the client's address is the
+# entry that many places from the right (the entries left of it are the client's own words).
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 1 if SECURE_PROXY_SSL_HEADER else 0)
 
 LOGGING = {
     "version": 1,

@@ -1,6 +1,8 @@
 """Public pages (no account: the token in a link is the key) and the clerk's review queue.
 Thin: parse, call an action, render."""
 
+import ipaddress
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,9 +23,21 @@ from dogtag.registry.views import municipality_for, posted, run_action
 
 
 def client_address(request) -> str:
-    """The visitor's address; behind a trusted proxy (BEHIND_PROXY), the one it forwarded."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "") if settings.SECURE_PROXY_SSL_HEADER else ""
-    return forwarded.split(",")[0].strip() or request.META.get("REMOTE_ADDR", "0.0.0.0")
+    """The visitor's address. Behind TRUSTED_PROXY_COUNT proxies, the X-Forwarded-For entry that
+    many from the right: each trusted proxy appends the address it saw, and whatever stands
+    further left the client wrote itself. A malformed entry falls back to the peer's address."""
+    peer = request.META.get("REMOTE_ADDR") or "0.0.0.0"
+    count = settings.TRUSTED_PROXY_COUNT
+    if count <= 0:
+        return peer
+    chain = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+    if not chain:
+        return peer
+    candidate = chain[-count] if len(chain) >= count else chain[0]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return peer
 
 
 def _errors_into(form, error: ValidationError):
