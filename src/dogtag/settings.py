@@ -43,6 +43,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Before any view (and CSRF's process_view, which reads the form) touches the body.
+    "dogtag.lib.body_limit.BodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -144,6 +146,13 @@ LOGGING = {
 DOGTAG_BASE_URL = envstr("DOGTAG_BASE_URL", "http://127.0.0.1:8000")  # links in emails
 DOGTAG_PAYMENT_PROVIDERS = envlist("DOGTAG_PAYMENT_PROVIDERS", "counter")  # add test-card for demos
 DOGTAG_UPLOAD_MAX_BYTES = envint("DOGTAG_UPLOAD_MAX_BYTES", 5_000_000)
+# A whole request body, refused by its Content-Length before it is read (lib/body_limit.py):
+# an application carries two uploads; the clerk's roll import may be larger.
+DOGTAG_REQUEST_MAX_BYTES = envint("DOGTAG_REQUEST_MAX_BYTES", 2 * DOGTAG_UPLOAD_MAX_BYTES + 1_000_000)
+DOGTAG_IMPORT_MAX_BYTES = envint("DOGTAG_IMPORT_MAX_BYTES", 200_000_000)
+# Form fields (and API JSON) held in memory, and the size past which an upload streams to a temporary file.
+DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
+FILE_UPLOAD_MAX_MEMORY_SIZE = envint("FILE_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per client address...
 DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
 # Dogtag's own reminder lead time before a rabies certificate runs out; no rule pack sets one.
