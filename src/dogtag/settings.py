@@ -1,6 +1,7 @@
 """Django settings, read from environment variables (see lib/env.py and README.md)."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -23,6 +24,9 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "dogtag.accounts",
     "dogtag.audit",
     "dogtag.registry",
@@ -43,10 +47,15 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     # Before any view (and CSRF's process_view, which reads the form) touches the body.
     "dogtag.lib.body_limit.BodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "dogtag.accounts.sessions.IdleTimeoutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "dogtag.accounts.second_factor.SecondFactorMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "dogtag.urls"
@@ -96,6 +105,32 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+AUTH_PASSWORD_VALIDATORS += [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+AUTH_PASSWORD_VALIDATORS[0]["OPTIONS"] = {"min_length": envint("PASSWORD_MIN_LENGTH", 12)}
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: a locked-out username is refused before its password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords a username (or an address) is locked
+# until an administrator unlocks it in the admin (Axes > Access attempts: delete the row), or
+# after AXES_COOLOFF_MINUTES when that is set.
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: one account, or one address
+AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 0)) or None
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "dogtag.lib.client.client_address"
+AXES_SENSITIVE_PARAMETERS = ["password", "token"]
+# A second factor (django-otp, TOTP): required of administrators, open to every staff user.
+OTP_TOTP_ISSUER = envstr("OTP_TOTP_ISSUER", "Dogtag")
+# Sessions: DOGTAG_SESSION_IDLE_MINUTES without a request ends one (accounts/sessions.py);
+# SESSION_COOKIE_AGE (seconds) bounds its whole life, a working day by default.
+DOGTAG_SESSION_IDLE_MINUTES = envint("DOGTAG_SESSION_IDLE_MINUTES", 30)
+SESSION_COOKIE_AGE = envint("SESSION_COOKIE_AGE", 12 * 3600)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"

@@ -1,9 +1,6 @@
 """Public pages (no account: the token in a link is the key) and the clerk's review queue.
 Thin: parse, call an action, render."""
 
-import ipaddress
-
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -12,6 +9,7 @@ from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from dogtag.accounts.scope import get_for_user, has_role
+from dogtag.lib.client import client_address
 from dogtag.lib.csv_export import csv_export
 from dogtag.licensing import law
 from dogtag.portal import actions, links, payments
@@ -20,24 +18,6 @@ from dogtag.portal.models import Application
 from dogtag.portal.quote import plain_lines
 from dogtag.registry.models import Animal, Municipality, Person, today
 from dogtag.registry.views import municipality_for, posted, run_action
-
-
-def client_address(request) -> str:
-    """The visitor's address. Behind TRUSTED_PROXY_COUNT proxies, the X-Forwarded-For entry that
-    many from the right: each trusted proxy appends the address it saw, and whatever stands
-    further left the client wrote itself. A malformed entry falls back to the peer's address."""
-    peer = request.META.get("REMOTE_ADDR") or "0.0.0.0"
-    count = settings.TRUSTED_PROXY_COUNT
-    if count <= 0:
-        return peer
-    chain = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
-    if not chain:
-        return peer
-    candidate = chain[-count] if len(chain) >= count else chain[0]
-    try:
-        return str(ipaddress.ip_address(candidate))
-    except ValueError:
-        return peer
 
 
 def _errors_into(form, error: ValidationError):
