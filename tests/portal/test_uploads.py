@@ -7,7 +7,8 @@ from pathlib import Path
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import SimpleTestCase, override_settings
 
-from dogtag.portal import actions, uploads
+from dogtag.lib import uploads
+from dogtag.portal import actions
 from dogtag.portal.models import Application
 from tests.base import BaseTestCase
 from tests.portal.helpers import FULL, JPEG, MEDIA, PDF, PNG

@@ -1,7 +1,7 @@
 """Refuse a request body by its declared size before anything reads it.
 
 Django's DATA_UPLOAD_MAX_MEMORY_SIZE bounds only the form fields, not uploaded files, and
-the per-file check in portal/uploads.py runs after the whole body has arrived. This middleware
+the per-file check in lib/uploads.py runs after the whole body has arrived. This middleware
 answers 413 from the Content-Length header alone: DOGTAG_REQUEST_MAX_BYTES for every URL, or
 DOGTAG_IMPORT_MAX_BYTES for the clerk's roll import. A body sent without a length (chunked) is
 bounded by the proxy in front (README, "Request size")."""
