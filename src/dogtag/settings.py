@@ -2,6 +2,7 @@
 
 import json
 import os
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -32,6 +33,9 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "dogtag.accounts",
     "dogtag.audit",
     "dogtag.registry",
@@ -55,8 +59,15 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    # Before any view (and CSRF's process_view, which reads the form) touches the body.
+    "dogtag.lib.body_limit.BodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "dogtag.accounts.sessions.IdleTimeoutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "dogtag.accounts.second_factor.SecondFactorMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "dogtag.urls"
@@ -106,6 +117,32 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+AUTH_PASSWORD_VALIDATORS += [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+AUTH_PASSWORD_VALIDATORS[0]["OPTIONS"] = {"min_length": envint("PASSWORD_MIN_LENGTH", 12)}
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: a locked-out username is refused before its password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords a username (or an address) is locked
+# until an administrator unlocks it in the admin (Axes > Access attempts: delete the row), or
+# after AXES_COOLOFF_MINUTES when that is set.
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: one account, or one address
+AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 0)) or None
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "dogtag.lib.client.client_address"
+AXES_SENSITIVE_PARAMETERS = ["password", "token"]
+# A second factor (django-otp, TOTP): required of administrators, open to every staff user.
+OTP_TOTP_ISSUER = envstr("OTP_TOTP_ISSUER", "Dogtag")
+# Sessions: DOGTAG_SESSION_IDLE_MINUTES without a request ends one (accounts/sessions.py);
+# SESSION_COOKIE_AGE (seconds) bounds its whole life, a working day by default.
+DOGTAG_SESSION_IDLE_MINUTES = envint("DOGTAG_SESSION_IDLE_MINUTES", 30)
+SESSION_COOKIE_AGE = envint("SESSION_COOKIE_AGE", 12 * 3600)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -170,6 +207,9 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not D
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer probes over plain HTTP
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if envbool("BEHIND_PROXY", False) else None
+# How many proxies in front of Dogtag append to X-Forwarded-For; the client's address is the
+# entry that many places from the right (the entries left of it are the client's own words).
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 1 if SECURE_PROXY_SSL_HEADER else 0)
 
 # One JSON object a line on stdout (dogtag/ops/logs.py), the server's access log included;
 # DOGTAG_LOG_FORMAT=text for people reading a terminal (the default with DEBUG=true).
@@ -221,6 +261,13 @@ if _base.scheme not in ("http", "https") or not _base.netloc or _base.query or _
 # The public portal (src/dogtag/portal). None of these is a legal number.
 DOGTAG_PAYMENT_PROVIDERS = envlist("DOGTAG_PAYMENT_PROVIDERS", "counter")  # add test-card for demos
 DOGTAG_UPLOAD_MAX_BYTES = envint("DOGTAG_UPLOAD_MAX_BYTES", 5_000_000)
+# A whole request body, refused by its Content-Length before it is read (lib/body_limit.py):
+# an application carries two uploads; the clerk's roll import may be larger.
+DOGTAG_REQUEST_MAX_BYTES = envint("DOGTAG_REQUEST_MAX_BYTES", 2 * DOGTAG_UPLOAD_MAX_BYTES + 1_000_000)
+DOGTAG_IMPORT_MAX_BYTES = envint("DOGTAG_IMPORT_MAX_BYTES", 200_000_000)
+# Form fields (and API JSON) held in memory, and the size past which an upload streams to a temporary file.
+DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
+FILE_UPLOAD_MAX_MEMORY_SIZE = envint("FILE_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per client address...
 DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
 # Dogtag's own reminder lead time before a rabies certificate runs out; no rule pack sets one.
