@@ -6,7 +6,8 @@ import logging
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
 from dogtag.outbox.models import Message
@@ -14,9 +15,14 @@ from dogtag.outbox.models import Message
 log = logging.getLogger(__name__)
 
 
+def _plain(name: str, context: dict) -> str:
+    """A plain-text template is text, not HTML: what people typed is not escaped."""
+    return get_template(name).template.render(Context(context, autoescape=False))
+
+
 def render(name: str, context: dict) -> tuple[str, str, str]:
-    subject = render_to_string(f"{name}-subject.txt", context).strip()
-    return subject, render_to_string(f"{name}.txt", context), render_to_string(f"{name}.html", context)
+    subject = _plain(f"{name}-subject.txt", context).strip()
+    return subject, _plain(f"{name}.txt", context), render_to_string(f"{name}.html", context)
 
 
 def queue(*, municipality, to: str, template: str, context: dict, kind: str, attachment=None) -> Message:
