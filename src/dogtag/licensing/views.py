@@ -56,15 +56,17 @@ def license(request, pk):
 
 @login_required
 def license_void(request, pk):
-    license = get_for_user(request.user, License.objects, pk, actions.CLERKS)
-    return action_page(
-        request,
-        forms.ReasonForm(posted(request)),
-        actions.void_license,
-        license,
-        title=f"Void {license}",
-        done=to("license", pk),
-    )
+    license = get_for_user(request.user, License.objects.select_related("payment"), pk, actions.CLERKS)
+    initial = {"refund_amount": license.payment.amount} if license.payment else {}
+    form = forms.VoidForm(posted(request), initial=initial)
+    if not license.payment:
+        for name in ("refund_method", "refund_amount", "refund_check_number"):
+            del form.fields[name]
+    if request.method == "POST" and form.is_valid():
+        fields = form.void_fields() if license.payment else {"reason": form.cleaned_data["reason"]}
+        if run_action(form, actions.void_license, license, acting_user=request.user, fields=fields):
+            return redirect("license", pk=pk)
+    return render(request, "registry/form.html", {"form": form, "title": f"Void {license}"})
 
 
 @login_required

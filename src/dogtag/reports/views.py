@@ -12,7 +12,7 @@ from django.shortcuts import render
 
 from dogtag.accounts.scope import municipalities
 from dogtag.documents.pdf import pdf_response
-from dogtag.licensing.models import License, Payment
+from dogtag.licensing.models import License, Payment, Refund
 from dogtag.registry.models import today
 from dogtag.registry.views import municipality_for
 from dogtag.reports import queries
@@ -136,6 +136,9 @@ def dashboard_data(ids, on):
     )
     paid = Payment.objects.filter(municipality_id__in=ids, voided_at=None).annotate(day=TruncDate("received_at"))
     revenue = _by_month(paid, "day", Sum("amount"), years)
+    refunded = Refund.objects.filter(municipality_id__in=ids).annotate(day=TruncDate("refunded_at"))
+    for year, months in _by_month(refunded, "day", Sum("amount"), years).items():
+        revenue[year] = [r - out for r, out in zip(revenue[year], months, strict=True)]
     cases = queries.open_cases(ids, on)
     return {
         "years": years,
