@@ -126,17 +126,21 @@ def receive_tag_lot(
     return lot
 
 
-def _payment(*, acting_user, municipality, payer, due: Decimal, payment: dict | None) -> Payment | None:
+def record_payment(
+    *, acting_user, municipality, payer, due: Decimal, payment: dict | None, what: str = "license"
+) -> Payment | None:
+    """The whole amount due, received by cash, check or card (nothing when nothing is due);
+    refused, naming the field, otherwise. Called inside the caller's transaction."""
     if due == 0:
         return None
-    if not payment:
+    if not payment or not any(payment.values()):
         raise ValidationError({"amount": f"${due} is due; record the payment."})
     amount = Decimal(str(payment.get("amount") or "0"))
     method = payment.get("method") or ""
     errors = {}
     if amount != due:
         errors["amount"] = (
-            f"${amount} received but ${due} is due; a license is issued only on payment of the whole amount."
+            f"${amount} received but ${due} is due; a {what} is issued only on payment of the whole amount."
         )
     if method not in Payment.Method.values:
         errors["method"] = "Choose cash, check or card."
@@ -184,7 +188,7 @@ def issue_license(
     owner = next((o.person for o in animal.current_owners(on)), None)
     if owner is None:
         raise ValidationError({"owner": f"{animal.name} has no current owner on record."})
-    paid = _payment(
+    paid = record_payment(
         acting_user=acting_user, municipality=animal.municipality, payer=owner, due=owed.total, payment=payment
     )
     tag = take_tag(animal.municipality, owed.license_year, tag_serial)
