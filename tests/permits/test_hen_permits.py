@@ -18,7 +18,6 @@ from tests.enforcement.helpers import EnforcementTestCase
 from tests.enforcement.test_complaints import pdf_text
 from tests.portal.helpers import MEDIA, PDF, PNG
 
-
 RENEWAL_FEE = {"method": "cash", "amount": "25.00"}
 
 
