@@ -4,6 +4,7 @@ from django.db.models import Count
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
 from dogtag.documents.pdf import pdf_response
@@ -26,6 +27,7 @@ def counter(request, pk):
     on = today()
     owed = what_is_owed(animal, on)
     form = forms.IssueForm(posted(request), initial={"amount": owed.total, "method": "cash"})
+    back = _next(request)
     if request.method == "POST" and has_role(request.user, animal.municipality_id, actions.CLERKS) and form.is_valid():
         license = run_action(
             form,
@@ -36,8 +38,9 @@ def counter(request, pk):
             fields={"payment": form.payment(), "tag_serial": form.cleaned_data["tag_serial"]},
         )
         if license:
-            return redirect("license", pk=license.pk)
+            return redirect(back or reverse("license", args=[license.pk]))
     context = {
+        "next": back,
         "animal": animal,
         "owed": owed,
         "form": form,
@@ -46,6 +49,12 @@ def counter(request, pk):
         "can_issue": has_role(request.user, animal.municipality_id, actions.CLERKS),
     }
     return render(request, "licensing/counter.html", context)
+
+
+def _next(request) -> str:
+    """Where the clerk came from (an impoundment's release), to return there once licensed."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    return url if url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()}) else ""
 
 
 @login_required
