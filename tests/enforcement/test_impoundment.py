@@ -285,8 +285,8 @@ class ReleaseLicensingTests(EnforcementTestCase):
         _, _, dog = self.owner_and_dog("webster", vaccinated_on=date(2025, 5, 1))
         self.login(self.chief)
         with on(date(2026, 3, 2)):
-            r = self.post("impoundment-new", "webster", {"animal": dog.pk, "found_at": "Main St", "reason": "at-large",
-                                                          "held_at": "Webster shelter", "officer_saw_or_heard": "on"})  # fmt: skip
+            intake = {"found_at": "Main St", "reason": "at-large", "held_at": "Webster shelter"}
+            self.post("impoundment-new", "webster", {"animal": dog.pk, "officer_saw_or_heard": "on", **intake})
             case = Impoundment.objects.get().case
             page = self.client.get(reverse("case", args=[case.pk]))
             self.assertNotContains(page, reverse("license-counter", args=[dog.pk]))
@@ -308,8 +308,8 @@ class ReleaseLicensingTests(EnforcementTestCase):
         _, _, dog = self.owner_and_dog("webster", vaccinated_on=date(2025, 5, 1))
         self.login(self.chief)
         with on(date(2026, 3, 2)):
-            self.post("impoundment-new", "webster", {"animal": dog.pk, "found_at": "Main St", "reason": "at-large",
-                                                      "held_at": "Webster shelter", "officer_saw_or_heard": "on"})  # fmt: skip
+            intake = {"found_at": "Main St", "reason": "at-large", "held_at": "Webster shelter"}
+            self.post("impoundment-new", "webster", {"animal": dog.pk, "officer_saw_or_heard": "on", **intake})
             case_url = reverse("case", args=[Impoundment.objects.get().case.pk])
             counter = reverse("license-counter", args=[dog.pk])
             self.assertContains(self.client.get(case_url), f"{counter}?next={case_url}")
