@@ -39,6 +39,10 @@ def pytest_configure(config):
     # Background tasks run in the test's own process on commit; the tests of the worker
     # (tests/worker/) start `dogtag worker` for real and switch this off.
     settings.DOGTAG_TASKS_INLINE = True
+    # Tests travel days ahead within one login; the idle limit is tested on its own
+    # (tests/accounts/test_login_security.py sets it back to 30 minutes).
+    settings.DOGTAG_SESSION_IDLE_MINUTES = 0
+    settings.SESSION_COOKIE_AGE = 5 * 365 * 86400
 
 
 def pytest_unconfigure(config):

@@ -139,7 +139,7 @@ AXES_CLIENT_IP_CALLABLE = "dogtag.lib.client.client_address"
 AXES_SENSITIVE_PARAMETERS = ["password", "token"]
 # A second factor (django-otp, TOTP): required of administrators, open to every staff user.
 OTP_TOTP_ISSUER = envstr("OTP_TOTP_ISSUER", "Dogtag")
-# Sessions: DOGTAG_SESSION_IDLE_MINUTES without a request ends one (accounts/sessions.py);
+# Sessions: DOGTAG_SESSION_IDLE_MINUTES without a request ends one (accounts/sessions.py; 0 for no limit);
 # SESSION_COOKIE_AGE (seconds) bounds its whole life, a working day by default.
 DOGTAG_SESSION_IDLE_MINUTES = envint("DOGTAG_SESSION_IDLE_MINUTES", 30)
 SESSION_COOKIE_AGE = envint("SESSION_COOKIE_AGE", 12 * 3600)

@@ -8,6 +8,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from dogtag.accounts.models import ApiToken
 from dogtag.api import api
 from dogtag.audit.models import AuditEvent
+from dogtag.imports.models import ImportRun
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
 from tests.licensing.base import benton_license, benton_renewal_run
@@ -55,6 +56,8 @@ OBJECTS.update(
         "kennel-inspection-correct": "kennel_inspection",
     }
 )
+# a roll's import run (the page shows its check and progress; the worker writes it)
+OBJECTS["import-run"] = "import_run"
 # API collection -> the Benton object whose pk fills `{pk}`.
 API_OBJECTS = {
     "people": "owner",
@@ -198,6 +201,9 @@ class IsolationTests(BaseTestCase):
         benton_multiple_dog_and_kennel(cls)
         benton_application(cls)
         benton_permits(cls)
+        cls.import_run = ImportRun.objects.create(
+            municipality=cls.benton, file_name="roll.csv", file_sha256="0" * 64, started_by=cls.clerk
+        )
 
     def fill(self, name, route):
         key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)

@@ -17,7 +17,7 @@ from dogtag.lib.tasks import enqueue
 from dogtag.outbox import sender
 from dogtag.outbox.models import Message
 from dogtag.registry.models import Municipality
-from tests.base import PASSWORD
+from tests.base import PASSWORD, login
 from tests.outbox.smtp import email_settings, smtp_server
 from tests.worker.helpers import DOGTAG, ROOT, running_worker, wait_for, worker_env
 
@@ -89,7 +89,7 @@ def test_a_refusing_server_means_backoff_then_a_dead_letter_an_administrator_sen
 
     admin = get_user_model().objects.create_superuser("admin", password=PASSWORD)
     client = Client()
-    client.force_login(admin)
+    login(client, admin)
     listing = client.get(reverse("admin:outbox_message_changelist") + "?status=undeliverable")
     assert listing.status_code == 200 and "notice 0" in listing.content.decode()
 
