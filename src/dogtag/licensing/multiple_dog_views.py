@@ -11,7 +11,7 @@ from dogtag.lib.csv_export import csv_export
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.licensing import multiple_dogs
-from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.actions import CLERKS, multiple_dog_licenses
 from dogtag.licensing.kennel_forms import MultipleDogForm, RevokeForm
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Person, today
@@ -72,7 +72,7 @@ def apply(request, pk):
         chosen = [d for d in dogs if str(d.pk) in form.cleaned_data["animals"]]
         license = run_action(
             form,
-            multiple_dogs.issue_multiple_dog_license,
+            multiple_dog_licenses.issue_multiple_dog_license,
             acting_user=request.user,
             municipality=municipality,
             on=on,
@@ -122,7 +122,7 @@ def revoke(request, pk):
     return action_page(
         request,
         RevokeForm(posted(request)),
-        multiple_dogs.revoke_multiple_dog_license,
+        multiple_dog_licenses.revoke_multiple_dog_license,
         license,
         title=f"Revoke multiple-dog license {license.serial} ({multiple_dogs.section_of(license.municipality)})",
         done=to("multiple-dog-license", pk),

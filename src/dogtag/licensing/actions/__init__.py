@@ -12,9 +12,9 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, snapshot
 from dogtag.licensing import law
+from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.models import FeeScheduleEntry, License, Payment, Tag, TagLot
 from dogtag.licensing.owed import what_is_owed
-from dogtag.licensing.tags import take_tag
 from dogtag.registry.models import today
 from dogtag.rules.delegations import delegated_amounts, state_minimum
 
