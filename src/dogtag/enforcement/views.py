@@ -16,6 +16,7 @@ from django.utils import timezone
 from dogtag.accounts.scope import get_for_user, scoped
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement import actions, calendar, law, pdf
+from dogtag.enforcement.actions.calendar import reset_calendar
 from dogtag.enforcement.models import (
     Case,
     Citation,
@@ -284,5 +285,5 @@ def calendar_feed(request, user_id, token):
 @login_required
 def calendar_reset(request):
     if request.method == "POST":
-        calendar.rotate(request.user)
+        reset_calendar(acting_user=request.user)
     return my_cases(request)
