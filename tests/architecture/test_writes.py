@@ -16,6 +16,10 @@ EXCEPTIONS = {
     "dogtag.audit.record": "the audit writer itself: every action calls it inside its own transaction",
     "dogtag.outbox.mail": "queues a message inside the calling action's transaction and marks it sent: "
     "the outbox's own bookkeeping, not a person's change to a record",
+    "dogtag.outbox.sender": "claims, sends and marks the outbox's messages: the queue's own bookkeeping",
+    "dogtag.worker.heartbeat": "the worker's heartbeat row, read by /healthz",
+    "dogtag.worker.schedules": "the task queue's schedule rows, kept equal to settings",
+    "dogtag.imports.uploads": "keeps an uploaded roll through the storage API (a file, not a row)",
     "dogtag.registry.management.commands.demo": "loads the demo municipalities and accounts: configuration, "
     "like the admin",
 }

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, snapshot
-from dogtag.licensing.actions import CLERKS, _citations_json, _payment
+from dogtag.licensing.actions import CLERKS, _citations_json, record_payment
 from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.models import License, Revocation, Tag
 from dogtag.licensing.multiple_dogs import REVOKERS, _barred, _check_animals, provision, quote, section_of
@@ -55,7 +55,7 @@ def issue_multiple_dog_license(
             )
     if q.refusals:
         raise ValidationError(q.refusals)
-    paid = _payment(acting_user=acting_user, municipality=municipality, payer=keeper, due=q.tax, payment=payment)
+    paid = record_payment(acting_user=acting_user, municipality=municipality, payer=keeper, due=q.tax, payment=payment)
     tags = [take_tag(municipality, q.license_year) for _ in range(dogs)]
     license = License.objects.create(
         municipality=municipality,
