@@ -7,10 +7,10 @@ from django.shortcuts import redirect, render
 
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
-from dogtag.lib.csv_export import csv_export
 from dogtag.lib.pdf import pdf_response
+from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
-from dogtag.licensing import kennels
+from dogtag.licensing import kennels, tables
 from dogtag.licensing.actions import CLERKS, kennel_licenses
 from dogtag.licensing.forms import PaymentFields, ReasonForm
 from dogtag.licensing.kennel_forms import CorrectionForm, InspectionForm, KennelApplicationForm
@@ -26,14 +26,10 @@ def kennel_municipality(request, slug, roles=None):
 
 
 @login_required
-@csv_export
+@exports(tables.kennels)
 def kennel_list(request, slug):
     municipality = kennel_municipality(request, slug)
-    licenses = (
-        KennelLicense.objects.filter(municipality=municipality)
-        .select_related("owner", "premises")
-        .order_by("-license_year", "premises__street")[:500]
-    )
+    licenses = tables.kennel_licenses(municipality)[:500]
     return render(request, "licensing/kennel_list.html", {"municipality": municipality, "kennels": licenses})
 
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
-from dogtag.audit.record import record, snapshot
+from dogtag.audit.record import save_and_record, snapshot
 from dogtag.registry.models import (
     Animal,
     DuplicateRabiesTag,
@@ -33,11 +33,9 @@ def save_record(obj, *, acting_user, action, roles, before=None):
     obj.full_clean(validate_constraints=False)
     try:
         with transaction.atomic():
-            obj.save()
+            return save_and_record(obj, acting_user=acting_user, action=action, before=before)
     except IntegrityError as e:
         raise ValidationError(f"This record clashes with one saved at the same moment ({e}).") from e
-    record(acting_user=acting_user, action=action, obj=obj, before=before)
-    return obj
 
 
 def _update(obj, fields: dict, *, acting_user, action, roles, editable):

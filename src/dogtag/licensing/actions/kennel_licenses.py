@@ -10,11 +10,12 @@ from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, snapshot
-from dogtag.licensing.actions import CLERKS, _citations_json, record_payment
+from dogtag.licensing.actions import CLERKS, record_payment
 from dogtag.licensing.kennels import APPLICATION_FIELDS, _application_section, is_renewal, provision, review
 from dogtag.licensing.models import Inspection, KennelLicense
 from dogtag.licensing.owed import _section
 from dogtag.registry.models import today
+from dogtag.rules.decision import citations_json
 
 
 def _errors(pairs) -> dict:
@@ -161,7 +162,7 @@ def approve_kennel_license(kennel, *, acting_user, payment: dict | None = None, 
     kennel.status = KennelLicense.Status.ISSUED
     kennel.renewal, kennel.fee, kennel.dogs_kept = r.renewal, r.fee, r.dogs
     kennel.issued_on, kennel.expires_on = on, r.expires
-    kennel.citations = _citations_json(r.decision.citations)
+    kennel.citations = citations_json(r.decision.citations)
     kennel.save()
     record(acting_user=acting_user, action="kennel.approve", obj=kennel, before=before)
     return kennel

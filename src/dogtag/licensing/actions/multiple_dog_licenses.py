@@ -9,11 +9,12 @@ from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, snapshot
-from dogtag.licensing.actions import CLERKS, _citations_json, record_payment
+from dogtag.licensing.actions import CLERKS, record_payment
 from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.models import License, Revocation, Tag
 from dogtag.licensing.multiple_dogs import REVOKERS, _barred, _check_animals, provision, quote, section_of
 from dogtag.registry.models import Animal, today
+from dogtag.rules.decision import citations_json
 
 
 @transaction.atomic
@@ -75,7 +76,7 @@ def issue_multiple_dog_license(
         county=municipality.county,
         dogs_authorized=dogs,
         inspection_consent_on=on,
-        citations=_citations_json([*q.decision.citations, *q.expiry_citations]),
+        citations=citations_json([*q.decision.citations, *q.expiry_citations]),
     )
     license.covered_animals.set(animals)
     Tag.objects.filter(pk__in=[t.pk for t in tags]).update(license=license)
