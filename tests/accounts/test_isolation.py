@@ -5,7 +5,7 @@ import json
 
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from dogtag.accounts.models import ApiToken
+from dogtag.accounts.actions import issue_api_token
 from dogtag.api import api
 from dogtag.audit.models import AuditEvent
 from dogtag.imports.models import ImportRun
@@ -196,7 +196,7 @@ class IsolationTests(BaseTestCase):
         cls.ownership = cls.dog.ownerships.get()
         cls.fee, cls.license = benton_license(cls)
         cls.renewal_run = benton_renewal_run(cls)
-        cls.token = ApiToken.issue(cls.outsider, "Cedarburg clinic")[1]
+        cls.token = issue_api_token(acting_user=cls.outsider, user=cls.outsider, name="Cedarburg clinic")[1]
         benton_cases(cls)
         benton_multiple_dog_and_kennel(cls)
         benton_application(cls)

@@ -3,6 +3,8 @@ clerk has set, and the registry's animal as the engine's facts."""
 
 from datetime import date
 
+from django.core.exceptions import ValidationError
+
 from dogtag import rules
 from dogtag.licensing.models import FeeScheduleEntry
 from dogtag.registry.models import Animal
@@ -43,9 +45,19 @@ def animal_facts(animal: Animal, license_year: int | None = None) -> AnimalFacts
     )
 
 
-def ask(municipality, question: str, facts, on: date, local=None):
-    """rules.ask for a municipality, with the clerk's fee schedule as the local amounts."""
-    pack = pack_of(municipality)
+def ask(municipality, question: str, facts, on: date, local=None, field: str = "__all__") -> rules.Decision:
+    """The one way an app asks the engine: the municipality's pack, the clerk's fee schedule as
+    the local amounts (or `local`), facts as a dict or the question's own facts. The engine's
+    refusal of the facts becomes a ValidationError on `field`, naming each fact and its rule."""
     q = rules.get_question(question)
-    facts = facts if isinstance(facts, q.facts) else q.facts.model_validate(facts)
-    return q.decide(pack, facts, on, LocalAmounts.of(local) if local is not None else local_amounts(municipality))
+    try:
+        facts = facts if isinstance(facts, q.facts) else q.facts.model_validate(dict(facts))
+    except ValueError as e:
+        reasons = (
+            [f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()]
+            if hasattr(e, "errors")
+            else [str(e)]
+        )
+        raise ValidationError({field: f"{'; '.join(reasons)} ({question.replace('_', ' ')})"}) from e
+    amounts = LocalAmounts.of(local) if local is not None else local_amounts(municipality)
+    return q.decide(pack_of(municipality), facts, on, amounts)

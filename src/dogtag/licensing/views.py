@@ -2,7 +2,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.storage import default_storage
-from django.db.models import Count
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
@@ -10,16 +9,15 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
-from dogtag.lib.csv_export import csv_export
 from dogtag.lib.pdf import pdf_response
+from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
-from dogtag.licensing import actions, forms, law
+from dogtag.licensing import actions, forms, law, tables
 from dogtag.licensing.models import FeeScheduleEntry, License, RenewalRun, Tag, TagLot
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
 from dogtag.licensing.renewals import run_renewals
 from dogtag.licensing.unlicensed import unlicensed_rows
 from dogtag.outbox import actions as outbox_actions
-from dogtag.outbox.models import Message
 from dogtag.registry.models import Animal, today
 from dogtag.rules.delegations import delegated_amounts
 from dogtag.rules.licensing import license_year_of
@@ -113,7 +111,7 @@ def license_receipt(request, pk):
 
 
 @login_required
-@csv_export
+@exports(tables.fees)
 def fees(request, slug):
     municipality = municipality_for(request, slug)
     delegated = delegated_amounts(law.pack_of(municipality))
@@ -153,22 +151,14 @@ def fee_void(request, pk):
 
 
 @login_required
-@csv_export
+@exports(tables.tags)
 def tags(request, slug):
     municipality = municipality_for(request, slug)
     form = forms.TagLotForm(posted(request), initial={"received_on": today(), "license_year": today().year})
     if request.method == "POST" and form.is_valid():
         if run_action(form, actions.receive_tag_lot, acting_user=request.user, municipality=municipality):
             return redirect("tags", slug=slug)
-    counts = (
-        Tag.objects.filter(municipality=municipality)
-        .values("license_year", "status")
-        .annotate(n=Count("pk"))
-        .order_by("-license_year")
-    )
-    years = {}
-    for row in counts:
-        years.setdefault(row["license_year"], {})[row["status"].replace("-", "_")] = row["n"]
+    years = tables.tag_counts(municipality)
     context = {
         "municipality": municipality,
         "form": form,
@@ -179,16 +169,12 @@ def tags(request, slug):
 
 
 @login_required
-@csv_export
+@exports(tables.tag_return)
 def tag_return(request, slug, year):
     """Unused and voided tags to return to the county clerk by December 31 (s. 174.07(3)(b))."""
     municipality = municipality_for(request, slug)
     expiry = law.ask(municipality, "license_expiry", {"issued_on": today(), "license_year": year}, today(), {})
-    returned = (
-        Tag.objects.filter(municipality=municipality, license_year=year)
-        .exclude(status=Tag.Status.ISSUED)
-        .order_by("status", "serial")
-    )
+    returned = tables.tags_to_return(municipality, year)
     return render(
         request,
         "licensing/tag_return.html",
@@ -208,7 +194,7 @@ def tag_roll(request, slug, year):
 
 
 @login_required
-@csv_export
+@exports(tables.unlicensed)
 def unlicensed(request, slug):
     """Active licensable animals without a license for the year, with the late fee owed today."""
     municipality = municipality_for(request, slug)
@@ -221,7 +207,7 @@ def unlicensed(request, slug):
 
 
 @login_required
-@csv_export
+@exports(tables.renewals)
 def renewals(request, slug):
     municipality = municipality_for(request, slug)
     year = license_year_of(law.pack_of(municipality), today()) + 1
@@ -230,7 +216,7 @@ def renewals(request, slug):
         run = run_renewals(acting_user=request.user, municipality=municipality, license_year=year)
         messages.success(request, f"{run.notices_created} renewal notices for {year}; {run.emails_queued} emailed.")
         return redirect("renewals", slug=slug)
-    runs = RenewalRun.objects.filter(municipality=municipality).order_by("-started_at")
+    runs = tables.renewal_runs(municipality)
     return render(request, "licensing/renewals.html", {"municipality": municipality, "runs": runs, "year": year})
 
 
@@ -247,7 +233,7 @@ def renewal_batch(request, pk):
 
 
 @login_required
-@csv_export
+@exports(tables.outbox)
 def outbox(request, slug):
     municipality = municipality_for(request, slug)
     if request.method == "POST":  # "Send again" beside a dead letter
@@ -255,5 +241,5 @@ def outbox(request, slug):
         count = outbox_actions.send_again(acting_user=request.user, municipality=municipality, ids=ids)
         messages.success(request, f"{count} undeliverable message{pluralize(count)} queued again.")
         return redirect("outbox", slug=slug)
-    sent = Message.objects.filter(municipality=municipality).defer("attachment", "html")[:500]
+    sent = tables.outbox_messages(municipality)[:500]
     return render(request, "licensing/outbox.html", {"municipality": municipality, "messages_": sent})

@@ -10,26 +10,17 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
-from dogtag.audit.record import record, snapshot
+from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.licensing import law
+from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.models import FeeScheduleEntry, License, Payment, Refund, Tag, TagLot
 from dogtag.licensing.owed import what_is_owed
-from dogtag.licensing.tags import take_tag
 from dogtag.registry.models import today
+from dogtag.rules.decision import citations_json
 from dogtag.rules.delegations import delegated_amounts, state_minimum
 
 CLERKS = (Role.CLERK, Role.ADMINISTRATOR)
 MAX_LOT = 100_000
-
-
-def _citations_json(citations) -> list[dict]:
-    return [{"jurisdiction": c.jurisdiction, "section": c.section, "quote": c.quote} for c in citations]
-
-
-def _saved(obj, *, acting_user, action, before=None):
-    obj.save()
-    record(acting_user=acting_user, action=action, obj=obj, before=before)
-    return obj
 
 
 @transaction.atomic
@@ -68,7 +59,7 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
         authority=authority,
         created_by=acting_user,
     )
-    return _saved(entry, acting_user=acting_user, action="fee.set")
+    return save_and_record(entry, acting_user=acting_user, action="fee.set")
 
 
 @transaction.atomic
@@ -78,7 +69,7 @@ def void_fee(entry, *, acting_user, reason: str):
         raise ValidationError({"reason": "Say why this amount is void."})
     before = snapshot(entry)
     entry.voided_at, entry.void_reason = timezone.now(), reason
-    return _saved(entry, acting_user=acting_user, action="fee.void", before=before)
+    return save_and_record(entry, acting_user=acting_user, action="fee.void", before=before)
 
 
 @transaction.atomic
@@ -104,7 +95,7 @@ def receive_tag_lot(
     ).first()
     if clash:
         raise ValidationError({"first_serial": f"Serials overlap the lot already received: {clash}."})
-    lot = _saved(
+    lot = save_and_record(
         TagLot(
             municipality=municipality,
             license_year=license_year,
@@ -150,7 +141,7 @@ def record_payment(
         errors["card_reference"] = "Enter the card transaction reference."
     if errors:
         raise ValidationError(errors)
-    return _saved(
+    return save_and_record(
         Payment(
             municipality=municipality,
             payer=payer,
@@ -216,7 +207,7 @@ def issue_license(
         breed=animal.breed,
         color=animal.color,
         county=animal.municipality.county,
-        citations=_citations_json(owed.citations()),
+        citations=citations_json(owed.citations()),
     )
     try:
         with transaction.atomic():
@@ -248,7 +239,7 @@ def void_license(license, *, acting_user, reason: str, refund: dict | None = Non
     if payment is None or payment.voided_at:
         return voided
     if refund:
-        _saved(
+        save_and_record(
             Refund(municipality=license.municipality, payment=payment, license=license, reason=reason,
                    refunded_by=acting_user, **refund),
             acting_user=acting_user,
@@ -257,7 +248,7 @@ def void_license(license, *, acting_user, reason: str, refund: dict | None = Non
     elif not payment.licenses.filter(voided_at=None).exists() and not payment.refunds.exists():
         before = snapshot(payment)
         payment.voided_at, payment.void_reason = timezone.now(), f"License {license.serial} voided: {reason}"
-        _saved(payment, acting_user=acting_user, action="payment.void", before=before)
+        save_and_record(payment, acting_user=acting_user, action="payment.void", before=before)
     return voided
 
 
@@ -301,7 +292,7 @@ def _void(license, *, acting_user, reason, roles, action) -> License:
     before = snapshot(license)
     license.voided_at, license.void_reason = timezone.now(), reason
     license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.VOIDED)
-    return _saved(license, acting_user=acting_user, action=action, before=before)
+    return save_and_record(license, acting_user=acting_user, action=action, before=before)
 
 
 @transaction.atomic
