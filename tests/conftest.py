@@ -16,3 +16,7 @@ def pytest_configure(config):
     # Background tasks run in the test's own process on commit; the tests of the worker
     # (tests/worker/) start `dogtag worker` for real and switch this off.
     settings.DOGTAG_TASKS_INLINE = True
+    # Media (PDFs, uploads) in a folder of this test process's own: parallel runs never share names.
+    import tempfile
+
+    settings.MEDIA_ROOT = tempfile.mkdtemp(prefix="dogtag-test-media-")

@@ -28,6 +28,7 @@ OBJECTS = {
     "license": "license",
     "fee": "fee",
     "renewal-batch": "renewal_run",
+    "renewal-part": "renewal_chunk",  # one printed part of the run (tests/licensing/test_renewals.py)
 }
 OBJECTS.update(
     {

@@ -1,6 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
+from django.db.models import Count, Prefetch
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
@@ -10,9 +10,8 @@ from dogtag.accounts.scope import get_for_user, has_role, require_role
 from dogtag.documents.pdf import pdf_response
 from dogtag.lib.csv_export import csv_export
 from dogtag.licensing import actions, forms, law
-from dogtag.licensing.models import FeeScheduleEntry, License, RenewalRun, Tag, TagLot
+from dogtag.licensing.models import FeeScheduleEntry, License, RenewalChunk, RenewalRun, Tag, TagLot
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
-from dogtag.licensing.renewals import run_renewals
 from dogtag.outbox import actions as outbox_actions
 from dogtag.outbox.models import Message
 from dogtag.registry.models import Animal, today
@@ -237,23 +236,50 @@ def unlicensed(request, slug):
 @login_required
 @csv_export
 def renewals(request, slug):
+    """The clerk starts a run (notices committed at once) and follows the worker printing it."""
     municipality = municipality_for(request, slug)
     year = license_year_of(law.pack_of(municipality), today()) + 1
     if request.method == "POST":
         require_role(request.user, municipality.pk, actions.CLERKS)
-        run = run_renewals(acting_user=request.user, municipality=municipality, license_year=year)
-        messages.success(request, f"{run.notices_created} renewal notices for {year}; {run.emails_queued} emailed.")
+        run = actions.start_renewal_run(acting_user=request.user, municipality=municipality, license_year=year)
+        messages.success(
+            request,
+            f"{run.notices_created} renewal notices for {year}; {run.emails_queued} to be emailed. "
+            f"Printing in {run.chunks_total} part{pluralize(run.chunks_total)}.",
+        )
         return redirect("renewals", slug=slug)
-    runs = RenewalRun.objects.filter(municipality=municipality).order_by("-started_at")
-    return render(request, "licensing/renewals.html", {"municipality": municipality, "runs": runs, "year": year})
+    runs = (
+        RenewalRun.objects.filter(municipality=municipality)
+        .select_related("started_by")
+        .prefetch_related(Prefetch("chunks", RenewalChunk.objects.only("pk", "run_id", "number", "done_at", "pdf")))
+        .order_by("-started_at")[:50]
+    )
+    busy = any(run.chunks_done < run.chunks_total or (run.chunks_total and not run.finished_at) for run in runs)
+    return render(
+        request, "licensing/renewals.html", {"municipality": municipality, "runs": runs, "year": year, "busy": busy}
+    )
+
+
+def _stored_pdf(name: str, filename: str):
+    from django.core.files.storage import default_storage
+
+    if not name or not default_storage.exists(name):
+        raise Http404("Not printed yet.")
+    return FileResponse(default_storage.open(name, "rb"), content_type="application/pdf", filename=filename)
 
 
 @login_required
 def renewal_batch(request, pk):
-    run = get_for_user(request.user, RenewalRun.objects, pk)
-    if not run.pdf:
-        raise Http404("This run printed no notices.")
-    return FileResponse(open(run.pdf, "rb"), content_type="application/pdf")
+    """The whole run's notices in one PDF, once the worker has merged its parts."""
+    run = get_for_user(request.user, RenewalRun.objects.select_related("municipality"), pk)
+    return _stored_pdf(run.pdf, f"{run.municipality.slug}-{run.license_year}-renewals.pdf")
+
+
+@login_required
+def renewal_part(request, pk):
+    chunk = get_for_user(request.user, RenewalChunk.objects.select_related("run__municipality"), pk)
+    run = chunk.run
+    return _stored_pdf(chunk.pdf, f"{run.municipality.slug}-{run.license_year}-renewals-part{chunk.number}.pdf")
 
 
 @login_required
