@@ -11,6 +11,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
+    path("", include("dogtag.accounts.urls")),
     path("", include("dogtag.enforcement.urls")),
     path("", include("dogtag.permits.urls")),
     path("", include("dogtag.registry.urls")),

@@ -79,6 +79,8 @@ LIST_PAGES = {"home", "search"}  # scoped lists: answer 200 without Benton's rec
 LIST_PAGES |= {"my-cases", "calendar-reset"}
 LIST_PAGES.add("county-dashboard")  # every municipality the user serves (tests/reports/test_dashboard.py)
 LIST_PAGES.add("portal-found")  # open; without a tag number it shows no record
+# the user's own second factor (tests/accounts/test_login_security.py): no municipality's records
+LIST_PAGES |= {"two-factor", "two-factor-verify"}
 BENTON_DATA = ["Rex", "Pat Owner", "12 Main St", "985112000000001", "RT-555"]
 SEARCHES = ["Re", "Pat", "12 Mai", "98511200", "RT-5"]
 SEARCH_PAGES = {"search", "district-lookup"}

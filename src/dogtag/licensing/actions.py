@@ -337,7 +337,7 @@ def print_renewal_chunk(chunk_id: int) -> str:
     from django.core.files.base import ContentFile
     from django.core.files.storage import default_storage
 
-    from dogtag.documents.pdf import render_pdf
+    from dogtag.lib.pdf import render_pdf
     from dogtag.licensing import renewals
     from dogtag.licensing.models import RenewalChunk, RenewalRun
     from dogtag.outbox import mail

@@ -1,5 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import SuspiciousFileOperation
+from django.core.files.storage import default_storage
 from django.db.models import Count, Prefetch
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
@@ -7,15 +9,16 @@ from django.template.defaultfilters import pluralize
 from django.urls import reverse
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
-from dogtag.documents.pdf import pdf_response
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.pdf import pdf_response
+from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.licensing import actions, forms, law
 from dogtag.licensing.models import FeeScheduleEntry, License, RenewalChunk, RenewalRun, Tag, TagLot
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
+from dogtag.licensing.unlicensed import unlicensed_rows
 from dogtag.outbox import actions as outbox_actions
 from dogtag.outbox.models import Message
 from dogtag.registry.models import Animal, today
-from dogtag.registry.views import action_page, municipality_for, posted, run_action, to
 from dogtag.rules.delegations import delegated_amounts
 from dogtag.rules.licensing import license_year_of
 
@@ -192,34 +195,6 @@ def tag_roll(request, slug, year):
     )
 
 
-def unlicensed_rows(municipality, year: int, on):
-    """Active licensable animals without a license for `year`, with the late fee owed on `on`
-    (the unlicensed page and the reports' unlicensed and late list)."""
-    licensed = License.objects.filter(license_year=year, voided_at=None).values("animal_id")
-    animals = (
-        Animal.objects.filter(
-            municipality=municipality,
-            status=Animal.Status.ACTIVE,
-            species__in=law.pack_of(municipality).licensing.species.species,
-        )
-        .exclude(pk__in=licensed)
-        .order_by("name")
-    )
-    local = law.local_amounts(municipality)
-    rows = []
-    for animal in animals:
-        facts = law.animal_facts(animal, year)
-        if facts is None:
-            rows.append({"animal": animal, "due_by": None, "late": None, "note": "birth date unknown"})
-            continue
-        required = law.ask(municipality, "license_required", facts, on, local)
-        if not required.value["required"] or required.value["licensable_on"] > on:
-            continue
-        late = law.ask(municipality, "late_fee", facts, on, local)
-        rows.append({"animal": animal, "due_by": required.value["due_by"], "late": late, "note": ""})
-    return rows
-
-
 @login_required
 @csv_export
 def unlicensed(request, slug):
@@ -261,11 +236,13 @@ def renewals(request, slug):
 
 
 def _stored_pdf(name: str, filename: str):
-    from django.core.files.storage import default_storage
-
-    if not name or not default_storage.exists(name):
-        raise Http404("Not printed yet.")
-    return FileResponse(default_storage.open(name, "rb"), content_type="application/pdf", filename=filename)
+    if not name:
+        raise Http404("Not printed yet: the worker prints the notices in parts, then merges them.")
+    try:
+        pdf = default_storage.open(name, "rb")
+    except (FileNotFoundError, SuspiciousFileOperation):
+        raise Http404("These notices are no longer in storage; run the renewals again to print them.") from None
+    return FileResponse(pdf, content_type="application/pdf", filename=filename)
 
 
 @login_required
