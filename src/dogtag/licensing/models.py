@@ -284,3 +284,22 @@ class RenewalChunk(Scoped):
 
     def __str__(self):
         return f"chunk {self.number} of run {self.run_id}"
+
+
+class TagReturnList(Scoped):
+    """The year-end list of unused and voided tags the clerk returns to the county clerk
+    (s. 174.07(3)(b)), stored by the worker on its schedule: one per municipality and year."""
+
+    license_year = models.PositiveIntegerField()
+    return_by = models.DateField()
+    tags = models.PositiveIntegerField()
+    pdf = models.CharField(max_length=300, help_text="in the default storage")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["municipality", "license_year"], name="one_tag_return_list_per_year")
+        ]
+
+    def __str__(self):
+        return f"{self.license_year} tag return list ({self.municipality_id})"

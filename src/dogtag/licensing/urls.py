@@ -13,6 +13,7 @@ urlpatterns = [
     path("fees/<int:pk>/void/", views.fee_void, name="fee-void"),
     path("m/<slug:slug>/tags/", views.tags, name="tags"),
     path("m/<slug:slug>/tags/<int:year>/return/", views.tag_return, name="tag-return"),
+    path("tag-return-lists/<int:pk>/list.pdf", views.tag_return_list, name="tag-return-list"),
     path("m/<slug:slug>/tags/<int:year>/roll.pdf", views.tag_roll, name="tag-roll"),
     path("m/<slug:slug>/unlicensed/", views.unlicensed, name="unlicensed"),
     path("m/<slug:slug>/renewals/", views.renewals, name="renewals"),

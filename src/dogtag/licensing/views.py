@@ -13,7 +13,15 @@ from dogtag.lib.csv_export import csv_export
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.licensing import actions, forms, law
-from dogtag.licensing.models import FeeScheduleEntry, License, RenewalChunk, RenewalRun, Tag, TagLot
+from dogtag.licensing.models import (
+    FeeScheduleEntry,
+    License,
+    RenewalChunk,
+    RenewalRun,
+    Tag,
+    TagLot,
+    TagReturnList,
+)
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
 from dogtag.licensing.unlicensed import unlicensed_rows
 from dogtag.outbox import actions as outbox_actions
@@ -177,11 +185,19 @@ def tag_return(request, slug, year):
         .exclude(status=Tag.Status.ISSUED)
         .order_by("status", "serial")
     )
+    stored = TagReturnList.objects.filter(municipality=municipality, license_year=year).first()
     return render(
         request,
         "licensing/tag_return.html",
-        {"municipality": municipality, "year": year, "tags": returned, "expiry": expiry},
+        {"municipality": municipality, "year": year, "tags": returned, "expiry": expiry, "stored": stored},
     )
+
+
+@login_required
+def tag_return_list(request, pk):
+    """The year-end list the worker stored on the return date, as it stood that morning."""
+    stored = get_for_user(request.user, TagReturnList.objects.select_related("municipality"), pk)
+    return _stored_pdf(stored.pdf, f"tag-returns-{stored.municipality.slug}-{stored.license_year}.pdf")
 
 
 @login_required
