@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('licensing', '0003_renewal_chunks'),
+        ('licensing', '0004_renewal_chunks'),
         ('registry', '0001_initial'),
     ]
 

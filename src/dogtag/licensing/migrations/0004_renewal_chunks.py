@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('licensing', '0002_multiple_dog_and_kennel'),
+        ('licensing', '0003_refund'),
         ('registry', '0001_initial'),
     ]
 
