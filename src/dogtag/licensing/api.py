@@ -114,6 +114,7 @@ class RenewalRunOut(Schema):
     finished_at: datetime | None
     notices_created: int
     emails_queued: int
+    chunks_total: int
 
 
 @router.get("/animals/{pk}/fee-preview", response=FeePreviewOut)

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
-from dogtag.audit.record import save_and_record, snapshot
+from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.registry.models import (
     Animal,
     DuplicateRabiesTag,
