@@ -13,3 +13,17 @@ def pytest_configure(config):
     # writer may wait longer than production's timeout for its turn.
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         settings.DATABASES["default"]["OPTIONS"]["timeout"] = 120
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with an empty cache: a token's user remembered by one test (with the
+    memberships it had then) must not answer for the same token in the next, whose database
+    was rolled back."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

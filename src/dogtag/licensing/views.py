@@ -33,6 +33,7 @@ def counter(request, pk):
             animal,
             acting_user=request.user,
             on=on,
+            owed=owed,
             fields={"payment": form.payment(), "tag_serial": form.cleaned_data["tag_serial"]},
         )
         if license:
