@@ -11,9 +11,15 @@ of another table can point at them (`first_id + i`).
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 import time
 from datetime import date
+
+# A benchmark runs the app as production does (DEBUG off), which wants a secret key of its own
+# and the address residents would use.
+os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(40))
+os.environ.setdefault("DOGTAG_BASE_URL", "http://127.0.0.1")
 
 
 def ensure_postgres_database(url: str | None = None):

@@ -82,7 +82,9 @@ def free_port():
 
 def start_server(port):
     env = {**os.environ, "DOGTAG_BIND": f"127.0.0.1:{port}", "DOGTAG_WORKERS": "2", "DOGTAG_THREADS": "4",
-           "ALLOWED_HOSTS": "127.0.0.1", "DEBUG": "false"}
+           "ALLOWED_HOSTS": "127.0.0.1", "DEBUG": "false",
+           # Plain HTTP on the loopback, as behind a TLS-terminating proxy (without its header).
+           "SECURE_SSL_REDIRECT": "false"}
     server = subprocess.Popen([sys.executable, "-m", "dogtag", "serve", "--no-collectstatic"], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 60
@@ -171,7 +173,11 @@ def main():
         # One lookup by hand, to show what is returned.
         probe = HTTPConnection("127.0.0.1", port, timeout=10)
         probe.request("GET", f"/api/v1/municipalities/benton/tags/{YEAR}/1", headers=headers)
-        body = json.loads(probe.getresponse().read())
+        response = probe.getresponse()
+        raw = response.read()
+        if response.status != 200:
+            sys.exit(f"the probe lookup answered {response.status}: {raw[:300]!r}")
+        body = json.loads(raw)
         bench.note(f"{n:,} issued tags in Benton; serial 1 -> license {body['id']} ({body['animal_name']}); "
                    f"{CLIENTS} clients x {per_client} lookups a run")
         runs = bench.interleave({"dogtag": dogtag, "floor": floor}, repetitions=3, warmup=1,
