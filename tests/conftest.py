@@ -38,6 +38,10 @@ def pytest_configure(config):
     # writer may wait longer than production's timeout for its turn.
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         settings.DATABASES["default"]["OPTIONS"]["timeout"] = 120
+    # A read replica mirroring the default database (Django's TEST MIRROR), so the router's tests
+    # (tests/test_replica.py) can route to it; nothing is routed there unless a test says so.
+    if "replica" not in settings.DATABASES:
+        settings.DATABASES["replica"] = {**settings.DATABASES["default"], "TEST": {"MIRROR": "default"}}
     # Background tasks run in the test's own process on commit; the tests of the worker
     # (tests/worker/) start `dogtag worker` for real and switch this off.
     settings.DOGTAG_TASKS_INLINE = True

@@ -12,6 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from dogtag.accounts.scope import get_for_user, has_role, require_role
 from dogtag.lib.csv_export import csv_export
 from dogtag.lib.pdf import pdf_response
+from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.licensing import actions, forms, law
 from dogtag.licensing.models import FeeScheduleEntry, License, RenewalRun, Tag, TagLot
@@ -209,6 +210,7 @@ def tag_roll(request, slug, year):
 
 
 @login_required
+@reads_from_replica
 @csv_export
 def unlicensed(request, slug):
     """Active licensable animals without a license for the year, with the late fee owed today."""

@@ -5,6 +5,7 @@ from django.shortcuts import redirect, render
 from dogtag.accounts.scope import get_for_user, municipalities, scoped
 from dogtag.audit.models import AuditEvent
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.web import action_page, municipality_for, posted, to
 from dogtag.registry import actions, forms
 from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination, today
@@ -34,6 +35,7 @@ def municipality(request, slug):
 
 
 @login_required
+@reads_from_replica
 @csv_export
 def search(request):
     q = request.GET.get("q", "").strip()
