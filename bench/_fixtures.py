@@ -188,3 +188,19 @@ def bulk_licenses(municipality, first_animal: int, n: int, *, year: int, issued_
     print(f"populated {n:,} licenses and tags in {municipality} in {time.perf_counter() - started:.1f} s",
           file=sys.stderr)
     return first_license
+
+
+def in_process_pages():
+    """Settings for timing pages through Django's test client in this process: the test
+    environment, the client's host, plain HTTP, static files named as they are (production's
+    hashed names need a collectstatic first)."""
+    from django.conf import settings
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.SECURE_SSL_REDIRECT = False
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }

@@ -177,13 +177,13 @@ class Runs(dict):
 
 
 class Bench:
-    def __init__(self, name: str, *, default_scale: str = "100k"):
+    def __init__(self, name: str, *, default_scale: str = "100k", database: str | None = None):
         self.name = name
         self.scale_name, self.size = scale(default_scale)
         self.peak_exact = _reset_peak()
         self.results: list[str] = []
-        database = os.environ.get("DATABASE_URL", "")
-        engine = "postgresql" if database.startswith("postgres") else "sqlite"
+        url = os.environ.get("DATABASE_URL", "")
+        engine = database or ("postgresql" if url.startswith("postgres") else "sqlite")
         print(f"== bench {name}: scale {self.scale_name} ({self.size:,}), {engine}, {load()}", flush=True)
 
     def note(self, text: str) -> None:
