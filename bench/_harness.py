@@ -246,3 +246,40 @@ def _num(value: float) -> str:
     if abs(value) >= 1:
         return f"{value:.2f}"
     return f"{value:.4g}"
+
+
+# --- a real server -------------------------------------------------------------------------------
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, *, workers: int = 2, threads: int = 4, **env):
+    """`dogtag serve` (gunicorn) on 127.0.0.1:`port` in a session of its own (stop it with
+    os.killpg(server.pid, SIGTERM)); returns once /healthz answers, within 60 s."""
+    import subprocess
+    from http.client import HTTPConnection
+
+    env = {**os.environ, "DOGTAG_BIND": f"127.0.0.1:{port}", "DOGTAG_WORKERS": str(workers),
+           "DOGTAG_THREADS": str(threads), "ALLOWED_HOSTS": "127.0.0.1", "DEBUG": "false",
+           # Plain HTTP on the loopback, as behind a TLS-terminating proxy (without its header).
+           "SECURE_SSL_REDIRECT": "false", **env}
+    server = subprocess.Popen([sys.executable, "-m", "dogtag", "serve", "--no-collectstatic"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            conn = HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/healthz")
+            conn.getresponse().read()
+            return server
+        except OSError:
+            if server.poll() is not None:
+                sys.exit("the server did not start")
+            time.sleep(0.2)
+    server.kill()
+    sys.exit("the server did not answer within 60 s")

@@ -14,8 +14,6 @@ import json
 import os
 import random
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -30,7 +28,7 @@ os.environ.setdefault("DOGTAG_VAR_DIR", tempfile.mkdtemp(prefix="dogtag-bench-")
 
 import django  # noqa: E402
 from _fixtures import bulk_animals, bulk_licenses, ensure_postgres_database  # noqa: E402
-from _harness import Bench, percentile, tree_cpu_seconds, tree_rss_mb  # noqa: E402
+from _harness import Bench, free_port, percentile, start_server, tree_cpu_seconds, tree_rss_mb  # noqa: E402
 
 bench = Bench("tag_lookup", default_scale="1m")
 ensure_postgres_database(url)
@@ -72,34 +70,6 @@ def populate(n):
         first_animal = bulk_animals(benton, n, vaccinated=None)
         bulk_licenses(benton, first_animal, n, year=YEAR, issued_by_id=clerk.pk)
     return benton, clerk
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(port):
-    env = {**os.environ, "DOGTAG_BIND": f"127.0.0.1:{port}", "DOGTAG_WORKERS": "2", "DOGTAG_THREADS": "4",
-           "ALLOWED_HOSTS": "127.0.0.1", "DEBUG": "false",
-           # Plain HTTP on the loopback, as behind a TLS-terminating proxy (without its header).
-           "SECURE_SSL_REDIRECT": "false"}
-    server = subprocess.Popen([sys.executable, "-m", "dogtag", "serve", "--no-collectstatic"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            conn = HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz")
-            conn.getresponse().read()
-            return server
-        except OSError:
-            if server.poll() is not None:
-                sys.exit("the server did not start")
-            time.sleep(0.2)
-    server.kill()
-    sys.exit("the server did not answer within 60 s")
 
 
 def run_clients(work, per_client):
