@@ -283,3 +283,36 @@ def start_server(port: int, *, workers: int = 2, threads: int = 4, **env):
             time.sleep(0.2)
     server.kill()
     sys.exit("the server did not answer within 60 s")
+
+
+# --- a page and its own SQL ----------------------------------------------------------------------
+
+def sql_of(call) -> list[str]:
+    """The SQL statements one call runs (Django's connection), as the database received them."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        call()
+    return [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+
+
+def replay(statements: list[str]) -> None:
+    """Run statements captured by `sql_of` again on the raw cursor, fetching every row: the
+    floor of a page is its own SQL with no Python around it."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for sql in statements:
+            cursor.execute(sql.replace("%", "%%"))
+            if cursor.description is not None:
+                cursor.fetchall()
+
+
+def latencies_ms(call, samples: int) -> list[float]:
+    times = []
+    for i in range(samples):
+        began = time.perf_counter()
+        call(i)
+        times.append((time.perf_counter() - began) * 1000)
+    return times
