@@ -111,6 +111,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
 
+# A streaming replica for the reports and list pages (lib/replica.py; docs/scale-out.md). In
+# tests it mirrors the default database.
+DOGTAG_READ_REPLICA = None
+if envstr("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(
+        envstr("DATABASE_REPLICA_URL"), conn_max_age=envint("DB_CONN_MAX_AGE", 60), conn_health_checks=True
+    )
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DOGTAG_READ_REPLICA = "replica"
+DATABASE_ROUTERS = ["dogtag.lib.replica.ReplicaRouter"]
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from django.db.models import Q
+
 from dogtag.licensing import law
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership
@@ -37,6 +39,7 @@ class Refusal:
 @dataclass
 class Owed:
     license_year: int
+    on: date | None = None
     lines: list[Line] = field(default_factory=list)
     refusals: list[Refusal] = field(default_factory=list)
     free_license: bool = False
@@ -85,7 +88,7 @@ def _section(citation: Citation | None) -> str:
 def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, local=None) -> Owed:
     pack = law.pack_of(animal.municipality)
     year = license_year or license_year_of(pack, on)
-    owed = Owed(license_year=year)
+    owed = Owed(license_year=year, on=on)
     lic = pack.licensing
     refuse = owed.refusals.append
 
@@ -132,10 +135,14 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
             )
         )
 
-    owed.existing = animal.licenses.filter(license_year=year, voided_at=None).first()
+    # The animal's own license and a multiple-dog license covering it, in one query.
+    multiple_dog = bool(pack.multiple_dog and pack.multiple_dog.license)
+    in_force = _licenses_in_force(animal, year, multiple_dog)
+    owed.existing = next((lic for lic in in_force if lic.animal_id == animal.pk), None)
+    covering = next((lic for lic in in_force if lic.kind == License.Kind.MULTIPLE_DOG), None)
     if owed.existing:
         refuse(Refusal("license", f"License {owed.existing.serial} is already in force for {year}."))
-    elif pack.multiple_dog and pack.multiple_dog.license and (covering := covering_license(animal, year)):
+    elif multiple_dog and covering:
         cite = pack.multiple_dog.license.cite.citation
         refuse(
             Refusal(
@@ -147,7 +154,7 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
         )
 
     if lic.requires_current_rabies is not None:
-        _check_rabies(animal, on, owed, lic.requires_current_rabies.cite.citation)
+        _check_rabies(animal, on, owed, lic.requires_current_rabies.cite.citation, local)
 
     charges = law.ask(animal.municipality, "license_charges", facts, on, local)
     for missing in charges.not_set:
@@ -189,6 +196,15 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
     return owed
 
 
+def _licenses_in_force(animal, year, multiple_dog: bool) -> list[License]:
+    """Licenses in force for `year` that are the animal's own or (where the ordinance has them)
+    a multiple-dog license covering it."""
+    mine = Q(animal=animal)
+    if multiple_dog:
+        mine |= Q(kind=License.Kind.MULTIPLE_DOG, covered_animals=animal)
+    return list(License.objects.filter(mine, license_year=year, voided_at=None).distinct().order_by("pk"))
+
+
 def covering_license(animal, year):
     """The multiple-dog license in force for this dog and year, if any."""
     return License.objects.filter(
@@ -196,7 +212,7 @@ def covering_license(animal, year):
     ).first()
 
 
-def _check_rabies(animal, on, owed, citation):
+def _check_rabies(animal, on, owed, citation, local=None):
     vaccinations = [v for v in animal.vaccinations.all() if v.voided_at is None]
     section = _section(citation)
     if not vaccinations:
@@ -220,6 +236,7 @@ def _check_rabies(animal, on, owed, citation):
             "certificate_expires_on": latest.expires_on,
         },
         on,
+        local if local is not None else {},
     )
     if current.value is None or not current.value["current"]:
         through = current.value["through"] if current.value else latest.expires_on

@@ -11,6 +11,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
 from dogtag.lib.pdf import pdf_response
+from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.licensing import actions, forms, law, tables
@@ -46,6 +47,7 @@ def counter(request, pk):
             animal,
             acting_user=request.user,
             on=on,
+            owed=owed,
             fields={"payment": form.payment(), "tag_serial": form.cleaned_data["tag_serial"]},
         )
         if license:
@@ -210,6 +212,7 @@ def tag_roll(request, slug, year):
 
 
 @login_required
+@reads_from_replica
 @exports(tables.unlicensed)
 def unlicensed(request, slug):
     """Active licensable animals without a license for the year, with the late fee owed today."""

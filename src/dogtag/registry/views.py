@@ -4,6 +4,7 @@ from django.shortcuts import redirect, render
 
 from dogtag.accounts.scope import get_for_user, municipalities
 from dogtag.audit.models import AuditEvent
+from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, to
 from dogtag.registry import actions, forms, tables
@@ -34,6 +35,7 @@ def municipality(request, slug):
 
 
 @login_required
+@reads_from_replica
 @exports(tables.search)
 def search(request):
     q = request.GET.get("q", "").strip()
