@@ -17,7 +17,7 @@ from dogtag.imports.rolls import Mapping, RollError
 from dogtag.imports.rolls import plan as plan_path
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership, Person, RabiesVaccination
-from tests.base import BaseTestCase, on
+from tests.base import BaseTestCase, on, text
 
 HEADER = [
     "owner_name", "owner_street", "owner_city", "owner_postal_code", "animal_name", "breed", "color", "sex", "altered",
@@ -259,7 +259,7 @@ class UploadPageTests(BaseTestCase):
         run.refresh_from_db()
         self.assertEqual((run.state, run.written), (ImportRun.State.FINISHED, 3))
         r = self.client.get(url, {"format": "csv"})
-        self.assertIn("roll.csv,alice,", r.content.decode())
+        self.assertIn("roll.csv,alice,", text(r))
 
     def test_a_file_that_is_not_a_roll_fails_with_its_reason_on_the_page(self):
         self.login(self.clerk)

@@ -8,7 +8,10 @@
   expect:
     value: "5.00"                 # compared after to_json
     citations: ["s. 174.05(2)"]   # section substrings that must appear
+    quotes: ["Any pit bull dog"]  # optional: substrings that must appear in some cited quote
     notes: ["one-half"]           # optional: substrings that must appear in some note
+    unconfirmed: ["s. 174.055"]   # optional: exactly these sections are cited as unconfirmed
+    error: "no forfeiture"        # instead of value: the question refuses with this message
     not_set: [late_fee]           # optional: exactly these keys are not set
 """
 
@@ -19,11 +22,11 @@ from pathlib import Path
 import pytest
 
 from dogtag.rules import ask, to_json
-from dogtag.rules.packs import PACK_IDS, read_yaml
+from dogtag.rules.packs import pack_ids, read_yaml
 
 CASES = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "question", "on", "facts", "local_amounts", "expect"}
-EXPECT_KEYS = {"value", "citations", "notes", "not_set"}
+EXPECT_KEYS = {"value", "citations", "quotes", "notes", "not_set", "unconfirmed", "inferred", "error"}
 
 
 def _cases():
@@ -33,7 +36,7 @@ def _cases():
 
 
 def test_there_are_cases_for_every_jurisdiction():
-    assert sorted(p.name for p in CASES.iterdir() if p.is_dir()) == sorted(PACK_IDS)
+    assert sorted(p.name for p in CASES.iterdir() if p.is_dir()) == sorted(pack_ids())
 
 
 @pytest.mark.parametrize("path, case", list(_cases()))
@@ -41,12 +44,27 @@ def test_case(path, case):
     assert set(case) <= CASE_KEYS and set(case["expect"]) <= EXPECT_KEYS, f"unknown keys in {path}"
     assert {"name", "question", "on", "expect"} <= set(case), "a case needs name, question, on, expect"
     expect = case["expect"]
-    decision = ask(path.parent.name, case["question"], case.get("facts") or {}, case["on"], case.get("local_amounts"))
-    got = decision.to_json()
+    args = (path.parent.name, case["question"], case.get("facts") or {}, case["on"], case.get("local_amounts"))
+    if "error" in expect:
+        with pytest.raises(ValueError) as refused:
+            ask(*args)
+        assert expect["error"] in str(refused.value), str(refused.value)
+        return
+    got = ask(*args).to_json()
     assert got["value"] == to_json(expect.get("value")), got
     sections = [c["section"] for c in got["citations"]]
     for wanted in expect.get("citations", []):
         assert any(wanted in s for s in sections), f"no citation of {wanted!r} in {sections}"
+    quotes = [c["quote"] for c in got["citations"]]
+    for wanted in expect.get("quotes", []):
+        assert any(wanted in q for q in quotes), f"no quote with {wanted!r} in {quotes}"
+    if "unconfirmed" in expect:
+        flagged = sorted({c["section"] for c in got["citations"] if c.get("unconfirmed")})
+        assert flagged == sorted(expect["unconfirmed"]), flagged
+        assert len(got["unconfirmed"]) == sum(1 for c in got["citations"] if c.get("unconfirmed"))
+    if "inferred" in expect:
+        flagged = sorted({c["section"] for c in got["citations"] if c.get("inferred")})
+        assert flagged == sorted(expect["inferred"]), flagged
     for wanted in expect.get("notes", []):
         assert any(wanted in n for n in got["notes"]), f"no note with {wanted!r} in {got['notes']}"
     assert sorted(n["key"] for n in got["not_set"]) == sorted(expect.get("not_set", [])), got["not_set"]

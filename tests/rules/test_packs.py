@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
@@ -12,21 +12,24 @@ from dogtag.rules import Citation, Decision, NotSet, PackError, all_packs, load_
 from dogtag.rules.amounts import LocalAmounts, amount_at
 from dogtag.rules.schema import LocalAmount
 
-REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared" / "ordinances"
 
-
-def test_it_keeps_the_texts_equal_to_the_shared_ordinances():
-    shared = sorted(p.name for p in SHARED.iterdir())
-    copies = sorted(p.name for p in packs.TEXTS.iterdir())
-    assert copies == shared
-    for name in shared:
-        assert (packs.TEXTS / name).read_bytes() == (SHARED / name).read_bytes(), name
+def test_the_vendored_texts_are_the_ones_their_checksums_record():
+    """The ordinance texts live in the repository (law/texts/) so a clone needs nothing beside it;
+    SHA256SUMS records them as vendored, so an accidental edit of the law fails here. Re-vendoring a
+    text is `sha256sum *.txt *.md > SHA256SUMS` in that folder."""
+    lines = (packs.TEXTS / "SHA256SUMS").read_text().splitlines()
+    recorded = {name.lstrip("*"): digest for digest, name in (line.split(None, 1) for line in lines if line)}
+    present = sorted(p.name for p in packs.TEXTS.iterdir() if p.name != "SHA256SUMS")
+    assert present == sorted(recorded)
+    for name in present:
+        assert hashlib.sha256((packs.TEXTS / name).read_bytes()).hexdigest() == recorded[name], name
+    assert {p.meta.text for p in all_packs()} <= set(present)
 
 
 def test_it_loads_every_pack_once():
     first = all_packs()
-    assert [p.id for p in first] == list(packs.PACK_IDS)
+    assert [p.id for p in first] == packs.pack_ids()
+    assert packs.pack_ids() == ["wi", "wi-benton", "wi-cedarburg", "wi-river-hills", "wi-sampson", "wi-webster"]
     assert all(a is b for a, b in zip(first, all_packs(), strict=True))
     assert all(p.chain[0] == "wi" for p in first)
 
@@ -73,6 +76,7 @@ def test_a_decision_is_plain_json():
         "citations": [{"jurisdiction": "wi", "section": "s. 174.05(2)", "quote": "q"}],
         "notes": ["n"],
         "not_set": [{"key": "k", "citation": {"jurisdiction": "wi", "section": "s", "quote": "q"}}],
+        "unconfirmed": [],
     }
 
 
@@ -98,9 +102,9 @@ def law(tmp_path, monkeypatch):
     for p in packs.LAW.glob("*.yaml"):
         (tmp_path / p.name).write_text(p.read_text())
     monkeypatch.setattr(packs, "LAW", tmp_path)
-    packs.load_pack.cache_clear()
+    packs.clear_cache()
     yield tmp_path
-    packs.load_pack.cache_clear()
+    packs.clear_cache()
 
 
 def _load(law, body):

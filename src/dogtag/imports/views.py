@@ -13,9 +13,8 @@ from dogtag.imports.actions import IMPORTERS
 from dogtag.imports.files import ENCODINGS
 from dogtag.imports.models import ImportRun
 from dogtag.imports.rolls import COLUMNS, SHOWN, Mapping, RollError
-from dogtag.registry.views import municipality_for, posted
-from dogtag.reports.tables import Report, Table
-from dogtag.reports.views import respond
+from dogtag.lib.tables import Report, Table, respond
+from dogtag.lib.web import municipality_for, posted
 
 
 class UploadForm(forms.Form):

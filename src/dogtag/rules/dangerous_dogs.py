@@ -27,12 +27,38 @@ IncidentKind = Literal["threat", "attack", "injury", "bite_injury", "serious_inj
 Victim = Literal["person", "domestic_animal", "livestock"]
 
 
+Ground = Literal[
+    # injury_tiers (potentially dangerous, dangerous, vicious)
+    "serious_injury_on_separate_occasions", "bite_or_injury", "repeated_within_period",
+    "at_large_threat_or_injury", "rabies_nonconformity",
+    # vicious_by_conduct
+    "propensity", "unprovoked_attack", "fighting", "breed",
+    # vicious_by_bite_within_period (and "propensity")
+    "bite_within_period",
+]
+
+
 class Classification(Provision):
-    scheme: Literal["river_hills", "benton", "webster", "cedarburg"]
+    """`scheme` names how the ordinance defines the classes:
+
+    - `injury_tiers`: potentially dangerous, dangerous and vicious by the harm done, where, and on
+      how many separate occasions (a three-tier ordinance);
+    - `vicious_by_conduct`: vicious on any one of a propensity shown by conduct, an unprovoked
+      attack on one of `victims`, fighting, or a listed breed (`breeds`);
+    - `vicious_by_bite_within_period`: vicious on `occasions` unprovoked bites or serious injuries to a
+      person off the owner's premises within `within_months`, or a propensity to attack or bite.
+
+    `cite` is the definition as a whole (cited when no ground is met); each ground found cites its
+    own words from `grounds`.
+    """
+
+    scheme: Literal["injury_tiers", "vicious_by_conduct", "vicious_by_bite_within_period"]
     classes: list[Class]
     occasions: int = Field(default=1, ge=1)
     within_months: int | None = None
     breeds: list[str] = []
+    victims: list[Victim] = ["person", "domestic_animal"]
+    grounds: dict[Ground, Provision] = {}
 
 
 class Exceptions(Provision):
@@ -127,20 +153,18 @@ HARM = ("injury", "bite_injury", "serious_injury", "killed")
 ATTACK = ("attack",) + HARM
 
 
-def _river_hills(rule: Classification, counted: list[Incident], f: ClassificationFacts, on: date):
+def _injury_tiers(rule: Classification, counted: list[Incident], f: ClassificationFacts, on: date):
     def occasions(pred) -> int:
         return len({i.occurred_on for i in counted if pred(i)})
 
-    # § 2.14(6)[a](8): "on two separate occasions ... causes serious physical injury ... off its owner's property"
     if occasions(lambda i: i.kind == "serious_injury" and i.off_owner_property) >= rule.occasions:
-        return "vicious", "serious physical injury on separate occasions off the owner's property"
-    # [a](2): a bite injury to a person, injury to a person while at large, serious physical injury
+        return ("vicious", "serious_injury_on_separate_occasions",
+                "serious physical injury on separate occasions off the owner's property")
     for i in counted:
         if i.victim == "person" and (i.kind == "bite_injury" or (i.at_large and i.kind in HARM)):
-            return "dangerous", f"{i.kind.replace('_', ' ')} to a person on {i.occurred_on}"
+            return "dangerous", "bite_or_injury", f"{i.kind.replace('_', ' ')} to a person on {i.occurred_on}"
         if i.kind == "serious_injury" and i.victim in ("person", "domestic_animal"):
-            return "dangerous", f"serious physical injury on {i.occurred_on}"
-    # [c](2): within a twelve-month period, more than one threat to a person or killing
+            return "dangerous", "bite_or_injury", f"serious physical injury on {i.occurred_on}"
     since = plus_months(on, -rule.within_months)
     recent = [i for i in counted if since < i.occurred_on <= on]
     threats = len({i.occurred_on for i in recent if i.kind == "threat" and i.victim == "person"})
@@ -148,38 +172,47 @@ def _river_hills(rule: Classification, counted: list[Incident], f: Classificatio
         {i.occurred_on for i in recent if i.kind == "killed" and i.victim != "person" and not i.victim_excluded}
     )
     if threats > 1 or kills > 1:
-        return "dangerous", "more than one occasion within a twelve-month period"
-    # [a](6): while at large, a threat, or an injury to a domestic pet or animal; or rabies nonconformity
+        return "dangerous", "repeated_within_period", "more than one occasion within a twelve-month period"
     for i in counted:
         if i.at_large and (i.kind == "threat" or (i.victim != "person" and i.kind in HARM)):
-            return "potentially_dangerous", f"{i.kind.replace('_', ' ')} while at large on {i.occurred_on}"
+            return ("potentially_dangerous", "at_large_threat_or_injury",
+                    f"{i.kind.replace('_', ' ')} while at large on {i.occurred_on}")
     if not f.rabies_conforming:
-        return "potentially_dangerous", "not in strict conformity with the rabies control program"
-    return None, None
+        return ("potentially_dangerous", "rabies_nonconformity",
+                "not in strict conformity with the rabies control program")
+    return None, None, None
 
 
-def _vicious_only(rule: Classification, counted: list[Incident], f: ClassificationFacts, on: date):
-    victims = ("person", "domestic_animal", "livestock") if rule.scheme == "webster" else ("person", "domestic_animal")
-    if rule.scheme == "cedarburg":
-        # § 7-1-6(b)(1): "within any twelve (12) month period it bites or inflicts serious injury to one (1) person"
-        since = plus_months(on, -rule.within_months)
-        hits = [i for i in counted if i.victim == "person" and i.off_owner_property
-                and i.kind in ("bite_injury", "serious_injury") and since < i.occurred_on <= on]
-        if len(hits) >= rule.occasions:
-            where = "to a person off the owner's premises"
-            return "vicious", f"unprovoked bite or serious injury {where} on {hits[0].occurred_on}"
-    else:
-        for i in counted:
-            if i.kind in ATTACK and i.victim in victims:
-                what, whom = i.kind.replace("_", " "), i.victim.replace("_", " ")
-                return "vicious", f"unprovoked {what} ({whom}) on {i.occurred_on}"
-        if f.fighting:
-            return "vicious", "owned, harbored or trained for dog fighting"
-        if f.breed is not None and f.breed.lower() in {b.lower() for b in rule.breeds}:
-            return "vicious", f"pit bull dog ({f.breed})"
+def _vicious_by_conduct(rule: Classification, counted: list[Incident], f: ClassificationFacts, on: date):
+    for i in counted:
+        if i.kind in ATTACK and i.victim in rule.victims:
+            what, whom = i.kind.replace("_", " "), i.victim.replace("_", " ")
+            return "vicious", "unprovoked_attack", f"unprovoked {what} ({whom}) on {i.occurred_on}"
+    if f.fighting:
+        return "vicious", "fighting", "owned, harbored or trained for dog fighting"
+    if f.breed is not None and f.breed.lower() in {b.lower() for b in rule.breeds}:
+        return "vicious", "breed", f"pit bull dog ({f.breed})"
+    return _propensity(f)
+
+
+def _vicious_by_bite_within_period(rule: Classification, counted: list[Incident], f: ClassificationFacts, on: date):
+    since = plus_months(on, -rule.within_months)
+    hits = [i for i in counted if i.victim == "person" and i.off_owner_property
+            and i.kind in ("bite_injury", "serious_injury") and since < i.occurred_on <= on]
+    if len(hits) >= rule.occasions:
+        where = "to a person off the owner's premises"
+        return "vicious", "bite_within_period", f"unprovoked bite or serious injury {where} on {hits[0].occurred_on}"
+    return _propensity(f)
+
+
+def _propensity(f: ClassificationFacts):
     if f.propensity_shown:
-        return "vicious", "a propensity to attack shown by habitual or repeated conduct"
-    return None, None
+        return "vicious", "propensity", "a propensity to attack shown by habitual or repeated conduct"
+    return None, None, None
+
+
+SCHEMES = {"injury_tiers": _injury_tiers, "vicious_by_conduct": _vicious_by_conduct,
+           "vicious_by_bite_within_period": _vicious_by_bite_within_period}
 
 
 @question("dog_classification", facts=ClassificationFacts,
@@ -203,8 +236,10 @@ def dog_classification(pack, facts: ClassificationFacts, on: date, local) -> Dec
     unknown = {i.excuse for i in counted if i.excuse is not None}
     if unknown:
         notes.append(f"excuse(s) {sorted(unknown)} are not exceptions in this ordinance; the incidents count")
-    decide = _river_hills if rule.scheme == "river_hills" else _vicious_only
-    found, ground = decide(rule, counted, facts, on)
+    found, ground_name, ground = SCHEMES[rule.scheme](rule, counted, facts, on)
+    # Each ground cites its own words; with none met, the definition as a whole.
+    own = rule.grounds.get(ground_name) if ground_name else None
+    cites[0] = own.cite.citation if own is not None else rule.cite.citation
     if rule.choice:
         notes.append(rule.choice)
     if s.prima_facie is not None and any(i.victim == "person" and i.kind in ATTACK for i in counted):

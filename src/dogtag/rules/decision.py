@@ -17,9 +17,15 @@ ZERO = Decimal("0.00")  # money, to the cent
 
 @dataclass(frozen=True, slots=True)
 class Citation:
+    """A section and the words quoted from it. `unconfirmed` says why the figure the provision
+    sets is not confirmed by the text held (wi.yaml's state figures); `inferred` says how a
+    section number the transcription lost was restored. Both reach the screen beside the quote."""
+
     jurisdiction: str
     section: str
     quote: str
+    unconfirmed: str | None = None
+    inferred: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +49,12 @@ class Decision:
             "citations": [to_json(c) for c in self.citations],
             "notes": list(self.notes),
             "not_set": [to_json(n) for n in self.not_set],
+            "unconfirmed": self.unconfirmed(),
         }
+
+    def unconfirmed(self) -> list[str]:
+        """Every figure the decision used that the text held does not confirm, with why."""
+        return [f"{c.section}: {c.unconfirmed}" for c in self.citations if c.unconfirmed]
 
 
 def to_json(value: Any) -> Any:
@@ -54,6 +65,13 @@ def to_json(value: Any) -> Any:
         return str(value.quantize(CENT))
     if isinstance(value, date):
         return value.isoformat()
+    if isinstance(value, Citation):
+        out = {"jurisdiction": value.jurisdiction, "section": value.section, "quote": value.quote}
+        if value.unconfirmed:
+            out["unconfirmed"] = value.unconfirmed
+        if value.inferred:
+            out["inferred"] = value.inferred
+        return out
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):

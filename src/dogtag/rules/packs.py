@@ -11,24 +11,31 @@ Inheritance works provision by provision: a municipal section's provisions repla
 inherited ones of the same name; `name: null` says a state provision does not apply locally.
 Every `cite.quote` is checked against the text of the pack that declares it (case, whitespace,
 curly quotes and dashes normalised). Errors name the file, the key path and the reason.
+
+A pack is loaded once per process under the catalogue's lock (a thread never sees one half
+built) and is read-only afterwards: its attributes cannot be reassigned and its mappings are
+`MappingProxyType` views.
 """
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from .catalogue import LOCK, load_topics
 from .schema import SECTIONS, Cite, Dated, Strict
 
 LAW = Path(__file__).resolve().parent.parent / "law"
 TEXTS = LAW / "texts"
-PACK_IDS = ("wi", "wi-benton", "wi-webster", "wi-river-hills", "wi-sampson", "wi-cedarburg")
-META_KEYS = ("id", "name", "county", "inherits", "text", "headings", "outline", "not_encoded")
+# More law folders (os.pathsep-separated), each laid out like `law/`: `<id>.yaml` and `texts/`.
+EXTRA_LAW_ENV = "DOGTAG_EXTRA_LAW"
+META_KEYS = ("id", "name", "county", "inherits", "text", "headings", "outline", "not_encoded", "inferred_numbers")
 
 
 class PackError(ValueError):
@@ -56,6 +63,14 @@ class NotEncoded(Strict):
     reason: str
 
 
+class InferredNumber(Strict):
+    """A section number the transcription lost, restored by inference: every citation of the
+    section (or of its subsections) carries `note` to the screen."""
+
+    section: str
+    note: str
+
+
 class _Meta(Strict):
     id: str
     name: str
@@ -65,6 +80,7 @@ class _Meta(Strict):
     headings: list[Heading] = []
     outline: list[OutlineEntry] = []
     not_encoded: list[NotEncoded] = []
+    inferred_numbers: list[InferredNumber] = []
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
@@ -109,11 +125,21 @@ class Pack:
     def __init__(self, meta: _Meta, file: str, text: str, chain: tuple[str, ...],
                  raw_sections: dict[str, dict], origins: dict[tuple[str, str], str],
                  sections: dict[str, BaseModel]):
-        self.id, self.name, self.county, self.inherits = meta.id, meta.name, meta.county, meta.inherits
-        self.meta, self.file, self.text, self.chain = meta, file, text, chain
-        self.raw_sections, self.origins, self.sections = raw_sections, origins, sections
-        for name in SECTIONS:  # plain attributes: `pack.licensing` is one dict lookup
-            setattr(self, name, sections.get(name))
+        fields = {
+            "id": meta.id, "name": meta.name, "county": meta.county, "inherits": meta.inherits,
+            "meta": meta, "file": file, "text": text, "chain": chain,
+            "raw_sections": MappingProxyType(raw_sections), "origins": MappingProxyType(origins),
+            "sections": MappingProxyType(sections),
+        }
+        # plain attributes: `pack.licensing` is one dict lookup
+        fields.update({name: sections.get(name) for name in SECTIONS})
+        self.__dict__.update(fields)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{self.id}: a loaded rule pack is read-only (tried to set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{self.id}: a loaded rule pack is read-only (tried to delete {name!r})")
 
     def provisions(self) -> Iterator[tuple[str, str, list[Cite]]]:
         """Every provision in force here: (key path, declaring pack id, its citations)."""
@@ -128,20 +154,35 @@ class Pack:
 
 
 def _cites(value: Any) -> Iterator[Cite]:
+    for cite, _ in _cites_with_flags(value, None):
+        yield cite
+
+
+def _cites_with_flags(value: Any, unconfirmed: str | None) -> Iterator[tuple[Cite, str | None]]:
+    """Every Cite under `value`, with the `unconfirmed:` of the nearest provision declaring one."""
     if isinstance(value, Cite):
-        yield value
+        yield value, unconfirmed
     elif isinstance(value, BaseModel):
+        own = getattr(value, "unconfirmed", None)
         for key in type(value).model_fields:
-            yield from _cites(getattr(value, key))
+            yield from _cites_with_flags(getattr(value, key), own if isinstance(own, str) else unconfirmed)
     elif isinstance(value, Dated):
         for v in value.values:
-            yield from _cites(v)
+            yield from _cites_with_flags(v, unconfirmed)
     elif isinstance(value, dict):
         for v in value.values():
-            yield from _cites(v)
+            yield from _cites_with_flags(v, unconfirmed)
     elif isinstance(value, (list, tuple)):
         for v in value:
-            yield from _cites(v)
+            yield from _cites_with_flags(v, unconfirmed)
+
+
+def within(cited: str, section: str) -> bool:
+    """`§ 115-3B(4)` is within `§ 115-3`; `§ 115-30` is not."""
+    if not cited.startswith(section):
+        return False
+    rest = cited[len(section):]
+    return not rest or not (rest[0].isdigit() or (rest[0] == "." and rest[1:2].isdigit()))
 
 
 def _error_path(err: dict) -> str:
@@ -156,19 +197,68 @@ def _error_path(err: dict) -> str:
     return ".".join(parts)
 
 
-@cache
-def load_pack(pack_id: str) -> Pack:
-    from .catalogue import load_topics
+def law_dirs() -> list[Path]:
+    """`law/` and the folders DOGTAG_EXTRA_LAW names: a jurisdiction is a pack file in one."""
+    extra = [Path(p) for p in os.environ.get(EXTRA_LAW_ENV, "").split(os.pathsep) if p.strip()]
+    return [LAW, *extra]
 
-    load_topics()
-    return _load(pack_id, ())
+
+def _pack_file(pack_id: str) -> Path | None:
+    for folder in law_dirs():
+        path = folder / f"{pack_id}.yaml"
+        if path.exists():
+            return path
+    return None
+
+
+def pack_ids() -> list[str]:
+    """Every jurisdiction in the law folders, each after the pack it inherits from."""
+    inherits: dict[str, str | None] = {}
+    for folder in law_dirs():
+        for path in sorted(folder.glob("*.yaml")):
+            raw = read_yaml(path)
+            if isinstance(raw, dict) and "id" in raw:
+                inherits.setdefault(path.stem, raw.get("inherits"))
+    ordered: list[str] = []
+
+    def place(pid: str, seen: tuple[str, ...] = ()) -> None:
+        if pid in ordered or pid in seen:
+            return
+        parent = inherits.get(pid)
+        if parent in inherits:
+            place(parent, seen + (pid,))
+        ordered.append(pid)
+
+    for pid in sorted(inherits, key=lambda p: (inherits[p] is not None, p)):
+        place(pid)
+    return ordered
+
+
+_PACKS: dict[str, Pack] = {}
+
+
+def load_pack(pack_id: str) -> Pack:
+    pack = _PACKS.get(pack_id)
+    if pack is None:
+        with LOCK:  # one thread loads; the others wait for the finished pack
+            pack = _PACKS.get(pack_id)
+            if pack is None:
+                load_topics()
+                pack = _PACKS[pack_id] = _load(pack_id, ())
+    return pack
+
+
+def clear_cache() -> None:
+    """Forget loaded packs (tests that swap the law folder); never needed while serving."""
+    with LOCK:
+        _PACKS.clear()
 
 
 def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
     file = f"{pack_id}.yaml"
-    path = LAW / file
-    if not path.exists():
-        raise PackError(file, "", f"no rule pack {pack_id!r} in {LAW}")
+    path = _pack_file(pack_id)
+    if path is None:
+        raise PackError(file, "", f"no rule pack {pack_id!r} in {', '.join(map(str, law_dirs()))}")
     raw = read_yaml(path)
     if not isinstance(raw, dict):
         raise PackError(file, "", "a pack is a mapping")
@@ -182,16 +272,18 @@ def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
         raise PackError(file, _error_path(err), err["msg"]) from None
     if meta.id != pack_id:
         raise PackError(file, "id", f"id {meta.id!r} does not match the file name")
-    text_path = TEXTS / meta.text
+    text_path = path.parent / "texts" / meta.text
     if not text_path.exists():
-        raise PackError(file, "text", f"no text {meta.text!r} in {TEXTS}")
+        text_path = TEXTS / meta.text
+    if not text_path.exists():
+        raise PackError(file, "text", f"no text {meta.text!r} in {path.parent / 'texts'}")
     text = text_path.read_text(encoding="utf-8")
 
     parent: Pack | None = None
     if meta.inherits is not None:
         if meta.inherits in below + (pack_id,):
             raise PackError(file, "inherits", f"inheritance cycle through {meta.inherits!r}")
-        if not (LAW / f"{meta.inherits}.yaml").exists():
+        if _pack_file(meta.inherits) is None:
             raise PackError(file, "inherits", f"inherits unknown pack {meta.inherits!r}")
         parent = load_pack(meta.inherits) if not below else _load(meta.inherits, below + (pack_id,))
 
@@ -219,13 +311,16 @@ def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
                             err["msg"] + (f" (also {also})" if also else "")) from None
         raw_sections[name] = merged
 
+    metas = {**(parent.metas if parent else {}), pack_id: meta}
     normalised = normalise(text)
     for name, model in sections.items():
         for key in type(model).model_fields:
             value = getattr(model, key)
             origin = origins.get((name, key))
-            for cite in _cites(value):
-                cite.bind(origin)
+            for cite, unconfirmed in _cites_with_flags(value, None):
+                declared = metas[origin]
+                inferred = next((i.note for i in declared.inferred_numbers if within(cite.section, i.section)), None)
+                cite.bind(origin, unconfirmed, inferred)
                 if origin == pack_id and normalise(cite.quote) not in normalised:
                     missing = f"quote {cite.quote!r} ({cite.section}) is not in {meta.text}"
                     raise PackError(file, f"{name}.{key}", missing)
@@ -233,8 +328,10 @@ def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
         if normalise(entry.heading) not in normalised:
             raise PackError(file, f"outline.{i}.heading", f"{entry.heading!r} is not in {meta.text}")
     chain = (parent.chain if parent else ()) + (pack_id,)
-    return Pack(meta, file, text, chain, raw_sections, origins, sections)
+    pack = Pack(meta, file, text, chain, raw_sections, origins, sections)
+    pack.__dict__["metas"] = metas  # set while building, before anyone reads the pack
+    return pack
 
 
 def all_packs() -> list[Pack]:
-    return [load_pack(p) for p in PACK_IDS]
+    return [load_pack(p) for p in pack_ids()]
