@@ -112,6 +112,7 @@ def remittance(m, p) -> Report:
             "license_year",
             "dogs_authorized",
             "animal__birth_date",
+            "animal__species",
             "issued_on",
         )
         .annotate(n=Count("pk"))
@@ -128,17 +129,19 @@ def remittance(m, p) -> Report:
                 g["license_year"],
                 g["dogs_authorized"],
                 g["animal__birth_date"],
+                g["animal__species"] or "dog",  # a multiple-dog license has no one animal
                 g["issued_on"],
             )
         ] += g["n"]
     parts = defaultdict(lambda: [0, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO])
     citations = {}
-    for (kind, altered, tax, late, free, year, dogs, born, issued_on), n in facts_of.items():
+    for (kind, altered, tax, late, free, year, dogs, born, species, issued_on), n in facts_of.items():
         d = law.ask(
             m,
             "license_remittance",
             {
                 "kind": kind,
+                "species": species,
                 "altered": altered,
                 "tax": tax,
                 "late_fee": late,
@@ -154,7 +157,8 @@ def remittance(m, p) -> Report:
         v = d.value
         for c in d.citations:
             citations[(c.jurisdiction, c.section, c.quote)] = c
-        key = (kind, "free" if free else ("spayed/neutered" if altered else "intact"), tax)
+        klass = "free" if free else ("spayed/neutered" if altered else "intact")
+        key = (kind, klass if species == "dog" else f"{klass} {species}", tax)
         row = parts[key]
         row[0] += n
         for i, name in enumerate(

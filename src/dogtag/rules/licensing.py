@@ -23,7 +23,7 @@ from .catalogue import Facts, question
 from .dates import ONE_DAY, last_day_within, plus
 from .decision import CENT, ZERO, Citation, Decision
 from .packs import Pack
-from .schema import Amount, Dated, Money, MonthDay, Period, Provision, Strict, section
+from .schema import Amount, Dated, LocalAmount, Money, MonthDay, Period, Provision, Strict, section
 
 Species = Literal["dog", "cat"]
 Training = Literal["lead_blind_or_deaf", "support_mobility", "service"]
@@ -92,6 +92,7 @@ class LicensingSection(Strict):
     minimum_tax: MinimumTax | None = None
     tax: Tax | None = None
     half_tax: HalfTax | None = None
+    half_tax_on_local_tax: Provision | None = None  # the reading that halves a fee-schedule tax too
     late_fee: LateFee | None = None
     free_license: list[FreeLicense] = []
     not_required: NotRequired | None = None
@@ -193,12 +194,17 @@ def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decisio
     tax = lic.tax or lic.minimum_tax
     cites = [tax.cite.citation]
     notes: list[str] = []
-    amount, missing = amount_at(tax.altered if a.altered else tax.unaltered, on, local, cites[0])
+    chosen = tax.altered if a.altered else tax.unaltered
+    amount, missing = amount_at(chosen, on, local, cites[0])
+    minimum = lic.minimum_tax
+    if missing and getattr(chosen, "until_set", None) == "state_minimum" and minimum is not None:
+        amount, missing = (minimum.altered if a.altered else minimum.unaltered).at(on), None
+        cites.append(minimum.cite.citation)
+        notes.append(f"no local tax in the fee schedule on {on}: the state minimum is the tax")
     if missing:
         return Decision(None, tuple(cites), (f"the license tax is a local amount not set for {on}",), (missing,))
     if amount is None:
         return Decision(None, tuple(cites), (f"no license tax in force on {on}",))
-    minimum = lic.minimum_tax
     if minimum is not None and tax is not minimum:
         floor = (minimum.altered if a.altered else minimum.unaltered).at(on)
         if floor is not None and amount < floor:
@@ -212,6 +218,8 @@ def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decisio
         if start <= due <= end and due > lic.half_tax.after.of(year):
             amount = (amount * lic.half_tax.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
             cites.append(lic.half_tax.cite.citation)
+            if lic.half_tax_on_local_tax is not None and isinstance(chosen, LocalAmount):
+                cites.append(lic.half_tax_on_local_tax.cite.citation)
             notes.append(f"licensable age reached on {due}, after {lic.half_tax.after.of(year)}: one-half")
     return Decision(amount, tuple(cites), tuple(notes))
 
