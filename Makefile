@@ -1,4 +1,5 @@
 # Two commands for a newcomer: `make run` and `make test`. Both bootstrap what they need.
+SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -23,5 +24,10 @@ run: $(BIN)/dogtag
 test: $(VENV)/.test-packages
 	bin/test
 
+# Every benchmark, each Dogtag against its floor in the same run; BENCH_SCALE=10k|100k|1m.
+# The RESULT lines are repeated at the end so the outcome reads in one place.
 bench: $(VENV)/.test-packages
-	for b in bench/[!_]*.py; do $(BIN)/python $$b || exit 1; done
+	@rm -f var/bench.log; mkdir -p var; status=0; \
+	for b in bench/[!_]*.py; do $(BIN)/python $$b 2>&1 | tee -a var/bench.log; \
+		test $${PIPESTATUS[0]} -eq 0 || { echo "FAILED $$b"; status=1; }; done; \
+	echo "== results"; grep '^RESULT ' var/bench.log; exit $$status

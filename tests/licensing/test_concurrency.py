@@ -1,9 +1,14 @@
 """500 licenses issued at once against one lot of 500 tags: every license has its own tag,
 no tag is issued twice, and the stock count is exact — on SQLite and PostgreSQL."""
 
+import json
 import multiprocessing
+import os
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -125,4 +130,50 @@ def test_two_processes_issue_500_licenses_at_once():
     for p in processes:
         p.join(timeout=300)
         assert p.exitcode == 0
+    assert_every_tag_issued_once()
+
+
+FRESH_PROCESS = """
+import json, sys
+import django
+django.setup()
+from concurrent.futures import ThreadPoolExecutor
+from tests.licensing.test_concurrency import issue
+
+clerk, ids = json.loads(sys.argv[1])
+errors = []
+
+def clerk_at_the_counter(chunk):
+    try:
+        issue(clerk, chunk)
+    except Exception as e:
+        errors.append(f"{type(e).__name__}: {e}")
+
+with ThreadPoolExecutor(max_workers=8) as pool:
+    list(pool.map(clerk_at_the_counter, [ids[i::8] for i in range(8)]))
+print(json.dumps(errors))
+"""
+
+
+def database_url() -> str:
+    """The test database as a DATABASE_URL, for a process started by the test."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def test_eight_clerks_in_a_freshly_started_process_issue_500_licenses_at_once():
+    """As a new server process's threads would: nothing issued in that process before the burst."""
+    clerk, ids = build()
+    connections.close_all()
+    env = {**os.environ, "DATABASE_URL": database_url(), "SQLITE_BUSY_TIMEOUT": "120"}
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    r = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS, json.dumps([clerk.pk, ids])],
+        capture_output=True, text=True, timeout=300, env=env, cwd=Path(__file__).resolve().parents[2],
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert json.loads(r.stdout.splitlines()[-1]) == []
     assert_every_tag_issued_once()

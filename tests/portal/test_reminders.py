@@ -2,9 +2,9 @@ from datetime import date
 
 from django.core.management import call_command
 
+from dogtag.lib import links
 from dogtag.outbox import mail
 from dogtag.outbox.models import Message
-from dogtag.portal import links
 from dogtag.portal.models import RabiesReminder, ReminderOptOut
 from dogtag.portal.reminders import send_rabies_reminders
 from tests.base import BaseTestCase, on

@@ -12,17 +12,18 @@ from dogtag.rules import Citation, Decision, NotSet, PackError, all_packs, load_
 from dogtag.rules.amounts import LocalAmounts, amount_at
 from dogtag.rules.schema import LocalAmount
 
-MANIFEST = packs.LAW / "texts.sha256"
 
-
-def test_it_keeps_the_vendored_texts_byte_for_byte_as_recorded_when_they_were_copied():
-    """law/texts.sha256 was written from the ordinances as published to the project; a text
-    changed since (a re-transcription) fails here until its packs are re-checked and the
-    manifest rewritten."""
-    recorded = dict(reversed(line.split("  ", 1)) for line in MANIFEST.read_text().splitlines())
-    assert sorted(recorded) == sorted(p.name for p in packs.TEXTS.iterdir())
-    for name, digest in recorded.items():
-        assert hashlib.sha256((packs.TEXTS / name).read_bytes()).hexdigest() == digest, name
+def test_the_vendored_texts_are_the_ones_their_checksums_record():
+    """The ordinance texts live in the repository (law/texts/) so a clone needs nothing beside it;
+    SHA256SUMS records them as vendored, so an accidental edit of the law fails here. Re-vendoring a
+    text is `sha256sum *.txt *.md > SHA256SUMS` in that folder."""
+    lines = (packs.TEXTS / "SHA256SUMS").read_text().splitlines()
+    recorded = {name.lstrip("*"): digest for digest, name in (line.split(None, 1) for line in lines if line)}
+    present = sorted(p.name for p in packs.TEXTS.iterdir() if p.name != "SHA256SUMS")
+    assert present == sorted(recorded)
+    for name in present:
+        assert hashlib.sha256((packs.TEXTS / name).read_bytes()).hexdigest() == recorded[name], name
+    assert {p.meta.text for p in all_packs()} <= set(present)
 
 
 def test_it_loads_every_pack_once():
@@ -101,9 +102,9 @@ def law(tmp_path, monkeypatch):
     for p in packs.LAW.glob("*.yaml"):
         (tmp_path / p.name).write_text(p.read_text())
     monkeypatch.setattr(packs, "LAW", tmp_path)
-    packs.load_pack.cache_clear()
+    packs.clear_cache()
     yield tmp_path
-    packs.load_pack.cache_clear()
+    packs.clear_cache()
 
 
 def _load(law, body):

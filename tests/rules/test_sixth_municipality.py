@@ -17,9 +17,9 @@ FIXTURE = Path(__file__).parent / "fixtures" / "law"
 @pytest.fixture
 def maple_falls(monkeypatch):
     monkeypatch.setenv(packs.EXTRA_LAW_ENV, str(FIXTURE))
-    packs.load_pack.cache_clear()
+    packs.clear_cache()
     yield
-    packs.load_pack.cache_clear()
+    packs.clear_cache()
 
 
 def test_it_is_discovered_after_the_pack_it_inherits(maple_falls):
@@ -57,10 +57,10 @@ def test_its_coverage_lists_its_sections(maple_falls):
 
 def test_without_the_folder_it_is_not_a_jurisdiction(monkeypatch):
     monkeypatch.delenv(packs.EXTRA_LAW_ENV, raising=False)
-    packs.load_pack.cache_clear()
+    packs.clear_cache()
     try:
         assert "wi-maple-falls" not in packs.pack_ids()
         with pytest.raises(packs.PackError, match="no rule pack 'wi-maple-falls'"):
             packs.load_pack("wi-maple-falls")
     finally:
-        packs.load_pack.cache_clear()
+        packs.clear_cache()

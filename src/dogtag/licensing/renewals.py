@@ -12,12 +12,12 @@ from django.utils import timezone
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record
 from dogtag.documents.pdf import render_pdf
+from dogtag.lib.links import renewal_url
 from dogtag.licensing import law
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.models import License, RenewalNotice, RenewalRun
 from dogtag.outbox import mail
 from dogtag.outbox.models import Message
-from dogtag.portal.links import renewal_url
 from dogtag.registry.models import Animal, Ownership
 
 

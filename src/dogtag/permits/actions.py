@@ -12,8 +12,8 @@ from dogtag.audit.record import snapshot
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import as_date, meet, set_deadline
 from dogtag.enforcement.models import Declaration
+from dogtag.lib import uploads
 from dogtag.permits.models import HenPermit, ViciousDogPermit
-from dogtag.portal import uploads
 from dogtag.registry.actions import save_record
 from dogtag.registry.models import today
 

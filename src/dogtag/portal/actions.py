@@ -15,11 +15,12 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import has_role, require_role
 from dogtag.audit.record import record, snapshot
 from dogtag.documents.pdf import render_pdf
+from dogtag.lib import links, uploads
 from dogtag.licensing import actions as licensing
 from dogtag.licensing import law
 from dogtag.licensing.models import License, Payment
 from dogtag.outbox import mail
-from dogtag.portal import links, payments, uploads
+from dogtag.portal import payments
 from dogtag.portal.forms import ApplicationForm, draft_values
 from dogtag.portal.models import Application, Lookup, ReminderOptOut
 from dogtag.portal.quote import quote

@@ -10,10 +10,10 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
+from dogtag.lib import links
 from dogtag.licensing import law
 from dogtag.outbox import mail
 from dogtag.outbox.models import Message
-from dogtag.portal import links
 from dogtag.portal.models import RabiesReminder, ReminderOptOut
 from dogtag.registry.models import Animal, Ownership, RabiesVaccination
 

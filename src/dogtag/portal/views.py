@@ -10,9 +10,10 @@ from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from dogtag.accounts.scope import get_for_user, has_role
+from dogtag.lib import links
 from dogtag.lib.csv_export import csv_export
 from dogtag.licensing import law
-from dogtag.portal import actions, links, payments
+from dogtag.portal import actions, payments
 from dogtag.portal.forms import OWNER, RABIES, ApplicationForm, ApproveForm, LookupForm, PayForm, RejectForm, StartForm
 from dogtag.portal.models import Application
 from dogtag.portal.quote import plain_lines

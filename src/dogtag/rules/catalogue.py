@@ -3,20 +3,29 @@
 A question is a pure function `(pack, facts, on, local_amounts) -> Decision`. Topic modules in
 this package register their questions (and pack sections) on import; `load_topics` imports
 every module of the package, so a new topic module needs no registration anywhere else.
+
+Loading happens once per process, completely, under `LOCK`, before anything reads the
+catalogue: a web server's threads starting together must never see a half-filled catalogue.
+Django loads everything at app ready (registry's AppConfig calls `load_all`); a notebook or a
+batch job gets the same on first use. Afterwards the catalogue and the section registry are
+read-only (`QUESTIONS` and `SECTIONS` are `MappingProxyType` views; registering raises).
 """
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
+from types import MappingProxyType
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from .amounts import LocalAmounts
 from .decision import Decision
+from .schema import seal_sections
 
 
 class Facts(BaseModel):
@@ -33,15 +42,23 @@ class Question:
     decide: Callable[..., Decision]
 
 
-QUESTIONS: dict[str, Question] = {}
+_QUESTIONS: dict[str, Question] = {}
+QUESTIONS: Mapping[str, Question] = MappingProxyType(_QUESTIONS)
+# Reentrant: loading a pack loads its parent and the topics while holding it.
+LOCK = threading.RLock()
 _NOT_TOPICS = {"cli", "catalogue", "packs", "schema", "decision", "amounts", "dates"}
 
 
 def question(name: str, *, facts: type[BaseModel], doc: str):
     def register(func: Callable[..., Decision]) -> Callable[..., Decision]:
-        if name in QUESTIONS and QUESTIONS[name].decide is not func:
+        # No lock here: a topic module registers while it is imported, and importing one under
+        # LOCK while another thread imports it would wait on both locks at once.
+        if name in _QUESTIONS and _QUESTIONS[name].decide is not func:
             raise ValueError(f"question {name!r} is registered twice")
-        QUESTIONS[name] = Question(name, facts, doc, func)
+        if _loaded and name not in _QUESTIONS:
+            raise RuntimeError(f"question {name!r} registered after the catalogue was loaded; "
+                               f"put it in a topic module of {__package__}")
+        _QUESTIONS[name] = Question(name, facts, doc, func)
         return func
 
     return register
@@ -51,14 +68,29 @@ _loaded = False
 
 
 def load_topics() -> None:
+    """Import every topic module (registering its questions and pack sections), once."""
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    package = importlib.import_module(__package__)
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name not in _NOT_TOPICS and not info.name.startswith("_"):
-            importlib.import_module(f"{__package__}.{info.name}")
+    with LOCK:
+        if _loaded:
+            return
+        package = importlib.import_module(__package__)
+        for info in pkgutil.iter_modules(package.__path__):
+            if info.name not in _NOT_TOPICS and not info.name.startswith("_"):
+                importlib.import_module(f"{__package__}.{info.name}")
+        seal_sections()
+        # Marked only now, once every topic is in: another thread that saw `_loaded` false waits
+        # on the lock above instead of reading a catalogue with half its sections.
+        _loaded = True
+
+
+def load_all() -> None:
+    """The catalogue and every pack, loaded completely: call before serving (AppConfig.ready)."""
+    from .packs import all_packs
+
+    load_topics()
+    all_packs()
 
 
 def get_question(name: str) -> Question:

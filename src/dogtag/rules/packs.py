@@ -11,19 +11,24 @@ Inheritance works provision by provision: a municipal section's provisions repla
 inherited ones of the same name; `name: null` says a state provision does not apply locally.
 Every `cite.quote` is checked against the text of the pack that declares it (case, whitespace,
 curly quotes and dashes normalised). Errors name the file, the key path and the reason.
+
+A pack is loaded once per process under the catalogue's lock (a thread never sees one half
+built) and is read-only afterwards: its attributes cannot be reassigned and its mappings are
+`MappingProxyType` views.
 """
 from __future__ import annotations
 
 import os
 import re
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from .catalogue import LOCK, load_topics
 from .schema import SECTIONS, Cite, Dated, Strict
 
 LAW = Path(__file__).resolve().parent.parent / "law"
@@ -120,11 +125,21 @@ class Pack:
     def __init__(self, meta: _Meta, file: str, text: str, chain: tuple[str, ...],
                  raw_sections: dict[str, dict], origins: dict[tuple[str, str], str],
                  sections: dict[str, BaseModel]):
-        self.id, self.name, self.county, self.inherits = meta.id, meta.name, meta.county, meta.inherits
-        self.meta, self.file, self.text, self.chain = meta, file, text, chain
-        self.raw_sections, self.origins, self.sections = raw_sections, origins, sections
-        for name in SECTIONS:  # plain attributes: `pack.licensing` is one dict lookup
-            setattr(self, name, sections.get(name))
+        fields = {
+            "id": meta.id, "name": meta.name, "county": meta.county, "inherits": meta.inherits,
+            "meta": meta, "file": file, "text": text, "chain": chain,
+            "raw_sections": MappingProxyType(raw_sections), "origins": MappingProxyType(origins),
+            "sections": MappingProxyType(sections),
+        }
+        # plain attributes: `pack.licensing` is one dict lookup
+        fields.update({name: sections.get(name) for name in SECTIONS})
+        self.__dict__.update(fields)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{self.id}: a loaded rule pack is read-only (tried to set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{self.id}: a loaded rule pack is read-only (tried to delete {name!r})")
 
     def provisions(self) -> Iterator[tuple[str, str, list[Cite]]]:
         """Every provision in force here: (key path, declaring pack id, its citations)."""
@@ -219,12 +234,24 @@ def pack_ids() -> list[str]:
     return ordered
 
 
-@cache
-def load_pack(pack_id: str) -> Pack:
-    from .catalogue import load_topics
+_PACKS: dict[str, Pack] = {}
 
-    load_topics()
-    return _load(pack_id, ())
+
+def load_pack(pack_id: str) -> Pack:
+    pack = _PACKS.get(pack_id)
+    if pack is None:
+        with LOCK:  # one thread loads; the others wait for the finished pack
+            pack = _PACKS.get(pack_id)
+            if pack is None:
+                load_topics()
+                pack = _PACKS[pack_id] = _load(pack_id, ())
+    return pack
+
+
+def clear_cache() -> None:
+    """Forget loaded packs (tests that swap the law folder); never needed while serving."""
+    with LOCK:
+        _PACKS.clear()
 
 
 def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
@@ -302,7 +329,7 @@ def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
             raise PackError(file, f"outline.{i}.heading", f"{entry.heading!r} is not in {meta.text}")
     chain = (parent.chain if parent else ()) + (pack_id,)
     pack = Pack(meta, file, text, chain, raw_sections, origins, sections)
-    pack.metas = metas
+    pack.__dict__["metas"] = metas  # set while building, before anyone reads the pack
     return pack
 
 

@@ -20,8 +20,10 @@ figure is not confirmed by the text we have). Building blocks:
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Annotated, Any, Generic, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
@@ -149,14 +151,24 @@ class MonthDay(Strict):
         return date(year, self.month, self.day)
 
 
-SECTIONS: dict[str, type[BaseModel]] = {}
+_SECTIONS: dict[str, type[BaseModel]] = {}
+SECTIONS: Mapping[str, type[BaseModel]] = MappingProxyType(_SECTIONS)  # read-only; filled by topic modules
+_sealed = False
 
 
 def register_section(name: str, model: type[BaseModel]) -> type[BaseModel]:
-    if SECTIONS.get(name, model) is not model:
+    if _SECTIONS.get(name, model) is not model:
         raise ValueError(f"pack section {name!r} is registered twice")
-    SECTIONS[name] = model
+    if _sealed and name not in _SECTIONS:
+        raise RuntimeError(f"pack section {name!r} registered after the packs' sections were sealed")
+    _SECTIONS[name] = model
     return model
+
+
+def seal_sections() -> None:
+    """No new section after the topics are loaded (catalogue.load_topics): packs read SECTIONS."""
+    global _sealed
+    _sealed = True
 
 
 def section(name: str):
