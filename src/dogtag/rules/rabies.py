@@ -33,8 +33,12 @@ class Revaccination(Provision):
 
 
 class SpeciesInterval(Provision):
+    """A species' own revaccination interval. `whatever_the_certificate` (Cedarburg's cats): the
+    interval binds even when the certificate states a later expiry date."""
+
     species: Species
     without_expiry_date: Period
+    whatever_the_certificate: bool = False
 
 
 @section("rabies")
@@ -96,14 +100,17 @@ def first_vaccination_due(pack: Pack, f: FirstFacts, on: date, local: LocalAmoun
 def revaccination_due(pack: Pack, f: VaccinationFacts) -> tuple[date, list]:
     r = pack.rabies.revaccination
     cites = [r.cite.citation]
+    special = next((s for s in pack.rabies.species_interval if s.species == f.species), None)
     if f.certificate_expires_on is not None:
         due = f.certificate_expires_on - ONE_DAY
+        if special is not None and special.whatever_the_certificate:
+            due = min(due, plus(f.vaccinated_on, special.without_expiry_date))
+            cites.append(special.cite.citation)
     else:
         period = r.without_expiry_date
-        for special in pack.rabies.species_interval:
-            if special.species == f.species:
-                period = special.without_expiry_date
-                cites.append(special.cite.citation)
+        if special is not None:
+            period = special.without_expiry_date
+            cites.append(special.cite.citation)
         due = plus(f.vaccinated_on, period)
     if f.initial:
         due = min(due, plus(f.vaccinated_on, r.after_initial))
