@@ -26,7 +26,7 @@ def ask(municipality, question: str, facts: dict, on: date, field: str = "__all_
 
 
 def cites(decision: rules.Decision) -> list[dict]:
-    return [{"section": c.section, "quote": c.quote, "jurisdiction": c.jurisdiction} for c in decision.citations]
+    return [rules.to_json(c) for c in decision.citations]
 
 
 def sections(decision_or_cites) -> str:
