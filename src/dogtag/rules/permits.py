@@ -67,12 +67,14 @@ class HenFacts(Facts):
     renewal: bool = False
     changes: bool = False
     for_year: int | None = None
+    renews_expiring_on: date | None = None  # a renewal: the last day of the permit it renews
 
 
 @question("hen_permit", facts=HenFacts,
           doc="Cedarburg backyard hens: may a permit issue (zoning, number, roosters, owners' consent, "
               "premises registration), the fee (application or renewal, never prorated) and its expiry "
-              "(December 31 of `for_year`, by default the year of `on`; a renewal covers the next permit year).")
+              "(December 31 of `for_year`; by default the year of `on`, and for a renewal the permit year "
+              "after the renewed one's, `renews_expiring_on`, or after the year of `on`).")
 def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
     s: PermitsSection | None = pack.permits
     if s is None or s.hen_fees is None:
@@ -96,13 +98,25 @@ def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
     if missing:
         not_set.append(missing)
     cites += [s.hen_fees.cite.citation, s.hen_permit_year.cite.citation]
-    year = facts.for_year or on.year
+    year = facts.for_year or _permit_year(s, facts, on)
+    if facts.renewal and s.hen_renewal is not None:
+        cites.append(s.hen_renewal.cite.citation)
     if year < on.year:
         return Decision(None, (s.hen_permit_year.cite.citation,), (f"the permit year {year} has ended",))
     value = {"may_issue": not reasons, "reasons": reasons, "fee": fee,
              "fee_kind": "renewal" if renewing else "application", "expires": s.hen_permit_year.ends.of(year)}
     notes = ("a renewal with changes needs a new full application",) if facts.renewal and facts.changes else ()
     return Decision(value, tuple(cites), notes, tuple(not_set))
+
+
+def _permit_year(s: PermitsSection, facts: HenFacts, on: date) -> int:
+    """§ 7-1-26(d)(7) read with (d)(6) (the pack's `hen_renewal.choice`): a renewal covers the permit
+    year after the renewed permit's, or the year it is made in if that permit has already ended; a
+    renewal whose old permit is not named renews the one in force on `on`, this year's."""
+    if not facts.renewal:
+        return on.year
+    renewed_year = facts.renews_expiring_on.year if facts.renews_expiring_on is not None else on.year
+    return max(on.year, renewed_year + 1)
 
 
 class SitePlanFacts(Facts):
