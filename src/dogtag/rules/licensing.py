@@ -361,6 +361,26 @@ def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citati
     return None if trigger is None else (trigger[0], trigger[1], terms.late_cites[0])
 
 
+def _period_words(period: Period) -> str:
+    n, unit = next((n, u) for n, u in ((period.days, "day"), (period.months, "month"), (period.years, "year"))
+                   if n is not None)
+    return f"{n} {unit}{'s' if n != 1 else ''}"
+
+
+def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
+    """Why a late fee is due, in the pack's own figures ("not licensed before April 1"), for the
+    clerk's and the resident's screens; templates never carry the dates or periods themselves."""
+    lic = pack.licensing
+    lf = lic.late_fee
+    if trigger == "renewal":
+        return f"not licensed before {lf.renewal_before.of(2001):%B} {lf.renewal_before.day}"
+    if trigger == "acquisition":
+        return f"not licensed within {_period_words(lf.acquired_within)} of acquiring"
+    if trigger == "licensable_age":
+        return f"not licensed by {_period_words(lic.licensable_age.age)} of age"
+    return trigger
+
+
 def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
     day = _day(pack, local, on)
     excluded = day.terms.exclusion(a)
