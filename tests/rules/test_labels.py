@@ -20,7 +20,7 @@ licensing:
     amount: {2020-01-01: "4.00"}
     renewal_before: {month: 3, day: 15}
     acquired_within: {days: 20}
-    cite: {section: "§ 1", quote: "A late fee of $4 is due from an owner who failed to obtain a license prior to March 15"}
+    cite: {section: "§ 1", quote: "A late fee of $4 is due from an owner who failed to obtain a license"}
 """
 
 
