@@ -14,7 +14,7 @@ Choices on ambiguous text (each also written beside its provision in the packs):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache, lru_cache
 from typing import Literal
@@ -107,8 +107,32 @@ class LastDayExtension(Provision):
     extend: bool
 
 
+class Holiday(Strict):
+    """A fixed day (`month`, `day`) or the `nth` `weekday` (0 = Monday) of `month` (-1: the last)."""
+
+    name: str
+    month: int
+    day: int | None = None
+    weekday: int | None = None
+    nth: int | None = None
+
+    def of(self, year: int) -> date:
+        if self.day is not None:
+            return date(year, self.month, self.day)
+        if self.nth > 0:
+            first = date(year, self.month, 1)
+            return first + timedelta(days=(self.weekday - first.weekday()) % 7 + 7 * (self.nth - 1))
+        last = date(year + self.month // 12, self.month % 12 + 1, 1) - ONE_DAY
+        return last - timedelta(days=(last.weekday() - self.weekday) % 7)
+
+
+class LegalHolidays(Provision):
+    days: list[Holiday]
+
+
 @section("time")
 class TimeSection(Strict):
+    legal_holidays: LegalHolidays | None = None
     last_day_extension: LastDayExtension | None = None
 
 
