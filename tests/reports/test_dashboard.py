@@ -22,7 +22,9 @@ class DashboardTests(BaseTestCase):
         data = r.context["data"]
         self.assertEqual(data["licenses"].rows[1], ["Feb", 0, 1])
         self.assertEqual(data["revenue"].rows[1], ["Feb", Decimal("0.00"), Decimal("10.00")])
-        charts = json.loads(r.context["charts"])
+        # Encoded once: the page's JSON is the object the script reads, not a string of it.
+        script = r.content.decode().split('<script id="dashboard-data" type="application/json">')[1]
+        charts = json.loads(script.split("</script>")[0])
         self.assertEqual(charts["licenses"]["series"]["2026"][1], 1)
         self.assertContains(r, '<canvas id="chart-revenue"')
         self.assertContains(r, "<caption>Open cases</caption>", html=False)

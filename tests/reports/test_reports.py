@@ -92,7 +92,8 @@ class LicensingReportTests(BaseTestCase):
 
     def test_the_days_close_lists_each_payment_and_totals_by_method(self):
         r = self.get("day-close", day="2026-02-10")
-        by_method, each = r.context["report"].tables
+        by_method, each, refunds = r.context["report"].tables
+        self.assertEqual(refunds.rows, [])
         self.assertEqual(by_method.rows, [["Cash", 1, Decimal("10.00")]])
         self.assertEqual(each.rows[0][1:], ["Cash", "", "Pat Owner", Decimal("10.00"), "alice"])
         self.assertEqual(self.get("day-close", day="2026-02-11").context["report"].tables[0].rows, [])

@@ -13,7 +13,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 
-from dogtag.accounts.scope import get_for_user, scoped
+from dogtag.accounts.models import Role
+from dogtag.accounts.scope import get_for_user, has_role, scoped
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement import actions, calendar, law, pdf
 from dogtag.enforcement.models import (
@@ -120,6 +121,7 @@ def case(request, pk):
         detail["impoundment"] = imp = case.impoundment
         if not imp.disposition:
             detail["release"] = actions.release_decision(imp, on=today())
+            detail["can_license"] = has_role(request.user, case.municipality_id, (Role.CLERK, Role.ADMINISTRATOR))
     elif case.kind in (Case.Kind.BITE, Case.Kind.EXPOSURE):
         detail["bite"] = getattr(case, "bite", None)
         detail["quarantine"] = getattr(case, "quarantine", None)

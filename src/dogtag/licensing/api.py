@@ -93,6 +93,16 @@ class ReasonIn(Schema):
     reason: str
 
 
+class RefundIn(Schema):
+    method: str
+    amount: Decimal
+    check_number: str = ""
+
+
+class VoidIn(ReasonIn):
+    refund: RefundIn | None = None
+
+
 class ReplaceTagIn(Schema):
     tag_serial: int | None = None
 
@@ -128,9 +138,11 @@ def get_license(request, pk: int):
 
 
 @router.post("/licenses/{pk}/void", response=LicenseOut)
-def void_license(request, pk: int, payload: ReasonIn):
-    license = get_for_user(request.auth, License.objects, pk, actions.CLERKS)
-    return actions.void_license(license, acting_user=request.auth, reason=payload.reason)
+def void_license(request, pk: int, payload: VoidIn):
+    """Void a license; `refund` records the money handed back, without it the payment is voided too."""
+    license = get_for_user(request.auth, License.objects.select_related("payment"), pk, actions.CLERKS)
+    refund = payload.refund.dict() if payload.refund else None
+    return actions.void_license(license, acting_user=request.auth, reason=payload.reason, refund=refund)
 
 
 @router.post("/licenses/{pk}/replace-tag", response=LicenseOut)

@@ -7,6 +7,7 @@ from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
 from dogtag.lib.csv_export import csv_export
@@ -31,6 +32,7 @@ def counter(request, pk):
     on = today()
     owed = what_is_owed(animal, on)
     form = forms.IssueForm(posted(request), initial={"amount": owed.total, "method": "cash"})
+    back = _next(request)
     if request.method == "POST" and has_role(request.user, animal.municipality_id, actions.CLERKS) and form.is_valid():
         license = run_action(
             form,
@@ -41,8 +43,9 @@ def counter(request, pk):
             fields={"payment": form.payment(), "tag_serial": form.cleaned_data["tag_serial"]},
         )
         if license:
-            return redirect("license", pk=license.pk)
+            return redirect(back or reverse("license", args=[license.pk]))
     context = {
+        "next": back,
         "animal": animal,
         "owed": owed,
         "form": form,
@@ -53,6 +56,12 @@ def counter(request, pk):
     return render(request, "licensing/counter.html", context)
 
 
+def _next(request) -> str:
+    """Where the clerk came from (an impoundment's release), to return there once licensed."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    return url if url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()}) else ""
+
+
 @login_required
 def license(request, pk):
     license = get_for_user(request.user, License.objects.select_related("municipality", "animal", "payment"), pk)
@@ -61,15 +70,17 @@ def license(request, pk):
 
 @login_required
 def license_void(request, pk):
-    license = get_for_user(request.user, License.objects, pk, actions.CLERKS)
-    return action_page(
-        request,
-        forms.ReasonForm(posted(request)),
-        actions.void_license,
-        license,
-        title=f"Void {license}",
-        done=to("license", pk),
-    )
+    license = get_for_user(request.user, License.objects.select_related("payment"), pk, actions.CLERKS)
+    initial = {"refund_amount": license.payment.amount} if license.payment else {}
+    form = forms.VoidForm(posted(request), initial=initial)
+    if not license.payment:
+        for name in ("refund_method", "refund_amount", "refund_check_number"):
+            del form.fields[name]
+    if request.method == "POST" and form.is_valid():
+        fields = form.void_fields() if license.payment else {"reason": form.cleaned_data["reason"]}
+        if run_action(form, actions.void_license, license, acting_user=request.user, fields=fields):
+            return redirect("license", pk=pk)
+    return render(request, "registry/form.html", {"form": form, "title": f"Void {license}"})
 
 
 @login_required

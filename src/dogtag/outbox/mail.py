@@ -1,6 +1,9 @@
 """Email as a trio of templates (subject, text, HTML) rendered by one helper, queued in the
 outbox inside the caller's transaction and handed to the worker once it commits."""
 
+from django.template import Context
+from django.template.loader import get_template, render_to_string
+
 from dogtag.lib.tasks import enqueue
 from dogtag.outbox.models import Message
 from dogtag.outbox.sender import send  # noqa: F401 - the outbox's one sender, for callers of mail.send
@@ -8,11 +11,14 @@ from dogtag.outbox.sender import send  # noqa: F401 - the outbox's one sender, f
 SEND = "dogtag.outbox.tasks.send_outbox"
 
 
-def render(name: str, context: dict) -> tuple[str, str, str]:
-    from django.template.loader import render_to_string
+def _plain(name: str, context: dict) -> str:
+    """A plain-text template is text, not HTML: what people typed is not escaped."""
+    return get_template(name).template.render(Context(context, autoescape=False))
 
-    subject = render_to_string(f"{name}-subject.txt", context).strip()
-    return subject, render_to_string(f"{name}.txt", context), render_to_string(f"{name}.html", context)
+
+def render(name: str, context: dict) -> tuple[str, str, str]:
+    subject = _plain(f"{name}-subject.txt", context).strip()
+    return subject, _plain(f"{name}.txt", context), render_to_string(f"{name}.html", context)
 
 
 def queue(*, municipality, to: str, template: str, context: dict, kind: str, attachment=None) -> Message:

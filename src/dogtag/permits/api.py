@@ -77,6 +77,13 @@ class FileIn(Schema):
     content_base64: str
 
 
+class PaymentIn(Schema):
+    method: str
+    amount: Decimal
+    check_number: str = ""
+    card_reference: str = ""
+
+
 class HenPermitIn(Schema):
     applicant_id: int
     premises_id: int
@@ -91,10 +98,12 @@ class HenPermitIn(Schema):
     renewal_of_id: int | None = None
     changes: bool = False
     applied_on: date | None = None
+    payment: PaymentIn | None = None
 
 
 class RenewIn(Schema):
     renewed_on: date | None = None
+    payment: PaymentIn | None = None
 
 
 class RevokeIn(Schema):
@@ -194,7 +203,9 @@ def get_hen_permit(request, pk: int):
 def renew_hen_permit(request, pk: int, payload: RenewIn):
     """§ 7-1-26(d)(7) without changes: the renewal fee; with changes, apply anew with renewal_of_id."""
     permit = get_for_user(request.auth, _hen_permits(request), pk, actions.ISSUERS)
-    return Status(201, actions.renew_hen_permit(permit, acting_user=request.auth, renewed_on=payload.renewed_on))
+    payment = payload.payment.dict() if payload.payment else None
+    renewal = actions.renew_hen_permit(permit, acting_user=request.auth, renewed_on=payload.renewed_on, payment=payment)
+    return Status(201, renewal)
 
 
 @router.post("/hen-permits/{pk}/revoke", response=HenPermitOut)

@@ -61,7 +61,13 @@ def hen_permit_new(request, slug):
             initial["changes"] = True
     form = HenPermitForm(request.POST or None, request.FILES or None, municipality=municipality, initial=initial)
     if request.method == "POST" and form.is_valid():
-        permit = run_action(form, actions.decide_hen_permit, acting_user=request.user, municipality=municipality)
+        permit = run_action(
+            form,
+            actions.decide_hen_permit,
+            acting_user=request.user,
+            municipality=municipality,
+            fields=form.action_fields(),
+        )
         if permit:
             return redirect("hen-permit", pk=permit.pk)
     return render(request, "permits/form.html", {"form": form, "title": f"Hen permit application — {municipality}"})
@@ -101,7 +107,8 @@ def hen_permit_site_plan(request, pk):
 
 def _hen_page(request, permit, form, action, template, extra):
     if request.method == "POST" and form.is_valid():
-        result = run_action(form, action, permit, acting_user=request.user)
+        fields = form.action_fields() if hasattr(form, "action_fields") else None
+        result = run_action(form, action, permit, acting_user=request.user, fields=fields)
         if result:
             return redirect("hen-permit", pk=result.pk)
     return render(request, template, {"permit": permit, "form": form, **extra})
