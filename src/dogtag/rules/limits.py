@@ -143,6 +143,7 @@ def kennel_license(pack: Pack, f: KennelFacts, on: date, local: LocalAmounts) ->
             "privacy_fence": f.privacy_fence if s.privacy_fence else None,
         }
         value["siting"] = checks
+        value["minimum_sq_ft"] = s.sq_ft_per_animal * len(f.dogs_born_on)
         cites.append(s.cite.citation)
     if value["required"] and k.fee is not None:
         fee, missing = amount_at(k.fee.renewal if f.renewal else k.fee.initial, on, local, k.fee.cite.citation)

@@ -23,6 +23,14 @@ class MostAnimals(Provision):
     most: int = Field(ge=0)
 
 
+class Housing(Provision):
+    """Per-bird housing: coop and pen space (cubic feet per chicken), nesting boxes (one per N birds)."""
+
+    coop_cu_ft_per_chicken: int = Field(ge=0)
+    pen_cu_ft_per_chicken: int = Field(ge=0)
+    birds_per_nesting_box: int = Field(ge=1)
+
+
 class HenFees(Provision):
     application: Amount
     renewal: Amount
@@ -44,6 +52,8 @@ class RenewablePermitYear(Provision):
 class PermitsSection(Strict):
     hen_zoning: Zoning | None = None
     hen_limit: MostAnimals | None = None
+    hen_housing: Housing | None = None
+    hen_not_transferable: Provision | None = None
     roosters: MostAnimals | None = None
     hen_fees: HenFees | None = None
     hen_permit_year: PermitYear | None = None
@@ -68,6 +78,11 @@ class HenFacts(Facts):
     changes: bool = False
     for_year: int | None = None
     renews_expiring_on: date | None = None  # a renewal: the last day of the permit it renews
+    chicks: int = Field(default=0, ge=0)  # hens "of any age, including chicks" count toward the limit
+    coop_cu_ft: int | None = Field(default=None, ge=0)  # the housing is checked when it is given
+    pen_cu_ft: int | None = Field(default=None, ge=0)
+    nesting_boxes: int | None = Field(default=None, ge=0)
+    transferred_from_another_permittee: bool = False
 
 
 @question("hen_permit", facts=HenFacts,
@@ -82,13 +97,28 @@ def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
     cites, reasons, not_set = [], [], []
 
     def check(rule, ok: bool, reason: str) -> None:
-        cites.append(rule.cite.citation)
+        if rule.cite.citation not in cites:
+            cites.append(rule.cite.citation)
         if not ok:
             reasons.append(reason)
 
     zoned = facts.zoning in s.hen_zoning.zoned and not set(facts.parcel_uses) & set(s.hen_zoning.excluded_uses)
     check(s.hen_zoning, zoned, "the parcel is not zoned single-family residential only")
-    check(s.hen_limit, facts.hens <= s.hen_limit.most, f"more than {s.hen_limit.most} hens")
+    birds = facts.hens + facts.chicks
+    check(s.hen_limit, birds <= s.hen_limit.most, f"more than {s.hen_limit.most} hens")
+    h = s.hen_housing
+    if h is not None and birds:
+        given = [(facts.coop_cu_ft, h.coop_cu_ft_per_chicken * birds, "coop"),
+                 (facts.pen_cu_ft, h.pen_cu_ft_per_chicken * birds, "pen")]
+        for have, need, what in given:
+            if have is not None:
+                check(h, have >= need, f"the {what} has {have} cubic feet; {birds} chickens need {need}")
+        if facts.nesting_boxes is not None:
+            need = -(-birds // h.birds_per_nesting_box)
+            check(h, facts.nesting_boxes >= need,
+                  f"{facts.nesting_boxes} nesting box(es); {birds} chickens need {need}")
+    if s.hen_not_transferable is not None and facts.transferred_from_another_permittee:
+        check(s.hen_not_transferable, False, "a permit is not transferable: the new keeper applies for a permit")
     check(s.roosters, facts.roosters <= s.roosters.most, "roosters or other crowing fowl")
     check(s.hen_owner_consent, facts.all_owners_signed, "not signed or countersigned by all owners of record")
     check(s.hen_premises_registration, facts.premises_registration, "no Livestock Premises Registration number")

@@ -85,15 +85,16 @@ def first_vaccination_due(pack: Pack, f: FirstFacts, on: date, local: LocalAmoun
     first = r.first_vaccination
     age_day = plus(f.born_on, first.age)
     due = last_day_within(age_day, first.within, _extend(pack)) if first.within else age_day
-    value = {"due": due, "reason": "age"}
+    value = {"due": due, "reason": "age", "age_reached_on": age_day}
     cites = [first.cite.citation]
     bi = r.brought_in
     if bi is not None and f.brought_in_on is not None and f.brought_in_on >= plus(f.born_on, bi.after_age):
         cites = [bi.cite.citation]
         if f.current_certificate:
-            return Decision({"due": None, "reason": "current_certificate"}, tuple(cites),
+            return Decision({"due": None, "reason": "current_certificate", "age_reached_on": age_day}, tuple(cites),
                             ("brought in with a current certificate: no vaccination due now",))
-        value = {"due": last_day_within(f.brought_in_on, bi.within, _extend(pack)), "reason": "brought_in"}
+        value = {"due": last_day_within(f.brought_in_on, bi.within, _extend(pack)), "reason": "brought_in",
+                 "age_reached_on": age_day}
     return Decision(value, tuple(cites), ())
 
 
