@@ -11,13 +11,7 @@ from dogtag.licensing import law
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership
 from dogtag.rules.decision import ZERO, Citation, NotSet
-from dogtag.rules.licensing import license_year_of
-
-TRIGGERS = {
-    "renewal": "not licensed before April 1",
-    "acquisition": "not licensed within 30 days of acquiring",
-    "licensable_age": "not licensed by licensable age",
-}
+from dogtag.rules.licensing import late_fee_trigger_label, license_year_of
 
 
 @dataclass
@@ -185,7 +179,7 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
         owed.late_fee_trigger = value["trigger"]
         owed.lines.append(
             Line(
-                f"Late fee — {TRIGGERS.get(value['trigger'], value['trigger'])}",
+                f"Late fee — {late_fee_trigger_label(law.pack_of(animal.municipality), value['trigger'])}",
                 value["late_fee"],
                 (lic.late_fee.cite.citation,),
                 tuple(n for n in charges.notes if "late fee" in n),
@@ -265,14 +259,14 @@ def kept_with(animal: Animal, on: date):
 def limit_warnings(animal: Animal, on: date) -> list[tuple[str, tuple[Citation, ...]]]:
     """Household, kennel and multiple-dog thresholds the keeping place crosses, with the section."""
     pack = law.pack_of(animal.municipality)
-    kept = list(kept_with(animal, on).values_list("species", "birth_date"))
-    dogs = [born for species, born in kept if species == "dog" and born]
+    kept = list(kept_with(animal, on).values_list("species", "birth_date", "acquired_on"))
+    dogs = [born for species, born, _ in kept if species == "dog" and born]
     warnings = []
     if pack.household and pack.household.limit:
         d = law.ask(
             animal.municipality,
             "household_limit",
-            {"animals": [{"species": s, "born_on": b} for s, b in kept if s in ("dog", "cat")]},
+            {"animals": law.household_animals(kept)},
             on,
             {},
         )
@@ -296,11 +290,12 @@ def limit_warnings(animal: Animal, on: date) -> list[tuple[str, tuple[Citation, 
         if d.value and d.value.get("over_limit"):
             warnings.append((f"No more than {d.value['at_most']} dogs may be kept on one premises.", d.citations[1:2]))
     if pack.multiple_dog and pack.multiple_dog.license:
-        d = law.ask(animal.municipality, "multiple_dog_license", {"dogs": len(dogs)}, on, {})
+        others, pups = law.litter_and_other_dogs(kept)
+        d = law.ask(animal.municipality, "multiple_dog_license", {"dogs": others, "litter_born_on": pups}, on, {})
         if d.value and d.value["required"]:
             warnings.append(
                 (
-                    f"{len(dogs)} dogs are kept here: a multiple-dog license is required instead of "
+                    f"{d.value['dogs_counted']} dogs are kept here: a multiple-dog license is required instead of "
                     "individual licenses.",
                     d.citations[:1],
                 )
