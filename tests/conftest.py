@@ -1,5 +1,7 @@
 import os
 
+import pytest
+
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop in the test thread
 
 
@@ -24,3 +26,24 @@ def pytest_configure(config):
     # writer may wait longer than production's timeout for its turn.
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         settings.DATABASES["default"]["OPTIONS"]["timeout"] = 120
+
+
+@pytest.fixture(autouse=True)
+def api_responses_match_the_openapi_document(monkeypatch):
+    """Every API response any test receives must be one the OpenAPI document declares, with the
+    body its schema describes (issue 14: the published document true to the responses)."""
+    from django.test.client import Client
+
+    from tests.api.openapi import violations_of
+
+    found = []
+    request = Client.request
+
+    def checked(self, **environ):
+        response = request(self, **environ)
+        found.extend(violations_of(environ, response))
+        return response
+
+    monkeypatch.setattr(Client, "request", checked)
+    yield
+    assert not found, "API responses the OpenAPI document does not describe:\n" + "\n".join(found)

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "dogtag.lib.api_errors.ApiErrorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -50,6 +51,7 @@ MIDDLEWARE = [
     "django_otp.middleware.OTPMiddleware",
     # Before any view (and CSRF's process_view, which reads the form) touches the body.
     "dogtag.lib.body_limit.BodyLimitMiddleware",
+    "dogtag.lib.control_characters.ControlCharacterMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "dogtag.accounts.sessions.IdleTimeoutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
