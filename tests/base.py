@@ -20,6 +20,13 @@ PASSWORD = "correct horse battery"
 CHICAGO = ZoneInfo("America/Chicago")
 
 
+def text(response) -> str:
+    """A response's body as text, streamed (a CSV export) or not."""
+    if response.streaming:
+        return b"".join(response.streaming_content).decode()
+    return response.content.decode()
+
+
 def on(day: date, hour: int = 12):
     """Freeze time at noon, Chicago time, on `day` (a decorator or context manager)."""
     return time_machine.travel(datetime.combine(day, time(hour), CHICAGO), tick=False)

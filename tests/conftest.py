@@ -1,4 +1,6 @@
 import os
+import shutil
+import tempfile
 
 import pytest
 
@@ -22,10 +24,28 @@ def pytest_configure(config):
     # Tests create many users; the production hasher would spend seconds on them.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.SECURE_SSL_REDIRECT = False
+    # Production names static files by their hash from a manifest that `dogtag serve` collects
+    # (tests/ops/test_serve.py runs it so); the suite serves the sources through the finders
+    # instead of collecting ~1 MB into var/static on every run.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    settings.WHITENOISE_USE_FINDERS = True
+    # Uploads and PDFs a test stores go to a folder of this run, not the developer's var/media.
+    settings.MEDIA_ROOT = config._dogtag_media = tempfile.mkdtemp(prefix="dogtag-test-media-")
     # The concurrency tests queue many writers on SQLite's one lock; on a busy CI machine a
     # writer may wait longer than production's timeout for its turn.
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         settings.DATABASES["default"]["OPTIONS"]["timeout"] = 120
+    # Background tasks run in the test's own process on commit; the tests of the worker
+    # (tests/worker/) start `dogtag worker` for real and switch this off.
+    settings.DOGTAG_TASKS_INLINE = True
+
+
+def pytest_unconfigure(config):
+    if getattr(config, "_dogtag_media", None):
+        shutil.rmtree(config._dogtag_media, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

@@ -3,8 +3,10 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from dogtag.api import api
+from dogtag.worker.health import healthz
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

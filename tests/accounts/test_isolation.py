@@ -68,6 +68,7 @@ API_OBJECTS = {
 # permits: the hen permit list and the vicious-dog permits of Benton's declaration (issue, renew, list)
 API_OBJECTS["hen-permits"] = "hen_permit"
 OPEN_PAGES = {"login", "logout"}  # reachable by anyone, show no records
+OPEN_PAGES.add("healthz")  # for a load balancer: names the failing part, never a record (tests/worker/test_health.py)
 OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enforcement/test_my_cases.py)
 # The public portal, open by design: applications are reached by their emailed token, the found-dog
 # lookup shows a dog's name and whom to call, never the owner (tests/portal/test_found.py).

@@ -385,3 +385,39 @@ class DeclarationTests(EnforcementTestCase):
             deadline = self.deadline(decl.case, "declared_elsewhere")
             self.assertEqual((deadline.done_on, deadline.done_note), (date(2026, 3, 16), "late"))
             self.assertNotIn("Owner's notice received", self.steps(decl.case))
+
+    def test_the_case_title_follows_the_hearings_modification(self):
+        _, _, dog = self.owner_and_dog("river-hills", "Fang", vaccinated_on=date(2025, 5, 1))
+        self.login(self.chief)
+        with on(date(2026, 3, 2)):
+            decl = self.declare("river-hills", dog, "2026-03-02", **incident("2026-02-27", "bite_injury"))
+            self.assertEqual(decl.case.title, "Fang (dog) declared dangerous")
+        with on(date(2026, 3, 4)):
+            served = {"service_method": "certified_mail", "mailed_on": "2026-03-02", "received_on": "2026-03-04"}
+            self.assert_posted(self.post("declaration-serve", decl.pk, served))
+            self.assert_posted(self.post("declaration-hearing-request", decl.pk, {"requested_on": "2026-03-04"}))
+            self.assert_posted(
+                self.post("declaration-hearing", decl.pk, {"scheduled_on": "2026-03-12", "place": "Village Hall"})
+            )
+        with on(date(2026, 3, 12)):
+            self.assert_posted(
+                self.post(
+                    "declaration-hearing-decision",
+                    decl.pk,
+                    {
+                        "held_on": "2026-03-12",
+                        "outcome": "modified",
+                        "classification": "vicious",
+                        "findings": "two bites",
+                        "comply_by": "2026-03-31",
+                    },
+                )  # fmt: skip
+            )
+        decl.refresh_from_db()
+        decl.case.refresh_from_db()
+        self.assertEqual(decl.classification, "vicious")
+        self.assertEqual(decl.case.title, "Fang (dog) declared vicious")
+        page = self.client.get(reverse("case", args=[decl.case.pk])).content.decode()
+        heading = page.split("<h1>")[1].split("</h1>")[0]
+        self.assertIn("Fang (dog) declared vicious", heading)
+        self.assertIn("<title>Dangerous or vicious dog #1: Fang (dog) declared vicious", page)

@@ -270,3 +270,52 @@ class ImpoundmentTests(EnforcementTestCase):
             posting = self.client.get(reverse("impoundment-posting-pdf", args=[imp.pk]))
             self.assertEqual(posting["Content-Type"], "application/pdf")
             self.assertTrue(posting.content.startswith(b"%PDF"))
+
+
+class ReleaseLicensingTests(EnforcementTestCase):
+    """The release needs a license: an officer who is also a clerk licenses from the case and
+    comes back to it; an officer who is not is told where the owner goes, with the clerk's hours."""
+
+    def test_an_officer_without_the_clerks_role_gets_a_clear_hand_off(self):
+        from dogtag.portal.models import MunicipalityContact
+
+        MunicipalityContact.objects.create(
+            municipality=self.places["webster"], clerk_phone="608-555-0199", clerk_hours="Mon–Thu 9–3", police_phone="1"
+        )
+        _, _, dog = self.owner_and_dog("webster", vaccinated_on=date(2025, 5, 1))
+        self.login(self.chief)
+        with on(date(2026, 3, 2)):
+            intake = {"found_at": "Main St", "reason": "at-large", "held_at": "Webster shelter"}
+            self.post("impoundment-new", "webster", {"animal": dog.pk, "officer_saw_or_heard": "on", **intake})
+            case = Impoundment.objects.get().case
+            page = self.client.get(reverse("case", args=[case.pk]))
+            self.assertNotContains(page, reverse("license-counter", args=[dog.pk]))
+            self.assertContains(page, "Licenses are issued by the Village of Webster clerk")
+            self.assertContains(page, "608-555-0199, Mon–Thu 9–3")
+            counter = self.client.get(reverse("license-counter", args=[dog.pk]))
+            self.assertContains(counter, "Send the owner there")
+            self.assertNotContains(counter, '<form class="record"')
+
+    def test_an_officer_who_is_also_the_clerk_licenses_from_the_case_and_returns_to_it(self):
+        from dogtag.accounts.models import Membership, Role
+
+        m = self.places["webster"]
+        Membership.objects.create(user=self.chief, municipality=m, role=Role.CLERK)
+        set_fees(self.chief, m, {"license_tax.altered": "3.00", "license_tax.unaltered": "8.00", "late_fee": "5.00"})
+        licensing.receive_tag_lot(
+            acting_user=self.chief, municipality=m, license_year=2026, first_serial=1, last_serial=5
+        )
+        _, _, dog = self.owner_and_dog("webster", vaccinated_on=date(2025, 5, 1))
+        self.login(self.chief)
+        with on(date(2026, 3, 2)):
+            intake = {"found_at": "Main St", "reason": "at-large", "held_at": "Webster shelter"}
+            self.post("impoundment-new", "webster", {"animal": dog.pk, "officer_saw_or_heard": "on", **intake})
+            case_url = reverse("case", args=[Impoundment.objects.get().case.pk])
+            counter = reverse("license-counter", args=[dog.pk])
+            self.assertContains(self.client.get(case_url), f"{counter}?next={case_url}")
+            self.assertContains(self.client.get(counter, {"next": case_url}), f'name="next" value="{case_url}"')
+            r = self.client.post(counter, {"method": "cash", "amount": "8.00", "next": case_url})
+            self.assertRedirects(r, case_url)
+            self.assertTrue(dog.licenses.filter(voided_at=None).exists())
+            r = self.client.post(counter, {"method": "cash", "amount": "8.00", "next": "https://evil.example/"})
+            self.assertEqual(r.status_code, 200)  # already licensed: refused, and never sent off-site

@@ -1,5 +1,6 @@
 import json
 from datetime import date
+from decimal import Decimal
 
 from dogtag.accounts.models import ApiToken
 from dogtag.licensing import actions
@@ -60,8 +61,12 @@ class LicensingApiTests(BaseTestCase):
         self.assertEqual(r.json()["id"], license["id"])
         r = self.call("POST", f"/licenses/{license['id']}/replace-tag", {})
         self.assertEqual([(t["serial"], t["status"]) for t in r.json()["tags"]], [(300, "lost"), (301, "issued")])
-        r = self.call("POST", f"/licenses/{license['id']}/void", {"reason": "issued to the wrong owner"})
+        refund = {"method": "card", "amount": "15.00"}
+        r = self.call(
+            "POST", f"/licenses/{license['id']}/void", {"reason": "issued to the wrong owner", "refund": refund}
+        )
         self.assertIsNotNone(r.json()["voided_at"])
+        self.assertEqual(License.objects.get().refunds.get().amount, Decimal("15.00"))
 
     def test_a_refusal_names_the_field_and_writes_nothing(self):
         r = self.call("POST", f"/animals/{self.dog.pk}/licenses", {"payment": {"method": "cash", "amount": "5.00"}})

@@ -40,6 +40,7 @@ class PermitsApiTests(EnforcementTestCase):
             "hens": 4,
             "all_owners_signed": True,
             "premises_registration": "WI-0042",
+            "payment": {"method": "cash", "amount": "50.00"},
             **extra,
         }
 
@@ -91,7 +92,12 @@ class PermitsApiTests(EnforcementTestCase):
             r = self.call("cedarburg", "POST", f"/hen-permits/{refused}/renew", {})
             self.assertIn("cannot be renewed", r.json()["errors"]["renewal_of"][0])
         with on(date(2026, 12, 28)):
-            r = self.call("cedarburg", "POST", f"/hen-permits/{permit['id']}/renew", {})
+            r = self.call(
+                "cedarburg",
+                "POST",
+                f"/hen-permits/{permit['id']}/renew",
+                {"payment": {"method": "card", "amount": "25.00", "card_reference": "A1"}},
+            )
             self.assertEqual(r.status_code, 201, r.content)
             self.assertEqual(
                 (r.json()["fee"], r.json()["fee_kind"], r.json()["expires_on"]), ("25.00", "renewal", "2027-12-31")

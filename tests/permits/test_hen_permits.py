@@ -10,12 +10,15 @@ from django.test import override_settings
 from django.urls import reverse
 
 from dogtag.audit.models import AuditEvent
+from dogtag.licensing.models import Payment
 from dogtag.permits.models import HenPermit
 from dogtag.registry import actions as registry
 from tests.base import on
 from tests.enforcement.helpers import EnforcementTestCase
 from tests.enforcement.test_complaints import pdf_text
 from tests.portal.helpers import MEDIA, PDF, PNG
+
+RENEWAL_FEE = {"method": "cash", "amount": "25.00"}
 
 
 def plan(content=PDF, name="plan.pdf"):
@@ -32,6 +35,8 @@ class HenPermitTests(EnforcementTestCase):
             "owners_of_record": "Hattie Hen",
             "hens": 4,
             "roosters": 0,
+            "method": "cash",
+            "amount": "25.00" if data.get("renewal_of") and not data.get("changes") else "50.00",
             **data,
         }
         return self.client.post(reverse("hen-permit-new", args=["cedarburg"]), body)
@@ -62,6 +67,30 @@ class HenPermitTests(EnforcementTestCase):
             self.assertEqual(
                 (renewal.fee, renewal.fee_kind, renewal.expires_on), (Decimal("25.00"), "renewal", date(2027, 12, 31))
             )
+
+    def test_it_issues_only_on_payment_of_the_fee_and_the_pdf_says_how_it_was_paid(self):
+        person, premises, _ = self.owner_and_dog("cedarburg", "Clucky")
+        self.login(self.clerks["cedarburg"])
+        ok = {"all_owners_signed": "on", "premises_registration": "WI-0042"}
+        with on(date(2026, 5, 4)):
+            r = self.apply(premises, person, site_plan=plan(), method="", amount="", **ok)
+            self.assertContains(r, "$50.00 is due; record the payment.")
+            r = self.apply(premises, person, site_plan=plan(), amount="20.00", **ok)
+            self.assertContains(r, "$20.00 received but $50.00 is due")
+            self.assertFalse(HenPermit.objects.exists())
+            self.assertFalse(Payment.objects.exists())
+            r = self.apply(premises, person, site_plan=plan(), method="check", amount="50.00", check_number="314", **ok)
+            permit = HenPermit.objects.get()
+            self.assertEqual((permit.payment.amount, permit.payment.method), (Decimal("50.00"), "check"))
+            self.assertEqual(permit.payment.payer, person)
+            text = pdf_text(self.client.get(reverse("hen-permit-pdf", args=[permit.pk])))
+            self.assertIn("paid May 4, 2026, check", text)
+            close = self.client.get(reverse("report-day-close", args=["cedarburg"]), {"day": "2026-05-04"})
+            self.assertEqual(close.context["report"].tables[0].rows, [["Check", 1, Decimal("50.00")]])
+            # A refusal takes nothing.
+            self.apply(premises, person, hens=9, **ok)
+            self.assertEqual(HenPermit.objects.filter(status="refused", payment=None).count(), 1)
+            self.assertEqual(Payment.objects.count(), 1)
 
     def test_it_refuses_with_every_reason_the_ordinance_gives(self):
         person, _, _ = self.owner_and_dog("cedarburg", "Rooster")
@@ -143,7 +172,7 @@ class HenPermitTests(EnforcementTestCase):
             self.login(self.clerks["cedarburg"])
             page = self.client.get(reverse("hen-permit-renew", args=[permit.pk])).content.decode()
             self.assertIn("carried forward", page)
-            r = self.client.post(reverse("hen-permit-renew", args=[permit.pk]), {})
+            r = self.client.post(reverse("hen-permit-renew", args=[permit.pk]), RENEWAL_FEE)
             renewal = HenPermit.objects.latest("pk")
             self.assertRedirects(r, reverse("hen-permit", args=[renewal.pk]))
             # (d)(7) "renew the permit annually by paying the renewal fee": the plan on file is kept.
@@ -151,7 +180,7 @@ class HenPermitTests(EnforcementTestCase):
                 (renewal.renewal_of, renewal.fee, renewal.fee_kind, renewal.expires_on, renewal.site_plan.name),
                 (permit, Decimal("25.00"), "renewal", date(2027, 12, 31), permit.site_plan.name),
             )
-            r = self.client.post(reverse("hen-permit-renew", args=[permit.pk]), {})
+            r = self.client.post(reverse("hen-permit-renew", args=[permit.pk]), RENEWAL_FEE)
             self.assertContains(r, f"already renewed by permit #{renewal.pk}")
         with on(date(2027, 12, 15)):
             self.login(self.clerks["cedarburg"])
@@ -188,7 +217,9 @@ class HenPermitTests(EnforcementTestCase):
         permit = self.issued(date(2026, 5, 4))
         with on(date(2026, 12, 20)):
             self.login(self.clerks["cedarburg"])
-            self.assertEqual(self.client.post(reverse("hen-permit-renew", args=[permit.pk]), {}).status_code, 302)
+            self.assertEqual(
+                self.client.post(reverse("hen-permit-renew", args=[permit.pk]), RENEWAL_FEE).status_code, 302
+            )
             renewal = HenPermit.objects.latest("pk")
         with on(date(2026, 12, 22)):
             self.login(self.clerks["cedarburg"])
@@ -217,7 +248,7 @@ class HenPermitTests(EnforcementTestCase):
             self.assertNotIn(reverse("hen-permit-renew", args=[permit.pk]), page)
             # A revoked permit is not renewed, revoked again or printed.
             self.assertContains(self.client.get(reverse("hen-permit-renew", args=[permit.pk])), "cannot be renewed")
-            r = self.client.post(reverse("hen-permit-renew", args=[renewal.pk]), {})
+            r = self.client.post(reverse("hen-permit-renew", args=[renewal.pk]), RENEWAL_FEE)
             self.assertContains(r, f"Hen permit #{renewal.pk} was revoked; it cannot be renewed")
             r = self.client.post(reverse("hen-permit-revoke", args=[permit.pk]), {"reason": "again"})
             self.assertContains(r, "only an issued permit is revoked")
@@ -239,7 +270,7 @@ class HenPermitTests(EnforcementTestCase):
             self.apply(duplex, person, all_owners_signed="on", premises_registration="WI-7")
             refused = HenPermit.objects.get()
             self.assertEqual(refused.status, "refused")
-            r = self.client.post(reverse("hen-permit-renew", args=[refused.pk]), {})
+            r = self.client.post(reverse("hen-permit-renew", args=[refused.pk]), RENEWAL_FEE)
             self.assertContains(r, "was refused; it cannot be renewed")
             r = self.client.post(reverse("hen-permit-revoke", args=[refused.pk]), {"reason": "x"})
             self.assertContains(r, "only an issued permit is revoked")

@@ -51,3 +51,12 @@ class FoundDogTests(BaseTestCase):
         other = self.client.get("/found/", {"q": "RT-555"}, REMOTE_ADDR="10.0.0.9")
         self.assertContains(other, "This is Rex")
         self.assertEqual(LookupCounter.objects.get(client_address="127.0.0.1").refused, 1)
+
+    def test_a_replacement_tag_finds_the_dog_and_the_lost_tag_does_not(self):
+        from dogtag.licensing.actions import replace_tag
+
+        lost = self.license.current_tag.serial
+        new = replace_tag(self.license, acting_user=self.clerk)
+        self.assertNotEqual(new.serial, lost)
+        self.assertContains(self.client.get("/found/", {"q": str(new.serial)}), "This is Rex")
+        self.assertContains(self.client.get("/found/", {"q": str(lost)}), "No dog with tag")

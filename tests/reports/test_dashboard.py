@@ -4,7 +4,7 @@ from decimal import Decimal
 
 from django.urls import reverse
 
-from tests.base import BaseTestCase, on
+from tests.base import BaseTestCase, on, text
 from tests.licensing.base import benton_license
 
 
@@ -22,7 +22,9 @@ class DashboardTests(BaseTestCase):
         data = r.context["data"]
         self.assertEqual(data["licenses"].rows[1], ["Feb", 0, 1])
         self.assertEqual(data["revenue"].rows[1], ["Feb", Decimal("0.00"), Decimal("10.00")])
-        charts = json.loads(r.context["charts"])
+        # Encoded once: the page's JSON is the object the script reads, not a string of it.
+        script = r.content.decode().split('<script id="dashboard-data" type="application/json">')[1]
+        charts = json.loads(script.split("</script>")[0])
         self.assertEqual(charts["licenses"]["series"]["2026"][1], 1)
         self.assertContains(r, '<canvas id="chart-revenue"')
         self.assertContains(r, "<caption>Open cases</caption>", html=False)
@@ -39,6 +41,6 @@ class DashboardTests(BaseTestCase):
     def test_the_dashboard_prints_as_pdf_and_downloads_as_csv(self):
         self.login(self.clerk)
         r = self.client.get(reverse("dashboard", args=["benton"]), {"format": "csv"})
-        self.assertIn("Licenses issued by month", r.content.decode())
+        self.assertIn("Licenses issued by month", text(r))
         r = self.client.get(reverse("dashboard", args=["benton"]), {"format": "pdf"})
         self.assertTrue(r.content.startswith(b"%PDF"))

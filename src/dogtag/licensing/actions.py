@@ -12,7 +12,7 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, snapshot
 from dogtag.licensing import law
-from dogtag.licensing.models import FeeScheduleEntry, License, Payment, Tag, TagLot
+from dogtag.licensing.models import FeeScheduleEntry, License, Payment, Refund, Tag, TagLot
 from dogtag.licensing.owed import what_is_owed
 from dogtag.licensing.tags import take_tag
 from dogtag.registry.models import today
@@ -126,17 +126,21 @@ def receive_tag_lot(
     return lot
 
 
-def _payment(*, acting_user, municipality, payer, due: Decimal, payment: dict | None) -> Payment | None:
+def record_payment(
+    *, acting_user, municipality, payer, due: Decimal, payment: dict | None, what: str = "license"
+) -> Payment | None:
+    """The whole amount due, received by cash, check or card (nothing when nothing is due);
+    refused, naming the field, otherwise. Called inside the caller's transaction."""
     if due == 0:
         return None
-    if not payment:
+    if not payment or not any(payment.values()):
         raise ValidationError({"amount": f"${due} is due; record the payment."})
     amount = Decimal(str(payment.get("amount") or "0"))
     method = payment.get("method") or ""
     errors = {}
     if amount != due:
         errors["amount"] = (
-            f"${amount} received but ${due} is due; a license is issued only on payment of the whole amount."
+            f"${amount} received but ${due} is due; a {what} is issued only on payment of the whole amount."
         )
     if method not in Payment.Method.values:
         errors["method"] = "Choose cash, check or card."
@@ -184,7 +188,7 @@ def issue_license(
     owner = next((o.person for o in animal.current_owners(on)), None)
     if owner is None:
         raise ValidationError({"owner": f"{animal.name} has no current owner on record."})
-    paid = _payment(
+    paid = record_payment(
         acting_user=acting_user, municipality=animal.municipality, payer=owner, due=owed.total, payment=payment
     )
     tag = take_tag(animal.municipality, owed.license_year, tag_serial)
@@ -227,9 +231,56 @@ def issue_license(
 
 
 @transaction.atomic
-def void_license(license, *, acting_user, reason: str) -> License:
-    """Void a license issued in error; its tag is retired (never reissued) and stays on record."""
-    return _void(license, acting_user=acting_user, reason=reason, roles=CLERKS, action="license.void")
+def void_license(license, *, acting_user, reason: str, refund: dict | None = None) -> License:
+    """Void a license issued in error; its tag is retired (never reissued) and stays on record.
+    Its payment is either handed back (`refund`: method, amount, check number; a Refund in the
+    day's close of today) or, with no refund, was itself taken in error and is voided with it.
+    Either way the voided license's money no longer counts as received."""
+    refund = {k: v for k, v in (refund or {}).items() if v not in (None, "")}
+    payment = license.payment
+    if refund and payment is None:
+        raise ValidationError(
+            {"refund_amount": f"Nothing was paid for license {license.serial}; there is nothing to refund."}
+        )
+    if refund and payment is not None:
+        refund = _refund_fields(payment, refund)
+    voided = _void(license, acting_user=acting_user, reason=reason, roles=CLERKS, action="license.void")
+    if payment is None or payment.voided_at:
+        return voided
+    if refund:
+        _saved(
+            Refund(municipality=license.municipality, payment=payment, license=license, reason=reason,
+                   refunded_by=acting_user, **refund),
+            acting_user=acting_user,
+            action="payment.refund",
+        )  # fmt: skip
+    elif not payment.licenses.filter(voided_at=None).exists() and not payment.refunds.exists():
+        before = snapshot(payment)
+        payment.voided_at, payment.void_reason = timezone.now(), f"License {license.serial} voided: {reason}"
+        _saved(payment, acting_user=acting_user, action="payment.void", before=before)
+    return voided
+
+
+def _refund_fields(payment, refund: dict) -> dict:
+    errors = {}
+    try:
+        amount = Decimal(str(refund.get("amount") or "0"))
+    except ArithmeticError:
+        amount = Decimal("-1")
+    refunded = sum((r.amount for r in payment.refunds.all()), Decimal("0.00"))
+    left = payment.amount - refunded
+    if not amount.is_finite() or amount <= 0:
+        errors["refund_amount"] = "Enter the amount handed back, in dollars and cents."
+    elif amount > left:
+        errors["refund_amount"] = f"${amount} is more than the ${left} paid and not yet refunded."
+    method = refund.get("method") or ""
+    if method not in Payment.Method.values:
+        errors["refund_method"] = "Choose how the money is handed back: cash, check or card."
+    elif method == Payment.Method.CHECK and not refund.get("check_number"):
+        errors["refund_check_number"] = "Enter the number of the refund check."
+    if errors:
+        raise ValidationError(errors)
+    return {"amount": amount, "method": method, "check_number": refund.get("check_number", "")}
 
 
 @transaction.atomic

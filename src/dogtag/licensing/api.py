@@ -4,7 +4,7 @@ from decimal import Decimal
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
 
-from dogtag.accounts.scope import get_for_user, municipalities, scoped
+from dogtag.accounts.scope import get_for_user, municipality_for, scoped
 from dogtag.licensing import actions
 from dogtag.licensing.models import License, RenewalRun, Tag
 from dogtag.licensing.owed import what_is_owed
@@ -95,6 +95,16 @@ class ReasonIn(Schema):
     reason: str
 
 
+class RefundIn(Schema):
+    method: str
+    amount: Decimal
+    check_number: str = ""
+
+
+class VoidIn(ReasonIn):
+    refund: RefundIn | None = None
+
+
 class ReplaceTagIn(Schema):
     tag_serial: int | None = None
 
@@ -130,9 +140,11 @@ def get_license(request, pk: int):
 
 
 @router.post("/licenses/{pk}/void", response=LicenseOut)
-def void_license(request, pk: int, payload: ReasonIn):
-    license = get_for_user(request.auth, License.objects, pk, actions.CLERKS)
-    return actions.void_license(license, acting_user=request.auth, reason=payload.reason)
+def void_license(request, pk: int, payload: VoidIn):
+    """Void a license; `refund` records the money handed back, without it the payment is voided too."""
+    license = get_for_user(request.auth, License.objects.select_related("payment"), pk, actions.CLERKS)
+    refund = payload.refund.dict() if payload.refund else None
+    return actions.void_license(license, acting_user=request.auth, reason=payload.reason, refund=refund)
 
 
 @router.post("/licenses/{pk}/replace-tag", response=LicenseOut)
@@ -145,7 +157,7 @@ def replace_tag(request, pk: int, payload: ReplaceTagIn):
 @router.get("/municipalities/{slug}/tags/{year}/{serial}", response=LicenseOut)
 def tag_lookup(request, slug: str, year: int, serial: int):
     """The license a tag serial was issued to, in a municipality the user serves."""
-    municipality = get_object_or_404(municipalities(request.auth), slug=slug)
+    municipality = municipality_for(request.auth, slug)
     tag = get_object_or_404(Tag, municipality=municipality, license_year=year, serial=serial, license__isnull=False)
     return tag.license
 

@@ -1,7 +1,7 @@
 from django import forms
 
+from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.models import Payment
-from dogtag.registry.forms import DateInput, Form
 
 
 class PaymentFields(Form):
@@ -44,3 +44,26 @@ class ReplaceTagForm(Form):
 
 class ReasonForm(Form):
     reason = forms.CharField(max_length=300)
+
+
+class VoidForm(ReasonForm):
+    """Void a license; if money was taken, say whether and how it is handed back."""
+
+    refund_method = forms.ChoiceField(
+        choices=[("", "No refund: the payment was recorded in error"), *Payment.Method.choices],
+        required=False,
+        label="Refund",
+    )
+    refund_amount = forms.DecimalField(max_digits=9, decimal_places=2, required=False, label="Amount refunded")
+    refund_check_number = forms.CharField(max_length=30, required=False, label="Refund check number")
+
+    def void_fields(self):
+        data = self.cleaned_data
+        refund = None
+        if data.get("refund_method"):
+            refund = {
+                "method": data["refund_method"],
+                "amount": data.get("refund_amount"),
+                "check_number": data.get("refund_check_number", ""),
+            }
+        return {"reason": data["reason"], "refund": refund}

@@ -14,7 +14,7 @@ from django.utils import timezone
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, snapshot
 from dogtag.licensing import law
-from dogtag.licensing.actions import CLERKS, _citations_json, _payment
+from dogtag.licensing.actions import CLERKS, _citations_json, record_payment
 from dogtag.licensing.models import Inspection, KennelLicense
 from dogtag.licensing.owed import _section, fee_label
 from dogtag.registry.models import Animal, today
@@ -333,7 +333,7 @@ def approve_kennel_license(kennel, *, acting_user, payment: dict | None = None, 
     if r.refusals:
         raise ValidationError(_errors(r.refusals))
     before = snapshot(kennel)
-    kennel.payment = _payment(
+    kennel.payment = record_payment(
         acting_user=acting_user, municipality=kennel.municipality, payer=kennel.owner, due=r.fee, payment=payment
     )
     kennel.status = KennelLicense.Status.ISSUED

@@ -98,6 +98,26 @@ class Payment(Scoped, Voidable):
         return f"${self.amount} {self.get_method_display().lower()}"
 
 
+class Refund(Scoped):
+    """Money handed back when a license is voided: on the day it is paid out, in the day's close
+    of that day, so the close already deposited never changes."""
+
+    payment = models.ForeignKey(Payment, on_delete=models.PROTECT, related_name="refunds")
+    license = models.ForeignKey("License", null=True, blank=True, on_delete=models.PROTECT, related_name="refunds")
+    amount = models.DecimalField(max_digits=9, decimal_places=2)
+    method = models.CharField(max_length=5, choices=Payment.Method.choices)
+    check_number = models.CharField(max_length=30, blank=True)
+    reason = models.CharField(max_length=300)
+    refunded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    refunded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["refunded_at"]
+
+    def __str__(self):
+        return f"${self.amount} refunded by {self.get_method_display().lower()}"
+
+
 class Revocation(models.TextChoices):
     """Why a multiple-dog license was revoked (a void with a reason category)."""
 

@@ -13,7 +13,7 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, snapshot
 from dogtag.licensing import law
-from dogtag.licensing.actions import CLERKS, _citations_json, _payment
+from dogtag.licensing.actions import CLERKS, _citations_json, record_payment
 from dogtag.licensing.models import License, Revocation, Tag
 from dogtag.licensing.owed import _section, covering_license, fee_label
 from dogtag.licensing.tags import take_tag
@@ -157,7 +157,7 @@ def issue_multiple_dog_license(
             )
     if q.refusals:
         raise ValidationError(q.refusals)
-    paid = _payment(acting_user=acting_user, municipality=municipality, payer=keeper, due=q.tax, payment=payment)
+    paid = record_payment(acting_user=acting_user, municipality=municipality, payer=keeper, due=q.tax, payment=payment)
     tags = [take_tag(municipality, q.license_year) for _ in range(dogs)]
     license = License.objects.create(
         municipality=municipality,

@@ -13,6 +13,7 @@ from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import as_date, meet, set_deadline
 from dogtag.enforcement.models import Declaration
 from dogtag.lib import uploads
+from dogtag.licensing.actions import record_payment
 from dogtag.permits.models import HenPermit, ViciousDogPermit
 from dogtag.registry.actions import save_record
 from dogtag.registry.models import today
@@ -73,8 +74,10 @@ def decide_hen_permit(
     renewal_of=None,
     changes=False,
     applied_on=None,
+    payment: dict | None = None,
 ) -> HenPermit:
-    """Issue the permit, or record the refusal with every reason the ordinance gives. A renewal
+    """Issue the permit on payment of its fee, or record the refusal with every reason the
+    ordinance gives (nothing is taken for a refusal). A renewal
     (`renewal_of`) covers the permit year after the renewed permit's; with `changes` it is a new
     full application (§ 7-1-26(d)(7), from the pack)."""
     require_role(acting_user, municipality.pk, ISSUERS)
@@ -111,8 +114,19 @@ def decide_hen_permit(
                 f"the coop design and its site ({law.sections(plan)})."
             }
         )
+    paid = None
+    if v["may_issue"]:
+        paid = record_payment(
+            acting_user=acting_user,
+            municipality=municipality,
+            payer=applicant,
+            due=v["fee"],
+            payment=payment,
+            what="hen permit",
+        )
     permit = HenPermit(
         municipality=municipality,
+        payment=paid,
         applicant=applicant,
         premises=premises,
         applied_on=applied_on,
@@ -138,7 +152,7 @@ def decide_hen_permit(
     return save_record(permit, acting_user=acting_user, action=action, roles=ISSUERS)
 
 
-def renew_hen_permit(permit: HenPermit, *, acting_user, renewed_on=None) -> HenPermit:
+def renew_hen_permit(permit: HenPermit, *, acting_user, renewed_on=None, payment: dict | None = None) -> HenPermit:
     """§ 7-1-26(d)(7): with no changes to the application, the permittee renews by paying the
     renewal fee; the application on file (site plan included) is carried forward unchanged.
     Changes need a new full application (`decide_hen_permit` with `changes=True`)."""
@@ -157,6 +171,7 @@ def renew_hen_permit(permit: HenPermit, *, acting_user, renewed_on=None) -> HenP
         renewal_of=permit,
         changes=False,
         applied_on=renewed_on,
+        payment=payment,
     )
 
 

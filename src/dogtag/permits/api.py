@@ -13,11 +13,10 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from ninja import ModelSchema, Router, Schema, Status
 
-from dogtag.accounts.scope import get_for_user
+from dogtag.accounts.scope import get_for_user, municipality_for
 from dogtag.enforcement.models import Declaration
 from dogtag.permits import actions
 from dogtag.permits.models import HenPermit, ViciousDogPermit
-from dogtag.registry.api import _municipality
 from dogtag.registry.models import Person, Premises
 
 router = Router(tags=["permits"])
@@ -79,6 +78,13 @@ class FileIn(Schema):
     content_base64: str
 
 
+class PaymentIn(Schema):
+    method: str
+    amount: Decimal
+    check_number: str = ""
+    card_reference: str = ""
+
+
 class HenPermitIn(Schema):
     applicant_id: int
     premises_id: int
@@ -93,10 +99,12 @@ class HenPermitIn(Schema):
     renewal_of_id: int | None = None
     changes: bool = False
     applied_on: date | None = None
+    payment: PaymentIn | None = None
 
 
 class RenewIn(Schema):
     renewed_on: date | None = None
+    payment: PaymentIn | None = None
 
 
 class RevokeIn(Schema):
@@ -166,7 +174,7 @@ def _hen_permits(request):
 
 @router.get("/municipalities/{slug}/hen-permits", response=list[HenPermitOut])
 def list_hen_permits(request, slug: str, status: str | None = None):
-    municipality = _municipality(request, slug)
+    municipality = municipality_for(request.auth, slug)
     found = _hen_permits(request).filter(municipality=municipality)
     return (found.filter(status=status) if status else found)[:500]
 
@@ -174,7 +182,7 @@ def list_hen_permits(request, slug: str, status: str | None = None):
 @router.post("/municipalities/{slug}/hen-permits", response={201: HenPermitOut})
 def decide_hen_permit(request, slug: str, payload: HenPermitIn):
     """Apply: the permit issues, or is refused with every reason, as one decision."""
-    municipality = _municipality(request, slug, actions.ISSUERS)
+    municipality = municipality_for(request.auth, slug, actions.ISSUERS)
     fields = payload.dict()
     fields["applicant"] = get_object_or_404(Person, pk=fields.pop("applicant_id"), municipality=municipality)
     fields["premises"] = get_object_or_404(Premises, pk=fields.pop("premises_id"), municipality=municipality)
@@ -196,7 +204,9 @@ def get_hen_permit(request, pk: int):
 def renew_hen_permit(request, pk: int, payload: RenewIn):
     """§ 7-1-26(d)(7) without changes: the renewal fee; with changes, apply anew with renewal_of_id."""
     permit = get_for_user(request.auth, _hen_permits(request), pk, actions.ISSUERS)
-    return Status(201, actions.renew_hen_permit(permit, acting_user=request.auth, renewed_on=payload.renewed_on))
+    payment = payload.payment.dict() if payload.payment else None
+    renewal = actions.renew_hen_permit(permit, acting_user=request.auth, renewed_on=payload.renewed_on, payment=payment)
+    return Status(201, renewal)
 
 
 @router.post("/hen-permits/{pk}/revoke", response=HenPermitOut)

@@ -1,12 +1,31 @@
 from django import forms
 
-from dogtag.enforcement.forms import ScopedForm
+from dogtag.lib.forms import DateInput, Form, ScopedForm
+from dogtag.licensing.models import Payment
 from dogtag.permits.models import HenPermit
-from dogtag.registry.forms import DateInput, Form
 from dogtag.registry.models import Person, Premises
 
 
-class HenPermitForm(ScopedForm):
+class PaymentFields(forms.Form):
+    """The fee, taken when the permit issues (nothing is taken for a refusal)."""
+
+    method = forms.ChoiceField(choices=[("", "—"), *Payment.Method.choices], required=False, label="Paid by")
+    amount = forms.DecimalField(max_digits=9, decimal_places=2, required=False, label="Amount received")
+    check_number = forms.CharField(max_length=30, required=False)
+    card_reference = forms.CharField(max_length=60, required=False, label="Card transaction reference")
+    PAYMENT = ("method", "amount", "check_number", "card_reference")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.PAYMENT:  # after the application's own fields
+            self.fields[name] = self.fields.pop(name)
+
+    def action_fields(self):
+        data = {k: v for k, v in self.cleaned_data.items() if k not in self.PAYMENT}
+        return {**data, "payment": {k: self.cleaned_data.get(k) for k in self.PAYMENT}}
+
+
+class HenPermitForm(PaymentFields, ScopedForm):
     applicant = forms.ModelChoiceField(Person.objects.all())
     premises = forms.ModelChoiceField(Premises.objects.all())
     applied_on = forms.DateField(required=False, widget=DateInput())
@@ -24,7 +43,7 @@ class HenPermitForm(ScopedForm):
     changes = forms.BooleanField(label="Changes since the last permit (a new full application)", required=False)
 
 
-class HenRenewForm(Form):
+class HenRenewForm(PaymentFields, Form):
     renewed_on = forms.DateField(required=False, widget=DateInput())
 
 

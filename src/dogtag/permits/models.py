@@ -36,6 +36,7 @@ class HenPermit(Scoped):
     reasons = models.JSONField(default=list, blank=True)
     fee = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     fee_kind = models.CharField(max_length=12, blank=True)
+    payment = models.ForeignKey("licensing.Payment", null=True, blank=True, on_delete=models.PROTECT)
     expires_on = models.DateField(null=True, blank=True)
     decision = models.JSONField(default=dict, blank=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)

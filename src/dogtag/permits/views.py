@@ -5,9 +5,11 @@ from django.urls import reverse
 
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
-from dogtag.enforcement import law, pdf
+from dogtag.enforcement import law
 from dogtag.enforcement.models import Declaration
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.pdf import pdf_response
+from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.permits import actions
 from dogtag.permits.forms import (
     HenPermitForm,
@@ -18,7 +20,6 @@ from dogtag.permits.forms import (
 )
 from dogtag.permits.models import HenPermit
 from dogtag.registry.models import today
-from dogtag.registry.views import municipality_for, posted, run_action
 
 HEN_PERMITS = HenPermit.objects.select_related("applicant", "premises", "municipality")
 
@@ -60,7 +61,13 @@ def hen_permit_new(request, slug):
             initial["changes"] = True
     form = HenPermitForm(request.POST or None, request.FILES or None, municipality=municipality, initial=initial)
     if request.method == "POST" and form.is_valid():
-        permit = run_action(form, actions.decide_hen_permit, acting_user=request.user, municipality=municipality)
+        permit = run_action(
+            form,
+            actions.decide_hen_permit,
+            acting_user=request.user,
+            municipality=municipality,
+            fields=form.action_fields(),
+        )
         if permit:
             return redirect("hen-permit", pk=permit.pk)
     return render(request, "permits/form.html", {"form": form, "title": f"Hen permit application — {municipality}"})
@@ -87,7 +94,7 @@ def hen_permit_pdf(request, pk):
     if permit.status != HenPermit.Status.ISSUED:
         raise Http404(f"Hen permit #{permit.pk} is {permit.get_status_display().lower()}: no permit to print.")
     context = {"permit": permit, "municipality": permit.municipality, "case": None}
-    return pdf.response("permits/hen_permit_pdf.html", context, f"hen-permit-{permit.pk}.pdf")
+    return pdf_response("permits/hen_permit_pdf.html", context, f"hen-permit-{permit.pk}.pdf")
 
 
 @login_required
@@ -100,7 +107,8 @@ def hen_permit_site_plan(request, pk):
 
 def _hen_page(request, permit, form, action, template, extra):
     if request.method == "POST" and form.is_valid():
-        result = run_action(form, action, permit, acting_user=request.user)
+        fields = form.action_fields() if hasattr(form, "action_fields") else None
+        result = run_action(form, action, permit, acting_user=request.user, fields=fields)
         if result:
             return redirect("hen-permit", pk=result.pk)
     return render(request, template, {"permit": permit, "form": form, **extra})

@@ -14,11 +14,11 @@ from django.utils import timezone
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import has_role, require_role
 from dogtag.audit.record import record, snapshot
-from dogtag.documents.pdf import render_pdf
 from dogtag.lib import links, uploads
+from dogtag.lib.pdf import render_pdf
 from dogtag.licensing import actions as licensing
 from dogtag.licensing import law
-from dogtag.licensing.models import License, Payment
+from dogtag.licensing.models import License, Payment, Tag
 from dogtag.outbox import mail
 from dogtag.portal import payments
 from dogtag.portal.forms import ApplicationForm, draft_values
@@ -362,12 +362,19 @@ def _found(query: str):
     on = today()
     seen, found = set(), []
     if query.isdigit():
-        for license in License.objects.filter(
-            serial=int(query), voided_at=None, expires_on__gte=on, animal__isnull=False, tags__status="issued"
-        ).select_related("animal__municipality", "municipality__contact"):
+        # The number on the tag the dog wears: a replacement tag carries the license on, a
+        # lost one no longer names the dog.
+        for tag in Tag.objects.filter(
+            serial=int(query),
+            status=Tag.Status.ISSUED,
+            license__voided_at=None,
+            license__expires_on__gte=on,
+            license__animal__isnull=False,
+        ).select_related("license__animal__municipality", "municipality__contact"):
+            license = tag.license
             if license.animal_id not in seen:
                 seen.add(license.animal_id)
-                found.append((license.animal, f"{license.license_year} license tag {license.serial}"))
+                found.append((license.animal, f"{license.license_year} license tag {tag.serial}"))
     from django.db.models import Q
 
     for v in (

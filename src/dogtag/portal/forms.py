@@ -1,7 +1,7 @@
 from django import forms
 
+from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.forms import PaymentFields
-from dogtag.registry.forms import DateInput, Form
 from dogtag.registry.models import Animal, Municipality, today
 
 # The fields a resident fills in, in the order the page shows them; `data` keeps them as typed.

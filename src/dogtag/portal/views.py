@@ -12,13 +12,13 @@ from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.lib import links
 from dogtag.lib.client import client_address
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.licensing import law
 from dogtag.portal import actions, payments
 from dogtag.portal.forms import OWNER, RABIES, ApplicationForm, ApproveForm, LookupForm, PayForm, RejectForm, StartForm
 from dogtag.portal.models import Application
 from dogtag.portal.quote import plain_lines
 from dogtag.registry.models import Animal, Municipality, Person, today
-from dogtag.registry.views import municipality_for, posted, run_action
 
 
 def _errors_into(form, error: ValidationError):

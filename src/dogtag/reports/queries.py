@@ -19,10 +19,10 @@ from dogtag.enforcement.models import (
     Impoundment,
     QuarantineOrder,
 )
+from dogtag.lib.tables import Report, Table
 from dogtag.licensing import law
-from dogtag.licensing.models import License, Payment, Tag, TagLot
+from dogtag.licensing.models import License, Payment, Refund, Tag, TagLot
 from dogtag.registry.models import Animal, RabiesVaccination
-from dogtag.reports.tables import Report, Table
 from dogtag.rules.decision import ZERO
 
 
@@ -93,8 +93,22 @@ def payments(m, p) -> Report:
         for day, methods in days.items():
             by_day.rows.append([day, methods["cash"], methods["check"], methods["card"], sum(methods.values(), ZERO)])
         tables.append(by_day)
+    refunded = Refund.objects.filter(municipality=m).annotate(day=TruncDate("refunded_at"))
+    refunded = refunded.filter(day__range=(p["start"], p["end"]))
+    refunds = Table("Refunds on voided licenses", ["Refunded", "Method", "Check", "Payee", "License", "Amount", "By"])
+    for r in refunded.order_by("refunded_at").values_list(
+        "day", "refunded_at", "method", "check_number", "payment__payer__name", "license__serial", "amount",
+        "refunded_by__first_name", "refunded_by__last_name", "refunded_by__username",
+    ):  # fmt: skip
+        when = r[1].strftime("%H:%M") if p["start"] == p["end"] else r[0]
+        by = f"{r[7]} {r[8]}".strip() or r[9]
+        refunds.rows.append([when, _label(Payment.Method, r[2]), r[3], r[4] or "—", r[5] or "—", r[6], by])
+    refund_total = sum((r[5] for r in refunds.rows), ZERO)
+    refunds.totals = ["Total", "", "", "", "", refund_total, ""]
+    tables.append(refunds)
+    notes = [f"Received ${totals[1]}, refunded ${refund_total}: net ${totals[1] - refund_total}."]
     title = "The day's close" if p["start"] == p["end"] else "Payments by method"
-    return Report(title, _period(p), tables)
+    return Report(title, _period(p), tables, notes)
 
 
 def remittance(m, p) -> Report:
@@ -308,7 +322,7 @@ def tag_stock(m, p) -> Report:
 
 def unlicensed(m, p) -> Report:
     """Unlicensed and late animals (the licensing app's list, with its late fees)."""
-    from dogtag.licensing.views import unlicensed_rows
+    from dogtag.licensing.unlicensed import unlicensed_rows
     from dogtag.rules.licensing import license_year_of
 
     year = p.get("year") or license_year_of(law.pack_of(m), p["on"])

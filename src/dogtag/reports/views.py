@@ -1,23 +1,21 @@
 """Report pages: each on screen, as CSV (`?format=csv`) and as PDF (`?format=pdf`), for one
 municipality the user serves; the dashboard for one municipality or every one the user serves."""
 
-import json
 from dataclasses import dataclass
 from datetime import date
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Sum
 from django.db.models.functions import ExtractMonth, ExtractYear, TruncDate
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import render
 
 from dogtag.accounts.scope import municipalities
-from dogtag.documents.pdf import pdf_response
-from dogtag.licensing.models import License, Payment
+from dogtag.lib.tables import Report, Table, respond
+from dogtag.lib.web import municipality_for
+from dogtag.licensing.models import License, Payment, Refund
 from dogtag.registry.models import today
-from dogtag.registry.views import municipality_for
 from dogtag.reports import queries
-from dogtag.reports.tables import Report, Table, to_csv
 from dogtag.rules.decision import ZERO
 
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -87,19 +85,6 @@ def params(request, spec: Spec) -> dict:
     return p
 
 
-def respond(request, report: Report, municipality, name: str, template="reports/report.html", extra=None):
-    fmt = request.GET.get("format")
-    filename = f"{name}-{municipality.slug if municipality else 'county'}-{today().isoformat()}"
-    if fmt == "csv":
-        response = HttpResponse(to_csv(report), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
-        return response
-    context = {"report": report, "municipality": municipality, "name": name, "query": request.GET, **(extra or {})}
-    if fmt == "pdf":
-        return pdf_response("reports/report_pdf.html", context, f"{filename}.pdf")
-    return render(request, template, context)
-
-
 @login_required
 def report(request, slug, name):
     municipality = municipality_for(request, slug)
@@ -137,6 +122,9 @@ def dashboard_data(ids, on):
     )
     paid = Payment.objects.filter(municipality_id__in=ids, voided_at=None).annotate(day=TruncDate("received_at"))
     revenue = _by_month(paid, "day", Sum("amount"), years)
+    refunded = Refund.objects.filter(municipality_id__in=ids).annotate(day=TruncDate("refunded_at"))
+    for year, months in _by_month(refunded, "day", Sum("amount"), years).items():
+        revenue[year] = [r - out for r, out in zip(revenue[year], months, strict=True)]
     cases = queries.open_cases(ids, on)
     return {
         "years": years,
@@ -149,10 +137,7 @@ def dashboard_data(ids, on):
         "revenue": Table(
             "Revenue by month",
             ["Month", str(years[0]), str(years[1])],
-            [
-                [MONTHS[i], revenue[years[0]][i] or ZERO, revenue[years[1]][i] or ZERO]
-                for i in range(12)
-            ],
+            [[MONTHS[i], revenue[years[0]][i] or ZERO, revenue[years[1]][i] or ZERO] for i in range(12)],
             ["Total", sum(revenue[years[0]], ZERO), sum(revenue[years[1]], ZERO)],
         ),
         "cases": Table(
@@ -164,30 +149,29 @@ def dashboard_data(ids, on):
     }
 
 
-def _charts(data) -> str:
+def _charts(data) -> dict:
+    """The charts' numbers; the template encodes them once, with json_script."""
     y0, y1 = (str(y) for y in data["years"])
-    return json.dumps(
-        {
-            "licenses": {
-                "labels": MONTHS,
-                "series": {y0: [r[1] for r in data["licenses"].rows], y1: [r[2] for r in data["licenses"].rows]},
+    return {
+        "licenses": {
+            "labels": MONTHS,
+            "series": {y0: [r[1] for r in data["licenses"].rows], y1: [r[2] for r in data["licenses"].rows]},
+        },
+        "revenue": {
+            "labels": MONTHS,
+            "series": {
+                y0: [float(r[1]) for r in data["revenue"].rows],
+                y1: [float(r[2]) for r in data["revenue"].rows],
             },
-            "revenue": {
-                "labels": MONTHS,
-                "series": {
-                    y0: [float(r[1]) for r in data["revenue"].rows],
-                    y1: [float(r[2]) for r in data["revenue"].rows],
-                },
+        },
+        "cases": {
+            "labels": [r[0] for r in data["cases"].rows],
+            "series": {
+                "Open": [r[1] for r in data["cases"].rows],
+                "Overdue deadlines": [r[2] for r in data["cases"].rows],
             },
-            "cases": {
-                "labels": [r[0] for r in data["cases"].rows],
-                "series": {
-                    "Open": [r[1] for r in data["cases"].rows],
-                    "Overdue deadlines": [r[2] for r in data["cases"].rows],
-                },
-            },
-        }
-    )
+        },
+    }
 
 
 def _dashboard(request, served, municipality):

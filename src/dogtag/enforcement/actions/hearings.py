@@ -93,6 +93,12 @@ def schedule_hearing(decl, *, acting_user, scheduled_on, place, interested_parti
     return hearing
 
 
+def retitle(case, before: str, after: str) -> None:
+    """The case is named for what the dog is declared: a modified determination renames it."""
+    case.title = case.title.replace(f"declared {before.replace('_', ' ')}", f"declared {after.replace('_', ' ')}")
+    case.save(update_fields=["title"])
+
+
 @transaction.atomic
 def decide_hearing(
     hearing, *, acting_user, held_on, outcome, findings, comply_by=None, classification="", decision_sent_on=None
@@ -127,8 +133,11 @@ def decide_hearing(
         "modified": Declaration.Status.MODIFIED,
         "reversed": Declaration.Status.REVERSED,
     }[outcome]
+    before = decl.classification
     decl.status, decl.classification = status, hearing.classification
     decl.save(update_fields=["status", "classification"])
+    if decl.classification != before:
+        retitle(decl.case, before, decl.classification)
     if outcome == Hearing.Outcome.REVERSED:
         for d in decl.case.open_deadlines():
             drop(decl.case, d.key)
