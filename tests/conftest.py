@@ -65,3 +65,24 @@ def _fresh_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def api_responses_match_the_openapi_document(monkeypatch):
+    """Every API response any test receives must be one the OpenAPI document declares, with the
+    body its schema describes (issue 14: the published document true to the responses)."""
+    from django.test.client import Client
+
+    from tests.api.openapi import violations_of
+
+    found = []
+    request = Client.request
+
+    def checked(self, **environ):
+        response = request(self, **environ)
+        found.extend(violations_of(environ, response))
+        return response
+
+    monkeypatch.setattr(Client, "request", checked)
+    yield
+    assert not found, "API responses the OpenAPI document does not describe:\n" + "\n".join(found)

@@ -13,7 +13,9 @@ from dogtag.registry.models import Animal, today
 router = Router(tags=["licensing"])
 
 
-class CitationOut(Schema):
+class RuleCitationOut(Schema):
+    """A rule pack's citation (not a citation an officer writes: enforcement's CitationOut)."""
+
     jurisdiction: str
     section: str
     quote: str
@@ -22,7 +24,7 @@ class CitationOut(Schema):
 class LineOut(Schema):
     label: str
     amount: Decimal
-    citations: list[CitationOut]
+    citations: list[RuleCitationOut]
 
 
 class RefusalOut(Schema):
@@ -66,7 +68,7 @@ class LicenseOut(Schema):
     voided_at: datetime | None
     void_reason: str
     tags: list[TagOut]
-    citations: list[CitationOut]
+    citations: list[RuleCitationOut]
 
     @staticmethod
     def resolve_municipality(obj):
