@@ -19,6 +19,9 @@ $(VENV)/.test-packages: $(BIN)/dogtag
 run: $(BIN)/dogtag
 	DEBUG=true $(BIN)/dogtag migrate --noinput -v0
 	DEBUG=true $(BIN)/dogtag demo
+	@# The worker runs beside the development server and stops with it (Ctrl-C or exit).
+	DEBUG=true $(BIN)/dogtag worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
 	DEBUG=true $(BIN)/dogtag runserver 127.0.0.1:$(PORT)
 
 test: $(VENV)/.test-packages

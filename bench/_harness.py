@@ -16,13 +16,15 @@ Use::
                  goal="ratio<=1.5", met=runs.ratio("cpu") <= 1.5)
 
 A measured callable may return a number (its own figure: a p99 from a load run, say); it is kept
-as `figure` beside the wall and CPU seconds the harness takes around the call. The peak memory is
-the process's resident high-water mark during the call (reset before it with /proc/self/clear_refs
-where Linux allows, otherwise the lifetime peak, said so in the output). Servers in subprocesses
+as `figure` beside the wall and CPU seconds the harness takes around the call (anything else it
+returns is dropped). The peak memory is the process's resident high-water mark during the call
+(reset before it with /proc/self/clear_refs where Linux allows, otherwise the lifetime peak, said
+so in the output). Servers in subprocesses
 report their own CPU through `tree_cpu_seconds(pid)`.
 """
 from __future__ import annotations
 
+import gc
 import math
 import os
 import resource
@@ -186,6 +188,10 @@ class Bench:
         """Each side `warmup` times untimed, then A B A B ... `repetitions` times; prints min and median."""
         repetitions = max(repetitions, 3)
         runs = Runs((name, Side(name)) for name in sides)
+        # The fixtures built so far are not the work being measured: keep the collector from
+        # walking them again and again (what a preloaded server does with gc.freeze too).
+        gc.collect()
+        gc.freeze()
         for _ in range(warmup):
             for fn in sides.values():
                 fn()
@@ -199,8 +205,9 @@ class Bench:
                 side.wall.values.append(wall)
                 side.cpu.values.append(cpu)
                 side.peak_mb.values.append(peak_rss_mb())
-                if figure is not None:
+                if isinstance(figure, (int, float)) and not isinstance(figure, bool):
                     side.figure.values.append(float(figure))
+                del figure
         self.print_runs(runs, label)
         return runs
 

@@ -48,7 +48,7 @@ def populate():
     district = DistrictQuarantine.objects.filter(municipality=webster).first()
     if district is not None:
         return webster, officer, district
-    animals = bulk_animals(webster, ANIMALS, vaccinated=lambda i: i % 5 != 0, city="Webster", postal_code="54893")
+    first_animal = bulk_animals(webster, ANIMALS, vaccinated="i % 5 <> 0", city="Webster", postal_code="54893")
     today = date.today()
     district = actions.declare_district_quarantine(
         acting_user=officer,
@@ -64,7 +64,7 @@ def populate():
             municipality=places[i % len(places)],
             kind=Case.Kind.COMPLAINT,
             title=f"At large, complaint {i}",
-            animal=animals[i] if places[i % len(places)] == webster else None,
+            animal_id=first_animal + i if places[i % len(places)] == webster else None,
             officer=officer,
             opened_on=today - timedelta(days=i % 60),
         )

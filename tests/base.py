@@ -8,13 +8,23 @@ import time_machine
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import TestCase
+from django_otp import DEVICE_ID_SESSION_KEY
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from dogtag.accounts.models import Membership, Role
+from dogtag.accounts.second_factor import second_factor_required
 from dogtag.registry import actions
 from dogtag.registry.models import Municipality
 
 PASSWORD = "correct horse battery"
 CHICAGO = ZoneInfo("America/Chicago")
+
+
+def text(response) -> str:
+    """A response's body as text, streamed (a CSV export) or not."""
+    if response.streaming:
+        return b"".join(response.streaming_content).decode()
+    return response.content.decode()
 
 
 def on(day: date, hour: int = 12):
@@ -115,4 +125,12 @@ class BaseTestCase(TestCase):
         Fixtures.build(cls)
 
     def login(self, user):
+        """Log in; a user who must give a second factor (an administrator) is given one, verified,
+        as the verify page would (tests/accounts/test_login_security.py tests that page itself)."""
         self.client.force_login(user)
+        if second_factor_required(user):
+            device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+            device = device or TOTPDevice.objects.create(user=user, name="Test authenticator", confirmed=True)
+            session = self.client.session
+            session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+            session.save()

@@ -1,15 +1,46 @@
 import os
+import shutil
+import tempfile
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop in the test thread
 
 
+def _allow_audit_truncate(sender, connection, **kwargs):
+    """Transactional tests are emptied with TRUNCATE on PostgreSQL, which the audit trail refuses
+    (audit/migrations/0003_no_truncate.py) unless the session says so; only tests say so."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET dogtag.allow_audit_truncate = 'on'")
+
+
 def pytest_configure(config):
     from django.conf import settings
+    from django.db.backends.signals import connection_created
+
+    connection_created.connect(_allow_audit_truncate)
 
     # Tests create many users; the production hasher would spend seconds on them.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.SECURE_SSL_REDIRECT = False
+    # Production names static files by their hash from a manifest that `dogtag serve` collects
+    # (tests/ops/test_serve.py runs it so); the suite serves the sources through the finders
+    # instead of collecting ~1 MB into var/static on every run.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    settings.WHITENOISE_USE_FINDERS = True
+    # Uploads and PDFs a test stores go to a folder of this run, not the developer's var/media.
+    settings.MEDIA_ROOT = config._dogtag_media = tempfile.mkdtemp(prefix="dogtag-test-media-")
     # The concurrency tests queue many writers on SQLite's one lock; on a busy CI machine a
     # writer may wait longer than production's timeout for its turn.
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         settings.DATABASES["default"]["OPTIONS"]["timeout"] = 120
+    # Background tasks run in the test's own process on commit; the tests of the worker
+    # (tests/worker/) start `dogtag worker` for real and switch this off.
+    settings.DOGTAG_TASKS_INLINE = True
+
+
+def pytest_unconfigure(config):
+    if getattr(config, "_dogtag_media", None):
+        shutil.rmtree(config._dogtag_media, ignore_errors=True)

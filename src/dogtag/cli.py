@@ -8,4 +8,9 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
     from django.core.management import execute_from_command_line
 
-    execute_from_command_line(sys.argv)
+    from dogtag.lib.env import ImproperlyConfiguredEnv
+
+    try:
+        execute_from_command_line(sys.argv)
+    except ImproperlyConfiguredEnv as e:  # a setting that cannot be right: say which, not a traceback
+        sys.exit(f"dogtag: {e}")

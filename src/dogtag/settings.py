@@ -1,18 +1,28 @@
 """Django settings, read from environment variables (see lib/env.py and README.md)."""
 
+import json
 import os
+from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 
-from dogtag.lib.env import envbool, envint, envlist, envstr
+from dogtag.lib.env import ImproperlyConfiguredEnv, envbool, envcron, envint, envlist, envstr
 
 BASE_DIR = Path(__file__).resolve().parent
 VAR_DIR = Path(envstr("DOGTAG_VAR_DIR") or BASE_DIR.parent.parent / "var")
 
 DEBUG = envbool("DEBUG", False)
-# Without SECRET_KEY a development key is used; `dogtag check --deploy` flags it (W009).
-SECRET_KEY = envstr("SECRET_KEY") or "django-insecure-development-key-set-SECRET_KEY"
+DEVELOPMENT_SECRET_KEY = "django-insecure-development-key-set-SECRET_KEY"
+SECRET_KEY = envstr("SECRET_KEY") or DEVELOPMENT_SECRET_KEY
+if not DEBUG and (SECRET_KEY == DEVELOPMENT_SECRET_KEY or SECRET_KEY.startswith("django-insecure")):
+    # Sessions, password resets and the residents' signed renewal links are only as secret as this.
+    raise ImproperlyConfiguredEnv(
+        "SECRET_KEY is not set (or is the development key) and DEBUG is false: set SECRET_KEY or "
+        "SECRET_KEY_FILE to a long random value (python -c 'import secrets; print(secrets.token_urlsafe(50))'), "
+        "or DEBUG=true on a development machine."
+    )
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
@@ -23,6 +33,9 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "dogtag.accounts",
     "dogtag.audit",
     "dogtag.registry",
@@ -34,6 +47,9 @@ INSTALLED_APPS = [
     "dogtag.portal",
     "dogtag.imports",
     "dogtag.reports",
+    "dogtag.ops",
+    "django_q",
+    "dogtag.worker",
 ]
 
 MIDDLEWARE = [
@@ -43,8 +59,15 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    # Before any view (and CSRF's process_view, which reads the form) touches the body.
+    "dogtag.lib.body_limit.BodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "dogtag.accounts.sessions.IdleTimeoutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "dogtag.accounts.second_factor.SecondFactorMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "dogtag.urls"
@@ -94,6 +117,32 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+AUTH_PASSWORD_VALIDATORS += [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+AUTH_PASSWORD_VALIDATORS[0]["OPTIONS"] = {"min_length": envint("PASSWORD_MIN_LENGTH", 12)}
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: a locked-out username is refused before its password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords a username (or an address) is locked
+# until an administrator unlocks it in the admin (Axes > Access attempts: delete the row), or
+# after AXES_COOLOFF_MINUTES when that is set.
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: one account, or one address
+AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 0)) or None
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "dogtag.lib.client.client_address"
+AXES_SENSITIVE_PARAMETERS = ["password", "token"]
+# A second factor (django-otp, TOTP): required of administrators, open to every staff user.
+OTP_TOTP_ISSUER = envstr("OTP_TOTP_ISSUER", "Dogtag")
+# Sessions: DOGTAG_SESSION_IDLE_MINUTES without a request ends one (accounts/sessions.py);
+# SESSION_COOKIE_AGE (seconds) bounds its whole life, a working day by default.
+DOGTAG_SESSION_IDLE_MINUTES = envint("DOGTAG_SESSION_IDLE_MINUTES", 30)
+SESSION_COOKIE_AGE = envint("SESSION_COOKIE_AGE", 12 * 3600)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -104,15 +153,42 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(envstr("DOGTAG_STATIC_ROOT") or VAR_DIR / "static")
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Stateless app processes serve their own static files; finders spare a collectstatic step.
-WHITENOISE_USE_FINDERS = True
 try:
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 except OSError:  # a read-only deployment collects static files elsewhere
     pass
-MEDIA_ROOT = VAR_DIR / "media"
+MEDIA_ROOT = Path(envstr("DOGTAG_MEDIA_ROOT") or VAR_DIR / "media")
+MEDIA_URL = "/media/"  # never served as such: every stored file goes out through a view that checks access
+
+
+def _storage_options(name: str) -> dict:
+    raw = envstr(name) or "{}"
+    try:
+        options = json.loads(raw)
+    except ValueError as e:
+        raise ImproperlyConfiguredEnv(f"{name}: expected a JSON object of storage options ({e})") from None
+    if not isinstance(options, dict):
+        raise ImproperlyConfiguredEnv(f"{name}={raw!r}: expected a JSON object of storage options")
+    return options
+
+
+STORAGES = {
+    # Uploads, generated PDFs and import files, always through django.core.files.storage: a shared
+    # or object store (django-storages, e.g. storages.backends.s3.S3Storage) is a setting, not code.
+    "default": {
+        "BACKEND": envstr("DOGTAG_MEDIA_STORAGE") or "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": _storage_options("DOGTAG_MEDIA_STORAGE_OPTIONS"),
+    },
+    # Hashed, compressed names in production (collected by `dogtag serve` or the image's build);
+    # the development server serves the sources as they are.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "dogtag.ops.static.StaticFilesStorage",
+    },
+}
 
 EMAIL_BACKEND = envstr("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = envstr("EMAIL_HOST", "localhost")
@@ -120,6 +196,7 @@ EMAIL_PORT = envint("EMAIL_PORT", 25)
 EMAIL_HOST_USER = envstr("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = envstr("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 30)  # seconds; a mail server that hangs is a refusal, retried later
 DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "dogtag@localhost")
 
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
@@ -128,20 +205,122 @@ CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer probes over plain HTTP
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if envbool("BEHIND_PROXY", False) else None
+# How many proxies in front of Dogtag append to X-Forwarded-For; the client's address is the
+# entry that many places from the right (the entries left of it are the client's own words).
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 1 if SECURE_PROXY_SSL_HEADER else 0)
 
+# One JSON object a line on stdout (dogtag/ops/logs.py), the server's access log included;
+# DOGTAG_LOG_FORMAT=text for people reading a terminal (the default with DEBUG=true).
+LOG_FORMAT = envstr("DOGTAG_LOG_FORMAT") or ("text" if DEBUG else "json")
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfiguredEnv(f"DOGTAG_LOG_FORMAT={LOG_FORMAT!r}: expected json or text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "WARNING")},
+    "formatters": {
+        "json": {"()": "dogtag.ops.logs.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s"},
+    },
+    "handlers": {"stdout": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": LOG_FORMAT}},
+    "root": {"handlers": ["stdout"], "level": envstr("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        name: {"handlers": ["stdout"], "level": "INFO", "propagate": False}
+        for name in ("gunicorn.error", "gunicorn.access", "dogtag")
+    },
 }
 
+# Error reports to Sentry (or a compatible service such as GlitchTip) when a DSN is given.
+SENTRY_DSN = envstr("SENTRY_DSN")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=envstr("SENTRY_ENVIRONMENT", "production"),
+        release=envstr("SENTRY_RELEASE"),
+        send_default_pii=False,  # owners' names and addresses stay out of error reports
+        traces_sample_rate=0.0,
+    )
+
+# The address residents and staff reach Dogtag at: the links in emails and on printed notices.
+# Required in production; a wrong default would mail every resident a link to localhost.
+DOGTAG_BASE_URL = (envstr("DOGTAG_BASE_URL") or "").rstrip("/")
+if not DOGTAG_BASE_URL:
+    if not DEBUG:
+        raise ImproperlyConfiguredEnv(
+            "DOGTAG_BASE_URL is not set and DEBUG is false: set it to the address residents use, "
+            "e.g. DOGTAG_BASE_URL=https://dogs.example-county.gov (links in emails and notices)."
+        )
+    DOGTAG_BASE_URL = f"http://127.0.0.1:{envint('PORT', 8000)}"
+_base = urlsplit(DOGTAG_BASE_URL)
+if _base.scheme not in ("http", "https") or not _base.netloc or _base.query or _base.fragment:
+    raise ImproperlyConfiguredEnv(f"DOGTAG_BASE_URL={DOGTAG_BASE_URL!r}: expected http(s)://host[:port][/path]")
+
 # The public portal (src/dogtag/portal). None of these is a legal number.
-DOGTAG_BASE_URL = envstr("DOGTAG_BASE_URL", "http://127.0.0.1:8000")  # links in emails
 DOGTAG_PAYMENT_PROVIDERS = envlist("DOGTAG_PAYMENT_PROVIDERS", "counter")  # add test-card for demos
 DOGTAG_UPLOAD_MAX_BYTES = envint("DOGTAG_UPLOAD_MAX_BYTES", 5_000_000)
+# A whole request body, refused by its Content-Length before it is read (lib/body_limit.py):
+# an application carries two uploads; the clerk's roll import may be larger.
+DOGTAG_REQUEST_MAX_BYTES = envint("DOGTAG_REQUEST_MAX_BYTES", 2 * DOGTAG_UPLOAD_MAX_BYTES + 1_000_000)
+DOGTAG_IMPORT_MAX_BYTES = envint("DOGTAG_IMPORT_MAX_BYTES", 200_000_000)
+# Form fields (and API JSON) held in memory, and the size past which an upload streams to a temporary file.
+DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
+FILE_UPLOAD_MAX_MEMORY_SIZE = envint("FILE_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per client address...
 DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
 # Dogtag's own reminder lead time before a rabies certificate runs out; no rule pack sets one.
 DOGTAG_RABIES_REMINDER_DAYS = envint("DOGTAG_RABIES_REMINDER_DAYS", 30)
+
+# Background work (src/dogtag/worker): django-q2 on its ORM broker, so the queue lives in the same
+# database on SQLite and PostgreSQL. `retry` must exceed `timeout`: a task still running when its
+# retry lease runs out would be handed to a second worker; a worker killed mid-task leaves its
+# task locked until the lease ends, then another worker takes it (every task is idempotent).
+DOGTAG_TASK_TIMEOUT = envint("DOGTAG_TASK_TIMEOUT", 300)
+DOGTAG_TASK_RETRY = envint("DOGTAG_TASK_RETRY", DOGTAG_TASK_TIMEOUT + 60)
+if DOGTAG_TASK_RETRY <= DOGTAG_TASK_TIMEOUT:
+    raise ImproperlyConfiguredEnv(
+        f"DOGTAG_TASK_RETRY={DOGTAG_TASK_RETRY} must be larger than DOGTAG_TASK_TIMEOUT={DOGTAG_TASK_TIMEOUT}, "
+        "or a task still running is handed to a second worker"
+    )
+Q_CLUSTER = {
+    "name": "dogtag",
+    "orm": "default",
+    "workers": envint("DOGTAG_WORKERS", 2),
+    "timeout": DOGTAG_TASK_TIMEOUT,
+    "retry": DOGTAG_TASK_RETRY,
+    # A failed task goes back to the queue until it has failed this many times; then it stays in
+    # the admin's "Failed tasks" list.
+    "max_attempts": envint("DOGTAG_TASK_MAX_ATTEMPTS", 5),
+    "ack_failures": envbool("DOGTAG_TASK_ACK_FAILURES", False),
+    "catch_up": False,  # a worker down over a night runs a missed daily schedule once, not once per day
+    "save_limit": envint("DOGTAG_TASK_SAVE_LIMIT", 1000),
+    "recycle": envint("DOGTAG_TASK_RECYCLE", 200),  # a worker process is replaced after this many tasks
+    "max_rss": envint("DOGTAG_TASK_MAX_RSS_KB", 500_000),  # ...or once it holds this much memory
+    "bulk": 1,
+    "poll": 0.5,
+    "label": "Background tasks",
+}
+# Tasks run in the calling process on commit instead of in `dogtag worker` (the test suite's
+# default; never in production, where a request must not do the worker's work).
+DOGTAG_TASKS_INLINE = envbool("DOGTAG_TASKS_INLINE", False)
+# Schedules: a cron expression in America/Chicago time each, or "off".
+DOGTAG_SCHEDULES = {
+    "heartbeat": ("dogtag.worker.tasks.heartbeat", envcron("DOGTAG_SCHEDULE_HEARTBEAT", "* * * * *")),
+    "outbox": ("dogtag.outbox.tasks.send_outbox", envcron("DOGTAG_SCHEDULE_OUTBOX", "* * * * *")),
+    "rabies reminders": (
+        "dogtag.portal.tasks.send_rabies_reminders",
+        envcron("DOGTAG_SCHEDULE_RABIES_REMINDERS", "0 6 * * *"),
+    ),
+}
+# /healthz calls the worker stale when its last heartbeat is older than this.
+DOGTAG_WORKER_STALE_SECONDS = envint("DOGTAG_WORKER_STALE_SECONDS", 180)
+# The outbox (src/dogtag/outbox/sender.py): claimed batches, exponential backoff, dead letters.
+DOGTAG_OUTBOX_BATCH = envint("DOGTAG_OUTBOX_BATCH", 50)
+DOGTAG_OUTBOX_CLAIM_SECONDS = envint("DOGTAG_OUTBOX_CLAIM_SECONDS", 600)  # a killed sender's claims expire
+DOGTAG_OUTBOX_BACKOFF_SECONDS = envint("DOGTAG_OUTBOX_BACKOFF_SECONDS", 60)  # 1, 2, 4, 8 ... minutes
+DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS = envint("DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS", 6 * 3600)
+DOGTAG_OUTBOX_MAX_ATTEMPTS = envint("DOGTAG_OUTBOX_MAX_ATTEMPTS", 8)  # then a dead letter
+# An import whose heartbeat (one a batch) is older than this was killed: shown as interrupted.
+DOGTAG_IMPORT_STALE_SECONDS = envint("DOGTAG_IMPORT_STALE_SECONDS", 120)

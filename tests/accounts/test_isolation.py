@@ -68,6 +68,7 @@ API_OBJECTS = {
 # permits: the hen permit list and the vicious-dog permits of Benton's declaration (issue, renew, list)
 API_OBJECTS["hen-permits"] = "hen_permit"
 OPEN_PAGES = {"login", "logout"}  # reachable by anyone, show no records
+OPEN_PAGES.add("healthz")  # for a load balancer: names the failing part, never a record (tests/worker/test_health.py)
 OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enforcement/test_my_cases.py)
 # The public portal, open by design: applications are reached by their emailed token, the found-dog
 # lookup shows a dog's name and whom to call, never the owner (tests/portal/test_found.py).
@@ -77,6 +78,8 @@ LIST_PAGES = {"home", "search"}  # scoped lists: answer 200 without Benton's rec
 LIST_PAGES |= {"my-cases", "calendar-reset"}
 LIST_PAGES.add("county-dashboard")  # every municipality the user serves (tests/reports/test_dashboard.py)
 LIST_PAGES.add("portal-found")  # open; without a tag number it shows no record
+# the user's own second factor (tests/accounts/test_login_security.py): no municipality's records
+LIST_PAGES |= {"two-factor", "two-factor-verify"}
 BENTON_DATA = ["Rex", "Pat Owner", "12 Main St", "985112000000001", "RT-555"]
 SEARCHES = ["Re", "Pat", "12 Mai", "98511200", "RT-5"]
 SEARCH_PAGES = {"search", "district-lookup"}

@@ -58,3 +58,19 @@ class ReadableHistoryTests(BaseTestCase):
         page = self.client.get(f"/animals/{self.dog.pk}/").content.decode()
         self.assertIn("<b>spayed or neutered</b>: no → yes", page)
         self.assertIn("3 Oak St", page)
+
+
+class TruncateTests(BaseTestCase):
+    def test_postgresql_refuses_to_truncate_the_audit_trail(self):
+        if connection.vendor != "postgresql":
+            self.skipTest("TRUNCATE is PostgreSQL's; SQLite has no such statement")
+        events = AuditEvent.objects.count()
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the fixtures' checks, due before a TRUNCATE
+            cursor.execute("RESET dogtag.allow_audit_truncate")  # as the app's own connections are
+            try:
+                with self.assertRaisesMessage(DatabaseError, "TRUNCATE refused"), transaction.atomic():
+                    cursor.execute("TRUNCATE audit_auditevent CASCADE")
+            finally:
+                cursor.execute("SET dogtag.allow_audit_truncate = 'on'")
+        self.assertEqual(AuditEvent.objects.count(), events)

@@ -13,10 +13,9 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
 from dogtag.imports import actions
-from dogtag.imports.rolls import plan
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
-from tests.imports.test_import import GOOD
+from tests.imports.test_import import GOOD, import_roll
 from tests.licensing.base import benton_license
 from tests.licensing.kennel_fixtures import benton_multiple_dog_and_kennel
 
@@ -34,7 +33,7 @@ class ExportRoundTripTests(BaseTestCase):
         cls.fee, cls.license = benton_license(cls)
         benton_cases(cls)
         benton_multiple_dog_and_kennel(cls)
-        actions.run_import(plan(cls.benton, "roll.csv", GOOD), acting_user=cls.clerk, municipality=cls.benton)
+        import_roll(cls.benton, GOOD, acting_user=cls.clerk)
 
     def test_a_restored_export_loses_nothing(self):
         first, second, var = (Path(tempfile.mkdtemp(prefix="dogtag-export-")) for _ in range(3))

@@ -1,6 +1,8 @@
 import csv
 import io
+import tempfile
 from datetime import date
+from pathlib import Path
 from unittest import mock
 
 import openpyxl
@@ -9,12 +11,13 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from dogtag.audit.models import AuditEvent
-from dogtag.imports import actions
+from dogtag.imports import actions, uploads
 from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
-from dogtag.imports.rolls import Mapping, RollError, plan
+from dogtag.imports.rolls import Mapping, RollError
+from dogtag.imports.rolls import plan as plan_path
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership, Person, RabiesVaccination
-from tests.base import BaseTestCase, on
+from tests.base import BaseTestCase, on, text
 
 HEADER = [
     "owner_name", "owner_street", "owner_city", "owner_postal_code", "animal_name", "breed", "color", "sex", "altered",
@@ -45,6 +48,28 @@ def roll(*rows, header=HEADER) -> bytes:
     writer.writerow(header)
     writer.writerows(rows)
     return out.getvalue().encode()
+
+
+def saved(content: bytes, suffix=".csv") -> Path:
+    """`content` in a file of its own (a roll is read from a file as it streams)."""
+    f = tempfile.NamedTemporaryFile(suffix=suffix, delete=False)
+    f.write(content)
+    f.close()
+    return Path(f.name)
+
+
+def plan(municipality, name, content, mapping=None, **kwargs):
+    return plan_path(municipality, saved(content, Path(name).suffix), name, mapping, **kwargs)
+
+
+def import_roll(municipality, content, *, acting_user, name="roll.csv", mapping=None, **kwargs):
+    """Check the roll, then write it as a confirmed run (what the command line does)."""
+    path = saved(content, Path(name).suffix)
+    found = plan_path(municipality, path, name, mapping)
+    with open(path, "rb") as f:
+        digest = uploads.keep(f)
+    run = actions.start_import(municipality, found, acting_user=acting_user, digest=digest)
+    return actions.run_import(run, path, mapping, acting_user=acting_user, **kwargs)
 
 
 GOOD = roll(
@@ -99,16 +124,14 @@ class ImportPlanTests(BaseTestCase):
 @on(date(2026, 3, 2))
 class ImportWriteTests(BaseTestCase):
     def run_import(self, content=GOOD, **kwargs):
-        return actions.run_import(
-            plan(self.benton, "roll.csv", content), acting_user=self.clerk, municipality=self.benton, **kwargs
-        )
+        return import_roll(self.benton, content, acting_user=self.clerk, **kwargs)
 
     def test_it_writes_the_valid_rows_and_one_audit_event_per_batch(self):
         events = AuditEvent.objects.count()
         run = self.run_import(batch_size=2)
         self.assertEqual((run.rows, run.written, run.skipped, run.invalid), (7, 3, 1, 3))
         self.assertEqual(run.batches.count(), 2)
-        self.assertEqual(AuditEvent.objects.count(), events + 2)
+        self.assertEqual(AuditEvent.objects.count(), events + 3, "the run, then one per batch")
         self.assertEqual(
             set(AuditEvent.objects.filter(action="import.batch").values_list("object_type", flat=True)),
             {"imports.importbatch"},
@@ -130,6 +153,7 @@ class ImportWriteTests(BaseTestCase):
         counts = [m.objects.count() for m in (Person, Animal, Ownership, RabiesVaccination, License, ImportRow)]
         again = plan(self.benton, "roll.csv", GOOD)
         self.assertEqual((again.valid, again.already), (0, 4), "line 5 repeats line 2, imported already")
+        self.assertEqual(again.invalid, 3)
         self.run_import()
         self.assertEqual(
             [m.objects.count() for m in (Person, Animal, Ownership, RabiesVaccination, License, ImportRow)], counts
@@ -172,7 +196,7 @@ class ImportWriteTests(BaseTestCase):
         found = plan(self.benton, "roll.xlsx", content.getvalue(), mapping)
         self.assertEqual(found.problems, [])
         self.assertEqual((found.valid, found.owners_new, found.animals_new), (2, 1, 2))
-        actions.run_import(found, acting_user=self.clerk, municipality=self.benton)
+        import_roll(self.benton, content.getvalue(), acting_user=self.clerk, name="roll.xlsx", mapping=mapping)
         lou = Animal.objects.get(name="Lou")
         self.assertEqual((lou.sex, lou.birth_date, lou.microchip), ("male", date(2022, 7, 4), "985112000000999"))
         self.assertEqual(Animal.objects.get(name="Mo").birth_date, date(2023, 7, 4))
@@ -180,14 +204,14 @@ class ImportWriteTests(BaseTestCase):
 
     def test_only_a_clerk_imports(self):
         with self.assertRaises(Exception) as e:
-            actions.run_import(plan(self.benton, "roll.csv", GOOD), acting_user=self.vet, municipality=self.benton)
+            import_roll(self.benton, GOOD, acting_user=self.vet)
         self.assertEqual(type(e.exception).__name__, "PermissionDenied")
 
 
 @on(date(2026, 3, 2))
 class ImportCommandTests(BaseTestCase):
     def test_the_dry_run_lists_every_invalid_row_and_writes_nothing(self):
-        path = self.tmp_roll()
+        path = str(saved(GOOD))
         out = io.StringIO()
         call_command("import", path, municipality="benton", dry_run=True, stdout=out)
         text = out.getvalue()
@@ -198,7 +222,7 @@ class ImportCommandTests(BaseTestCase):
 
     def test_it_imports_with_a_progress_bar(self):
         out, err = io.StringIO(), io.StringIO()
-        call_command("import", self.tmp_roll(), municipality="benton", user="alice", stdout=out, stderr=err)
+        call_command("import", str(saved(GOOD)), municipality="benton", user="alice", stdout=out, stderr=err)
         self.assertIn("Imported 3 rows in 1 batches", out.getvalue())
         self.assertEqual(ImportBatch.objects.get().rows, 3)
         self.assertEqual(ImportRun.objects.get().started_by, self.clerk)
@@ -215,18 +239,38 @@ class ImportCommandTests(BaseTestCase):
 
 @on(date(2026, 3, 2))
 class UploadPageTests(BaseTestCase):
-    def test_the_clerk_checks_then_confirms(self):
+    def test_the_clerk_uploads_the_worker_checks_the_clerk_confirms(self):
         self.login(self.clerk)
         url = reverse("import", args=["benton"])
-        r = self.client.post(url, {"roll": SimpleUploadedFile("roll.csv", GOOD, "text/csv")})
+        with self.captureOnCommitCallbacks(execute=True):
+            r = self.client.post(url, {"roll": SimpleUploadedFile("roll.csv", GOOD, "text/csv")})
+        run = ImportRun.objects.get()
+        self.assertRedirects(r, reverse("import-run", args=["benton", run.pk]))
+        r = self.client.get(r.url)
+        self.assertContains(r, "Checked; waiting for your confirmation")
+        self.assertContains(r, "read as UTF-8")
         self.assertContains(r, "Import 3 rows")
         self.assertContains(r, "Birth date 2099-01-01 is in the future.")
-        self.assertEqual(ImportRun.objects.count(), 0)
-        r = self.client.post(url, {"confirm": r.context["digest"], "name": "roll.csv", "mapping": ""}, follow=True)
-        self.assertContains(r, "Imported 3 rows from roll.csv")
-        self.assertEqual(ImportRun.objects.get().written, 3)
+        self.assertEqual(Person.objects.count(), 1, "the check writes nothing")
+        with self.captureOnCommitCallbacks(execute=True):
+            r = self.client.post(r.request["PATH_INFO"], {"step": "confirm"})
+        r = self.client.get(r.url)
+        self.assertContains(r, "Imported 3 rows; 1 already imported or repeated, 3 invalid.")
+        run.refresh_from_db()
+        self.assertEqual((run.state, run.written), (ImportRun.State.FINISHED, 3))
         r = self.client.get(url, {"format": "csv"})
-        self.assertIn("roll.csv,alice,", r.content.decode())
+        self.assertIn("roll.csv,alice,", text(r))
+
+    def test_a_file_that_is_not_a_roll_fails_with_its_reason_on_the_page(self):
+        self.login(self.clerk)
+        with self.captureOnCommitCallbacks(execute=True):
+            r = self.client.post(
+                reverse("import", args=["benton"]), {"roll": SimpleUploadedFile("roll.csv", b"%PDF-1.4 <html>")}
+            )
+        r = self.client.get(r.url)
+        self.assertContains(r, "Failed")
+        self.assertContains(r, "roll.csv is a PDF document, not a roll")
+        self.assertEqual(ImportRow.objects.count(), 0)
 
     def test_a_veterinarian_cannot_import(self):
         self.login(self.vet)

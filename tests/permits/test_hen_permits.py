@@ -45,7 +45,7 @@ class HenPermitTests(EnforcementTestCase):
         person, premises, _ = self.owner_and_dog("cedarburg", "Clucky")
         self.login(self.clerks["cedarburg"])
         with on(date(2026, 5, 4)):
-            plan = SimpleUploadedFile("plan.pdf", b"%PDF-1.4 site plan", content_type="application/pdf")
+            plan = SimpleUploadedFile("plan.pdf", PDF, content_type="application/pdf")
             r = self.apply(premises, person, all_owners_signed="on", premises_registration="WI-0042", site_plan=plan)
             permit = HenPermit.objects.get()
             self.assertRedirects(r, reverse("hen-permit", args=[permit.pk]))

@@ -1,6 +1,7 @@
 """A real SMTP server on loopback for the portal's email tests, and a complete application."""
 
 import email
+import io
 import socket
 import tempfile
 from contextlib import contextmanager
@@ -10,8 +11,26 @@ from aiosmtpd.controller import Controller
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 
-PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+
+def _pdf() -> bytes:
+    from pypdf import PdfWriter
+
+    out = io.BytesIO()
+    writer = PdfWriter()
+    writer.add_blank_page(width=612, height=792)
+    writer.write(out)
+    return out.getvalue()
+
+
+def _image(kind) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), "white").save(out, kind)
+    return out.getvalue()
+
+
+PDF, PNG, JPEG = _pdf(), _image("PNG"), _image("JPEG")  # real files: uploads are checked by content
 MEDIA = override_settings(MEDIA_ROOT=tempfile.mkdtemp(prefix="dogtag-portal-media-"))
 
 

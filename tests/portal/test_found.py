@@ -2,7 +2,7 @@ from datetime import date
 
 from django.test import override_settings
 
-from dogtag.portal.models import Lookup, MunicipalityContact
+from dogtag.portal.models import Lookup, LookupCounter, MunicipalityContact
 from tests.base import BaseTestCase, on
 from tests.licensing.base import benton_license
 
@@ -50,7 +50,7 @@ class FoundDogTests(BaseTestCase):
         self.assertNotContains(r, "This is Rex", status_code=429)
         other = self.client.get("/found/", {"q": "RT-555"}, REMOTE_ADDR="10.0.0.9")
         self.assertContains(other, "This is Rex")
-        self.assertEqual(Lookup.objects.filter(refused=True).count(), 1)
+        self.assertEqual(LookupCounter.objects.get(client_address="127.0.0.1").refused, 1)
 
     def test_a_replacement_tag_finds_the_dog_and_the_lost_tag_does_not(self):
         from dogtag.licensing.actions import replace_tag

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 from django.urls import reverse
 
-from tests.base import BaseTestCase, on
+from tests.base import BaseTestCase, on, text
 from tests.licensing.base import benton_license
 
 
@@ -41,6 +41,6 @@ class DashboardTests(BaseTestCase):
     def test_the_dashboard_prints_as_pdf_and_downloads_as_csv(self):
         self.login(self.clerk)
         r = self.client.get(reverse("dashboard", args=["benton"]), {"format": "csv"})
-        self.assertIn("Licenses issued by month", r.content.decode())
+        self.assertIn("Licenses issued by month", text(r))
         r = self.client.get(reverse("dashboard", args=["benton"]), {"format": "pdf"})
         self.assertTrue(r.content.startswith(b"%PDF"))

@@ -10,7 +10,7 @@ from django.urls import reverse
 from dogtag.enforcement import actions as enforcement
 from dogtag.licensing import actions as licensing
 from dogtag.registry import actions as registry
-from tests.base import BaseTestCase, on
+from tests.base import BaseTestCase, on, text
 from tests.enforcement.fixtures import benton_cases
 from tests.licensing.base import benton_license
 
@@ -85,7 +85,7 @@ class LicensingReportTests(BaseTestCase):
 
     def test_the_county_clerk_report_lists_each_license(self):
         r = self.get("county-clerk", format="csv")
-        rows = list(csv.reader(io.StringIO(r.content.decode())))
+        rows = list(csv.reader(io.StringIO(text(r))))
         self.assertEqual(rows[0][:4], ["Year", "Serial", "Issued", "Owner"])
         self.assertEqual(rows[1][:4], ["2026", str(self.license.serial), "2026-02-10", "Pat Owner"])
         self.assertEqual(r["Content-Disposition"], 'attachment; filename="county-clerk-benton-2026-02-10.csv"')

@@ -5,6 +5,7 @@ its threads ask their first question (as in a server's first second)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -67,7 +68,7 @@ def test_a_django_process_has_everything_loaded_before_its_first_request():
         "import django; django.setup(); from dogtag.rules import catalogue, packs; "
         "print(catalogue._loaded, sorted(packs._PACKS) == sorted(packs.pack_ids()))"
     )
-    env = {"DJANGO_SETTINGS_MODULE": "dogtag.settings", "PATH": "/usr/bin:/bin"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "dogtag.settings"}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert r.stdout.split() == ["True", "True"], r.stderr
 

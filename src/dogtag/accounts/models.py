@@ -4,8 +4,6 @@ import secrets
 from django.conf import settings
 from django.db import models
 
-from dogtag.registry.models import Municipality
-
 
 class Role(models.TextChoices):
     CLERK = "clerk", "Clerk"
@@ -18,7 +16,7 @@ class Membership(models.Model):
     """A user serves a municipality in a role; a county officer has one per municipality."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
-    municipality = models.ForeignKey(Municipality, on_delete=models.CASCADE, related_name="memberships")
+    municipality = models.ForeignKey("registry.Municipality", on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=15, choices=Role.choices)
 
     class Meta:

@@ -1,11 +1,11 @@
 """Which municipalities a user serves, and in which roles. Every query made for a user goes
 through here (DESIGN.md, layer rule 3), so no view can forget isolation."""
 
+from django.apps import apps
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from dogtag.accounts.models import Membership, Role
-from dogtag.registry.models import Municipality
 
 ANY_ROLE = tuple(Role.values)
 
@@ -20,7 +20,18 @@ def municipality_ids(user, roles=ANY_ROLE) -> set[int]:
 
 
 def municipalities(user, roles=ANY_ROLE):
-    return Municipality.objects.filter(pk__in=municipality_ids(user, roles))
+    # By name: accounts sit below the registry (.importlinter); a membership is in a municipality.
+    return apps.get_model("registry", "Municipality").objects.filter(pk__in=municipality_ids(user, roles))
+
+
+def municipality_for(user, slug, roles=ANY_ROLE):
+    """The one municipality lookup of every page and API operation: the municipality `slug` if
+    the user serves it (404 if not, so its existence is not revealed), in one of `roles` (403)."""
+    municipality = municipalities(user).filter(slug=slug).first()
+    if municipality is None:
+        raise Http404("No such municipality among those you serve.")
+    require_role(user, municipality.pk, roles)
+    return municipality
 
 
 def scoped(user, queryset, roles=ANY_ROLE):

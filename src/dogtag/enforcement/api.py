@@ -10,8 +10,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
 
-from dogtag.accounts.scope import get_for_user, municipalities, scoped
-from dogtag.enforcement import actions, forms, views
+from dogtag.accounts.scope import get_for_user, municipality_for, scoped
+from dogtag.enforcement import actions
 from dogtag.enforcement.models import (
     BiteReport,
     Case,
@@ -20,14 +20,12 @@ from dogtag.enforcement.models import (
     Impoundment,
     QuarantineOrder,
 )
+from dogtag.enforcement.steps import NEW, STEPS
+from dogtag.lib.forms import ScopedForm
 from dogtag.registry.models import Animal, Person
 from dogtag.rules.decision import ZERO
 
 router = Router(tags=["animal control"])
-
-
-def _municipality(request, slug):
-    return get_object_or_404(municipalities(request.auth), slug=slug)
 
 
 def _row(model, municipality_id, pk):
@@ -97,7 +95,7 @@ class ImpoundIn(Schema):
 
 @router.post("/municipalities/{slug}/impoundments", response={201: CaseOut})
 def impound(request, slug: str, payload: ImpoundIn):
-    m = _municipality(request, slug)
+    m = municipality_for(request.auth, slug)
     data = payload.dict()
     animal = _row(Animal, m.pk, data.pop("animal_id"))
     owner = _row(Person, m.pk, data.pop("owner_id"))
@@ -160,7 +158,7 @@ class BiteIn(Schema):
 
 @router.post("/municipalities/{slug}/bites", response={201: CaseOut})
 def report_bite(request, slug: str, payload: BiteIn):
-    m = _municipality(request, slug)
+    m = municipality_for(request.auth, slug)
     data = payload.dict()
     animal = _row(Animal, m.pk, data.pop("animal_id"))
     return Status(201, actions.report_bite(acting_user=request.auth, municipality=m, animal=animal, **data).case)
@@ -230,7 +228,7 @@ class ComplaintOut(Schema):
 
 @router.post("/municipalities/{slug}/complaints", response={201: ComplaintOut})
 def record_complaint(request, slug: str, payload: ComplaintIn):
-    m = _municipality(request, slug)
+    m = municipality_for(request.auth, slug)
     data = payload.dict()
     animal = _row(Animal, m.pk, data.pop("animal_id"))
     owner = _row(Person, m.pk, data.pop("owner_id"))
@@ -260,7 +258,7 @@ class DeclareIn(Schema):
 
 @router.post("/municipalities/{slug}/declarations", response={201: CaseOut})
 def declare_dog(request, slug: str, payload: DeclareIn):
-    m = _municipality(request, slug)
+    m = municipality_for(request.auth, slug)
     data = payload.dict()
     animal = _row(Animal, m.pk, data.pop("animal_id"))
     return Status(201, actions.declare_dog(acting_user=request.auth, municipality=m, animal=animal, **data).case)
@@ -320,7 +318,7 @@ class CitationOut(Schema):
 
 @router.post("/municipalities/{slug}/citations", response={201: CitationOut})
 def issue_citation(request, slug: str, payload: CitationIn):
-    m = _municipality(request, slug)
+    m = municipality_for(request.auth, slug)
     data = payload.dict()
     person = _row(Person, m.pk, data.pop("person_id"))
     animal = _row(Animal, m.pk, data.pop("animal_id"))
@@ -361,7 +359,7 @@ def _body(request) -> dict:
 
 
 def _parsed(form_class, data, municipality) -> dict:
-    scoped_form = issubclass(form_class, forms.ScopedForm)
+    scoped_form = issubclass(form_class, ScopedForm)
     form = form_class(data, **({"municipality": municipality} if scoped_form else {}))
     if not form.is_valid():
         raise ValidationError({field: list(errors) for field, errors in form.errors.items()})
@@ -374,9 +372,9 @@ def case_step(request, pk: int, step: str):
     declaration-hearing, requirement-proof (with `requirement_id`), complaint-next-step (with
     `complaint_id`), citation-paid, case-close, ... The body is the form's fields as JSON."""
     case = get_for_user(request.auth, Case.objects, pk)
-    if step not in views.STEPS:
-        raise Http404(f"No step {step!r}; steps: {', '.join(views.STEPS)}.")
-    prefix, _, form_class, action, _ = views.STEPS[step]
+    if step not in STEPS:
+        raise Http404(f"No step {step!r}; steps: {', '.join(STEPS)}.")
+    prefix, _, form_class, action, _ = STEPS[step]
     data = _body(request)
     try:
         target = TARGETS[prefix](case, data)
@@ -391,10 +389,10 @@ def case_step(request, pk: int, step: str):
 def open_case(request, slug: str, kind: str):
     """`kind`: complaint, impoundment, bite, exposure, district, declaration, declared-elsewhere,
     citation; the body is the staff page's form fields (animal, owner, person as ids)."""
-    m = _municipality(request, slug)
+    m = municipality_for(request.auth, slug)
     name = f"{kind}-new"
-    if name not in views.NEW:
+    if name not in NEW:
         raise Http404(f"No case kind {kind!r}.")
-    form_class, action, _ = views.NEW[name]
+    form_class, action, _ = NEW[name]
     obj = action(acting_user=request.auth, municipality=m, **_parsed(form_class, _body(request), m))
     return Status(201, obj.case)

@@ -13,7 +13,7 @@ from dogtag.enforcement.models import (
     Impoundment,
     QuarantineOrder,
 )
-from dogtag.registry.forms import DateInput, Form
+from dogtag.lib.forms import DateInput, Form, ScopedForm
 from dogtag.registry.models import Animal, Person
 
 
@@ -23,16 +23,6 @@ class DateTimeInput(forms.DateTimeInput):
 
 def date_field(label=None, required=True):
     return forms.DateField(label=label, required=required, widget=DateInput())
-
-
-class ScopedForm(Form):
-    """Animal and person choices limited to the case's municipality."""
-
-    def __init__(self, *args, municipality, **kwargs):
-        super().__init__(*args, **kwargs)
-        for field in self.fields.values():
-            if isinstance(field, forms.ModelChoiceField):
-                field.queryset = field.queryset.filter(municipality=municipality)
 
 
 def animal_field(required=True):

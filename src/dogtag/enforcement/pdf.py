@@ -1,21 +1,7 @@
-"""Printable documents: an HTML template rendered to PDF by WeasyPrint (DejaVu fonts), with the
-deadlines and the citations the case page shows."""
-
-from django.http import HttpResponse
-from django.template.loader import render_to_string
-from weasyprint import HTML
+"""What the case's printable documents show (rendered to PDF by lib/pdf.py): the record, its
+case, the deadlines and the citations the case page shows."""
 
 from dogtag.enforcement.models import Case, Citation, Complaint, Declaration, Impoundment, QuarantineOrder, today
-
-
-def render(template: str, context: dict) -> bytes:
-    return HTML(string=render_to_string(template, context)).write_pdf()
-
-
-def response(template: str, context: dict, filename: str) -> HttpResponse:
-    r = HttpResponse(render(template, context), content_type="application/pdf")
-    r["Content-Disposition"] = f'inline; filename="{filename}"'
-    return r
 
 
 def context_for(obj) -> dict | None:

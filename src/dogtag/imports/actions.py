@@ -1,10 +1,11 @@
-"""Writing a planned import: bulk inserts, one transaction and one audit event per batch.
+"""Writing an import: the roll streamed batch by batch, each batch one transaction and one audit
+event, and a restore of an export.
 
 Each batch commits its records together with the ImportRow of every source row it wrote, so an
-interrupted run leaves whole batches behind and a rerun (which plans again from the database)
-skips exactly the rows already written."""
+interrupted run leaves whole batches behind and resuming it (which plans again from the database)
+skips exactly the rows already written. A run beats a heartbeat with each batch; one whose
+heartbeat stopped (its worker or process was killed) shows as interrupted and can be resumed."""
 
-from contextlib import contextmanager
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -17,75 +18,207 @@ from django.utils import timezone
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record
-from dogtag.imports.bulk import Maker, insert
+from dogtag.imports.bulk import Maker, insert, write_rows
 from dogtag.imports.exports import MANIFEST
 from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
-from dogtag.imports.rolls import Plan
+from dogtag.imports.rolls import BATCH_SIZE, Mapping, Plan, Planner, RollError
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination, today
 
 IMPORTERS = (Role.CLERK, Role.ADMINISTRATOR)
-BATCH_SIZE = 5000
 make_ownership, make_row = Maker(Ownership), Maker(ImportRow)
 
 
-def _pk(ref):
-    return ref if isinstance(ref, int) else ref.pk
+def _enqueue(task: str, run) -> None:
+    """The worker takes the run once this transaction commits."""
+    try:
+        from dogtag.lib.tasks import enqueue
+    except ImportError:  # before the task queue: after the commit, in this process
+        from dogtag.imports import tasks
+
+        transaction.on_commit(lambda: getattr(tasks, task)(run.pk))
+        return
+    enqueue(f"dogtag.imports.tasks.{task}", run.pk, task_name=f"import {run.pk}: {task}")
 
 
-def run_import(plan: Plan, *, acting_user, municipality, batch_size: int = BATCH_SIZE, progress=None) -> ImportRun:
+@transaction.atomic
+def upload_roll(municipality, digest, name, *, acting_user, mapping_sha256="", encoding="") -> ImportRun:
+    """A roll uploaded (kept by imports/uploads.py under `digest`) for the worker to check."""
     require_role(acting_user, municipality.pk, IMPORTERS)
     run = ImportRun.objects.create(
         municipality=municipality,
-        file_name=plan.file_name[:300],
-        file_sha256=plan.sha256,
+        file_name=name[:300],
+        file_sha256=digest,
+        mapping_sha256=mapping_sha256,
+        encoding=encoding,
         started_by=acting_user,
-        rows=plan.rows,
-        skipped=plan.already + len(plan.duplicates),
-        invalid=len(plan.invalid_lines),
     )
-    bar = progress(len(plan.todo)) if progress else None
-    for number, start in enumerate(range(0, len(plan.todo), batch_size), start=1):
-        chunk = plan.todo[start : start + batch_size]
-        _write_batch(run, number, chunk, acting_user=acting_user, municipality=municipality)
-        run.written += len(chunk)
-        if bar:
-            bar.advance(len(chunk))
-    run.finished_at = timezone.now()
-    ImportRun.objects.filter(pk=run.pk).update(written=run.written, finished_at=run.finished_at)
+    record(acting_user=acting_user, action="import.upload", obj=run)
+    _enqueue("check", run)
     return run
+
+
+def summary(found) -> dict:
+    """What a check found, as the run keeps it (JSON): counts, and the first problems."""
+    counts = [
+        "rows", "valid", "already", "repeated", "invalid", "problems_found", "owners_new", "owners_matched",
+        "animals_new", "animals_matched", "vaccinations_new", "licenses_new",
+    ]  # fmt: skip
+    return {
+        **{name: getattr(found, name) for name in counts},
+        "read_as": found.read_as,
+        "duplicates": found.duplicates,
+        "problems": [[p.line, p.column, p.value[:200], p.rule] for p in found.problems],
+    }
+
+
+def check_roll(run, path, mapping: Mapping | None = None) -> Plan:
+    """The dry run of `run`'s roll (in the worker), kept on the run for the clerk to confirm."""
+    if not _claim(run):
+        raise ValidationError("This import is already being checked by another process.")
+    try:
+        planner = Planner(run.municipality, path, run.file_name, mapping, encoding=run.encoding)
+        for _ in planner.batches():
+            _beat(run)
+    except RollError as e:
+        fail(run, str(e))
+        raise
+    found = planner.plan
+    ImportRun.objects.filter(pk=run.pk).update(
+        summary=summary(found), rows=found.rows, read_as=found.read_as, heartbeat_at=timezone.now()
+    )
+    return found
+
+
+@transaction.atomic
+def confirm_import(run, *, acting_user) -> ImportRun:
+    """The clerk confirms what the check found: the worker writes the valid rows."""
+    require_role(acting_user, run.municipality_id, IMPORTERS)
+    run = ImportRun.objects.select_for_update().get(pk=run.pk)
+    if run.state != ImportRun.State.CHECKED:
+        raise ValidationError(f"This import is {run.state.label.lower()}; only a checked import is confirmed.")
+    run.confirmed_at, run.heartbeat_at = timezone.now(), None
+    ImportRun.objects.filter(pk=run.pk).update(confirmed_at=run.confirmed_at, heartbeat_at=None)
+    record(acting_user=acting_user, action="import.confirm", obj=run)
+    _enqueue("write", run)
+    return run
+
+
+@transaction.atomic
+def start_import(municipality, found, *, acting_user, digest, mapping_sha256="", encoding="") -> ImportRun:
+    """A run the clerk confirmed from a dry run made here (the command line), written at once."""
+    require_role(acting_user, municipality.pk, IMPORTERS)
+    run = ImportRun.objects.create(
+        municipality=municipality,
+        file_name=found.file_name[:300],
+        file_sha256=digest,
+        mapping_sha256=mapping_sha256,
+        encoding=encoding,
+        read_as=found.read_as,
+        started_by=acting_user,
+        rows=found.rows,
+        summary=summary(found),
+        confirmed_at=timezone.now(),
+    )
+    record(acting_user=acting_user, action="import.confirm", obj=run)
+    return run
+
+
+@transaction.atomic
+def resume_import(run, *, acting_user) -> ImportRun:
+    """Let an interrupted run continue: its check again, or its writing from the last committed
+    batch (the rows of committed batches are recorded, so nothing is written twice)."""
+    require_role(acting_user, run.municipality_id, IMPORTERS)
+    run = ImportRun.objects.select_for_update().get(pk=run.pk)
+    if run.state != ImportRun.State.INTERRUPTED:
+        raise ValidationError(f"This import is {run.state.label.lower()}; only an interrupted import is resumed.")
+    run.heartbeat_at = None
+    run.resumed += 1
+    ImportRun.objects.filter(pk=run.pk).update(heartbeat_at=None, resumed=run.resumed)
+    record(acting_user=acting_user, action="import.resume", obj=run)
+    _enqueue("write" if run.confirmed_at else "check", run)
+    return run
+
+
+def run_import(
+    run, path, mapping: Mapping | None = None, *, acting_user, batch_size: int = BATCH_SIZE, progress=None
+) -> ImportRun:
+    """Write the valid rows of the roll at `path` into `run`'s municipality, batch by batch."""
+    municipality = run.municipality
+    require_role(acting_user, municipality.pk, IMPORTERS)
+    if not _claim(run):
+        raise ValidationError("This import is already being written by another process.")
+    bar = progress(run.rows) if progress else None
+    number = run.batches.order_by("-number").values_list("number", flat=True).first() or 0
+    try:
+        planner = Planner(municipality, path, run.file_name, mapping, write=True, encoding=run.encoding)
+        _beat(run)
+        for todo in planner.batches(batch_size):
+            if todo:
+                number += 1
+                _write_batch(run, number, todo, acting_user=acting_user, municipality=municipality)
+            run.written += len(todo)
+            _beat(run)
+            if bar:
+                bar.advance(planner.plan.rows - bar.done)
+    except RollError as e:  # the file changed under the run, or cannot be read past a point
+        fail(run, str(e))
+        raise
+    found = planner.plan
+    run.rows, run.skipped, run.invalid = found.rows, found.already + found.repeated, found.invalid
+    run.finished_at = timezone.now()
+    ImportRun.objects.filter(pk=run.pk).update(
+        rows=run.rows, skipped=run.skipped, invalid=run.invalid, written=run.written, finished_at=run.finished_at
+    )
+    return run
+
+
+def _claim(run) -> bool:
+    """One writer per run: the run is taken only if nobody beat its heartbeat since we read it."""
+    now = timezone.now()
+    taken = ImportRun.objects.filter(pk=run.pk, finished_at=None, heartbeat_at=run.heartbeat_at).update(
+        heartbeat_at=now, error=""
+    )
+    run.heartbeat_at = now
+    run.written = ImportRun.objects.values_list("written", flat=True).get(pk=run.pk)
+    return bool(taken)
+
+
+def _beat(run):
+    run.heartbeat_at = timezone.now()
+    ImportRun.objects.filter(pk=run.pk).update(heartbeat_at=run.heartbeat_at, written=run.written)
+
+
+def fail(run, message: str) -> None:
+    """The run stops with a message the clerk reads on its page (the file could not be read)."""
+    ImportRun.objects.filter(pk=run.pk).update(error=message[:2000], heartbeat_at=timezone.now())
 
 
 @transaction.atomic
 def _write_batch(run, number, rows, *, acting_user, municipality) -> ImportBatch:
     m = municipality.pk
-    people = {id(r.person): r.person for r in rows if isinstance(r.person, Person) and r.person.pk is None}
-    insert(Person, list(people.values()))
-    animals = {id(r.animal): r for r in rows if isinstance(r.animal, Animal) and r.animal.pk is None}
-    insert(Animal, [r.animal for r in animals.values()])
+    people = [r.new_person for r in rows if r.new_person is not None]
+    insert(Person, people)
+    animals = [r for r in rows if r.new_animal is not None]
+    insert(Animal, [r.new_animal for r in animals])
     start = today()
     insert(
         Ownership,
         [
             make_ownership(
                 municipality_id=m,
-                animal_id=r.animal.pk,
-                person_id=_pk(r.person),
-                started_on=r.animal.acquired_on or r.animal.birth_date or start,
+                animal_id=r.animal,
+                person_id=r.person,
+                started_on=r.new_animal.acquired_on or r.new_animal.birth_date or start,
             )
-            for r in animals.values()
+            for r in animals
         ],
     )
-    vaccinations = []
-    licenses = []
-    for r in rows:
-        if r.vaccination is not None:
-            r.vaccination.animal_id = _pk(r.animal)
-            vaccinations.append(r.vaccination)
-        if r.license is not None:
-            r.license.animal_id, r.license.holder_id, r.license.issued_by = _pk(r.animal), _pk(r.person), acting_user
-            licenses.append(r.license)
+    vaccinations = [r.new_vaccination for r in rows if r.new_vaccination is not None]
     insert(RabiesVaccination, vaccinations)
+    licenses = [r.new_license for r in rows if r.new_license is not None]
+    for lic in licenses:
+        lic.issued_by_id = acting_user.pk
     insert(License, licenses)
     batch = ImportBatch.objects.create(
         municipality=municipality,
@@ -105,10 +238,10 @@ def _write_batch(run, number, rows, *, acting_user, municipality) -> ImportBatch
                 batch_id=batch.pk,
                 row_key=r.key,
                 line=r.line,
-                person_id=_pk(r.person),
-                animal_id=_pk(r.animal),
-                vaccination_id=r.vaccination.pk if r.vaccination else None,
-                license_id=r.license.pk if r.license else None,
+                person_id=r.person,
+                animal_id=r.animal,
+                vaccination_id=r.vaccination,
+                license_id=r.license,
             )
             for r in rows
         ],
@@ -117,21 +250,19 @@ def _write_batch(run, number, rows, *, acting_user, municipality) -> ImportBatch
     return batch
 
 
-@contextmanager
-def _as_recorded(model):
-    """Keep the exported `created_at`/`at` times: auto_now(_add) fields would stamp them anew."""
-    stamped = [
-        (f, f.auto_now, f.auto_now_add)
-        for f in model._meta.concrete_fields
-        if getattr(f, "auto_now_add", 0) or getattr(f, "auto_now", 0)
-    ]
-    for f, _, _ in stamped:
-        f.auto_now = f.auto_now_add = False
-    try:
-        yield
-    finally:
-        for f, now, now_add in stamped:
-            f.auto_now, f.auto_now_add = now, now_add
+def _restore_rows(model, objects) -> None:
+    """The rows as exported, every value as recorded: auto_now(_add) fields keep their exported
+    times because the values are sent as they are, not through the field's `pre_save`."""
+    fields = model._meta.concrete_fields
+    rows = [[f.get_db_prep_save(getattr(o.object, f.attname), connection) for f in fields] for o in objects]
+    for start in range(0, len(rows), 2000):
+        write_rows(model._meta.db_table, [f.column for f in fields], rows[start : start + 2000])
+    for m2m in model._meta.many_to_many:
+        through = m2m.remote_field.through
+        source, target = m2m.m2m_column_name(), m2m.m2m_reverse_name()
+        pairs = [[o.object.pk, pk] for o in objects for pk in (o.m2m_data or {}).get(m2m.name, [])]
+        if pairs:
+            write_rows(through._meta.db_table, [source, target], pairs)
 
 
 @transaction.atomic
@@ -162,16 +293,13 @@ def restore(directory, *, progress=None) -> dict:
             clash = Municipality.objects.filter(slug__in=[o.object.slug for o in objects])
         if clash.exists():
             raise ValidationError(f"{name}: {clash.first()} is already here; restore into an empty Dogtag.")
-        with _as_recorded(model):
-            model._default_manager.bulk_create([o.object for o in objects], batch_size=2000)
-        for o in objects:
-            for field, values in (o.m2m_data or {}).items():
-                getattr(o.object, field).set(values)
+        _restore_rows(model, objects)
         counts[name] = len(objects)
         restored.append(model)
         if progress:
             progress(model, len(objects))
-    # Rows came with their pks: move PostgreSQL's sequences past them.
+    # Rows came with their pks: move the sequences past them (PostgreSQL; SQLite's AUTOINCREMENT
+    # counter follows explicit ids by itself).
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), restored):
             cursor.execute(sql)

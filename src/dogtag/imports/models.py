@@ -2,16 +2,36 @@
 record per source row whose natural key (a hash of the row as mapped) makes a rerun or a resumed
 run add nothing it already added."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Person, RabiesVaccination, Scoped
 
 
 class ImportRun(Scoped):
+    """One roll's import. The worker checks the uploaded file first (a dry run: `summary`), the
+    clerk confirms what it found, then the worker writes it, beating `heartbeat_at` with each
+    batch. It ends finished, failed (the file could not be read) or interrupted (the heartbeat
+    stopped: the worker or process was killed), in which case the clerk resumes it from its page."""
+
+    class State(models.TextChoices):
+        CHECKING = "checking", "Checking the file"
+        CHECKED = "checked", "Checked; waiting for your confirmation"
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        FAILED = "failed", "Failed"
+        INTERRUPTED = "interrupted", "Interrupted"
+
     file_name = models.CharField(max_length=300)
-    file_sha256 = models.CharField(max_length=64)
+    file_sha256 = models.CharField(max_length=64, help_text="the roll as uploaded, kept under imports/ by this hash")
+    mapping_sha256 = models.CharField(max_length=64, blank=True)
+    encoding = models.CharField(max_length=20, blank=True, help_text="the encoding the clerk chose; found if empty")
+    read_as = models.CharField(max_length=60, blank=True)
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -19,12 +39,35 @@ class ImportRun(Scoped):
     written = models.PositiveIntegerField(default=0)
     skipped = models.PositiveIntegerField(default=0, help_text="already imported or repeated in the file")
     invalid = models.PositiveIntegerField(default=0)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    summary = models.JSONField(null=True, blank=True, help_text="what the check found: counts and first problems")
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    resumed = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
 
     class Meta:
         ordering = ["-started_at"]
 
     def __str__(self):
         return f"Import of {self.file_name} ({self.started_at:%Y-%m-%d %H:%M})"
+
+    @property
+    def state(self) -> "ImportRun.State":
+        if self.finished_at:
+            return self.State.FINISHED
+        if self.error:
+            return self.State.FAILED
+        if self.summary is not None and self.confirmed_at is None:
+            return self.State.CHECKED
+        if self.heartbeat_at is None:
+            return self.State.QUEUED if self.confirmed_at else self.State.CHECKING
+        if timezone.now() - self.heartbeat_at >= timedelta(seconds=settings.DOGTAG_IMPORT_STALE_SECONDS):
+            return self.State.INTERRUPTED
+        return self.State.RUNNING if self.confirmed_at else self.State.CHECKING
+
+    @property
+    def percent(self) -> int:
+        return min(100, round(100 * (self.written + self.skipped + self.invalid) / self.rows)) if self.rows else 0
 
 
 class ImportBatch(Scoped):

@@ -1,94 +1,52 @@
-"""Reading an old system's roll (CSV or Excel) and planning its import, without writing.
+"""Reading an old system's roll (CSV or Excel) and planning its import, batch by batch.
 
 A roll has one row per dog (or per dog and license year): its owner, the dog, optionally its
-rabies certificate and a past license. Columns are Dogtag's field names (below) unless a mapping
-file names the columns of another layout:
+rabies certificate and a past license. Columns are Dogtag's field names (imports/columns.py)
+unless a mapping file names the columns of another layout:
 
     columns: {owner_name: "Owner", animal_name: "Dog", birth_date: "DOB"}
     date_format: "%m/%d/%Y"
     values: {sex: {M: male, F: female}, altered: {Y: "yes", N: "no"}}
     defaults: {species: dog, owner_state: WI}
+    encoding: cp1252          # optional; found from the file otherwise
 
 The plan matches owners (same name and address, normalised), animals (same microchip, or the
 same owner, name and species), certificates and licenses already recorded, so a rerun adds
-nothing; and it validates every new record with the registry models' own `full_clean()`.
+nothing; checks each batch column by column against the models' fields, then each row against
+the models' own `clean()`. The file is read as it streams: a plan holds counts, the first
+problems found, and the keys it matches on, never the rows.
 """
 
-import csv
 import hashlib
-import io
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
+from datetime import date
+from itertools import islice
 from pathlib import Path
 
 import yaml
 from django.core.exceptions import ValidationError
 
-from dogtag.imports.bulk import Maker
+from dogtag.imports.bulk import Maker, reserve_ids
+from dogtag.imports.columns import COLUMNS, Column
+from dogtag.imports.files import RollError, open_table
 from dogtag.imports.models import ImportRow
 from dogtag.licensing import law
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership, Person, RabiesVaccination, today
 from dogtag.rules.decision import ZERO
 
-# column -> (record, model field)
-COLUMNS = {
-    "owner_name": ("person", "name"),
-    "owner_street": ("person", "street"),
-    "owner_city": ("person", "city"),
-    "owner_state": ("person", "state"),
-    "owner_postal_code": ("person", "postal_code"),
-    "owner_phone": ("person", "phone"),
-    "owner_email": ("person", "email"),
-    "animal_name": ("animal", "name"),
-    "species": ("animal", "species"),
-    "breed": ("animal", "breed"),
-    "color": ("animal", "color"),
-    "sex": ("animal", "sex"),
-    "altered": ("animal", "altered"),
-    "altered_evidence": ("animal", "altered_evidence"),
-    "birth_date": ("animal", "birth_date"),
-    "acquired_on": ("animal", "acquired_on"),
-    "microchip": ("animal", "microchip"),
-    "rabies_certificate": ("vaccination", "certificate_serial"),
-    "vaccinated_on": ("vaccination", "vaccinated_on"),
-    "rabies_expires_on": ("vaccination", "expires_on"),
-    "vaccine_type": ("vaccination", "vaccine_type"),
-    "vaccine_serial": ("vaccination", "vaccine_serial"),
-    "veterinarian_name": ("vaccination", "veterinarian_name"),
-    "veterinarian_address": ("vaccination", "veterinarian_address"),
-    "veterinarian_phone": ("vaccination", "veterinarian_phone"),
-    "rabies_tag": ("vaccination", "rabies_tag_number"),
-    "license_year": ("license", "license_year"),
-    "license_serial": ("license", "serial"),
-    "license_issued_on": ("license", "issued_on"),
-    "license_tax": ("license", "tax"),
-    "license_late_fee": ("license", "late_fee"),
-}
+__all__ = ["COLUMNS", "Mapping", "Plan", "Planner", "RollError", "plan"]
+
 REQUIRED = ("owner_name", "animal_name")
-LICENSE_NOT_IN_ROLL = {
-    "municipality",
-    "holder",
-    "animal",
-    "issued_by",
-    "payment",
-    "vaccination",
-    "citations",
-    "voided_at",
-    "void_reason",
-    "revocation",
-    "inspection_consent_on",
-    "dogs_authorized",
-}
 DEFAULTS = {"species": "dog", "owner_state": "WI", "sex": "unknown"}
-DATES = {"birth_date", "acquired_on", "vaccinated_on", "rabies_expires_on", "license_issued_on"}
-MONEY = {"license_tax", "license_late_fee"}
-INTEGERS = {"license_year", "license_serial"}
-BOOLEANS = {"altered"}
-TRUE, FALSE = {"yes", "y", "true", "t", "1", "x"}, {"no", "n", "false", "f", "0", ""}
+BATCH_SIZE = 5000
+SHOWN = 1000  # problems and repeated lines kept to show; the rest are counted
 FIELD_OF = {(record, name): column for column, (record, name) in COLUMNS.items()}
+OF_RECORD = {
+    r: [(c, name) for c, (rr, name) in COLUMNS.items() if rr == r]
+    for r in ("person", "animal", "vaccination", "license")
+}
 ABBREVIATIONS = {
     "street": "st",
     "avenue": "ave",
@@ -103,10 +61,7 @@ ABBREVIATIONS = {
     "place": "pl",
     "boulevard": "blvd",
 }
-
-
-class RollError(Exception):
-    """The file or mapping cannot be read at all (not one bad row)."""
+BLANK = "This field cannot be blank."
 
 
 @dataclass
@@ -115,6 +70,7 @@ class Mapping:
     date_format: str = "%Y-%m-%d"
     values: dict = field(default_factory=dict)
     defaults: dict = field(default_factory=dict)
+    encoding: str = ""
 
     @classmethod
     def load(cls, path) -> "Mapping":
@@ -128,58 +84,27 @@ class Mapping:
             data = yaml.safe_load(text) or {}
         except yaml.YAMLError as e:
             raise RollError(f"The mapping is not valid YAML: {e}") from e
-        if not isinstance(data, dict):
+        if not isinstance(data, dict) or not all(
+            isinstance(data.get(k, {}), dict) for k in ("columns", "values", "defaults")
+        ):
             raise RollError("The mapping is a YAML mapping with columns:, date_format:, values: and defaults:.")
-        unknown = set(data.get("columns", {})) - set(COLUMNS)
-        if unknown:
-            raise RollError(
-                f"The mapping names unknown columns: {', '.join(sorted(unknown))}; known: {', '.join(COLUMNS)}"
-            )
+        for section in ("columns", "values", "defaults"):
+            unknown = set(data.get(section, {})) - set(COLUMNS)
+            if unknown:
+                raise RollError(
+                    f"The mapping's {section}: names unknown columns: {', '.join(sorted(map(str, unknown)))}; "
+                    f"known: {', '.join(COLUMNS)}"
+                )
         return cls(
-            data.get("columns", {}),
-            data.get("date_format", "%Y-%m-%d"),
-            data.get("values", {}),
-            data.get("defaults", {}),
+            {k: str(v) for k, v in data.get("columns", {}).items()},
+            str(data.get("date_format", "%Y-%m-%d")),
+            {k: {str(a): str(b) for a, b in (v or {}).items()} for k, v in data.get("values", {}).items()},
+            {k: str(v) for k, v in data.get("defaults", {}).items()},
+            str(data.get("encoding", "") or ""),
         )
 
-
-def _cell(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, datetime):
-        return value.date().isoformat()
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value).strip()
-
-
-def read_table(name: str, content: bytes) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The header and (line number, cells) of each row of a CSV or Excel file."""
-    if name.lower().endswith((".xlsx", ".xlsm")):
-        import openpyxl
-
-        try:
-            book = openpyxl.load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-        except Exception as e:  # openpyxl raises many kinds for a file that is not a workbook
-            raise RollError(f"{name} is not an Excel workbook: {e}") from e
-        rows = book.worksheets[0].iter_rows(values_only=True)
-        header = [_cell(c) for c in next(rows, ())]
-        body = [(i, [_cell(c) for c in row]) for i, row in enumerate(rows, start=2) if any(c is not None for c in row)]
-        return header, body
-    try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = content.decode("cp1252")
-    reader = csv.reader(io.StringIO(text))
-    header = [h.strip() for h in next(reader, [])]
-    body = []
-    for row in reader:
-        cells = [cell.strip() for cell in row]
-        if any(cells):
-            body.append((reader.line_num, cells))
-    return header, body
+    def shown(self, column: str) -> str:
+        return self.columns.get(column, column)
 
 
 def normalise(text: str) -> str:
@@ -197,23 +122,34 @@ class Problem:
 
 @dataclass
 class RowPlan:
+    """One valid row: references are pks (negative in a dry run for records not yet written)
+    and the new records to write (None where the row matched one already here)."""
+
     line: int
     key: str
-    person: object  # an existing pk or a new Person
-    animal: object  # an existing pk or a new Animal
-    vaccination: RabiesVaccination | None
-    license: License | None
+    person: int
+    animal: int
+    vaccination: int | None
+    license: int | None
+    new_person: Person | None = None
+    new_animal: Animal | None = None
+    new_vaccination: RabiesVaccination | None = None
+    new_license: License | None = None
 
 
 @dataclass
 class Plan:
     file_name: str
     sha256: str
+    read_as: str = ""
     rows: int = 0
-    todo: list = field(default_factory=list)
+    valid: int = 0
     already: int = 0
-    duplicates: list = field(default_factory=list)  # lines repeating an earlier line
-    problems: list = field(default_factory=list)
+    repeated: int = 0
+    duplicates: list = field(default_factory=list)  # the first lines repeating an earlier line
+    invalid: int = 0
+    problems: list = field(default_factory=list)  # the first problems found
+    problems_found: int = 0
     invalid_lines: set = field(default_factory=set)
     owners_new: int = 0
     owners_matched: int = 0
@@ -222,9 +158,17 @@ class Plan:
     vaccinations_new: int = 0
     licenses_new: int = 0
 
-    @property
-    def valid(self) -> int:
-        return len(self.todo)
+    def refuse(self, line, problems):
+        self.invalid += 1
+        if len(self.invalid_lines) < SHOWN:
+            self.invalid_lines.add(line)
+        self.problems_found += len(problems)
+        self.problems += problems[: max(0, SHOWN - len(self.problems))]
+
+    def repeat(self, line):
+        self.repeated += 1
+        if len(self.duplicates) < SHOWN:
+            self.duplicates.append(line)
 
 
 class _Existing:
@@ -232,15 +176,13 @@ class _Existing:
 
     def __init__(self, municipality):
         m = municipality.pk
-        self.keys = set(ImportRow.objects.filter(municipality_id=m).values_list("row_key", flat=True))
         self.people = {}
         for pk, name, street in Person.objects.filter(municipality_id=m).values_list("pk", "name", "street"):
             self.people.setdefault((normalise(name), normalise(street)), pk)
-        self.animals = {}
-        self.chips = {}
-        self.births = {}
+        self.animals, self.chips, self.births = {}, {}, {}
         for pk, chip, born in Animal.objects.filter(municipality_id=m).values_list("pk", "microchip", "birth_date"):
-            self.births[pk] = born
+            if born:
+                self.births[pk] = born
             if chip:
                 self.chips[chip] = pk
         for animal, person, name, species in Ownership.objects.filter(municipality_id=m).values_list(
@@ -255,298 +197,375 @@ class _Existing:
         )
 
 
-def _convert(column: str, raw: str, mapping: Mapping):
-    """(value, problem rule) for one cell."""
-    if column in DATES:
-        if not raw:
-            return None, None
-        try:
-            return date.fromisoformat(raw), None
-        except ValueError:
-            pass
-        for fmt in (mapping.date_format,):
-            try:
-                return datetime.strptime(raw, fmt).date(), None
-            except ValueError:
-                continue
-        return None, f"a date as {mapping.date_format.replace('%Y', 'YYYY').replace('%m', 'MM').replace('%d', 'DD')}"
-    if column in MONEY:
-        if not raw:
-            return None, None
-        try:
-            value = Decimal(raw.replace("$", "").replace(",", ""))
-        except InvalidOperation:
-            return None, "an amount in dollars and cents, e.g. 10.00"
-        return (value, None) if value.is_finite() else (None, "an amount in dollars and cents, e.g. 10.00")
-    if column in INTEGERS:
-        if not raw:
-            return None, None
-        return (int(raw), None) if raw.isdigit() else (None, "a whole number")
-    if column in BOOLEANS:
-        if raw.lower() in TRUE:
-            return True, None
-        if raw.lower() in FALSE:
-            return False, None
-        return None, "yes or no"
-    if column in ("species", "sex"):
-        return raw.lower(), None
-    return raw, None
+class _Ids:
+    """Ids for new records: reserved from the database in blocks when the plan is to be written,
+    stand-ins counting down from -1 in a dry run."""
+
+    def __init__(self, write: bool):
+        self.write, self.pools, self.next_standin = write, {}, -1
+
+    def new(self, model) -> int:
+        if not self.write:
+            self.next_standin -= 1
+            return self.next_standin + 1
+        pool = self.pools.setdefault(model, [])
+        if not pool:
+            pool.extend(reversed(reserve_ids(model, BATCH_SIZE)))
+        return pool.pop()
 
 
-class _Validator:
-    """The model's own validation (each field's `clean()` and the model's `clean()`), with each
-    field value that passed once remembered: a roll repeats cities, breeds and dates thousands
-    of times, and checking them again would cost most of an import's time."""
-
-    def __init__(self, model, exclude, from_roll=()):
-        # A field the roll never sets keeps the model's own default, which needs no check.
-        self.fields = [
-            f
-            for f in model._meta.concrete_fields
-            if f.name not in exclude and not f.auto_created and (f.name in from_roll or not f.has_default())
-        ]
-        self.passed = set()
-
-    def errors(self, instance, unique_field=None) -> dict:
-        errors = {}
-        d, passed = instance.__dict__, self.passed
-        for f in self.fields:
-            raw = d[f.attname]
-            if f.blank and raw in f.empty_values:
-                continue
-            key = (f.attname, raw)
-            if key in passed:
-                continue
-            try:
-                d[f.attname] = f.clean(raw, instance)
-                passed.add(key)
-            except ValidationError as e:
-                errors[f.name] = e.messages
-        # The model's clean(); its uniqueness check is made in bulk by the plan instead.
-        held = getattr(instance, unique_field) if unique_field else None
-        if unique_field:
-            setattr(instance, unique_field, "")
-        try:
-            instance.clean()
-        except ValidationError as e:
-            for name, messages in e.message_dict.items():
-                errors.setdefault(name, []).extend(messages)
-        finally:
-            if unique_field:
-                setattr(instance, unique_field, held)
-        return errors
-
-
-def plan(municipality, file_name: str, content: bytes, mapping: Mapping | None = None, on: date | None = None) -> Plan:
-    mapping = mapping or Mapping()
-    on = on or today()
-    header, body = read_table(file_name, content)
-    result = Plan(file_name, hashlib.sha256(content).hexdigest(), rows=len(body))
+def columns_found(header, mapping, name, read_as) -> dict:
+    """Where each Dogtag column is in the file; a roll without an owner's or an animal's name is
+    refused whole."""
     where = {}
     for column in COLUMNS:
-        source = mapping.columns.get(column, column)
+        source = mapping.shown(column)
         if source in header:
             where[column] = header.index(source)
-    missing = [mapping.columns.get(c, c) for c in REQUIRED if c not in where]
+    missing = [mapping.shown(c) for c in REQUIRED if c not in where]
     if missing:
-        raise RollError(f"{file_name} has no column {' or '.join(repr(m) for m in missing)}; its columns are {header}")
-    existing = _Existing(municipality)
-    defaults = {**DEFAULTS, **mapping.defaults}
-    seen_keys = set()
-    people: dict = {}
-    animals: dict = {}
-    chips: dict = {}
-    certificates: dict = {}
-    licenses: set = set()
-    expiry_of: dict = {}
-    m = municipality.pk
-    used_people, used_animals = set(), set()
-    sorted_columns = sorted(set(COLUMNS))
-    of_record = {
-        r: [(c, name) for c, (rr, name) in COLUMNS.items() if rr == r]
-        for r in ("person", "animal", "vaccination", "license")
-    }
-    make_person, make_animal = Maker(Person), Maker(Animal)
-    make_vaccination, make_license = Maker(RabiesVaccination), Maker(License)
-    copied = {"owner_name", "owner_address", "animal_name", "species", "sex", "altered", "breed", "color"}
-    person_check = _Validator(Person, {"municipality"}, {n for _, n in of_record["person"]})
-    animal_check = _Validator(Animal, {"municipality", "premises"}, {n for _, n in of_record["animal"]})
-    vaccination_check = _Validator(
-        RabiesVaccination,
-        {"municipality", "animal", "voided_at", "void_reason"},
-        copied | {n for _, n in of_record["vaccination"]},
-    )
-    license_check = _Validator(License, LICENSE_NOT_IN_ROLL, copied | {n for _, n in of_record["license"]})
-
-    for line, cells in body:
-        raw = {c: (cells[i] if i < len(cells) else "") for c, i in where.items()}
-        for column, value in raw.items():
-            if column in mapping.values and value in mapping.values[column]:
-                raw[column] = str(mapping.values[column][value])
-        for column, value in defaults.items():
-            if not raw.get(column):
-                raw[column] = str(value)
-        key = hashlib.sha256("\x1f".join(f"{c}={raw[c]}" for c in sorted_columns if c in raw).encode()).hexdigest()
-        if key in existing.keys:
-            result.already += 1
-            continue
-        if key in seen_keys:
-            result.duplicates.append(line)
-            continue
-        seen_keys.add(key)
-        values, problems = {}, []
-        for column, value in raw.items():
-            values[column], rule = _convert(column, value, mapping)
-            if rule:
-                problems.append(Problem(line, mapping.columns.get(column, column), value, rule))
-        if problems:
-            result.problems += problems
-            result.invalid_lines.add(line)
-            continue
-
-        def fields(record, values=values):
-            return {name: values[c] for c, name in of_record[record] if c in values}
-
-        def report(errors, record, line=line, raw=raw, problems=problems):
-            for name, messages in errors.items():
-                column = FIELD_OF.get((record, name), name)
-                shown = mapping.columns.get(column, column)
-                for message in messages:
-                    problems.append(Problem(line, shown, raw.get(column, ""), message))
-
-        # The owner: same name and address, normalised.
-        p = fields("person")
-        owner_key = (normalise(p.get("name") or ""), normalise(p.get("street") or ""))
-        person = existing.people.get(owner_key) or people.get(owner_key)
-        if person is None:
-            person = make_person(municipality_id=m, **{k: v if v is not None else "" for k, v in p.items()})
-            report(person_check.errors(person), "person")
-        # The animal: same microchip, or the same owner, name and species.
-        a = fields("animal")
-        chip = a.get("microchip") or ""
-        person_ref = person if isinstance(person, Person) else person
-        animal_key = (
-            person_ref if isinstance(person_ref, int) else id(person_ref),
-            normalise(a["name"] or ""),
-            a.get("species"),
+        raise RollError(
+            f"{name} (read as {read_as}) has no column {' or '.join(repr(m) for m in missing)}; "
+            f"its columns are {header[:40]}"
         )
-        animal = (existing.chips.get(chip) or chips.get(chip)) if chip else None
-        if animal is None:
-            animal = (existing.animals.get(animal_key) if isinstance(person_ref, int) else None) or animals.get(
-                animal_key
+    return where
+
+
+def row_key(raw: dict) -> str:
+    """The natural key of a row as mapped: the same row imported twice is the same key."""
+    return hashlib.sha256("\x1f".join(map("=".join, sorted(raw.items()))).encode()).hexdigest()
+
+
+class Planner:
+    """The plan of one roll, made batch by batch as the file streams (see `batches`)."""
+
+    def __init__(self, municipality, path, name, mapping=None, on=None, *, write=False, encoding=""):
+        self.municipality, self.m = municipality, municipality.pk
+        self.mapping = mapping or Mapping()
+        self.on = on or today()
+        self.table = open_table(path, name, encoding or self.mapping.encoding)
+        self.plan = Plan(name, _sha256(path), read_as=self.table.read_as)
+        self.where = columns_found(self.table.header, self.mapping, name, self.table.read_as)
+        self.defaults = {**DEFAULTS, **self.mapping.defaults}
+        self.columns = {c: Column(c, self.mapping.date_format) for c in {**self.where, **self.defaults}}
+        self.existing = _Existing(municipality)
+        self.ids = _Ids(write)
+        # What the file added so far, so later rows match it.
+        self.keys, self.people, self.animals, self.chips = set(), {}, {}, {}
+        self.certificates, self.licenses, self.births, self.expiry_of = {}, set(), {}, {}
+        self.used_people, self.used_animals = set(), set()
+        self.make = {model: Maker(model) for model in (Person, Animal, RabiesVaccination, License)}
+        self.cleaned = {}
+
+    def batches(self, batch_size=BATCH_SIZE):
+        """The valid rows of each batch of `batch_size` source rows, as RowPlans."""
+        rows = ((line, cells) for line, cells in self.table.rows if any(c.strip() for c in cells))
+        while batch := list(islice(rows, batch_size)):
+            self.plan.rows += len(batch)
+            mapped = self.not_imported_yet(self.mapped(batch))
+            todo = []
+            for line, raw, values, problems in self.typed(mapped):
+                planned = self.checked(line, raw, values, problems)
+                if planned:
+                    todo.append(planned)
+            self.plan.valid += len(todo)
+            yield todo
+
+    def mapped(self, batch):
+        """(line, {column: text}) with the mapping's values and defaults applied."""
+        where, values, defaults = self.where, self.mapping.values, self.defaults
+        out = []
+        for line, cells in batch:
+            n = len(cells)
+            raw = {c: (cells[i].strip() if i < n else "") for c, i in where.items()}
+            for column, table in values.items():
+                if column in raw and raw[column] in table:
+                    raw[column] = table[raw[column]]
+            for column, value in defaults.items():
+                if not raw.get(column):
+                    raw[column] = value
+            out.append((line, raw))
+        return out
+
+    def not_imported_yet(self, rows):
+        """Rows neither imported by an earlier run (their key is recorded) nor repeating an earlier
+        line of this file."""
+        keyed = [(line, raw, row_key(raw)) for line, raw in rows]
+        done = set(
+            ImportRow.objects.filter(municipality_id=self.m, row_key__in=[k for _, _, k in keyed]).values_list(
+                "row_key", flat=True
             )
-        if animal is None:
-            animal = make_animal(municipality_id=m, **{k: v for k, v in a.items() if v is not None})
-            # Uniqueness of the microchip is matched above, in bulk; the model checks the rest.
-            report(animal_check.errors(animal, "microchip"), "animal")
-        animal_pk = animal if isinstance(animal, int) else None
-        born = existing.births.get(animal_pk) if animal_pk else animal.birth_date
-        # The rabies certificate, unless already recorded.
-        vaccination = None
-        v = fields("vaccination")
-        serial = v.get("certificate_serial")
-        if serial:
-            holder = existing.certificates.get(serial, certificates.get(serial))
-            if holder is None:
-                vaccination = make_vaccination(
-                    municipality_id=m,
-                    owner_name=p.get("name") or "",
-                    owner_address=", ".join(
-                        x for x in (p.get("street"), p.get("city"), p.get("state"), p.get("postal_code")) if x
-                    ),
-                    animal_name=a.get("name") or "",
-                    sex=a.get("sex") or "",
-                    altered=bool(a.get("altered")),
-                    breed=a.get("breed") or "",
-                    color=a.get("color") or "",
-                    **{k: val if val is not None else "" for k, val in v.items() if k != "certificate_serial"},
-                )
-                for name in ("vaccinated_on", "expires_on"):
-                    if getattr(vaccination, name) == "":
-                        setattr(vaccination, name, None)
-                # The model compares the vaccination with the animal's birth date.
-                vaccination.animal_id = animal_pk or 0
-                RabiesVaccination.animal.field.set_cached_value(
-                    vaccination, Animal(pk=animal_pk, birth_date=born) if animal_pk else animal
-                )
-                vaccination.certificate_serial = serial
-                report(vaccination_check.errors(vaccination, "certificate_serial"), "vaccination")
-                vaccination.animal_id = None
-            elif holder not in (animal_pk, id(animal)):
-                problems.append(
-                    Problem(
-                        line,
-                        mapping.columns.get("rabies_certificate", "rabies_certificate"),
-                        serial,
-                        f"Certificate {serial} is already recorded for another animal.",
-                    )
-                )
-        # A past license, unless the animal already has one for that year.
-        license = None
-        lic = fields("license")
-        year = lic.get("license_year")
-        if year:
-            animal_ref = animal_pk or id(animal)
-            if (animal_ref, year) not in existing.licenses and (animal_ref, year) not in licenses:
-                issued_on = lic.get("issued_on")
-                if issued_on is None:
-                    problems.append(
-                        Problem(
-                            line,
-                            mapping.columns.get("license_issued_on", "license_issued_on"),
-                            "",
-                            "A past license needs the date it was issued.",
-                        )
-                    )
-                else:
-                    if (issued_on, year) not in expiry_of:
-                        expiry_of[(issued_on, year)] = law.ask(
-                            municipality, "license_expiry", {"issued_on": issued_on, "license_year": year}, on, {}
-                        ).value["expires"]
-                    license = make_license(
-                        municipality_id=m,
-                        license_year=year,
-                        serial=lic.get("serial") or 0,
-                        issued_on=issued_on,
-                        expires_on=expiry_of[(issued_on, year)],
-                        tax=lic.get("tax") if lic.get("tax") is not None else ZERO,
-                        late_fee=lic.get("late_fee") if lic.get("late_fee") is not None else ZERO,
-                        owner_name=p.get("name") or "",
-                        owner_address=", ".join(
-                            x for x in (p.get("street"), p.get("city"), p.get("state"), p.get("postal_code")) if x
-                        ),
-                        animal_name=a.get("name") or "",
-                        species=a.get("species") or "",
-                        sex=a.get("sex") or "",
-                        altered=bool(a.get("altered")),
-                        breed=a.get("breed") or "",
-                        color=a.get("color") or "",
-                        county=municipality.county,
-                    )
-                    report(license_check.errors(license), "license")
+        )
+        out = []
+        for line, raw, key in keyed:
+            if key in done:
+                self.plan.already += 1
+            elif key in self.keys:
+                self.plan.repeat(line)
+            else:
+                self.keys.add(key)
+                out.append((line, raw, key))
+        return out
+
+    def typed(self, rows):
+        """Each row's values by record, checked column by column over the whole batch."""
+        converted, problems = {}, {}
+        for column, checker in self.columns.items():
+            converted[column], refused = checker.convert([raw.get(column, "") for _, raw, _ in rows])
+            shown = self.mapping.shown(column)
+            for i, rule in refused:
+                problems.setdefault(i, []).append(Problem(rows[i][0], shown, rows[i][1].get(column, ""), rule))
+        present = [(r, [(name, converted[c]) for c, name in pairs if c in converted]) for r, pairs in OF_RECORD.items()]
+        for i, (line, raw, key) in enumerate(rows):
+            records = {r: {name: values[i] for name, values in pairs} for r, pairs in present}
+            yield line, (raw, key), records, problems.get(i)
+
+    def checked(self, line, raw_key, values, problems):
+        raw, key = raw_key
         if problems:
+            self.plan.refuse(line, problems)
+            return None
+        row = _Row(self, line, raw, values)
+        person, new_person = self.owner(row)
+        animal, new_animal = self.animal(row, person)
+        vaccination, new_vaccination = self.certificate(row, animal, new_animal)
+        license, new_license = self.past_license(row, animal)
+        if row.problems:
             # The certificate repeats the animal's sex, breed and color: one line per reason.
-            result.problems += list({(p.column, p.value, p.rule): p for p in problems}.values())
-            result.invalid_lines.add(line)
-            continue
-        # The row is valid: register what it adds, so later rows match it.
-        if isinstance(person, Person) and owner_key not in people:
-            people[owner_key] = person
-        if isinstance(animal, Animal):
-            animals[animal_key] = animal
-            if chip:
-                chips[chip] = animal
-        if vaccination is not None:
-            certificates[serial] = animal_pk or id(animal)
-        if license is not None:
-            licenses.add((animal_pk or id(animal), year))
-        for ref, used, counter in ((person, used_people, "owners"), (animal, used_animals, "animals")):
-            token = ref if isinstance(ref, int) else id(ref)
-            if token not in used:
-                used.add(token)
-                name = f"{counter}_{'matched' if isinstance(ref, int) else 'new'}"
-                setattr(result, name, getattr(result, name) + 1)
-        result.vaccinations_new += vaccination is not None
-        result.licenses_new += license is not None
-        result.todo.append(RowPlan(line, key, person, animal, vaccination, license))
-    return result
+            self.plan.refuse(line, list({(p.column, p.value, p.rule): p for p in row.problems}.values()))
+            return None
+        person, animal, vaccination, license = self.register(
+            row, person, new_person, animal, new_animal, vaccination, new_vaccination, license, new_license
+        )
+        return RowPlan(
+            line, key, person, animal, vaccination, license, new_person, new_animal, new_vaccination, new_license
+        )
+
+    def owner(self, row):
+        """The owner: one already here or earlier in the file with the same name and address
+        (normalised), else a new person."""
+        p = row.fields("person")
+        row.owner_key = (normalise(p["name"]), normalise(p.get("street", "")))
+        found = self.existing.people.get(row.owner_key)
+        if found:
+            row.matched.add(found)
+            return found, None
+        found = self.people.get(row.owner_key)
+        if found:
+            return found, None
+        row.required("person", p)
+        return None, self.make[Person](municipality_id=self.m, **p)
+
+    def animal(self, row, person):
+        """The animal: the same microchip, or the same owner, name and species, else a new one,
+        checked by the model's own rules (its microchip's uniqueness is matched here instead)."""
+        a = row.fields("animal")
+        chip = a.get("microchip", "")
+        row.animal_key = (person, normalise(a["name"]), a.get("species"))
+        found = self.existing.chips.get(chip) if chip else None
+        if found is None and person:
+            found = self.existing.animals.get(row.animal_key)
+        if found:
+            row.matched.add(found)
+            return found, None
+        found = self.chips.get(chip) if chip else None
+        if found is None and person:
+            found = self.animals.get(row.animal_key)
+        if found:
+            return found, None
+        row.required("animal", a)
+        animal = self.make[Animal](municipality_id=self.m, **a)
+        animal.microchip = ""
+        row.model_rules(animal, "animal")
+        animal.microchip = chip
+        return None, animal
+
+    def certificate(self, row, animal, new_animal):
+        """The rabies certificate, unless already recorded; one recorded for another animal is
+        refused."""
+        v = dict(row.fields("vaccination"))
+        serial = v.pop("certificate_serial", "")
+        if not serial:
+            return None, None
+        holder = self.existing.certificates.get(serial, self.certificates.get(serial))
+        if holder is not None:
+            if animal is None or holder != animal:
+                row.problem(
+                    "rabies_certificate", serial, f"Certificate {serial} is already recorded for another animal."
+                )
+            return None, None
+        p, a = row.fields("person"), row.fields("animal")
+        vaccination = self.make[RabiesVaccination](
+            municipality_id=self.m,
+            certificate_serial="",
+            owner_name=p["name"],
+            owner_address=row.address,
+            animal_name=a["name"],
+            sex=a.get("sex", ""),
+            altered=bool(a.get("altered")),
+            breed=a.get("breed", ""),
+            color=a.get("color", ""),
+            **v,
+        )
+        row.required("vaccination", vaccination.__dict__)
+        born = new_animal.birth_date if new_animal else self.existing.births.get(animal, self.births.get(animal))
+        vaccination.animal_id = -1  # a stand-in: the model compares with the animal's birth date
+        RabiesVaccination.animal.field.set_cached_value(vaccination, self.make[Animal](birth_date=born))
+        row.model_rules(vaccination, "vaccination")
+        vaccination.animal_id = None
+        vaccination.certificate_serial = serial
+        vaccination._state.fields_cache.pop("animal", None)
+        return None, vaccination
+
+    def past_license(self, row, animal):
+        """A past license, unless the animal already has one for that year; its expiry as the
+        rule pack says for the day it was issued."""
+        lic = row.fields("license")
+        year = lic.get("license_year")
+        if not year or (animal and ((animal, year) in self.existing.licenses or (animal, year) in self.licenses)):
+            return None, None
+        issued_on = lic.get("issued_on")
+        if issued_on is None:
+            row.problem("license_issued_on", "", "A past license needs the date it was issued.")
+            return None, None
+        if (issued_on, year) not in self.expiry_of:
+            self.expiry_of[(issued_on, year)] = law.ask(
+                self.municipality, "license_expiry", {"issued_on": issued_on, "license_year": year}, self.on, {}
+            ).value["expires"]
+        p, a = row.fields("person"), row.fields("animal")
+        license = self.make[License](
+            municipality_id=self.m,
+            license_year=year,
+            serial=lic.get("serial") or 0,
+            issued_on=issued_on,
+            expires_on=self.expiry_of[(issued_on, year)],
+            tax=ZERO if lic.get("tax") is None else lic["tax"],
+            late_fee=ZERO if lic.get("late_fee") is None else lic["late_fee"],
+            owner_name=p["name"],
+            owner_address=row.address,
+            animal_name=a["name"],
+            species=a.get("species", ""),
+            sex=a.get("sex", ""),
+            altered=bool(a.get("altered")),
+            breed=a.get("breed", ""),
+            color=a.get("color", ""),
+            county=self.municipality.county,
+        )
+        return None, license
+
+    def register(self, row, person, new_person, animal, new_animal, vaccination, new_vaccination, license, new_license):
+        """A valid row's new records get their ids, and their keys, so later rows match them."""
+        plan = self.plan
+        if new_person is not None:
+            person = new_person.pk = self.ids.new(Person)
+            self.people[row.owner_key] = person
+        if new_animal is not None:
+            animal = new_animal.pk = self.ids.new(Animal)
+            self.animals[(person, *row.animal_key[1:])] = animal
+            if new_animal.microchip:
+                self.chips[new_animal.microchip] = animal
+            if new_animal.birth_date:
+                self.births[animal] = new_animal.birth_date
+        if new_vaccination is not None:
+            vaccination = new_vaccination.pk = self.ids.new(RabiesVaccination)
+            new_vaccination.animal_id = animal
+            self.certificates[new_vaccination.certificate_serial] = animal
+            plan.vaccinations_new += 1
+        if new_license is not None:
+            license = new_license.pk = self.ids.new(License)
+            new_license.animal_id, new_license.holder_id = animal, person
+            self.licenses.add((animal, new_license.license_year))
+            plan.licenses_new += 1
+        if new_person is not None:
+            plan.owners_new += 1
+        elif person in row.matched and person not in self.used_people:
+            self.used_people.add(person)
+            plan.owners_matched += 1
+        if new_animal is not None:
+            plan.animals_new += 1
+        elif animal in row.matched and animal not in self.used_animals:
+            self.used_animals.add(animal)
+            plan.animals_matched += 1
+        return person, animal, vaccination, license
+
+
+class _Row:
+    """One row while its records are checked: its values by record and the problems found."""
+
+    def __init__(self, planner, line, raw, records):
+        self.planner, self.line, self.raw, self.records = planner, line, raw, records
+        self.problems, self.matched = [], set()
+        p = records["person"]
+        self.address = ", ".join(x for x in (p.get("street"), p.get("city"), p.get("state"), p.get("postal_code")) if x)
+
+    def fields(self, record) -> dict:
+        return self.records[record]
+
+    def problem(self, column, value, rule):
+        self.problems.append(Problem(self.line, self.planner.mapping.shown(column), value, rule))
+
+    def required(self, record, values):
+        for attname, column in _required(record):
+            if values.get(attname) in ("", None):
+                self.problem(column, "", BLANK)
+
+    def model_rules(self, instance, record):
+        """The model's own `clean()`, its outcome remembered by the values it reads (READ_BY_CLEAN)."""
+        key = (type(instance), *(instance.__dict__[name] for name in READ_BY_CLEAN[type(instance)]))
+        if instance.__class__ is RabiesVaccination:
+            key += (instance._state.fields_cache["animal"].birth_date,)
+        errors = self.planner.cleaned.get(key)
+        if errors is None:
+            try:
+                instance.clean()
+                errors = {}
+            except ValidationError as e:
+                errors = e.message_dict
+            if len(self.planner.cleaned) > 100_000:
+                self.planner.cleaned.clear()
+            self.planner.cleaned[key] = errors
+        for name, messages in errors.items():
+            column = FIELD_OF.get((record, name), name)
+            for message in messages:
+                self.problem(column, self.raw.get(column, ""), message)
+
+
+# What each model's clean() reads (its uniqueness checks apart, made in bulk by the plan): the
+# outcome for one set of these values is the outcome for every row that has them.
+# tests/imports/test_columns.py checks this list against what clean() really reads.
+READ_BY_CLEAN = {
+    Animal: ("birth_date", "acquired_on", "brought_in_on", "species", "sex", "altered", "altered_evidence"),
+    RabiesVaccination: ("vaccinated_on", "expires_on"),  # and the animal's birth date
+}
+
+
+_REQUIRED_FIELDS = {}
+
+
+def _required(record):
+    """(attname, column) of each field a new record from a roll must have (not blank, no default)."""
+    if record not in _REQUIRED_FIELDS:
+        model = {"person": Person, "animal": Animal, "vaccination": RabiesVaccination}[record]
+        skip = {"municipality", "animal", "premises", "certificate_serial", "altered"}
+        _REQUIRED_FIELDS[record] = [
+            (f.attname, FIELD_OF.get((record, f.name), f.name))
+            for f in model._meta.concrete_fields
+            if not f.blank and not f.primary_key and not f.has_default() and f.name not in skip
+        ]
+    return _REQUIRED_FIELDS[record]
+
+
+def _sha256(path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def plan(municipality, path, name=None, mapping: Mapping | None = None, on: date | None = None, encoding="") -> Plan:
+    """What importing the roll at `path` would do; writes nothing."""
+    planner = Planner(municipality, path, name or Path(path).name, mapping, on, encoding=encoding)
+    for _ in planner.batches():
+        pass
+    return planner.plan

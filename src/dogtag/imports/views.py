@@ -1,95 +1,101 @@
-"""The clerk's upload page: the file is kept under var/imports/ by its hash, the dry run shown,
-and the import run only when the clerk confirms what it found."""
-
-import hashlib
-import re
+"""The clerk's import pages: the upload (kept through the storage API), then the run's page,
+where the worker's check is shown for the clerk to confirm, the writing's progress, the result,
+and a resume button when the run was interrupted. Nothing here reads the roll: the worker does."""
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import redirect, render
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
 
-from dogtag.imports.actions import IMPORTERS, run_import
+from dogtag.imports import actions, uploads
+from dogtag.imports.actions import IMPORTERS
+from dogtag.imports.files import ENCODINGS
 from dogtag.imports.models import ImportRun
-from dogtag.imports.rolls import COLUMNS, Mapping, RollError, plan
-from dogtag.registry.views import municipality_for, posted
-from dogtag.reports.tables import Report, Table
-from dogtag.reports.views import respond
+from dogtag.imports.rolls import COLUMNS, SHOWN, Mapping, RollError
+from dogtag.lib.tables import Report, Table, respond
+from dogtag.lib.web import municipality_for, posted
 
 
 class UploadForm(forms.Form):
     roll = forms.FileField(label="Roll (CSV or Excel .xlsx)")
     mapping = forms.FileField(label="Column mapping (YAML), for another layout", required=False)
+    encoding = forms.ChoiceField(
+        label="The CSV file's encoding",
+        choices=[("", "Find it from the file"), *ENCODINGS.items()],
+        required=False,
+    )
 
-
-def _store(upload) -> str:
-    content = upload.read()
-    digest = hashlib.sha256(content).hexdigest()
-    folder = settings.VAR_DIR / "imports"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / digest).write_bytes(content)
-    return digest
-
-
-def _load(digest):
-    if not re.fullmatch(r"[0-9a-f]{64}", digest or ""):
-        return None
-    path = settings.VAR_DIR / "imports" / digest
-    return path.read_bytes() if path.exists() else None
+    def clean_mapping(self):
+        mapping = self.cleaned_data.get("mapping")
+        if mapping:
+            if mapping.size > 1 << 20:
+                raise ValidationError("A mapping is a short YAML file (under 1 MB).")
+            try:
+                Mapping.parse(mapping.read())
+            except RollError as e:
+                raise ValidationError(str(e)) from None
+            mapping.seek(0)
+        return mapping
 
 
 @login_required
 def upload(request, slug):
     municipality = municipality_for(request, slug, IMPORTERS)
     form = UploadForm(posted(request), request.FILES or None)
-    context = {"municipality": municipality, "form": form, "columns": COLUMNS}
-    if request.method == "POST" and request.POST.get("confirm"):
-        content, name = _load(request.POST["confirm"]), request.POST.get("name", "roll.csv")
-        mapping_digest = request.POST.get("mapping", "")
-        mapping_text = _load(mapping_digest) if mapping_digest else None
-        if content is None:
-            messages.error(request, "That upload is no longer here; upload the file again.")
-            return redirect("import", slug=slug)
-        try:
-            found = plan(municipality, name, content, Mapping.parse(mapping_text))
-        except RollError as e:
-            messages.error(request, str(e))
-            return redirect("import", slug=slug)
-        run = run_import(found, acting_user=request.user, municipality=municipality)
-        messages.success(
-            request,
-            f"Imported {run.written} rows from {name}; {run.skipped} already imported or repeated, "
-            f"{run.invalid} invalid.",
-        )
-        return redirect("import", slug=slug)
     if request.method == "POST" and form.is_valid():
-        roll, mapping_file = form.cleaned_data["roll"], form.cleaned_data["mapping"]
-        digest = _store(roll)
-        mapping_digest = _store(mapping_file) if mapping_file else ""
-        try:
-            found = plan(
-                municipality, roll.name, _load(digest), Mapping.parse(_load(mapping_digest) if mapping_digest else None)
-            )
-        except RollError as e:
-            form.add_error("roll", str(e))
-        else:
-            context.update({"found": found, "digest": digest, "mapping_digest": mapping_digest, "name": roll.name})
+        roll, mapping = form.cleaned_data["roll"], form.cleaned_data["mapping"]
+        run = actions.upload_roll(
+            municipality,
+            uploads.keep(roll),
+            roll.name,
+            acting_user=request.user,
+            mapping_sha256=uploads.keep(mapping) if mapping else "",
+            encoding=form.cleaned_data["encoding"],
+        )
+        return redirect("import-run", slug=slug, pk=run.pk)
     runs = ImportRun.objects.filter(municipality=municipality).select_related("started_by")
     if request.GET.get("format") == "csv":
-        table = Table("Imports", ["File", "By", "Started", "Rows", "Written", "Skipped", "Invalid"])
+        table = Table("Imports", ["File", "By", "Started", "State", "Rows", "Written", "Skipped", "Invalid"])
         table.rows = [
             [
                 r.file_name,
                 r.started_by.username,
                 r.started_at.isoformat(timespec="seconds"),
+                r.state.label,
                 r.rows,
                 r.written,
                 r.skipped,
                 r.invalid,
             ]
-            for r in runs
+            for r in runs.iterator()
         ]
         return respond(request, Report("Imports", str(municipality), [table]), municipality, "imports")
-    context["runs"] = runs[:20]
+    context = {"municipality": municipality, "form": form, "columns": COLUMNS, "runs": runs[:20]}
     return render(request, "imports/upload.html", context)
+
+
+@login_required
+def run_page(request, slug, pk):
+    municipality = municipality_for(request, slug, IMPORTERS)
+    run = get_object_or_404(ImportRun.objects.select_related("started_by"), municipality=municipality, pk=pk)
+    if request.method == "POST":
+        step = {"confirm": actions.confirm_import, "resume": actions.resume_import}.get(request.POST.get("step"))
+        if step is None:
+            messages.error(request, "Choose confirm or resume.")
+        else:
+            try:
+                step(run, acting_user=request.user)
+            except ValidationError as e:
+                messages.error(request, " ".join(e.messages))
+        return redirect("import-run", slug=slug, pk=run.pk)
+    context = {
+        "municipality": municipality,
+        "run": run,
+        "state": run.state,
+        "States": ImportRun.State,
+        "found": run.summary,
+        "shown": SHOWN,
+        "working": run.state in (ImportRun.State.CHECKING, ImportRun.State.QUEUED, ImportRun.State.RUNNING),
+    }
+    return render(request, "imports/run.html", context)

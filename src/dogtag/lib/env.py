@@ -43,3 +43,15 @@ def envint(name: str, default: int) -> int:
 
 def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in (os.environ.get(name) or default).split(",") if item.strip()]
+
+
+def envcron(name: str, default: str) -> str | None:
+    """A cron expression (five fields), or None for "off"."""
+    value = (os.environ.get(name) or default).strip()
+    if value.lower() == "off":
+        return None
+    from croniter import croniter
+
+    if not croniter.is_valid(value):
+        raise ImproperlyConfiguredEnv(f"{name}={value!r}: expected a cron expression such as '0 6 * * *', or off")
+    return value

@@ -1,9 +1,18 @@
-"""Evidence a resident uploads: a photo or PDF, checked by its first bytes (not by the name the
-browser sends) and by size."""
+"""Evidence a resident uploads: a photo or PDF, checked by size and by its content (not by the
+name the browser sends): a PDF must parse as a PDF with at least one page (pypdf), a photo must
+decode as the PNG or JPEG its first bytes claim (Pillow). A file that merely starts with
+`%PDF-` — an HTML page behind a PDF header, say — is refused."""
+
+import io
 
 from django.conf import settings
+from PIL import Image, UnidentifiedImageError
+from pypdf import PdfReader
+from pypdf.errors import PyPdfError
 
 KINDS = {b"%PDF-": ".pdf", b"\xff\xd8\xff": ".jpg", b"\x89PNG\r\n\x1a\n": ".png"}
+WANTED = "Upload a photo (JPEG or PNG) or a PDF."
+IMAGE_FORMATS = {".jpg": "JPEG", ".png": "PNG"}
 
 
 def check(upload) -> tuple[str | None, str]:
@@ -11,9 +20,38 @@ def check(upload) -> tuple[str | None, str]:
     limit = settings.DOGTAG_UPLOAD_MAX_BYTES
     if upload.size > limit:
         return f"The file is {upload.size / 1_000_000:.1f} MB; the largest accepted is {limit / 1_000_000:.0f} MB.", ""
-    head = upload.read(8)
     upload.seek(0)
-    for magic, extension in KINDS.items():
-        if head.startswith(magic):
-            return None, extension
-    return "Upload a photo (JPEG or PNG) or a PDF.", ""
+    content = upload.read()
+    upload.seek(0)
+    extension = next((ext for magic, ext in KINDS.items() if content.startswith(magic)), None)
+    if extension is None:
+        return WANTED, ""
+    problem = _pdf_problem(content) if extension == ".pdf" else _image_problem(content, IMAGE_FORMATS[extension])
+    return (f"{problem} {WANTED}", "") if problem else (None, extension)
+
+
+def _pdf_problem(content: bytes) -> str | None:
+    if b"%%EOF" not in content[-1024:]:
+        return "This file starts like a PDF but is not a complete one."
+    try:
+        reader = PdfReader(io.BytesIO(content), strict=True)
+        if len(reader.pages) < 1:
+            return "This PDF has no pages."
+        reader.pages[0].mediabox  # noqa: B018 — the page's own dictionary must be readable
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError):
+        return "This file starts like a PDF but is not a readable PDF."
+    return None
+
+
+def _image_problem(content: bytes, expected: str) -> str | None:
+    name = "a PNG" if expected == "PNG" else "a JPEG"
+    try:
+        with Image.open(io.BytesIO(content)) as image:
+            if image.format != expected:
+                return f"This file starts like {name} photo but is not one."
+            image.verify()
+        with Image.open(io.BytesIO(content)) as image:
+            image.load()  # verify() checks the structure; decoding finds truncated pixel data
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+        return f"This file starts like {name} photo but is not a readable one."
+    return None

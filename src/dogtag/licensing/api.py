@@ -4,7 +4,7 @@ from decimal import Decimal
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
 
-from dogtag.accounts.scope import get_for_user, municipalities, scoped
+from dogtag.accounts.scope import get_for_user, municipality_for, scoped
 from dogtag.licensing import actions
 from dogtag.licensing.models import License, RenewalRun, Tag
 from dogtag.licensing.owed import what_is_owed
@@ -155,7 +155,7 @@ def replace_tag(request, pk: int, payload: ReplaceTagIn):
 @router.get("/municipalities/{slug}/tags/{year}/{serial}", response=LicenseOut)
 def tag_lookup(request, slug: str, year: int, serial: int):
     """The license a tag serial was issued to, in a municipality the user serves."""
-    municipality = get_object_or_404(municipalities(request.auth), slug=slug)
+    municipality = municipality_for(request.auth, slug)
     tag = get_object_or_404(Tag, municipality=municipality, license_year=year, serial=serial, license__isnull=False)
     return tag.license
 

@@ -1,7 +1,7 @@
 from django import forms
 
+from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.models import Payment
-from dogtag.registry.forms import DateInput, Form
 
 
 class PaymentFields(Form):

@@ -7,11 +7,10 @@ from decimal import Decimal
 from django.shortcuts import get_object_or_404
 from ninja import ModelSchema, Router, Schema, Status
 
-from dogtag.accounts.scope import get_for_user, scoped
+from dogtag.accounts.scope import get_for_user, municipality_for, scoped
 from dogtag.licensing import kennels, multiple_dogs
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.models import Inspection, KennelLicense, License
-from dogtag.registry.api import _municipality
 from dogtag.registry.models import Animal, Person, Premises
 
 router = Router(tags=["multiple-dog and kennel licenses"])
@@ -128,7 +127,7 @@ class ReasonIn(Schema):
 
 @router.post("/municipalities/{slug}/multiple-dog-licenses", response={201: MultipleDogOut})
 def issue_multiple_dog_license(request, slug: str, payload: MultipleDogIn):
-    municipality = _municipality(request, slug, CLERKS)
+    municipality = municipality_for(request.auth, slug, CLERKS)
     keeper = get_object_or_404(Person, pk=payload.keeper_id, municipality=municipality)
     animals = [get_object_or_404(Animal, pk=pk, municipality=municipality) for pk in payload.animal_ids]
     return Status(
@@ -168,7 +167,7 @@ def list_kennels(request, municipality: str | None = None):
 
 @router.post("/municipalities/{slug}/kennels", response={201: KennelOut})
 def apply_for_kennel_license(request, slug: str, payload: KennelIn):
-    municipality = _municipality(request, slug, CLERKS)
+    municipality = municipality_for(request.auth, slug, CLERKS)
     fields = payload.dict()
     fields["owner"] = get_object_or_404(Person, pk=fields.pop("owner_id"), municipality=municipality)
     fields["premises"] = get_object_or_404(Premises, pk=fields.pop("premises_id"), municipality=municipality)

@@ -2,9 +2,9 @@
 
 from django import forms
 
+from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.forms import PaymentFields
 from dogtag.licensing.models import Inspection, KennelLicense, Revocation
-from dogtag.registry.forms import DateInput, Form
 from dogtag.registry.models import Person, Premises
 
 

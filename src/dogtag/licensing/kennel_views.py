@@ -7,18 +7,18 @@ from django.shortcuts import redirect, render
 
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
-from dogtag.documents.pdf import pdf_response
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.pdf import pdf_response
+from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.licensing import kennels
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.forms import PaymentFields, ReasonForm
 from dogtag.licensing.kennel_forms import CorrectionForm, InspectionForm, KennelApplicationForm
 from dogtag.licensing.models import Inspection, KennelLicense
 from dogtag.registry.models import today
-from dogtag.registry.views import action_page, municipality_for, posted, run_action, to
 
 
-def _municipality(request, slug, roles=None):
+def kennel_municipality(request, slug, roles=None):
     municipality = municipality_for(request, slug, *([roles] if roles else []))
     if kennels.provision(municipality) is None:
         raise Http404("This municipality's law requires no kennel license.")
@@ -28,7 +28,7 @@ def _municipality(request, slug, roles=None):
 @login_required
 @csv_export
 def kennel_list(request, slug):
-    municipality = _municipality(request, slug)
+    municipality = kennel_municipality(request, slug)
     licenses = (
         KennelLicense.objects.filter(municipality=municipality)
         .select_related("owner", "premises")
@@ -39,7 +39,7 @@ def kennel_list(request, slug):
 
 @login_required
 def kennel_new(request, slug):
-    municipality = _municipality(request, slug, CLERKS)
+    municipality = kennel_municipality(request, slug, CLERKS)
     form = KennelApplicationForm(
         posted(request), municipality=municipality, initial={"license_year": today().year, "signed_on": today()}
     )

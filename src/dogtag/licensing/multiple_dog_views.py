@@ -7,14 +7,14 @@ from django.shortcuts import redirect, render
 
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
-from dogtag.documents.pdf import pdf_response
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.pdf import pdf_response
+from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.licensing import multiple_dogs
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.kennel_forms import MultipleDogForm, RevokeForm
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Person, today
-from dogtag.registry.views import action_page, municipality_for, posted, run_action, to
 
 
 @login_required

@@ -3,16 +3,16 @@ licensed for the new year — set-based, idempotent (a second run adds nothing),
 PDF batch, and emailed (after commit) to owners who have an address."""
 
 from datetime import date
-from pathlib import Path
 
-from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record
-from dogtag.documents.pdf import render_pdf
 from dogtag.lib.links import renewal_url
+from dogtag.lib.pdf import render_pdf
 from dogtag.licensing import law
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.models import License, RenewalNotice, RenewalRun
@@ -120,15 +120,15 @@ def run_renewals(*, acting_user, municipality, license_year: int, progress=None)
             bar.advance()
     mail.queue_many(messages)
     if rows:
-        folder = Path(settings.MEDIA_ROOT) / "renewals"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{municipality.slug}-{license_year}-run{run.pk}.pdf"
-        path.write_bytes(
-            render_pdf(
-                "licensing/renewal_notices.html", {"rows": rows, "year": license_year, "municipality": municipality}
-            )
+        # Through the storage API: a shared or object store serves every app process alike.
+        run.pdf = default_storage.save(
+            f"renewals/{municipality.slug}-{license_year}-run{run.pk}.pdf",
+            ContentFile(
+                render_pdf(
+                    "licensing/renewal_notices.html", {"rows": rows, "year": license_year, "municipality": municipality}
+                )
+            ),
         )
-        run.pdf = str(path)
     run.notices_created, run.emails_queued, run.finished_at = len(notices), len(messages), timezone.now()
     run.save()
     record(acting_user=acting_user, action="renewals.run", obj=run)

@@ -1,21 +1,26 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import SuspiciousFileOperation
+from django.core.files.storage import default_storage
 from django.db.models import Count
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
-from dogtag.documents.pdf import pdf_response
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.pdf import pdf_response
+from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.licensing import actions, forms, law
 from dogtag.licensing.models import FeeScheduleEntry, License, RenewalRun, Tag, TagLot
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
 from dogtag.licensing.renewals import run_renewals
+from dogtag.licensing.unlicensed import unlicensed_rows
+from dogtag.outbox import actions as outbox_actions
 from dogtag.outbox.models import Message
 from dogtag.registry.models import Animal, today
-from dogtag.registry.views import action_page, municipality_for, posted, run_action, to
 from dogtag.rules.delegations import delegated_amounts
 from dogtag.rules.licensing import license_year_of
 
@@ -221,34 +226,6 @@ def tag_roll(request, slug, year):
     )
 
 
-def unlicensed_rows(municipality, year: int, on):
-    """Active licensable animals without a license for `year`, with the late fee owed on `on`
-    (the unlicensed page and the reports' unlicensed and late list)."""
-    licensed = License.objects.filter(license_year=year, voided_at=None).values("animal_id")
-    animals = (
-        Animal.objects.filter(
-            municipality=municipality,
-            status=Animal.Status.ACTIVE,
-            species__in=law.pack_of(municipality).licensing.species.species,
-        )
-        .exclude(pk__in=licensed)
-        .order_by("name")
-    )
-    local = law.local_amounts(municipality)
-    rows = []
-    for animal in animals:
-        facts = law.animal_facts(animal, year)
-        if facts is None:
-            rows.append({"animal": animal, "due_by": None, "late": None, "note": "birth date unknown"})
-            continue
-        required = law.ask(municipality, "license_required", facts, on, local)
-        if not required.value["required"] or required.value["licensable_on"] > on:
-            continue
-        late = law.ask(municipality, "late_fee", facts, on, local)
-        rows.append({"animal": animal, "due_by": required.value["due_by"], "late": late, "note": ""})
-    return rows
-
-
 @login_required
 @csv_export
 def unlicensed(request, slug):
@@ -281,12 +258,21 @@ def renewal_batch(request, pk):
     run = get_for_user(request.user, RenewalRun.objects, pk)
     if not run.pdf:
         raise Http404("This run printed no notices.")
-    return FileResponse(open(run.pdf, "rb"), content_type="application/pdf")
+    try:
+        pdf = default_storage.open(run.pdf, "rb")
+    except (FileNotFoundError, SuspiciousFileOperation):
+        raise Http404("This run's notices are no longer in storage; run the renewals again to print them.") from None
+    return FileResponse(pdf, content_type="application/pdf", filename=run.pdf.rsplit("/", 1)[-1])
 
 
 @login_required
 @csv_export
 def outbox(request, slug):
     municipality = municipality_for(request, slug)
+    if request.method == "POST":  # "Send again" beside a dead letter
+        ids = [int(i) for i in request.POST.getlist("message") if i.isdigit()]
+        count = outbox_actions.send_again(acting_user=request.user, municipality=municipality, ids=ids)
+        messages.success(request, f"{count} undeliverable message{pluralize(count)} queued again.")
+        return redirect("outbox", slug=slug)
     sent = Message.objects.filter(municipality=municipality).defer("attachment", "html")[:500]
     return render(request, "licensing/outbox.html", {"municipality": municipality, "messages_": sent})

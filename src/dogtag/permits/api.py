@@ -13,11 +13,10 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from ninja import ModelSchema, Router, Schema, Status
 
-from dogtag.accounts.scope import get_for_user
+from dogtag.accounts.scope import get_for_user, municipality_for
 from dogtag.enforcement.models import Declaration
 from dogtag.permits import actions
 from dogtag.permits.models import HenPermit, ViciousDogPermit
-from dogtag.registry.api import _municipality
 from dogtag.registry.models import Person, Premises
 
 router = Router(tags=["permits"])
@@ -174,7 +173,7 @@ def _hen_permits(request):
 
 @router.get("/municipalities/{slug}/hen-permits", response=list[HenPermitOut])
 def list_hen_permits(request, slug: str, status: str | None = None):
-    municipality = _municipality(request, slug)
+    municipality = municipality_for(request.auth, slug)
     found = _hen_permits(request).filter(municipality=municipality)
     return (found.filter(status=status) if status else found)[:500]
 
@@ -182,7 +181,7 @@ def list_hen_permits(request, slug: str, status: str | None = None):
 @router.post("/municipalities/{slug}/hen-permits", response={201: HenPermitOut})
 def decide_hen_permit(request, slug: str, payload: HenPermitIn):
     """Apply: the permit issues, or is refused with every reason, as one decision."""
-    municipality = _municipality(request, slug, actions.ISSUERS)
+    municipality = municipality_for(request.auth, slug, actions.ISSUERS)
     fields = payload.dict()
     fields["applicant"] = get_object_or_404(Person, pk=fields.pop("applicant_id"), municipality=municipality)
     fields["premises"] = get_object_or_404(Premises, pk=fields.pop("premises_id"), municipality=municipality)

@@ -1,9 +1,8 @@
 from django import forms
 
-from dogtag.enforcement.forms import ScopedForm
+from dogtag.lib.forms import DateInput, Form, ScopedForm
 from dogtag.licensing.models import Payment
 from dogtag.permits.models import HenPermit
-from dogtag.registry.forms import DateInput, Form
 from dogtag.registry.models import Person, Premises
 
 

@@ -5,9 +5,11 @@ from django.urls import reverse
 
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
-from dogtag.enforcement import law, pdf
+from dogtag.enforcement import law
 from dogtag.enforcement.models import Declaration
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.pdf import pdf_response
+from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.permits import actions
 from dogtag.permits.forms import (
     HenPermitForm,
@@ -18,7 +20,6 @@ from dogtag.permits.forms import (
 )
 from dogtag.permits.models import HenPermit
 from dogtag.registry.models import today
-from dogtag.registry.views import municipality_for, posted, run_action
 
 HEN_PERMITS = HenPermit.objects.select_related("applicant", "premises", "municipality")
 
@@ -93,7 +94,7 @@ def hen_permit_pdf(request, pk):
     if permit.status != HenPermit.Status.ISSUED:
         raise Http404(f"Hen permit #{permit.pk} is {permit.get_status_display().lower()}: no permit to print.")
     context = {"permit": permit, "municipality": permit.municipality, "case": None}
-    return pdf.response("permits/hen_permit_pdf.html", context, f"hen-permit-{permit.pk}.pdf")
+    return pdf_response("permits/hen_permit_pdf.html", context, f"hen-permit-{permit.pk}.pdf")
 
 
 @login_required

@@ -3,26 +3,26 @@ on it, a found-dog lookup and a reminder opt-out. One transaction each, one audi
 (approval also writes the registry's and licensing's own events through their actions), email
 queued in the outbox and sent after commit."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import has_role, require_role
 from dogtag.audit.record import record, snapshot
-from dogtag.documents.pdf import render_pdf
 from dogtag.lib import links, uploads
+from dogtag.lib.pdf import render_pdf
 from dogtag.licensing import actions as licensing
 from dogtag.licensing import law
 from dogtag.licensing.models import License, Payment, Tag
 from dogtag.outbox import mail
 from dogtag.portal import payments
 from dogtag.portal.forms import ApplicationForm, draft_values
-from dogtag.portal.models import Application, Lookup, MunicipalityContact, ReminderOptOut
+from dogtag.portal.models import Application, Lookup, LookupCounter, MunicipalityContact, ReminderOptOut
 from dogtag.portal.quote import quote
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Animal, RabiesVaccination, today
@@ -306,24 +306,49 @@ def reject_application(application, *, acting_user, reason: str) -> Application:
     return application
 
 
-@transaction.atomic
 def look_up_tag(*, query: str, client_address: str, user=None) -> tuple[Lookup, list[dict]]:
     """A found dog: whom to call, never the owner — unless the user is an officer of the dog's
-    municipality. Each lookup is logged; more than DOGTAG_LOOKUP_LIMIT from one address within
-    DOGTAG_LOOKUP_WINDOW_MINUTES are refused (the log is the counter)."""
+    municipality. Each served lookup is logged; past DOGTAG_LOOKUP_LIMIT attempts from one
+    address in a window of DOGTAG_LOOKUP_WINDOW_MINUTES a lookup is refused and only counted
+    (_count_lookup_attempt), so a flood writes no row per attempt. The unsaved refused Lookup says so."""
     query = query.strip()[:50]
     if not query:
         raise ValidationError({"q": "Enter the number on the license tag or the rabies tag."})
-    since = timezone.now() - timedelta(minutes=settings.DOGTAG_LOOKUP_WINDOW_MINUTES)
-    recent = Lookup.objects.filter(client_address=client_address, at__gte=since, refused=False).count()
     user = user if user is not None and user.is_authenticated else None
-    if recent >= settings.DOGTAG_LOOKUP_LIMIT:
-        lookup = Lookup.objects.create(client_address=client_address, query=query, refused=True, user=user)
-        record(acting_user=user, action="lookup.refused", obj=lookup)
-        return lookup, []
-    found = _found(query)
+    # Counted in its own autocommitted statement: a refused attempt changes nothing else.
+    if _count_lookup_attempt(client_address) > settings.DOGTAG_LOOKUP_LIMIT:
+        return Lookup(client_address=client_address, query=query, refused=True, user=user), []
+    return _served(query, client_address, user)
+
+
+def _lookup_window_start(now):
+    """The start of the fixed window `now` falls in (windows counted from the Unix epoch)."""
+    size = timedelta(minutes=settings.DOGTAG_LOOKUP_WINDOW_MINUTES).total_seconds()
+    return datetime.fromtimestamp(int(now.timestamp() // size * size), tz=UTC)
+
+
+def _count_lookup_attempt(client_address: str) -> int:
+    """Count one attempt in one conditional write; returns this window's attempts, this one included.
+
+    Hand-written SQL because the ORM has no "insert, or add one on conflict, and return the new
+    count"; INSERT ... ON CONFLICT ... DO UPDATE ... RETURNING reads the same on PostgreSQL and
+    SQLite (3.35+), and the unique constraint queues concurrent attempts on the one row."""
+    table = LookupCounter._meta.db_table
+    start = connection.ops.adapt_datetimefield_value(_lookup_window_start(timezone.now()))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""INSERT INTO {table} (client_address, window_start, attempts) VALUES (%s, %s, 1)
+                ON CONFLICT (client_address, window_start) DO UPDATE SET attempts = {table}.attempts + 1
+                RETURNING attempts""",
+            [client_address, start],
+        )
+        return cursor.fetchone()[0]
+
+
+@transaction.atomic
+def _served(query, client_address, user):
     results = []
-    for animal, source in found:
+    for animal, source in _found(query):
         row = {"animal": animal, "municipality": animal.municipality, "source": source}
         if user is not None and has_role(user, animal.municipality_id, SEE_OWNER):
             row["owners"] = [o.person for o in animal.current_owners()]

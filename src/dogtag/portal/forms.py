@@ -1,8 +1,8 @@
 from django import forms
 
+from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.forms import PaymentFields
 from dogtag.portal.models import MunicipalityContact
-from dogtag.registry.forms import DateInput, Form
 from dogtag.registry.models import Animal, Municipality, today
 
 # The fields a resident fills in, in the order the page shows them; `data` keeps them as typed.

@@ -1,5 +1,5 @@
 """Public self-service: online license applications, whom a finder of a dog should call, the
-found-dog lookup log (also the rate limiter's counter), rabies reminders and opt-outs."""
+found-dog lookup log and its rate limiter's counter, rabies reminders and opt-outs."""
 
 import secrets
 
@@ -81,7 +81,7 @@ class Application(Scoped):
 
 
 class Lookup(models.Model):
-    """One found-dog lookup: the log the issue asks for, and the rate limiter's counter."""
+    """One served found-dog lookup (refused ones are counted in LookupCounter, not logged)."""
 
     client_address = models.GenericIPAddressField()
     query = models.CharField(max_length=60)
@@ -92,6 +92,27 @@ class Lookup(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["client_address", "at"])]
+
+
+class LookupCounter(models.Model):
+    """Found-dog lookups from one address in one window of DOGTAG_LOOKUP_WINDOW_MINUTES: the
+    rate limiter. One upsert counts each attempt (actions._count_lookup_attempt), so concurrent lookups
+    cannot all read "under the limit"; refused attempts are this count, not a row each."""
+
+    client_address = models.GenericIPAddressField()
+    window_start = models.DateTimeField()
+    attempts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["client_address", "window_start"], name="one_counter_per_address_window")
+        ]
+
+    @property
+    def refused(self) -> int:
+        from django.conf import settings
+
+        return max(0, self.attempts - settings.DOGTAG_LOOKUP_LIMIT)
 
 
 class RabiesReminder(Scoped):

@@ -1,7 +1,6 @@
 """Public pages (no account: the token in a link is the key) and the clerk's review queue.
 Thin: parse, call an action, render."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -12,7 +11,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.lib import links
+from dogtag.lib.client import client_address
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.licensing import law
 from dogtag.portal import actions, payments
 from dogtag.portal.forms import (
@@ -29,13 +30,6 @@ from dogtag.portal.forms import (
 from dogtag.portal.models import Application, MunicipalityContact
 from dogtag.portal.quote import plain_lines
 from dogtag.registry.models import Animal, Municipality, Person, today
-from dogtag.registry.views import municipality_for, posted, run_action
-
-
-def client_address(request) -> str:
-    """The visitor's address; behind a trusted proxy (BEHIND_PROXY), the one it forwarded."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "") if settings.SECURE_PROXY_SSL_HEADER else ""
-    return forwarded.split(",")[0].strip() or request.META.get("REMOTE_ADDR", "0.0.0.0")
 
 
 def _errors_into(form, error: ValidationError):

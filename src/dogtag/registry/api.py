@@ -4,17 +4,11 @@ from django.shortcuts import get_object_or_404
 from ninja import Field, ModelSchema, Router, Schema, Status
 from pydantic import create_model
 
-from dogtag.accounts.scope import ANY_ROLE, get_for_user, municipalities, require_role, scoped
+from dogtag.accounts.scope import get_for_user, municipalities, municipality_for, scoped
 from dogtag.registry import actions
 from dogtag.registry.models import Animal, Municipality, Ownership, Person, Premises, RabiesVaccination
 
 router = Router(tags=["registry"])
-
-
-def _municipality(request, slug, roles=ANY_ROLE):
-    municipality = get_object_or_404(municipalities(request.auth), slug=slug)
-    require_role(request.auth, municipality.pk, roles)
-    return municipality
 
 
 def patch_of(schema: type[Schema], *, exclude=()) -> type[Schema]:
@@ -191,7 +185,9 @@ def list_people(request, municipality: str | None = None, q: str = ""):
 def create_person(request, slug: str, payload: PersonIn):
     return Status(
         201,
-        actions.create_person(acting_user=request.auth, municipality=_municipality(request, slug), **_fields(payload)),
+        actions.create_person(
+            acting_user=request.auth, municipality=municipality_for(request.auth, slug), **_fields(payload)
+        ),
     )
 
 
@@ -217,7 +213,7 @@ def create_premises(request, slug: str, payload: PremisesIn):
     return Status(
         201,
         actions.create_premises(
-            acting_user=request.auth, municipality=_municipality(request, slug), **_fields(payload)
+            acting_user=request.auth, municipality=municipality_for(request.auth, slug), **_fields(payload)
         ),
     )
 
@@ -243,7 +239,7 @@ def list_animals(request, municipality: str | None = None, q: str = "", microchi
 
 @router.post("/municipalities/{slug}/animals", response={201: AnimalOut})
 def register_animal(request, slug: str, payload: AnimalIn):
-    municipality = _municipality(request, slug)
+    municipality = municipality_for(request.auth, slug)
     fields = _with_fks(_fields(payload), municipality.pk)
     return Status(201, actions.register_animal(acting_user=request.auth, municipality=municipality, **fields))
 

@@ -1,29 +1,8 @@
 from django import forms
 
+from dogtag.lib.forms import ActionForm, DateInput, Form  # noqa: F401 (Form: the apps' base, until they import lib.forms)
 from dogtag.registry.actions import ANIMAL_FIELDS, PERSON_FIELDS, PREMISES_FIELDS, VACCINATION_FIELDS
 from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination
-
-
-class Form(forms.Form):
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("label_suffix", "")
-        super().__init__(*args, **kwargs)
-
-
-class ActionForm(forms.ModelForm):
-    """Parses the fields; the action validates the record (model clean and rules), so the
-    same checks apply to the web, the API and the CLI."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("label_suffix", "")
-        super().__init__(*args, **kwargs)
-
-    def _post_clean(self):
-        pass
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
 
 
 def _date_widgets(*names):

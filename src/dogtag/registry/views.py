@@ -1,48 +1,13 @@
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.db.models import Q
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import redirect, render
 
-from dogtag.accounts.scope import ANY_ROLE, get_for_user, municipalities, require_role, scoped
+from dogtag.accounts.scope import get_for_user, municipalities, scoped
 from dogtag.audit.models import AuditEvent
 from dogtag.lib.csv_export import csv_export
+from dogtag.lib.web import action_page, municipality_for, posted, to
 from dogtag.registry import actions, forms
 from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination, today
-
-
-def posted(request):
-    """The form data of a POST, even an empty one; None on GET (an unbound form)."""
-    return request.POST if request.method == "POST" else None
-
-
-def run_action(form, action, *args, fields=None, **kwargs):
-    """Call the action with the form's data (or `fields`); its ValidationError goes beside each field."""
-    try:
-        return action(*args, **kwargs, **(form.cleaned_data if fields is None else fields))
-    except ValidationError as e:
-        for field, messages in e.message_dict.items() if hasattr(e, "error_dict") else [(None, e.messages)]:
-            form.add_error(field if field in form.fields else None, messages)
-        return None
-
-
-def municipality_for(request, slug, roles=ANY_ROLE):
-    municipality = get_object_or_404(municipalities(request.user), slug=slug)
-    require_role(request.user, municipality.pk, roles)
-    return municipality
-
-
-def action_page(request, form, action, *args, title, done, **kwargs):
-    """A form page whose POST calls `action`; on success, redirect to `done(result)`."""
-    if request.method == "POST" and form.is_valid():
-        result = run_action(form, action, *args, acting_user=request.user, **kwargs)
-        if result:
-            return redirect(done(result))
-    return render(request, "registry/form.html", {"form": form, "title": title})
-
-
-def to(name, pk=None):
-    return lambda obj: reverse(name, args=[pk or obj.pk])
 
 
 @login_required

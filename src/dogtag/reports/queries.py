@@ -19,10 +19,10 @@ from dogtag.enforcement.models import (
     Impoundment,
     QuarantineOrder,
 )
+from dogtag.lib.tables import Report, Table
 from dogtag.licensing import law
 from dogtag.licensing.models import License, Payment, Refund, Tag, TagLot
 from dogtag.registry.models import Animal, RabiesVaccination
-from dogtag.reports.tables import Report, Table
 from dogtag.rules.decision import ZERO
 
 
@@ -322,7 +322,7 @@ def tag_stock(m, p) -> Report:
 
 def unlicensed(m, p) -> Report:
     """Unlicensed and late animals (the licensing app's list, with its late fees)."""
-    from dogtag.licensing.views import unlicensed_rows
+    from dogtag.licensing.unlicensed import unlicensed_rows
     from dogtag.rules.licensing import license_year_of
 
     year = p.get("year") or license_year_of(law.pack_of(m), p["on"])

@@ -7,16 +7,15 @@ from datetime import date
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Sum
 from django.db.models.functions import ExtractMonth, ExtractYear, TruncDate
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import render
 
 from dogtag.accounts.scope import municipalities
-from dogtag.documents.pdf import pdf_response
+from dogtag.lib.tables import Report, Table, respond
+from dogtag.lib.web import municipality_for
 from dogtag.licensing.models import License, Payment, Refund
 from dogtag.registry.models import today
-from dogtag.registry.views import municipality_for
 from dogtag.reports import queries
-from dogtag.reports.tables import Report, Table, to_csv
 from dogtag.rules.decision import ZERO
 
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -84,19 +83,6 @@ def params(request, spec: Spec) -> dict:
         p["days"] = int(request.GET.get("days")) if request.GET.get("days") in ("30", "60", "90") else 30
     p["part_time_collector"] = request.GET.get("part_time_collector") == "on"
     return p
-
-
-def respond(request, report: Report, municipality, name: str, template="reports/report.html", extra=None):
-    fmt = request.GET.get("format")
-    filename = f"{name}-{municipality.slug if municipality else 'county'}-{today().isoformat()}"
-    if fmt == "csv":
-        response = HttpResponse(to_csv(report), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
-        return response
-    context = {"report": report, "municipality": municipality, "name": name, "query": request.GET, **(extra or {})}
-    if fmt == "pdf":
-        return pdf_response("reports/report_pdf.html", context, f"{filename}.pdf")
-    return render(request, template, context)
 
 
 @login_required

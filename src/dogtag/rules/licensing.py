@@ -13,12 +13,13 @@ Choices on ambiguous text (each also written beside its provision in the packs):
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Literal
 
-from .amounts import LocalAmounts, amount_at
+from .amounts import NO_LOCAL_AMOUNTS, LocalAmounts, amount_at
 from .catalogue import Facts, question
 from .dates import ONE_DAY, last_day_within, plus
 from .decision import CENT, ZERO, Citation, Decision
@@ -134,7 +135,7 @@ class NoFacts(Facts):
 
 def licensable_on(pack: Pack, born_on: date) -> date:
     """The day the animal "becomes five months of age" (the pack's licensable age)."""
-    return plus(born_on, pack.licensing.licensable_age.age)
+    return _terms_of(pack).due(born_on)
 
 
 def license_year_of(pack: Pack, on: date) -> int:
@@ -150,12 +151,192 @@ def license_year_bounds(pack: Pack, year: int) -> tuple[date, date]:
 
 
 def _exclusion(pack: Pack, a: Animal) -> tuple[str, Citation] | None:
-    lic = pack.licensing
-    if a.species not in lic.species.species:
-        return f"no {a.species} license under this law", lic.species.cite.citation
-    if a.kept_only_for_education_or_science and lic.not_required is not None:
-        return "kept only for educational or scientific purposes: no license required", lic.not_required.cite.citation
+    return _terms_of(pack).exclusion(a)
+
+
+# --- the license tax and late fee, worked out once per pack, license year and day -------------
+# A county asks one pack the same questions for thousands of animals on one day. What depends
+# only on the pack (species, free licenses, citations), the license year (its bounds, the April 1
+# deadline, the July 1 threshold) or the day (the amounts in force, the state minimum) is resolved
+# once below and shared; per animal only its own dates are compared. A late-fee trigger is a
+# prebuilt (name, last day, note) and a half tax's note is kept per licensable-age day, so the hot
+# path formats nothing and builds no tuples but the Decision's own.
+
+FREE_NOTE = "free license: exempt from the license tax"
+_MEMO_LIMIT = 100_000  # entries per memo (one per distinct date): a calendar's worth many times over
+
+
+def _memo_put(memo: dict, key, value):
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+class _PackTerms:
+    """The pack's licensing provisions as plain values and prebuilt citation tuples."""
+
+    __slots__ = ("species", "not_required", "free", "late_cites", "by_licensable_age",
+                 "_age", "_within", "_extend", "_species_cite", "_due", "_acquisition", "_by_age", "_excluded")
+
+    def __init__(self, pack: Pack):
+        lic = pack.licensing
+        self.species = frozenset(lic.species.species)
+        self._species_cite = lic.species.cite.citation
+        self.not_required = lic.not_required.cite.citation if lic.not_required is not None else None
+        self.free = {}  # trained_to -> the first free-license provision that names it
+        for free in lic.free_license:
+            for trained in free.trained_to:
+                self.free.setdefault(trained, free.cite.citation)
+        lf = lic.late_fee
+        self.late_cites = (lf.cite.citation,)
+        self.by_licensable_age = lf.by_licensable_age
+        self._age = lic.licensable_age.age
+        ext = pack.time.last_day_extension if pack.time else None
+        self._within, self._extend = lf.acquired_within, bool(ext and ext.extend)
+        self._due: dict[date, date] = {}
+        self._acquisition: dict[date, tuple[str, date, str]] = {}
+        self._by_age: dict[date, tuple[str, date, str]] = {}
+        self._excluded = {"kept": ("kept only for educational or scientific purposes: no license required",
+                                   self.not_required)}
+
+    def exclusion(self, a) -> tuple[str, Citation] | None:
+        species = a.species
+        if species not in self.species:
+            excluded = self._excluded.get(species)
+            if excluded is None:
+                excluded = _memo_put(self._excluded, species,
+                                     (f"no {species} license under this law", self._species_cite))
+            return excluded
+        if a.kept_only_for_education_or_science and self.not_required is not None:
+            return self._excluded["kept"]
+        return None
+
+    def due(self, born_on: date) -> date:
+        """licensable_on, remembered per birth date."""
+        due = self._due.get(born_on)
+        return due if due is not None else _memo_put(self._due, born_on, plus(born_on, self._age))
+
+    def acquisition(self, acquired: date) -> tuple[str, date, str]:
+        trigger = self._acquisition.get(acquired)
+        if trigger is None:
+            trigger = _memo_put(self._acquisition, acquired,
+                                _trigger_of("acquisition", last_day_within(acquired, self._within, self._extend)))
+        return trigger
+
+    def by_age(self, due: date) -> tuple[str, date, str]:
+        trigger = self._by_age.get(due)
+        return trigger if trigger is not None else _memo_put(self._by_age, due, _trigger_of("licensable_age", due))
+
+
+def _trigger_of(name: str, last_day: date) -> tuple[str, date, str]:
+    return name, last_day, f"{name}: the last day to license without a late fee was {last_day}"
+
+
+@cache
+def _terms_of(pack: Pack) -> _PackTerms:
+    return _PackTerms(pack)
+
+
+class _Year:
+    """One pack's license year: its bounds, the renewal trigger, the half-tax threshold."""
+
+    __slots__ = ("start", "end", "renewal", "half_after", "_half_notes")
+
+    def __init__(self, pack: Pack, year: int):
+        lic = pack.licensing
+        self.start, self.end = license_year_bounds(pack, year)
+        self.renewal = _trigger_of("renewal", lic.late_fee.renewal_before.of(year) - ONE_DAY)
+        self.half_after = lic.half_tax.after.of(year) if lic.half_tax is not None else None
+        self._half_notes: dict[date, str] = {}
+
+    def half_note(self, due: date) -> str:
+        note = self._half_notes.get(due)
+        if note is None:
+            note = f"licensable age reached on {due}, after {self.half_after}: one-half"
+            _memo_put(self._half_notes, due, note)
+        return note
+
+
+@lru_cache(maxsize=4096)
+def _year(pack: Pack, year: int) -> _Year:
+    return _Year(pack, year)
+
+
+def _trigger(terms: _PackTerms, y: _Year, due: date, acquired: date | None) -> tuple[str, date, str] | None:
+    """Which late-fee trigger binds the animal in license year `y`: (name, last day, note)."""
+    start = y.start
+    if due < start and (acquired is None or acquired < start):
+        return y.renewal
+    if acquired is not None and acquired >= start and due <= acquired:
+        return terms.acquisition(acquired)
+    if terms.by_licensable_age and start <= due <= y.end and (acquired is None or acquired < due):
+        return terms.by_age(due)
     return None
+
+
+class _Tax:
+    """The license tax in force on a day for an altered or unaltered animal (or a free license),
+    with its citations alone and together with the late fee's, and its totals."""
+
+    __slots__ = ("amount", "cites", "notes", "not_set", "charges_cites", "total", "total_late", "halved")
+
+    def __init__(self, amount, cites, notes, not_set, late_cites, late_amount, half=None):
+        self.amount, self.cites, self.notes, self.not_set = amount, cites, notes, not_set
+        self.charges_cites = cites + tuple(c for c in late_cites if c not in cites)
+        self.total = None if amount is None else amount + ZERO
+        self.total_late = None if amount is None or late_amount is None else amount + late_amount
+        self.halved = None
+        if half is not None and amount is not None:
+            halved = (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
+            self.halved = _Tax(halved, cites + (half.cite.citation,), notes, not_set, late_cites, late_amount)
+
+
+class _Day:
+    """What one pack charges on one day (local amounts as the clerk has set them)."""
+
+    __slots__ = ("terms", "year", "tax", "free", "late_amount", "late_not_set")
+
+    def __init__(self, pack: Pack, local: LocalAmounts, on: date):
+        self.terms = terms = _terms_of(pack)
+        lic = pack.licensing
+        self.year = _year(pack, license_year_of(pack, on))
+        self.late_amount, missing = amount_at(lic.late_fee.amount, on, local, terms.late_cites[0])
+        self.late_not_set = (missing,) if missing else ()
+        self.tax = (self._tax(lic, terms, on, local, False), self._tax(lic, terms, on, local, True))
+        self.free = {cite: _Tax(ZERO, (cite,), (FREE_NOTE,), (), terms.late_cites, self.late_amount)
+                     for cite in set(terms.free.values())}
+
+    def _tax(self, lic, terms: _PackTerms, on: date, local: LocalAmounts, altered: bool) -> _Tax:
+        tax = lic.tax or lic.minimum_tax
+        cites = (tax.cite.citation,)
+        late = terms.late_cites, self.late_amount
+        amount, missing = amount_at(tax.altered if altered else tax.unaltered, on, local, cites[0])
+        if missing:
+            return _Tax(None, cites, (f"the license tax is a local amount not set for {on}",), (missing,), *late)
+        if amount is None:
+            return _Tax(None, cites, (f"no license tax in force on {on}",), (), *late)
+        notes = ()
+        minimum = lic.minimum_tax
+        if minimum is not None and tax is not minimum:
+            floor = (minimum.altered if altered else minimum.unaltered).at(on)
+            if floor is not None and amount < floor:
+                amount = floor
+                cites += (minimum.cite.citation,)
+                notes = ("the local tax is below the state minimum; the minimum applies",)
+        return _Tax(amount, cites, notes, (), *late, half=lic.half_tax)
+
+    def tax_for(self, a) -> _Tax:
+        if a.trained_to and a.species == "dog":
+            cite = self.terms.free.get(a.trained_to)
+            if cite is not None:
+                return self.free[cite]
+        return self.tax[a.altered]
+
+
+@lru_cache(maxsize=8192)
+def _day(pack: Pack, local: LocalAmounts, on: date) -> _Day:
+    return _Day(pack, local, on)
 
 
 def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citation] | None:
@@ -165,71 +346,39 @@ def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citati
     "acquisition": acquired at licensable age during the year, not licensed within 30 days;
     "licensable_age": came of age in the owner's hands, not licensed on or before that day.
     """
-    lf = pack.licensing.late_fee
-    year = a.license_year or license_year_of(pack, on)
-    start, end = license_year_bounds(pack, year)
-    due = licensable_on(pack, a.born_on)
-    acquired = a.acquired_on
-    cite = lf.cite.citation
-    if due < start and (acquired is None or acquired < start):
-        return "renewal", lf.renewal_before.of(year) - ONE_DAY, cite
-    if acquired is not None and acquired >= start and due <= acquired:
-        ext = pack.time.last_day_extension if pack.time else None
-        return "acquisition", last_day_within(acquired, lf.acquired_within, bool(ext and ext.extend)), cite
-    if lf.by_licensable_age and start <= due <= end and (acquired is None or acquired < due):
-        return "licensable_age", due, cite
-    return None
+    terms = _terms_of(pack)
+    y = _year(pack, a.license_year or license_year_of(pack, on))
+    trigger = _trigger(terms, y, terms.due(a.born_on), a.acquired_on)
+    return None if trigger is None else (trigger[0], trigger[1], terms.late_cites[0])
 
 
 def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
-    lic = pack.licensing
-    excluded = _exclusion(pack, a)
+    day = _day(pack, local, on)
+    excluded = day.terms.exclusion(a)
     if excluded:
         return Decision(None, (excluded[1],), (excluded[0],))
-    if a.species == "dog" and a.trained_to:
-        for free in lic.free_license:
-            if a.trained_to in free.trained_to:
-                return Decision(ZERO, (free.cite.citation,), ("free license: exempt from the license tax",))
-    tax = lic.tax or lic.minimum_tax
-    cites = [tax.cite.citation]
-    notes: list[str] = []
-    amount, missing = amount_at(tax.altered if a.altered else tax.unaltered, on, local, cites[0])
-    if missing:
-        return Decision(None, tuple(cites), (f"the license tax is a local amount not set for {on}",), (missing,))
-    if amount is None:
-        return Decision(None, tuple(cites), (f"no license tax in force on {on}",))
-    minimum = lic.minimum_tax
-    if minimum is not None and tax is not minimum:
-        floor = (minimum.altered if a.altered else minimum.unaltered).at(on)
-        if floor is not None and amount < floor:
-            amount = floor
-            cites.append(minimum.cite.citation)
-            notes.append("the local tax is below the state minimum; the minimum applies")
-    if lic.half_tax is not None:
-        year = a.license_year or license_year_of(pack, on)
-        start, end = license_year_bounds(pack, year)
-        due = licensable_on(pack, a.born_on)
-        if start <= due <= end and due > lic.half_tax.after.of(year):
-            amount = (amount * lic.half_tax.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
-            cites.append(lic.half_tax.cite.citation)
-            notes.append(f"licensable age reached on {due}, after {lic.half_tax.after.of(year)}: one-half")
-    return Decision(amount, tuple(cites), tuple(notes))
+    tax = day.tax_for(a)
+    if tax.halved is not None:
+        y = _year(pack, a.license_year) if a.license_year else day.year
+        due = day.terms.due(a.born_on)
+        if y.start <= due <= y.end and due > y.half_after:
+            return Decision(tax.halved.amount, tax.halved.cites, tax.notes + (y.half_note(due),))
+    return Decision(tax.amount, tax.cites, tax.notes, tax.not_set)
 
 
 def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
-    lf = pack.licensing.late_fee
-    excluded = _exclusion(pack, a)
+    day = _day(pack, local, on)
+    terms = day.terms
+    excluded = terms.exclusion(a)
     if excluded:
         return Decision({"amount": ZERO, "trigger": None, "deadline": None}, (excluded[1],), (excluded[0],))
-    trigger = late_fee_trigger(pack, a, on)
+    y = _year(pack, a.license_year) if a.license_year else day.year
+    trigger = _trigger(terms, y, terms.due(a.born_on), a.acquired_on)
     if trigger is None or on <= trigger[1]:
         value = {"amount": ZERO, "trigger": None, "deadline": trigger[1] if trigger else None}
-        return Decision(value, (lf.cite.citation,), ())
-    name, deadline, cite = trigger
-    amount, missing = amount_at(lf.amount, on, local, cite)
-    notes = (f"{name}: the last day to license without a late fee was {deadline}",)
-    value = {"amount": amount, "trigger": name, "deadline": deadline}
-    return Decision(value, (cite,), notes, (missing,) if missing else ())
+        return Decision(value, terms.late_cites, ())
+    value = {"amount": day.late_amount, "trigger": trigger[0], "deadline": trigger[1]}
+    return Decision(value, terms.late_cites, (trigger[2],), day.late_not_set)
 
 
 @question("license_tax", facts=Animal, doc="The license tax for an animal licensed on a date.")
@@ -244,12 +393,83 @@ def _late_fee(pack, facts, on, local):
 
 @question("license_charges", facts=Animal, doc="License tax plus late fee for a license issued on a date.")
 def license_charges(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
-    tax, late = license_tax(pack, a, on, local), late_fee(pack, a, on, local)
-    fee = late.value["amount"]
-    total = None if tax.value is None or fee is None else tax.value + fee
-    value = {"tax": tax.value, "late_fee": fee, "total": total, "trigger": late.value["trigger"]}
-    cites = tax.citations + tuple(c for c in late.citations if c not in tax.citations)
-    return Decision(value, cites, tax.notes + late.notes, tax.not_set + late.not_set)
+    """license_tax and late_fee in one pass: the value, the tax's citations then the late fee's,
+    the tax's notes then the late fee's."""
+    day = _day(pack, local, on)
+    terms = day.terms
+    excluded = terms.exclusion(a)
+    if excluded:
+        value = {"tax": None, "late_fee": ZERO, "total": None, "trigger": None}
+        return Decision(value, (excluded[1],), (excluded[0], excluded[0]))
+    y = _year(pack, a.license_year) if a.license_year else day.year
+    due = terms.due(a.born_on)
+    tax = day.tax_for(a)
+    notes = tax.notes
+    if tax.halved is not None and y.start <= due <= y.end and due > y.half_after:
+        notes = notes + (y.half_note(due),)
+        tax = tax.halved
+    trigger = _trigger(terms, y, due, a.acquired_on)
+    if trigger is None or on <= trigger[1]:
+        value = {"tax": tax.amount, "late_fee": ZERO, "total": tax.total, "trigger": None}
+        return Decision(value, tax.charges_cites, notes, tax.not_set)
+    value = {"tax": tax.amount, "late_fee": day.late_amount, "total": tax.total_late, "trigger": trigger[0]}
+    return Decision(value, tax.charges_cites, notes + (trigger[2],), tax.not_set + day.late_not_set)
+
+
+_BATCHABLE = {"license_tax": license_tax, "late_fee": late_fee, "license_charges": license_charges}
+
+
+def decide_many(pack: Pack, animals: Iterable, on: date, local: LocalAmounts = NO_LOCAL_AMOUNTS,
+                question: str = "license_charges") -> list[Decision]:
+    """`question` (license_tax, late_fee or license_charges) for many animals on one day, in order.
+
+    Animals that agree on every fact the answer turns on share one Decision, computed once by the
+    one-by-one question: excluded (and why), the tax in force for them (altered or not, or a free
+    license), the licensable-age day when it halves the tax, and the late-fee trigger with its
+    last day. The decisions are shared between animals: treat them as read-only. An animal is a
+    facts model or any object with its attributes (a database row as a namedtuple, say).
+    """
+    try:
+        decide = _BATCHABLE[question]
+    except KeyError:
+        raise KeyError(f"decide_many answers {', '.join(_BATCHABLE)}, not {question!r}") from None
+    day = _day(pack, local, on)
+    terms = day.terms
+    wants_tax, wants_late = question != "late_fee", question != "license_tax"
+    deadline_matters = question == "late_fee"  # its value carries the last day even when not late
+    # The loop below is license_charges' classification, inlined (a county's animals go through it).
+    licensed, not_required, free, by_altered = terms.species, terms.not_required is not None, terms.free, day.tax
+    due_of, known_due = terms.due, terms._due.get
+    this_year = day.year
+    groups: dict[tuple, Decision] = {}
+    decisions = []
+    append = decisions.append
+    for a in animals:
+        species = a.species
+        if species not in licensed or (not_required and a.kept_only_for_education_or_science):
+            key = terms.exclusion(a)
+        else:
+            y = _year(pack, a.license_year) if a.license_year else this_year
+            born = a.born_on
+            due = known_due(born) or due_of(born)
+            tax = half = trigger = None
+            if wants_tax:
+                trained = a.trained_to
+                tax = by_altered[a.altered]
+                if trained and species == "dog" and trained in free:
+                    tax = day.free[free[trained]]
+                elif tax.halved is not None and y.start <= due <= y.end and due > y.half_after:
+                    half = due
+            if wants_late:
+                trigger = _trigger(terms, y, due, a.acquired_on)
+                if trigger is not None and on <= trigger[1] and not deadline_matters:
+                    trigger = None
+            key = (tax, half, trigger)
+        decision = groups.get(key)
+        if decision is None:
+            decision = groups[key] = decide(pack, a, on, local)
+        append(decision)
+    return decisions
 
 
 @question("license_required", facts=Animal,

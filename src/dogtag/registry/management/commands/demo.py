@@ -1,6 +1,9 @@
+from base64 import b32encode
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from dogtag.accounts.models import Membership, Role
 from dogtag.registry.models import Municipality
@@ -14,6 +17,9 @@ MUNICIPALITIES = [
     ("cedarburg", "Cedarburg", Municipality.Kind.CITY, "Ozaukee", "wi-cedarburg"),
 ]
 DEMO_PASSWORD = "dogtag-demo"
+# The demo administrator's authenticator key (administrators must give a one-time code after
+# the password): a demo secret, printed below; a real administrator enrols at /account/two-factor/.
+DEMO_ADMIN_TOTP_KEY = "646f677461672064656d6f2061646d696e20746f"
 
 
 class Command(BaseCommand):
@@ -35,6 +41,11 @@ class Command(BaseCommand):
                 f"  {username:20} {', '.join(sorted({r.label for _, r in roles}))}"
                 f" — {', '.join(m.name for m, _ in roles)}"
             )
+        device = self.ensure_admin_device()
+        self.stdout.write(
+            f"The admin account also asks for a one-time code: add the key {b32encode(device.bin_key).decode()}"
+            f" to an authenticator app (or: {device.config_url})."
+        )
 
     def load_municipalities(self):
         return [
@@ -43,6 +54,13 @@ class Command(BaseCommand):
             )[0]
             for slug, name, kind, county, pack in MUNICIPALITIES
         ]
+
+    def ensure_admin_device(self):
+        admin = get_user_model().objects.get(username="admin")
+        device, _ = TOTPDevice.objects.get_or_create(
+            user=admin, name="Demo authenticator", defaults={"key": DEMO_ADMIN_TOTP_KEY, "confirmed": True}
+        )
+        return device
 
     def ensure_user(self, username, roles):
         User = get_user_model()

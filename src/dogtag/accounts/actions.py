@@ -1,0 +1,71 @@
+"""A staff user's own account: the second factor (django-otp's TOTP devices). One transaction and
+one audit event each, as everywhere; the audit trail never holds the device's secret."""
+
+import copy
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django_otp.oath import TOTP
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from dogtag.audit.record import record
+
+DEVICE_NAME = "Authenticator app"
+MISMATCH = "That code does not match; check the time on your phone and try again."
+
+
+def _code(token: str) -> int:
+    token = (token or "").strip().replace(" ", "")
+    if not (token.isdigit() and len(token) == 6):
+        raise ValidationError({"token": "Enter the 6-digit code your authenticator app shows."})
+    return int(token)
+
+
+def _audited(device):
+    masked = copy.copy(device)
+    masked.key = "(secret)"
+    return masked
+
+
+@transaction.atomic
+def enrol_totp(*, acting_user, key: str, token: str) -> TOTPDevice:
+    """Confirm an authenticator app set up with `key` (hex) by one code it shows, and keep it as
+    the user's only TOTP device (a new enrolment replaces the old one)."""
+    code = _code(token)
+    try:
+        totp = TOTP(bytes.fromhex(key))
+    except (TypeError, ValueError):
+        raise ValidationError({"token": "This setup has expired; reload the page and scan the new code."}) from None
+    if not totp.verify(code, tolerance=1):
+        raise ValidationError({"token": MISMATCH})
+    TOTPDevice.objects.filter(user=acting_user).delete()  # account configuration, not a domain row
+    device = TOTPDevice.objects.create(user=acting_user, name=DEVICE_NAME, key=key, confirmed=True, last_t=totp.t())
+    record(acting_user=acting_user, action="second_factor.enrol", obj=_audited(device))
+    return device
+
+
+def verify_totp(*, acting_user, token: str) -> TOTPDevice:
+    """The user's confirmed device if `token` is its current code. A wrong code is kept (the
+    device's throttle, django-otp's, grows with each) before it is refused."""
+    code = _code(token)
+    device, verified = _check(acting_user, code)
+    if device is None:
+        raise ValidationError({"token": "Set up an authenticator app first."})
+    if verified is None:
+        raise ValidationError({"token": "Too many wrong codes; wait a minute and try again."})
+    if not verified:
+        raise ValidationError({"token": MISMATCH})
+    return device
+
+
+@transaction.atomic
+def _check(user, code):
+    device = TOTPDevice.objects.select_for_update().filter(user=user, confirmed=True).first()
+    if device is None:
+        return None, False
+    if not device.verify_is_allowed()[0]:
+        return device, None
+    verified = device.verify_token(code)
+    action = "second_factor.verify" if verified else "second_factor.refused"
+    record(acting_user=user, action=action, obj=_audited(device))
+    return device, verified

@@ -1,0 +1,38 @@
+"""The worker's side of an import started from the upload page: check the stored roll, then
+write it once the clerk confirms. Each task is safe to run again (a killed worker's task is
+delivered again): a run already finished, or being written by a live process, is left alone."""
+
+from dogtag.imports import actions, uploads
+from dogtag.imports.models import ImportRun
+from dogtag.imports.rolls import Mapping, RollError
+
+
+def _run(run_id, *states):
+    run = ImportRun.objects.select_related("municipality", "started_by").filter(pk=run_id).first()
+    return run if run is not None and run.state in states else None
+
+
+def _mapping(run):
+    return Mapping.parse(uploads.read(run.mapping_sha256)) if run.mapping_sha256 else None
+
+
+def check(run_id: int) -> None:
+    run = _run(run_id, ImportRun.State.CHECKING, ImportRun.State.INTERRUPTED)
+    if run is None or run.confirmed_at:
+        return
+    try:
+        with uploads.local_copy(run.file_sha256) as path:
+            actions.check_roll(run, path, _mapping(run))
+    except (RollError, FileNotFoundError) as e:
+        actions.fail(run, str(e))
+
+
+def write(run_id: int) -> None:
+    run = _run(run_id, ImportRun.State.QUEUED, ImportRun.State.INTERRUPTED)
+    if run is None or not run.confirmed_at:
+        return
+    try:
+        with uploads.local_copy(run.file_sha256) as path:
+            actions.run_import(run, path, _mapping(run), acting_user=run.started_by)
+    except (RollError, FileNotFoundError) as e:
+        actions.fail(run, str(e))
