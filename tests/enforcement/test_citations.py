@@ -55,7 +55,7 @@ class CitationTests(EnforcementTestCase):
             # § 98-20 sets a range for §§ 98-7 to 98-14 only "for subsequent violations"
             self.refused(self.cite("webster", owner, "98-12", "2026-03-01"), "no forfeiture for offense number 1")
             # Benton § 1-3 is not in the transcription: the clerk must set the range first.
-            self.refused(self.cite("benton", b_owner, "115-5C", "2026-03-01"), "forfeiture.minimum is not set")
+            self.refused(self.cite("benton", b_owner, "115-5C", "2026-03-01"), "forfeiture — minimum” is not set")
             set_fees(
                 self.clerks["benton"],
                 self.places["benton"],

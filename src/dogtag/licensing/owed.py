@@ -11,7 +11,7 @@ from dogtag.licensing import law
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership
 from dogtag.rules.decision import ZERO, Citation, NotSet
-from dogtag.rules.licensing import late_fee_trigger_label, license_year_of
+from dogtag.rules.licensing import late_fee_trigger_label, license_year_bounds, license_year_of
 
 
 @dataclass
@@ -150,7 +150,10 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
     if lic.requires_current_rabies is not None:
         _check_rabies(animal, on, owed, lic.requires_current_rabies.cite.citation, local)
 
-    charges = law.ask(animal.municipality, "license_charges", facts, on, local)
+    # A license sold ahead of its year (next year's, in December) is priced as that year's law
+    # stands when the year begins, not as today's.
+    priced_on = max(on, license_year_bounds(pack, year)[0])
+    charges = law.ask(animal.municipality, "license_charges", facts, priced_on, local)
     for missing in charges.not_set:
         refuse(
             Refusal(

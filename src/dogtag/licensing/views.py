@@ -37,7 +37,10 @@ def counter(request, pk):
     """The clerk's counter: what the animal owes today, why, and the license issued on payment."""
     animal = get_for_user(request.user, Animal.objects.select_related("municipality"), pk)
     on = today()
-    owed = what_is_owed(animal, on)
+    years = _license_years(animal.municipality, on)
+    chosen = request.POST.get("license_year") or request.GET.get("license_year") or ""
+    year = int(chosen) if chosen.isdigit() and int(chosen) in years else years[0]
+    owed = what_is_owed(animal, on, year)
     form = forms.IssueForm(posted(request), initial={"amount": owed.total, "method": "cash"})
     back = _next(request)
     if request.method == "POST" and has_role(request.user, animal.municipality_id, actions.CLERKS) and form.is_valid():
@@ -48,12 +51,20 @@ def counter(request, pk):
             acting_user=request.user,
             on=on,
             owed=owed,
-            fields={"payment": form.payment(), "tag_serial": form.cleaned_data["tag_serial"]},
+            fields={
+                "payment": form.payment(),
+                "tag_serial": form.cleaned_data["tag_serial"],
+                "license_year": owed.license_year,
+            },
         )
         if license:
             return redirect(back or reverse("license", args=[license.pk]))
     context = {
         "next": back,
+        "years": years if len(years) > 1 else [],
+        "in_stock": Tag.objects.filter(
+            municipality=animal.municipality, license_year=owed.license_year, status=Tag.Status.IN_STOCK
+        ).exists(),
         "animal": animal,
         "owed": owed,
         "form": form,
@@ -62,6 +73,14 @@ def counter(request, pk):
         "can_issue": has_role(request.user, animal.municipality_id, actions.CLERKS),
     }
     return render(request, "licensing/counter.html", context)
+
+
+def _license_years(municipality, on) -> list[int]:
+    """The license year today and, once the next year's tags are in stock (clerks sell them in
+    December, before January 1), the next one: the clerk chooses."""
+    year = license_year_of(law.pack_of(municipality), on)
+    ahead = Tag.objects.filter(municipality=municipality, license_year=year + 1, status=Tag.Status.IN_STOCK)
+    return [year, year + 1] if ahead.exists() else [year]
 
 
 def _next(request) -> str:

@@ -20,20 +20,6 @@ def home(request):
 
 
 @login_required
-def municipality(request, slug):
-    municipality = municipality_for(request, slug)
-    context = {
-        "municipality": municipality,
-        "counts": {
-            "people": Person.objects.filter(municipality=municipality).count(),
-            "animals": Animal.objects.filter(municipality=municipality, status=Animal.Status.ACTIVE).count(),
-            "certificates": RabiesVaccination.objects.filter(municipality=municipality, voided_at=None).count(),
-        },
-        "recent": AuditEvent.objects.filter(municipality=municipality).select_related("actor")[:15],
-    }
-    return render(request, "registry/municipality.html", context)
-
-
 @login_required
 @reads_from_replica
 @exports(tables.search)

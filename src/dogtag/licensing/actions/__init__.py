@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
@@ -142,19 +143,36 @@ def record_payment(
         errors["card_reference"] = "Enter the card transaction reference."
     if errors:
         raise ValidationError(errors)
-    return save_and_record(
-        Payment(
-            municipality=municipality,
-            payer=payer,
-            amount=amount,
-            method=method,
-            check_number=payment.get("check_number", ""),
-            card_reference=payment.get("card_reference", ""),
-            received_by=acting_user,
-        ),
-        acting_user=acting_user,
-        action="payment.record",
+    paid = Payment(
+        municipality=municipality,
+        payer=payer,
+        amount=amount,
+        method=method,
+        check_number=payment.get("check_number") or "",
+        card_reference=payment.get("card_reference") or "",
+        received_by=acting_user,
+        receipt_year=today().year,
     )
+    _numbered(paid)
+    record(acting_user=acting_user, action="payment.record", obj=paid)
+    return paid
+
+
+def _numbered(payment: Payment, attempts: int = 5) -> None:
+    """The next receipt number of the municipality's year. Two clerks taking money at once may
+    reach for the same number; the unique constraint refuses the second, which takes the next."""
+    for attempt in range(attempts):
+        last = Payment.objects.filter(
+            municipality=payment.municipality, receipt_year=payment.receipt_year
+        ).aggregate(n=Max("receipt_serial"))["n"]
+        payment.receipt_serial = (last or 0) + 1
+        try:
+            with transaction.atomic():
+                payment.save()
+            return
+        except IntegrityError:
+            if attempt == attempts - 1:
+                raise
 
 
 @transaction.atomic
