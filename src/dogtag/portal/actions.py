@@ -400,6 +400,37 @@ def opt_out_of_reminders(person) -> ReminderOptOut:
     return opt_out
 
 
+@transaction.atomic
+def send_rabies_reminders(on, progress=None) -> int:
+    """The daily reminder run (the worker's schedule, or `dogtag rabies_reminders`): one
+    RabiesReminder and one email per certificate falling due, however often it runs; a second
+    run racing this one fails on the one-reminder-per-certificate constraint and adds nothing.
+    The RabiesReminder rows and the outbox are the record of a run (no audit event: no person acted)."""
+    from dogtag.outbox.models import Message
+    from dogtag.portal import reminders as owed
+    from dogtag.portal.models import RabiesReminder
+
+    written, messages = [], []
+    for vaccination, person, decision, (subject, text, html) in owed.due(on, progress):
+        municipality = vaccination.animal.municipality
+        messages.append(
+            Message(
+                municipality=municipality,
+                to=person.email,
+                subject=subject,
+                text=text,
+                html=html,
+                kind="rabies-reminder",
+            )
+        )
+        written.append(
+            RabiesReminder(municipality=municipality, vaccination=vaccination, person=person, due_on=decision.value)
+        )
+    RabiesReminder.objects.bulk_create(written, batch_size=1000)
+    mail.queue_many(messages)
+    return len(written)
+
+
 CONTACT_FIELDS = ("clerk_office", "office_address", "clerk_phone", "clerk_hours", "police_name", "police_phone",
                   "police_hours")  # fmt: skip
 

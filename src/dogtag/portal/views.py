@@ -12,10 +12,10 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.lib import links
 from dogtag.lib.client import client_address
-from dogtag.lib.csv_export import csv_export
+from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.licensing import law
-from dogtag.portal import actions, payments
+from dogtag.portal import actions, payments, tables
 from dogtag.portal.forms import (
     OWNER,
     RABIES,
@@ -162,13 +162,10 @@ def unsubscribe(request, token):
 
 
 @login_required
-@csv_export
+@exports(tables.queue)
 def queue(request, slug):
     municipality = municipality_for(request, slug)
-    waiting = Application.objects.filter(municipality=municipality, status=Application.Status.SUBMITTED)
-    decided = Application.objects.filter(
-        municipality=municipality, status__in=[Application.Status.APPROVED, Application.Status.REJECTED]
-    ).order_by("-decided_at")[:20]
+    waiting, decided = tables.waiting(municipality), tables.decided(municipality)[:20]
     return render(request, "portal/queue.html", {"municipality": municipality, "waiting": waiting, "decided": decided})
 
 

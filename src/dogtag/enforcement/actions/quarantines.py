@@ -203,6 +203,8 @@ def _observation_end(order) -> date:
 @transaction.atomic
 def record_examination(order, *, acting_user, which, examined_on, findings, signs_of_rabies=False) -> Examination:
     examined_on = as_date(examined_on)
+    if which not in EXAM_KEYS:
+        raise ValidationError({"which": f"Say which examination this is: one of {', '.join(EXAM_KEYS)}."})
     if order.kind != QuarantineOrder.Kind.BITE:
         raise ValidationError({"which": "Examinations are scheduled for a bite quarantine."})
     if order.examinations.filter(which=which).exists():
