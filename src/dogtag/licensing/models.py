@@ -116,6 +116,22 @@ class Payment(Scoped, Voidable):
         return self.received_by.get_full_name() or self.received_by.username
 
 
+
+class ReceiptCounter(models.Model):
+    """The last receipt number given in a municipality's year. Taking the next one updates this
+    row, which holds the other clerks' transactions until the payment commits, so two receipts
+    never reach for the same number (counting existing payments would race)."""
+
+    municipality = models.ForeignKey("registry.Municipality", on_delete=models.PROTECT)
+    year = models.PositiveIntegerField()
+    last = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "year"], name="one_receipt_counter_per_year")]
+
+    def __str__(self):
+        return f"Receipts of {self.year}: {self.last}"
+
 class Refund(Scoped):
     """Money handed back when a license is voided: on the day it is paid out, in the day's close
     of that day, so the close already deposited never changes."""

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
@@ -15,7 +15,7 @@ from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.lib.tasks import enqueue
 from dogtag.licensing import law
 from dogtag.licensing.actions.tags import take_tag
-from dogtag.licensing.models import FeeScheduleEntry, License, Payment, Refund, Tag, TagLot
+from dogtag.licensing.models import FeeScheduleEntry, License, Payment, ReceiptCounter, Refund, Tag, TagLot
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry.models import today
 from dogtag.rules.decision import citations_json
@@ -158,21 +158,16 @@ def record_payment(
     return paid
 
 
-def _numbered(payment: Payment, attempts: int = 5) -> None:
-    """The next receipt number of the municipality's year. Two clerks taking money at once may
-    reach for the same number; the unique constraint refuses the second, which takes the next."""
-    for attempt in range(attempts):
-        last = Payment.objects.filter(
-            municipality=payment.municipality, receipt_year=payment.receipt_year
-        ).aggregate(n=Max("receipt_serial"))["n"]
-        payment.receipt_serial = (last or 0) + 1
-        try:
-            with transaction.atomic():
-                payment.save()
-            return
-        except IntegrityError:
-            if attempt == attempts - 1:
-                raise
+def _numbered(payment: Payment) -> None:
+    """The next receipt number of the municipality's year, taken from its counter row."""
+    scope = {"municipality": payment.municipality, "year": payment.receipt_year}
+    if not ReceiptCounter.objects.filter(**scope).exists():
+        given = Payment.objects.filter(municipality=payment.municipality, receipt_year=payment.receipt_year)
+        last = given.aggregate(n=Max("receipt_serial"))["n"] or 0
+        ReceiptCounter.objects.get_or_create(**scope, defaults={"last": last})
+    ReceiptCounter.objects.filter(**scope).update(last=F("last") + 1)
+    payment.receipt_serial = ReceiptCounter.objects.values_list("last", flat=True).get(**scope)
+    payment.save()
 
 
 @transaction.atomic
