@@ -65,7 +65,7 @@ class EnforcementApiTests(EnforcementTestCase):
                 "/municipalities/webster/citations",
                 {
                     "person_id": self.w_owner.pk,
-                    "violation": "98-6",
+                    "violation": "98-6 running at large",
                     "description": "vicious dog at large",
                     "violated_on": "2026-03-01",
                 },

@@ -29,6 +29,7 @@ def stored(decision: rules.Decision) -> dict:
 
 def not_set_message(decision: rules.Decision) -> str:
     return "; ".join(
-        f"the local amount {n.key} is not set ({n.citation.section}: the clerk sets it in the fee schedule)"
+        f"the local amount “{n.key.replace('_', ' ').replace('.', ' — ')}” is not set "
+        f"({n.citation.section}: the clerk sets it in the fee schedule)"
         for n in decision.not_set
     )

@@ -78,6 +78,7 @@ def municipality_cases(request, slug):
 
 # --- new cases --------------------------------------------------------------------------------
 
+
 @login_required
 def new_case(request, slug, name):
     municipality = municipality_for(request, slug)

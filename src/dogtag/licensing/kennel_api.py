@@ -3,6 +3,7 @@ scoped by municipality (registry/api.py)."""
 
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from django.shortcuts import get_object_or_404
 from ninja import ModelSchema, Router, Schema, Status
@@ -33,6 +34,7 @@ class MultipleDogIn(Schema):
 
 class MultipleDogOut(ModelSchema):
     tags: list[int]
+    citations: list[dict[str, Any]]  # a JSON list on the model, which ModelSchema would declare an object
     animal_ids: list[int]
 
     class Meta:
@@ -90,6 +92,7 @@ class InspectionOut(ModelSchema):
 
 class KennelOut(ModelSchema):
     inspections: list[InspectionOut]
+    citations: list[dict[str, Any]]
 
     class Meta:
         model = KennelLicense

@@ -45,6 +45,31 @@ def animal_facts(animal: Animal, license_year: int | None = None) -> AnimalFacts
     )
 
 
+def household_animals(kept) -> list[dict]:
+    """The household_limit facts for the dogs and cats kept in one place, from (species, birth
+    date, acquired on) rows. The register has no litter field, so an animal is from a litter
+    (Cedarburg § 7-1-6(f): "A time limit of five (5) months is allowed for litters") when it was
+    acquired on the day it was born, or when another animal of its species kept there shares its
+    birth date: littermates born or kept together."""
+    rows = [(s, b, a) for s, b, a in kept if s in ("dog", "cat")]
+    births = {}
+    for species, born, _ in rows:
+        if born is not None:
+            births[(species, born)] = births.get((species, born), 0) + 1
+    return [
+        {"species": s, "born_on": b,
+         "from_litter": b is not None and (a == b or births[(s, b)] > 1)}
+        for s, b, a in rows
+    ]
+
+
+def litter_and_other_dogs(kept) -> tuple[int, list[date]]:
+    """For the multiple-dog count: (dogs not from a litter, the birth dates of litter pups)."""
+    pups = [a["born_on"] for a in household_animals(kept) if a["species"] == "dog" and a["from_litter"]]
+    dogs = sum(1 for s, b, _ in kept if s == "dog" and b) - len(pups)
+    return dogs, pups
+
+
 def ask(municipality, question: str, facts, on: date, local=None, field: str = "__all__") -> rules.Decision:
     """The one way an app asks the engine: the municipality's pack, the clerk's fee schedule as
     the local amounts (or `local`), facts as a dict or the question's own facts. The engine's

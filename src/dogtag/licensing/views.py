@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.storage import default_storage
+from django.db.models import Prefetch
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
@@ -10,12 +11,20 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
 from dogtag.lib.pdf import pdf_response
+from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.licensing import actions, forms, law, tables
-from dogtag.licensing.models import FeeScheduleEntry, License, RenewalRun, Tag, TagLot
+from dogtag.licensing.models import (
+    FeeScheduleEntry,
+    License,
+    RenewalChunk,
+    RenewalRun,
+    Tag,
+    TagLot,
+    TagReturnList,
+)
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
-from dogtag.licensing.renewals import run_renewals
 from dogtag.licensing.unlicensed import unlicensed_rows
 from dogtag.outbox import actions as outbox_actions
 from dogtag.registry.models import Animal, today
@@ -28,7 +37,10 @@ def counter(request, pk):
     """The clerk's counter: what the animal owes today, why, and the license issued on payment."""
     animal = get_for_user(request.user, Animal.objects.select_related("municipality"), pk)
     on = today()
-    owed = what_is_owed(animal, on)
+    years = _license_years(animal.municipality, on)
+    chosen = request.POST.get("license_year") or request.GET.get("license_year") or ""
+    year = int(chosen) if chosen.isdigit() and int(chosen) in years else years[0]
+    owed = what_is_owed(animal, on, year)
     form = forms.IssueForm(posted(request), initial={"amount": owed.total, "method": "cash"})
     back = _next(request)
     if request.method == "POST" and has_role(request.user, animal.municipality_id, actions.CLERKS) and form.is_valid():
@@ -38,12 +50,21 @@ def counter(request, pk):
             animal,
             acting_user=request.user,
             on=on,
-            fields={"payment": form.payment(), "tag_serial": form.cleaned_data["tag_serial"]},
+            owed=owed,
+            fields={
+                "payment": form.payment(),
+                "tag_serial": form.cleaned_data["tag_serial"],
+                "license_year": owed.license_year,
+            },
         )
         if license:
             return redirect(back or reverse("license", args=[license.pk]))
     context = {
         "next": back,
+        "years": years if len(years) > 1 else [],
+        "in_stock": Tag.objects.filter(
+            municipality=animal.municipality, license_year=owed.license_year, status=Tag.Status.IN_STOCK
+        ).exists(),
         "animal": animal,
         "owed": owed,
         "form": form,
@@ -52,6 +73,14 @@ def counter(request, pk):
         "can_issue": has_role(request.user, animal.municipality_id, actions.CLERKS),
     }
     return render(request, "licensing/counter.html", context)
+
+
+def _license_years(municipality, on) -> list[int]:
+    """The license year today and, once the next year's tags are in stock (clerks sell them in
+    December, before January 1), the next one: the clerk chooses."""
+    year = license_year_of(law.pack_of(municipality), on)
+    ahead = Tag.objects.filter(municipality=municipality, license_year=year + 1, status=Tag.Status.IN_STOCK)
+    return [year, year + 1] if ahead.exists() else [year]
 
 
 def _next(request) -> str:
@@ -175,11 +204,19 @@ def tag_return(request, slug, year):
     municipality = municipality_for(request, slug)
     expiry = law.ask(municipality, "license_expiry", {"issued_on": today(), "license_year": year}, today(), {})
     returned = tables.tags_to_return(municipality, year)
+    stored = TagReturnList.objects.filter(municipality=municipality, license_year=year).first()
     return render(
         request,
         "licensing/tag_return.html",
-        {"municipality": municipality, "year": year, "tags": returned, "expiry": expiry},
+        {"municipality": municipality, "year": year, "tags": returned, "expiry": expiry, "stored": stored},
     )
+
+
+@login_required
+def tag_return_list(request, pk):
+    """The year-end list the worker stored on the return date, as it stood that morning."""
+    stored = get_for_user(request.user, TagReturnList.objects.select_related("municipality"), pk)
+    return _stored_pdf(stored.pdf, f"tag-returns-{stored.municipality.slug}-{stored.license_year}.pdf")
 
 
 @login_required
@@ -194,6 +231,7 @@ def tag_roll(request, slug, year):
 
 
 @login_required
+@reads_from_replica
 @exports(tables.unlicensed)
 def unlicensed(request, slug):
     """Active licensable animals without a license for the year, with the late fee owed today."""
@@ -209,27 +247,49 @@ def unlicensed(request, slug):
 @login_required
 @exports(tables.renewals)
 def renewals(request, slug):
+    """The clerk starts a run (notices committed at once) and follows the worker printing it."""
     municipality = municipality_for(request, slug)
     year = license_year_of(law.pack_of(municipality), today()) + 1
     if request.method == "POST":
         require_role(request.user, municipality.pk, actions.CLERKS)
-        run = run_renewals(acting_user=request.user, municipality=municipality, license_year=year)
-        messages.success(request, f"{run.notices_created} renewal notices for {year}; {run.emails_queued} emailed.")
+        run = actions.start_renewal_run(acting_user=request.user, municipality=municipality, license_year=year)
+        messages.success(
+            request,
+            f"{run.notices_created} renewal notices for {year}; {run.emails_queued} to be emailed. "
+            f"Printing in {run.chunks_total} part{pluralize(run.chunks_total)}.",
+        )
         return redirect("renewals", slug=slug)
-    runs = tables.renewal_runs(municipality)
-    return render(request, "licensing/renewals.html", {"municipality": municipality, "runs": runs, "year": year})
+    runs = tables.renewal_runs(municipality).prefetch_related(
+        Prefetch("chunks", RenewalChunk.objects.only("pk", "run_id", "number", "done_at", "pdf"))
+    )[:50]
+    busy = any(run.chunks_done < run.chunks_total or (run.chunks_total and not run.finished_at) for run in runs)
+    return render(
+        request, "licensing/renewals.html", {"municipality": municipality, "runs": runs, "year": year, "busy": busy}
+    )
+
+
+def _stored_pdf(name: str, filename: str):
+    if not name:
+        raise Http404("Not printed yet: the worker prints the notices in parts, then merges them.")
+    try:
+        pdf = default_storage.open(name, "rb")
+    except (FileNotFoundError, SuspiciousFileOperation):
+        raise Http404("These notices are no longer in storage; run the renewals again to print them.") from None
+    return FileResponse(pdf, content_type="application/pdf", filename=filename)
 
 
 @login_required
 def renewal_batch(request, pk):
-    run = get_for_user(request.user, RenewalRun.objects, pk)
-    if not run.pdf:
-        raise Http404("This run printed no notices.")
-    try:
-        pdf = default_storage.open(run.pdf, "rb")
-    except (FileNotFoundError, SuspiciousFileOperation):
-        raise Http404("This run's notices are no longer in storage; run the renewals again to print them.") from None
-    return FileResponse(pdf, content_type="application/pdf", filename=run.pdf.rsplit("/", 1)[-1])
+    """The whole run's notices in one PDF, once the worker has merged its parts."""
+    run = get_for_user(request.user, RenewalRun.objects.select_related("municipality"), pk)
+    return _stored_pdf(run.pdf, f"{run.municipality.slug}-{run.license_year}-renewals.pdf")
+
+
+@login_required
+def renewal_part(request, pk):
+    chunk = get_for_user(request.user, RenewalChunk.objects.select_related("run__municipality"), pk)
+    run = chunk.run
+    return _stored_pdf(chunk.pdf, f"{run.municipality.slug}-{run.license_year}-renewals-part{chunk.number}.pdf")
 
 
 @login_required

@@ -8,6 +8,7 @@ from django.forms.utils import ErrorDict
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
+from dogtag.accounts.models import Role
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.lib import links
 from dogtag.lib.client import client_address
@@ -15,8 +16,18 @@ from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.licensing import law
 from dogtag.portal import actions, payments, tables
-from dogtag.portal.forms import OWNER, RABIES, ApplicationForm, ApproveForm, LookupForm, PayForm, RejectForm, StartForm
-from dogtag.portal.models import Application
+from dogtag.portal.forms import (
+    OWNER,
+    RABIES,
+    ApplicationForm,
+    ApproveForm,
+    ContactForm,
+    LookupForm,
+    PayForm,
+    RejectForm,
+    StartForm,
+)
+from dogtag.portal.models import Application, MunicipalityContact
 from dogtag.portal.quote import plain_lines
 from dogtag.registry.models import Animal, Municipality, Person, today
 
@@ -216,3 +227,15 @@ def certificate_file(request, pk):
 @login_required
 def altered_file(request, pk):
     return _evidence(request, pk, "altered_evidence")
+
+
+@login_required
+def contact(request, slug):
+    """The clerk's office as the portal and the found-dog page show it."""
+    municipality = municipality_for(request, slug, (Role.CLERK, Role.ADMINISTRATOR))
+    current = MunicipalityContact.objects.filter(municipality=municipality).first()
+    form = ContactForm(posted(request), instance=current)
+    if request.method == "POST" and form.is_valid():
+        if run_action(form, actions.set_contact, acting_user=request.user, municipality=municipality):
+            return redirect("municipality", slug=slug)
+    return render(request, "registry/form.html", {"form": form, "title": f"Office hours and contact — {municipality}"})

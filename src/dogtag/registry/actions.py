@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
-from dogtag.audit.record import save_and_record, snapshot
+from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.registry.models import (
     Animal,
     DuplicateRabiesTag,
@@ -269,3 +269,36 @@ def transfer_animal(animal, *, acting_user, to_person, on, **answers) -> Ownersh
             raise ValidationError({"on": f"{ownership.person} became the owner on {ownership.started_on}."})
         end_ownership(ownership, acting_user=acting_user, ended_on=on - ONE_DAY)
     return add_ownership(animal, acting_user=acting_user, person=to_person, started_on=on)
+
+
+def add_municipality(*, acting_user, rule_pack: str, slug: str = "", administrators=()):
+    """Set up a municipality from its rule pack (name, kind and county come from the pack), and
+    make `administrators` (users) its administrators. For the host's administrator: `acting_user`
+    is a superuser, or None when run from the command line on the server."""
+    from django.core.exceptions import PermissionDenied
+    from django.utils.text import slugify
+
+    from dogtag.accounts.models import Membership
+    from dogtag.registry.models import Municipality
+    from dogtag.rules import PackError, load_pack
+
+    if acting_user is not None and not (acting_user.is_authenticated and acting_user.is_superuser):
+        raise PermissionDenied("Only a superuser adds a municipality.")
+    try:
+        pack = load_pack(rule_pack)
+    except PackError as e:
+        raise ValidationError({"rule_pack": str(e)}) from None
+    kinds = {label.lower(): value for value, label in Municipality.Kind.choices}
+    kind, _, name = pack.name.partition(" of ")
+    if kind.lower() not in kinds or not name or not pack.county:
+        raise ValidationError({"rule_pack": f"{rule_pack} is not a municipality's pack (its name is {pack.name!r}; "
+                                            "a municipality's reads 'Village of ...', 'Town of ...' or 'City of ...')"})
+    municipality = Municipality(name=name, kind=kinds[kind.lower()], county=pack.county, rule_pack=rule_pack,
+                                slug=slug or slugify(name))
+    with transaction.atomic():
+        municipality.full_clean()
+        municipality.save()
+        for user in administrators:
+            Membership.objects.create(user=user, municipality=municipality, role=Role.ADMINISTRATOR)
+        record(acting_user=acting_user, action="municipality.add", obj=municipality)
+    return municipality

@@ -4,6 +4,7 @@ from django.shortcuts import redirect, render
 
 from dogtag.accounts.scope import get_for_user, municipalities
 from dogtag.audit.models import AuditEvent
+from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, to
 from dogtag.registry import actions, forms, tables
@@ -19,21 +20,8 @@ def home(request):
 
 
 @login_required
-def municipality(request, slug):
-    municipality = municipality_for(request, slug)
-    context = {
-        "municipality": municipality,
-        "counts": {
-            "people": Person.objects.filter(municipality=municipality).count(),
-            "animals": Animal.objects.filter(municipality=municipality, status=Animal.Status.ACTIVE).count(),
-            "certificates": RabiesVaccination.objects.filter(municipality=municipality, voided_at=None).count(),
-        },
-        "recent": AuditEvent.objects.filter(municipality=municipality).select_related("actor")[:15],
-    }
-    return render(request, "registry/municipality.html", context)
-
-
 @login_required
+@reads_from_replica
 @exports(tables.search)
 def search(request):
     q = request.GET.get("q", "").strip()
