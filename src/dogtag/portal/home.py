@@ -18,7 +18,6 @@ from dogtag.accounts.models import Membership, Role
 from dogtag.accounts.scope import has_role, municipality_for
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement.models import Deadline, Hearing
-from dogtag.lib.web import municipality_for
 from dogtag.licensing import law
 from dogtag.licensing.models import FeeScheduleEntry, License, Payment, Refund, Tag
 from dogtag.licensing.owed import fee_label
