@@ -7,7 +7,7 @@ from unittest.mock import patch
 from django.urls import reverse
 
 from dogtag.enforcement import actions, views
-from tests.base import on
+from tests.base import on, text
 from tests.enforcement.helpers import EnforcementTestCase
 
 
@@ -81,7 +81,7 @@ class MyCasesTests(EnforcementTestCase):
             self.assertContains(first, "Page 1 of 2")
             second = self.client.get(reverse("my-cases"), {"page": 2})
             self.assertEqual([r["case"] for r in second.context["page"].object_list], [self.bite.case])
-            exported = self.client.get(reverse("my-cases"), {"format": "csv"}).content.decode()
+            exported = text(self.client.get(reverse("my-cases"), {"format": "csv"}))
             self.assertIn(f"#{self.impoundment.case.pk}", exported)
             self.assertIn(f"#{self.bite.case.pk}", exported)
 
