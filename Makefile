@@ -29,7 +29,7 @@ lock: | $(UV)
 
 run: $(BIN)/dogtag
 	DEBUG=true $(BIN)/dogtag migrate --noinput -v0
-	DEBUG=true $(BIN)/dogtag demo
+	DEBUG=true $(BIN)/dogtag demo --with-sample-data
 	@# The worker runs beside the development server and stops with it (Ctrl-C or exit).
 	DEBUG=true $(BIN)/dogtag worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
-from dogtag.audit.record import record, snapshot
+from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.registry.models import (
     Animal,
     DuplicateRabiesTag,
@@ -33,11 +33,9 @@ def save_record(obj, *, acting_user, action, roles, before=None):
     obj.full_clean(validate_constraints=False)
     try:
         with transaction.atomic():
-            obj.save()
+            return save_and_record(obj, acting_user=acting_user, action=action, before=before)
     except IntegrityError as e:
         raise ValidationError(f"This record clashes with one saved at the same moment ({e}).") from e
-    record(acting_user=acting_user, action=action, obj=obj, before=before)
-    return obj
 
 
 def _update(obj, fields: dict, *, acting_user, action, roles, editable):
@@ -50,7 +48,8 @@ def _update(obj, fields: dict, *, acting_user, action, roles, editable):
     return save_record(obj, acting_user=acting_user, action=action, roles=roles, before=before)
 
 
-def _same_municipality(field, obj, municipality_id):
+def same_municipality(field, obj, municipality_id):
+    """A row chosen for a record must be of the record's municipality (DESIGN.md, layer rule 3)."""
     if obj is not None and obj.municipality_id != municipality_id:
         raise ValidationError({field: f"{obj} belongs to another municipality."})
 
@@ -126,8 +125,8 @@ def register_animal(
 ) -> Animal:
     """A new animal with the person who owns, keeps or harbors it from `owned_from`
     (the date acquired, else today)."""
-    _same_municipality("owner", owner, municipality.pk)
-    _same_municipality("premises", fields.get("premises"), municipality.pk)
+    same_municipality("owner", owner, municipality.pk)
+    same_municipality("premises", fields.get("premises"), municipality.pk)
     animal = save_record(
         Animal(municipality=municipality, **fields), acting_user=acting_user, action="animal.create", roles=REGISTRARS
     )
@@ -144,7 +143,7 @@ def register_animal(
 
 @transaction.atomic
 def update_animal(animal, *, acting_user, **fields) -> Animal:
-    _same_municipality("premises", fields.get("premises"), animal.municipality_id)
+    same_municipality("premises", fields.get("premises"), animal.municipality_id)
     return _update(
         animal, fields, acting_user=acting_user, action="animal.update", roles=REGISTRARS, editable=ANIMAL_FIELDS
     )
@@ -152,7 +151,7 @@ def update_animal(animal, *, acting_user, **fields) -> Animal:
 
 @transaction.atomic
 def add_ownership(animal, *, acting_user, person, role=Ownership.Role.OWNER, started_on) -> Ownership:
-    _same_municipality("person", person, animal.municipality_id)
+    same_municipality("person", person, animal.municipality_id)
     ownership = Ownership(
         municipality_id=animal.municipality_id, animal=animal, person=person, role=role, started_on=started_on
     )
@@ -259,7 +258,7 @@ def transfer_animal(animal, *, acting_user, to_person, on, **answers) -> Ownersh
     """A change of owner: the current owners' ownership ends the day before `on`, the new one
     starts on it. A license already issued stays with the animal for its license year.
     `answers` are the transfer page's further questions, for the registered checks."""
-    _same_municipality("to_person", to_person, animal.municipality_id)
+    same_municipality("to_person", to_person, animal.municipality_id)
     for check in TRANSFER_CHECKS:
         check(animal, to_person=to_person, on=on, answers=answers)
     current = list(animal.ownerships.current(on).filter(role=Ownership.Role.OWNER))
