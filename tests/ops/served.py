@@ -32,7 +32,8 @@ import django
 django.setup()
 from django.contrib.auth import get_user_model
 from django.test import Client
-from dogtag.accounts.models import ApiToken
+from django.db import transaction
+from dogtag.accounts.actions import issue_api_token
 from dogtag.registry.models import Animal, Municipality, Ownership, Person
 
 benton = Municipality.objects.get(slug="benton")
@@ -44,7 +45,9 @@ Ownership.objects.create(municipality=benton, animal=dog, person=owner, started_
 clerk = get_user_model().objects.get(username="benton-clerk")
 client = Client()
 client.force_login(clerk)
-print(json.dumps({"animal": dog.pk, "token": ApiToken.issue(clerk, "serve test")[1],
+with transaction.atomic():
+    token = issue_api_token(acting_user=None, user=clerk, name="serve test")[1]
+print(json.dumps({"animal": dog.pk, "token": token,
                   "session": client.cookies["sessionid"].value}))
 """
 
