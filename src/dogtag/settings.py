@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "axes",
+    "csp",
     "django_otp",
     "django_otp.plugins.otp_totp",
     "dogtag.accounts",
@@ -54,6 +55,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    "dogtag.lib.api_errors.ApiErrorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -62,6 +66,7 @@ MIDDLEWARE = [
     "django_otp.middleware.OTPMiddleware",
     # Before any view (and CSRF's process_view, which reads the form) touches the body.
     "dogtag.lib.body_limit.BodyLimitMiddleware",
+    "dogtag.lib.control_characters.ControlCharacterMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "dogtag.accounts.sessions.IdleTimeoutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -111,6 +116,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
 
+# A streaming replica for the reports and list pages (lib/replica.py; docs/scale-out.md). In
+# tests it mirrors the default database.
+DOGTAG_READ_REPLICA = None
+if envstr("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(
+        envstr("DATABASE_REPLICA_URL"), conn_max_age=envint("DB_CONN_MAX_AGE", 60), conn_health_checks=True
+    )
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DOGTAG_READ_REPLICA = "replica"
+DATABASE_ROUTERS = ["dogtag.lib.replica.ReplicaRouter"]
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -137,9 +153,35 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "dogtag.lib.client.client_address"
 AXES_SENSITIVE_PARAMETERS = ["password", "token"]
+# Content-Security-Policy (django-csp): scripts and styles only from Dogtag's own static files
+# (htmx, Chart.js and Dogtag's scripts are vendored there); no inline script or style anywhere.
+# The API's interactive documentation (django-ninja's Swagger page) loads its own from a CDN.
+CONTENT_SECURITY_POLICY = {
+    "EXCLUDE_URL_PREFIXES": ["/api/v1/docs"],
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# Permissions-Policy (django-permissions-policy): Dogtag uses none of the browser's powerful features.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen", "geolocation",
+        "gyroscope", "magnetometer", "microphone", "midi", "payment", "usb", "xr-spatial-tracking",
+    )
+}
 # A second factor (django-otp, TOTP): required of administrators, open to every staff user.
 OTP_TOTP_ISSUER = envstr("OTP_TOTP_ISSUER", "Dogtag")
-# Sessions: DOGTAG_SESSION_IDLE_MINUTES without a request ends one (accounts/sessions.py);
+# Sessions: DOGTAG_SESSION_IDLE_MINUTES without a request ends one (accounts/sessions.py; 0 for no limit);
 # SESSION_COOKIE_AGE (seconds) bounds its whole life, a working day by default.
 DOGTAG_SESSION_IDLE_MINUTES = envint("DOGTAG_SESSION_IDLE_MINUTES", 30)
 SESSION_COOKIE_AGE = envint("SESSION_COOKIE_AGE", 12 * 3600)

@@ -93,9 +93,27 @@ class Payment(Scoped, Voidable):
     card_reference = models.CharField(max_length=60, blank=True)
     received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
     received_at = models.DateTimeField(auto_now_add=True)
+    # The receipt's number: 1, 2, 3 ... in each municipality's calendar year ("2026-0042").
+    receipt_year = models.PositiveIntegerField(null=True)
+    receipt_serial = models.PositiveIntegerField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["municipality", "receipt_year", "receipt_serial"], name="one_receipt_number_per_year"
+            )
+        ]
 
     def __str__(self):
         return f"${self.amount} {self.get_method_display().lower()}"
+
+    @property
+    def receipt_number(self) -> str:
+        return f"{self.receipt_year}-{self.receipt_serial:04d}" if self.receipt_serial else ""
+
+    @property
+    def received_by_name(self) -> str:
+        return self.received_by.get_full_name() or self.received_by.username
 
 
 class Refund(Scoped):

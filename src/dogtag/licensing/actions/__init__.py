@@ -6,31 +6,23 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
-from dogtag.audit.record import record, snapshot
+from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.lib.tasks import enqueue
 from dogtag.licensing import law
+from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.models import FeeScheduleEntry, License, Payment, Refund, Tag, TagLot
 from dogtag.licensing.owed import what_is_owed
-from dogtag.licensing.tags import take_tag
 from dogtag.registry.models import today
+from dogtag.rules.decision import citations_json
 from dogtag.rules.delegations import delegated_amounts, state_minimum
 
 CLERKS = (Role.CLERK, Role.ADMINISTRATOR)
 MAX_LOT = 100_000
-
-
-def _citations_json(citations) -> list[dict]:
-    return [{"jurisdiction": c.jurisdiction, "section": c.section, "quote": c.quote} for c in citations]
-
-
-def _saved(obj, *, acting_user, action, before=None):
-    obj.save()
-    record(acting_user=acting_user, action=action, obj=obj, before=before)
-    return obj
 
 
 @transaction.atomic
@@ -69,7 +61,7 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
         authority=authority,
         created_by=acting_user,
     )
-    return _saved(entry, acting_user=acting_user, action="fee.set")
+    return save_and_record(entry, acting_user=acting_user, action="fee.set")
 
 
 @transaction.atomic
@@ -79,7 +71,7 @@ def void_fee(entry, *, acting_user, reason: str):
         raise ValidationError({"reason": "Say why this amount is void."})
     before = snapshot(entry)
     entry.voided_at, entry.void_reason = timezone.now(), reason
-    return _saved(entry, acting_user=acting_user, action="fee.void", before=before)
+    return save_and_record(entry, acting_user=acting_user, action="fee.void", before=before)
 
 
 @transaction.atomic
@@ -105,7 +97,7 @@ def receive_tag_lot(
     ).first()
     if clash:
         raise ValidationError({"first_serial": f"Serials overlap the lot already received: {clash}."})
-    lot = _saved(
+    lot = save_and_record(
         TagLot(
             municipality=municipality,
             license_year=license_year,
@@ -151,19 +143,36 @@ def record_payment(
         errors["card_reference"] = "Enter the card transaction reference."
     if errors:
         raise ValidationError(errors)
-    return _saved(
-        Payment(
-            municipality=municipality,
-            payer=payer,
-            amount=amount,
-            method=method,
-            check_number=payment.get("check_number", ""),
-            card_reference=payment.get("card_reference", ""),
-            received_by=acting_user,
-        ),
-        acting_user=acting_user,
-        action="payment.record",
+    paid = Payment(
+        municipality=municipality,
+        payer=payer,
+        amount=amount,
+        method=method,
+        check_number=payment.get("check_number") or "",
+        card_reference=payment.get("card_reference") or "",
+        received_by=acting_user,
+        receipt_year=today().year,
     )
+    _numbered(paid)
+    record(acting_user=acting_user, action="payment.record", obj=paid)
+    return paid
+
+
+def _numbered(payment: Payment, attempts: int = 5) -> None:
+    """The next receipt number of the municipality's year. Two clerks taking money at once may
+    reach for the same number; the unique constraint refuses the second, which takes the next."""
+    for attempt in range(attempts):
+        last = Payment.objects.filter(
+            municipality=payment.municipality, receipt_year=payment.receipt_year
+        ).aggregate(n=Max("receipt_serial"))["n"]
+        payment.receipt_serial = (last or 0) + 1
+        try:
+            with transaction.atomic():
+                payment.save()
+            return
+        except IntegrityError:
+            if attempt == attempts - 1:
+                raise
 
 
 @transaction.atomic
@@ -175,12 +184,16 @@ def issue_license(
     tag_serial: int | None = None,
     license_year: int | None = None,
     on: date | None = None,
+    owed=None,
 ) -> License:
     """Issue the license the law allows today: refused, with nothing written, while any
-    reason in `what_is_owed` stands."""
+    reason in `what_is_owed` stands. The counter passes the `owed` it has just shown the clerk
+    (for this animal, day and year), so the figures are not worked out twice; a license issued
+    meanwhile still fails on the unique license below."""
     require_role(acting_user, animal.municipality_id, CLERKS)
     on = on or today()
-    owed = what_is_owed(animal, on, license_year)
+    if owed is None or owed.on != on or (license_year is not None and owed.license_year != license_year):
+        owed = what_is_owed(animal, on, license_year)
     if owed.refusals:
         errors = {}
         for refusal in owed.refusals:
@@ -217,7 +230,7 @@ def issue_license(
         breed=animal.breed,
         color=animal.color,
         county=animal.municipality.county,
-        citations=_citations_json(owed.citations()),
+        citations=citations_json(owed.citations()),
     )
     try:
         with transaction.atomic():
@@ -249,7 +262,7 @@ def void_license(license, *, acting_user, reason: str, refund: dict | None = Non
     if payment is None or payment.voided_at:
         return voided
     if refund:
-        _saved(
+        save_and_record(
             Refund(municipality=license.municipality, payment=payment, license=license, reason=reason,
                    refunded_by=acting_user, **refund),
             acting_user=acting_user,
@@ -258,7 +271,7 @@ def void_license(license, *, acting_user, reason: str, refund: dict | None = Non
     elif not payment.licenses.filter(voided_at=None).exists() and not payment.refunds.exists():
         before = snapshot(payment)
         payment.voided_at, payment.void_reason = timezone.now(), f"License {license.serial} voided: {reason}"
-        _saved(payment, acting_user=acting_user, action="payment.void", before=before)
+        save_and_record(payment, acting_user=acting_user, action="payment.void", before=before)
     return voided
 
 
@@ -302,7 +315,7 @@ def _void(license, *, acting_user, reason, roles, action) -> License:
     before = snapshot(license)
     license.voided_at, license.void_reason = timezone.now(), reason
     license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.VOIDED)
-    return _saved(license, acting_user=acting_user, action=action, before=before)
+    return save_and_record(license, acting_user=acting_user, action=action, before=before)
 
 
 @transaction.atomic
