@@ -8,6 +8,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from dogtag.accounts.actions import issue_api_token
 from dogtag.accounts.models import ApiToken
 from dogtag.licensing import actions
 from dogtag.licensing.models import License
@@ -31,7 +32,7 @@ class QueryCountTests(BaseTestCase):
             last_serial=310,
             received_on=date(2026, 1, 2),
         )
-        cls.token = ApiToken.issue(cls.clerk, "counter script")[1]
+        cls.token = issue_api_token(acting_user=cls.clerk, user=cls.clerk, name="counter script")[1]
 
     def setUp(self):
         cache.clear()
@@ -58,7 +59,7 @@ class QueryCountTests(BaseTestCase):
 
     def test_the_tag_lookup_stays_inside_the_users_municipalities(self):
         self.issue_rex()
-        outsider_token = ApiToken.issue(self.outsider, "cedarburg script")[1]
+        outsider_token = issue_api_token(acting_user=self.outsider, user=self.outsider, name="cedarburg script")[1]
         r = self.client.get(
             "/api/v1/municipalities/benton/tags/2026/300", HTTP_AUTHORIZATION=f"Bearer {outsider_token}"
         )
