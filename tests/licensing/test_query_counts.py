@@ -83,14 +83,15 @@ class QueryCountTests(BaseTestCase):
     def test_issuing_reuses_the_counters_figures(self):
         animal = Animal.objects.select_related("municipality").get(pk=self.dog.pk)
         owed = what_is_owed(animal, date(2026, 5, 20))
-        # The owner; the payment and its audit event; the tag taken (read, then claimed); the
-        # license (in a savepoint, so a duplicate is refused cleanly), its tag, its audit event.
+        # The owner; the payment's receipt number, the payment and its audit event; the tag taken
+        # (read, then claimed); the license (in a savepoint, so a duplicate is refused cleanly),
+        # its tag, its audit event.
         with CaptureQueriesContext(connection) as queries:
             license = actions.issue_license(
                 animal, acting_user=self.clerk, payment={"method": "cash", "amount": "15.00"}, owed=owed
             )
         statements = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
-        self.assertEqual(len(statements), 8, "\n".join(statements))
+        self.assertEqual(len(statements), 9, "\n".join(statements))
         self.assertEqual(self.fee_schedule_reads(queries), 0)
         self.assertEqual((license.serial, license.tax + license.late_fee), (300, 15))
 
