@@ -40,7 +40,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
-from dogtag.accounts.models import ApiToken  # noqa: E402
+from dogtag.accounts.actions import issue_api_token  # noqa: E402
 from dogtag.licensing import actions  # noqa: E402
 from dogtag.licensing.models import License, Tag  # noqa: E402
 from dogtag.registry.models import Animal, Municipality  # noqa: E402
@@ -96,7 +96,7 @@ def populate(n):
 
 def main():
     benton, clerk = populate(bench.size)
-    token = ApiToken.issue(clerk, "bench")[1]
+    token = issue_api_token(acting_user=clerk, user=clerk, name="bench")[1]
     licensed = License.objects.filter(license_year=YEAR).values("animal_id")
     animals = list(Animal.objects.filter(municipality=benton).exclude(pk__in=licensed)
                    .order_by("pk").values_list("pk", flat=True)[:CLERKS * PER_CLERK * 10])

@@ -38,7 +38,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
-from dogtag.accounts.models import ApiToken  # noqa: E402
+from dogtag.accounts.actions import issue_api_token  # noqa: E402
 from dogtag.licensing.models import Tag  # noqa: E402
 from dogtag.registry.models import Municipality  # noqa: E402
 
@@ -99,7 +99,7 @@ def run_clients(work, per_client):
 def main():
     n = bench.size
     benton, clerk = populate(n)
-    token = ApiToken.issue(clerk, "bench")[1]
+    token = issue_api_token(acting_user=clerk, user=clerk, name="bench")[1]
     serials = n
     from dogtag.accounts.scope import municipality_ids
 

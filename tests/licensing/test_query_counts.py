@@ -8,6 +8,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from dogtag.accounts.actions import issue_api_token
 from dogtag.accounts.models import ApiToken
 from dogtag.licensing import actions
 from dogtag.licensing.models import License
@@ -31,7 +32,7 @@ class QueryCountTests(BaseTestCase):
             last_serial=310,
             received_on=date(2026, 1, 2),
         )
-        cls.token = ApiToken.issue(cls.clerk, "counter script")[1]
+        cls.token = issue_api_token(acting_user=cls.clerk, user=cls.clerk, name="counter script")[1]
 
     def setUp(self):
         cache.clear()
@@ -58,7 +59,7 @@ class QueryCountTests(BaseTestCase):
 
     def test_the_tag_lookup_stays_inside_the_users_municipalities(self):
         self.issue_rex()
-        outsider_token = ApiToken.issue(self.outsider, "cedarburg script")[1]
+        outsider_token = issue_api_token(acting_user=self.outsider, user=self.outsider, name="cedarburg script")[1]
         r = self.client.get(
             "/api/v1/municipalities/benton/tags/2026/300", HTTP_AUTHORIZATION=f"Bearer {outsider_token}"
         )
@@ -82,14 +83,15 @@ class QueryCountTests(BaseTestCase):
     def test_issuing_reuses_the_counters_figures(self):
         animal = Animal.objects.select_related("municipality").get(pk=self.dog.pk)
         owed = what_is_owed(animal, date(2026, 5, 20))
-        # The owner; the payment and its audit event; the tag taken (read, then claimed); the
-        # license (in a savepoint, so a duplicate is refused cleanly), its tag, its audit event.
+        # The owner; the payment's receipt number, the payment and its audit event; the tag taken
+        # (read, then claimed); the license (in a savepoint, so a duplicate is refused cleanly),
+        # its tag, its audit event.
         with CaptureQueriesContext(connection) as queries:
             license = actions.issue_license(
                 animal, acting_user=self.clerk, payment={"method": "cash", "amount": "15.00"}, owed=owed
             )
         statements = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
-        self.assertEqual(len(statements), 8, "\n".join(statements))
+        self.assertEqual(len(statements), 9, "\n".join(statements))
         self.assertEqual(self.fee_schedule_reads(queries), 0)
         self.assertEqual((license.serial, license.tax + license.late_fee), (300, 15))
 
