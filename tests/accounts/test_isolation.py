@@ -8,6 +8,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from dogtag.accounts.models import ApiToken
 from dogtag.api import api
 from dogtag.audit.models import AuditEvent
+from dogtag.imports.models import ImportRun
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
 from tests.licensing.base import benton_license, benton_renewal_run
@@ -74,6 +75,7 @@ OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enfor
 # lookup shows a dog's name and whom to call, never the owner (tests/portal/test_found.py).
 OPEN_PAGES |= {"portal-home", "portal-application", "portal-review", "portal-renew", "portal-unsubscribe"}
 OBJECTS["application"] = "application"  # the clerk's review of an online application (tests/portal/fixtures.py)
+OBJECTS["import-run"] = "import_run"  # an import's page: its check, progress and result (tests/imports/)
 LIST_PAGES = {"home", "search"}  # scoped lists: answer 200 without Benton's records
 LIST_PAGES |= {"my-cases", "calendar-reset"}
 LIST_PAGES.add("county-dashboard")  # every municipality the user serves (tests/reports/test_dashboard.py)
@@ -198,6 +200,9 @@ class IsolationTests(BaseTestCase):
         benton_multiple_dog_and_kennel(cls)
         benton_application(cls)
         benton_permits(cls)
+        cls.import_run = ImportRun.objects.create(
+            municipality=cls.benton, file_name="Rex roll.csv", file_sha256="0" * 64, started_by=cls.clerk
+        )
 
     def fill(self, name, route):
         key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)
