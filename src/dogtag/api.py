@@ -5,7 +5,7 @@ from ninja import NinjaAPI
 from ninja.errors import ValidationError as SchemaError
 from ninja.security import HttpBearer, django_auth
 
-from dogtag.accounts.models import ApiToken, hash_token
+from dogtag.accounts.tokens import user_for_token
 from dogtag.enforcement.api import router as enforcement_router
 from dogtag.licensing.api import router as licensing_router
 from dogtag.licensing.kennel_api import router as kennel_router
@@ -18,13 +18,59 @@ class TokenAuth(HttpBearer):
     """`Authorization: Bearer dt_...` for integration clients; returns the token's user."""
 
     def authenticate(self, request, token):
-        found = ApiToken.objects.select_related("user").filter(token_hash=hash_token(token), revoked_at=None).first()
-        if found and found.user.is_active:
-            return found.user
-        return None
+        return user_for_token(token)
 
 
-api = NinjaAPI(title="Dogtag", version="1", urls_namespace="api", auth=[TokenAuth(), django_auth])
+ERROR = {
+    "type": "object",
+    "properties": {"detail": {"type": "string"}},
+    "required": ["detail"],
+    "title": "Error",
+}
+FIELD_ERRORS = {
+    "type": "object",
+    "properties": {
+        "errors": {
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            "description": "messages by field name (`__all__` for the whole request)",
+        }
+    },
+    "required": ["errors"],
+    "title": "FieldErrors",
+}
+# The answers any operation may give besides its own (lib/api_errors.py makes each of them JSON).
+COMMON_RESPONSES = {
+    "401": ("Not authenticated: no valid token or session", "Error"),
+    "403": ("Authenticated, but this needs another role in the record's municipality", "Error"),
+    "404": ("No such record in the municipalities you serve", "Error"),
+    "413": ("The request body is larger than the server accepts", "Error"),
+    "422": ("The input was refused; each message names its field and rule", "FieldErrors"),
+    "500": ("A server error; nothing was saved", "Error"),
+}
+
+
+class DogtagAPI(NinjaAPI):
+    def get_openapi_schema(self, *args, **kwargs):
+        """django-ninja's document, with the error answers every operation can give."""
+        schema = super().get_openapi_schema(*args, **kwargs)
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        components.update({"Error": ERROR, "FieldErrors": FIELD_ERRORS})
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                operation["responses"] = {str(status): answer for status, answer in operation["responses"].items()}
+                for status, (description, component) in COMMON_RESPONSES.items():
+                    operation["responses"].setdefault(
+                        status,
+                        {
+                            "description": description,
+                            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{component}"}}},
+                        },
+                    )
+        return schema
+
+
+api = DogtagAPI(title="Dogtag", version="1", urls_namespace="api", auth=[TokenAuth(), django_auth])
 api.add_router("/", registry_router)
 api.add_router("/", rules_router)
 api.add_router("/", licensing_router)

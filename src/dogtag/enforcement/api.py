@@ -17,6 +17,7 @@ from dogtag.enforcement.models import (
     Case,
     Citation,
     Declaration,
+    Examination,
     Impoundment,
     QuarantineOrder,
 )
@@ -177,7 +178,7 @@ def order_quarantine(request, pk: int, payload: QuarantineIn):
 
 
 class ExaminationIn(Schema):
-    which: str
+    which: Examination.Which
     examined_on: date
     findings: str
     signs_of_rabies: bool = False

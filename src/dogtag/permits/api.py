@@ -24,6 +24,7 @@ router = Router(tags=["permits"])
 
 class HenPermitOut(ModelSchema):
     municipality: str
+    reasons: list[str]  # a JSON list on the model, which ModelSchema would declare an object
     site_plan: str | None
     pdf_url: str | None
     url: str

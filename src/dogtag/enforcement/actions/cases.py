@@ -16,7 +16,7 @@ from dogtag.enforcement.models import (
     Deadline,
     today,
 )
-from dogtag.registry.actions import save_record
+from dogtag.registry.actions import same_municipality, save_record
 from dogtag.registry.models import RabiesVaccination
 
 OFFICERS = (Role.OFFICER, Role.ADMINISTRATOR)
@@ -26,11 +26,6 @@ VETERINARIANS = (Role.VETERINARIAN, Role.OFFICER, Role.ADMINISTRATOR)
 
 def as_date(value) -> date | None:
     return date.fromisoformat(value) if isinstance(value, str) else value
-
-
-def same_municipality(field, obj, municipality_id):
-    if obj is not None and obj.municipality_id != municipality_id:
-        raise ValidationError({field: f"{obj} belongs to another municipality."})
 
 
 def open_case(*, acting_user, municipality, kind, title, animal=None, owner=None, opened_on=None) -> Case:

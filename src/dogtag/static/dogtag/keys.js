@@ -6,3 +6,12 @@ document.addEventListener("keydown", (e) => {
     document.getElementById("q")?.focus();
   }
 });
+
+// "Cancel" goes back a page (the link's own address, the page before, is the fallback without script).
+document.addEventListener("click", (e) => {
+  const link = e.target.closest("a[data-back]");
+  if (link && history.length > 1) {
+    e.preventDefault();
+    history.back();
+  }
+});
