@@ -1,9 +1,8 @@
 from django.urls import path
 
-from dogtag.reports import home, views
+from dogtag.reports import views
 
 urlpatterns = [
-    path("m/<slug:slug>/", home.municipality, name="municipality"),
     path("dashboard/", views.county_dashboard, name="county-dashboard"),
     path("m/<slug:slug>/dashboard/", views.dashboard, name="dashboard"),
     path("m/<slug:slug>/reports/", views.index, name="reports"),

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
+from dogtag.portal.sample import fill_all
 from dogtag.registry.models import Municipality
-from dogtag.reports.sample import fill_all
 
 
 class Command(BaseCommand):

@@ -2,7 +2,8 @@
 applications, the tags left, the day's deposit; overdue deadlines, today's examinations, this
 week's hearings) and, for a new municipality, the setup steps still missing, each with its link.
 
-It lives here, above licensing, enforcement and the portal, because it reads all of them."""
+It lives with the portal, above licensing and enforcement, because it reads them and the
+portal's own records (the applications waiting, the office's contact)."""
 
 from dataclasses import dataclass
 from datetime import timedelta
@@ -14,10 +15,9 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from dogtag.accounts.models import Membership, Role
-from dogtag.accounts.scope import has_role
+from dogtag.accounts.scope import has_role, municipality_for
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement.models import Deadline, Hearing
-from dogtag.lib.web import municipality_for
 from dogtag.licensing import law
 from dogtag.licensing.models import FeeScheduleEntry, License, Payment, Refund, Tag
 from dogtag.licensing.owed import fee_label
@@ -138,7 +138,7 @@ def officer_today(municipality, on) -> dict:
 
 @login_required
 def municipality(request, slug):
-    municipality = municipality_for(request, slug)
+    municipality = municipality_for(request.user, slug)
     on = today()
     is_clerk = has_role(request.user, municipality.pk, CLERKS)
     is_officer = has_role(request.user, municipality.pk, OFFICERS)
@@ -157,4 +157,4 @@ def municipality(request, slug):
         "officer": officer_today(municipality, on) if is_officer else None,
         "recent": AuditEvent.objects.filter(municipality=municipality).select_related("actor")[:15],
     }
-    return render(request, "reports/municipality.html", context)
+    return render(request, "portal/municipality.html", context)
