@@ -20,6 +20,7 @@ ROWS = int(os.environ.get("BENCH_ROWS", 100_000))
 GOAL_SECONDS, GOAL_RATIO, GOAL_MB = 20.0, 30.0, 300
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
+os.environ.setdefault("DEBUG", "true")  # a development run: no production secrets needed
 os.environ.setdefault("DOGTAG_VAR_DIR", tempfile.mkdtemp(prefix="dogtag-bench-"))
 sys.path.insert(0, os.path.dirname(__file__))
 

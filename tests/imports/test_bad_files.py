@@ -27,8 +27,13 @@ class BadFileTests(BaseTestCase):
         return [model.objects.count() for model in WRITTEN]
 
     def test_the_index_names_every_file_and_every_file_is_there(self):
-        files = {p.name for p in BAD.iterdir() if p.name != "index.yaml"}
+        files = {p.name for p in BAD.iterdir() if p.is_file() and p.name != "index.yaml"}
         self.assertEqual(files, set(CASES))
+
+    def test_the_portals_bad_uploads_are_no_roll_either(self):
+        for path in sorted((BAD / "uploads").iterdir()):
+            with self.subTest(path.name), self.assertRaises(RollError):
+                plan(self.benton, path, path.name)
 
     def test_each_bad_file_is_refused_with_its_reason(self):
         before = self.counts()
@@ -60,6 +65,9 @@ class BadFileTests(BaseTestCase):
                         reverse("import", args=["benton"]),
                         {"roll": SimpleUploadedFile(name, (BAD / name).read_bytes())},
                     )
+                if r.status_code == 200:  # refused by the form itself (an empty upload): no run at all
+                    self.assertContains(r, "The submitted file is empty.")
+                    continue
                 self.assertEqual(r.status_code, 302)
                 run = ImportRun.objects.latest("pk")
                 page = self.client.get(r.url)

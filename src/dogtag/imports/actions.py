@@ -22,6 +22,7 @@ from dogtag.imports.bulk import Maker, insert, write_rows
 from dogtag.imports.exports import MANIFEST
 from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
 from dogtag.imports.rolls import BATCH_SIZE, Mapping, Plan, Planner, RollError
+from dogtag.lib.tasks import enqueue
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination, today
 
@@ -31,13 +32,6 @@ make_ownership, make_row = Maker(Ownership), Maker(ImportRow)
 
 def _enqueue(task: str, run) -> None:
     """The worker takes the run once this transaction commits."""
-    try:
-        from dogtag.lib.tasks import enqueue
-    except ImportError:  # before the task queue: after the commit, in this process
-        from dogtag.imports import tasks
-
-        transaction.on_commit(lambda: getattr(tasks, task)(run.pk))
-        return
     enqueue(f"dogtag.imports.tasks.{task}", run.pk, task_name=f"import {run.pk}: {task}")
 
 

@@ -196,7 +196,9 @@ def _workbook(path, name) -> Table:
     try:
         # Formulas are read as written ("=..."), so a formula cell is refused rather than its
         # cached result imported as if a clerk had typed it.
-        book = openpyxl.load_workbook(path, read_only=True, data_only=False)
+        # A file object, not the path: the stored upload is named by its hash, without .xlsx.
+        stream = open(path, "rb")  # noqa: SIM115 - closed with the workbook, when its rows are read
+        book = openpyxl.load_workbook(stream, read_only=True, data_only=False)
         sheet = book.worksheets[0]
         rows = sheet.iter_rows(values_only=True)
         header = [_cell(c).strip() for c in next(rows, ())]
@@ -213,6 +215,7 @@ def _workbook(path, name) -> Table:
             raise RollError(f"{name}, row {line + 1}: the workbook cannot be read further ({e}).") from None
         finally:
             book.close()
+            stream.close()
 
     return Table(name, "xlsx", "", header, body())
 
