@@ -28,6 +28,16 @@ def as_date(value) -> date | None:
     return date.fromisoformat(value) if isinstance(value, str) else value
 
 
+def not_in_future(**dates) -> None:
+    """A step records what happened: a hearing held, a paper served or received, on a day
+    that has come. Refuses each later date by its field."""
+    on = today()
+    errors = {field: f"{day:%B %-d, %Y} is in the future; record this on or after the day it happens."
+              for field, day in dates.items() if day is not None and day > on}
+    if errors:
+        raise ValidationError(errors)
+
+
 def same_municipality(field, obj, municipality_id):
     if obj is not None and obj.municipality_id != municipality_id:
         raise ValidationError({field: f"{obj} belongs to another municipality."})
