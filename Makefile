@@ -1,24 +1,35 @@
 # Two commands for a newcomer: `make run` and `make test`. Both bootstrap what they need.
+# Dependencies install from the lock (uv.lock) with uv; `make lock` after changing pyproject.toml.
 SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
+UV := $(BIN)/uv
+export UV_PROJECT_ENVIRONMENT := $(VENV)
 PORT ?= 8000
 
-.PHONY: run test bench
+.PHONY: run test bench lock
 
-$(BIN)/dogtag: pyproject.toml
+$(UV):
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q "uv>=0.9,<1"
+
+# --inexact: keep uv itself in the environment. uv sync re-locks first if pyproject.toml changed.
+$(BIN)/dogtag: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --inexact --quiet
 	touch $@
 
 $(VENV)/.test-packages: $(BIN)/dogtag
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(UV) sync --inexact --quiet --extra test
 	touch $@
+
+# Regenerate uv.lock from pyproject.toml (after adding or changing a dependency).
+lock: | $(UV)
+	$(UV) lock
 
 run: $(BIN)/dogtag
 	DEBUG=true $(BIN)/dogtag migrate --noinput -v0
-	DEBUG=true $(BIN)/dogtag demo
+	DEBUG=true $(BIN)/dogtag demo --with-sample-data
 	@# The worker runs beside the development server and stops with it (Ctrl-C or exit).
 	DEBUG=true $(BIN)/dogtag worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
@@ -31,6 +42,8 @@ test: $(VENV)/.test-packages
 # The RESULT lines are repeated at the end so the outcome reads in one place.
 bench: $(VENV)/.test-packages
 	@rm -f var/bench.log; mkdir -p var; status=0; \
+	export SECRET_KEY=$${SECRET_KEY:-bench-not-for-production-$$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')}; \
+	export DOGTAG_BASE_URL=$${DOGTAG_BASE_URL:-http://127.0.0.1}; \
 	for b in bench/[!_]*.py; do $(BIN)/python $$b 2>&1 | tee -a var/bench.log; \
 		test $${PIPESTATUS[0]} -eq 0 || { echo "FAILED $$b"; status=1; }; done; \
 	echo "== results"; grep '^RESULT ' var/bench.log; exit $$status

@@ -11,9 +11,15 @@ of another table can point at them (`first_id + i`).
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 import time
 from datetime import date
+
+# A benchmark runs the app as production does (DEBUG off), which wants a secret key of its own
+# and the address residents would use.
+os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(40))
+os.environ.setdefault("DOGTAG_BASE_URL", "http://127.0.0.1")
 
 
 def ensure_postgres_database(url: str | None = None):
@@ -182,3 +188,19 @@ def bulk_licenses(municipality, first_animal: int, n: int, *, year: int, issued_
     print(f"populated {n:,} licenses and tags in {municipality} in {time.perf_counter() - started:.1f} s",
           file=sys.stderr)
     return first_license
+
+
+def in_process_pages():
+    """Settings for timing pages through Django's test client in this process: the test
+    environment, the client's host, plain HTTP, static files named as they are (production's
+    hashed names need a collectstatic first)."""
+    from django.conf import settings
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.SECURE_SSL_REDIRECT = False
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }

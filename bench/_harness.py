@@ -28,11 +28,17 @@ import gc
 import math
 import os
 import resource
+import secrets
 import statistics
 import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+
+# A benchmark runs the app as production does (DEBUG off), which wants a secret key of its own
+# and the address residents would use.
+os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(40))
+os.environ.setdefault("DOGTAG_BASE_URL", "http://127.0.0.1")
 
 SCALES = {"10k": 10_000, "100k": 100_000, "1m": 1_000_000}
 
@@ -171,13 +177,13 @@ class Runs(dict):
 
 
 class Bench:
-    def __init__(self, name: str, *, default_scale: str = "100k"):
+    def __init__(self, name: str, *, default_scale: str = "100k", database: str | None = None):
         self.name = name
         self.scale_name, self.size = scale(default_scale)
         self.peak_exact = _reset_peak()
         self.results: list[str] = []
-        database = os.environ.get("DATABASE_URL", "")
-        engine = "postgresql" if database.startswith("postgres") else "sqlite"
+        url = os.environ.get("DATABASE_URL", "")
+        engine = database or ("postgresql" if url.startswith("postgres") else "sqlite")
         print(f"== bench {name}: scale {self.scale_name} ({self.size:,}), {engine}, {load()}", flush=True)
 
     def note(self, text: str) -> None:
@@ -240,3 +246,73 @@ def _num(value: float) -> str:
     if abs(value) >= 1:
         return f"{value:.2f}"
     return f"{value:.4g}"
+
+
+# --- a real server -------------------------------------------------------------------------------
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, *, workers: int = 2, threads: int = 4, **env):
+    """`dogtag serve` (gunicorn) on 127.0.0.1:`port` in a session of its own (stop it with
+    os.killpg(server.pid, SIGTERM)); returns once /healthz answers, within 60 s."""
+    import subprocess
+    from http.client import HTTPConnection
+
+    env = {**os.environ, "DOGTAG_BIND": f"127.0.0.1:{port}", "DOGTAG_WORKERS": str(workers),
+           "DOGTAG_THREADS": str(threads), "ALLOWED_HOSTS": "127.0.0.1", "DEBUG": "false",
+           # Plain HTTP on the loopback, as behind a TLS-terminating proxy (without its header).
+           "SECURE_SSL_REDIRECT": "false", **env}
+    server = subprocess.Popen([sys.executable, "-m", "dogtag", "serve", "--no-collectstatic"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            conn = HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/healthz")
+            conn.getresponse().read()
+            return server
+        except OSError:
+            if server.poll() is not None:
+                sys.exit("the server did not start")
+            time.sleep(0.2)
+    server.kill()
+    sys.exit("the server did not answer within 60 s")
+
+
+# --- a page and its own SQL ----------------------------------------------------------------------
+
+def sql_of(call) -> list[str]:
+    """The SQL statements one call runs (Django's connection), as the database received them."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        call()
+    return [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+
+
+def replay(statements: list[str]) -> None:
+    """Run statements captured by `sql_of` again on the raw cursor, fetching every row: the
+    floor of a page is its own SQL with no Python around it."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for sql in statements:
+            cursor.execute(sql.replace("%", "%%"))
+            if cursor.description is not None:
+                cursor.fetchall()
+
+
+def latencies_ms(call, samples: int) -> list[float]:
+    times = []
+    for i in range(samples):
+        began = time.perf_counter()
+        call(i)
+        times.append((time.perf_counter() - began) * 1000)
+    return times

@@ -23,17 +23,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
 os.environ.setdefault("DOGTAG_VAR_DIR", tempfile.mkdtemp(prefix="dogtag-bench-"))
 
 import django  # noqa: E402
-from _fixtures import bulk_animals, ensure_postgres_database  # noqa: E402
+from _fixtures import bulk_animals, ensure_postgres_database, in_process_pages  # noqa: E402
 
 ensure_postgres_database()
 django.setup()
 
-from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
 
 from dogtag.enforcement import actions  # noqa: E402
 from dogtag.enforcement.models import Case, Deadline, DistrictQuarantine  # noqa: E402
@@ -99,9 +97,7 @@ def timed(fn, n):
 
 def main():
     webster, officer, district = populate()
-    setup_test_environment()
-    settings.ALLOWED_HOSTS = ["testserver"]
-    settings.SECURE_SSL_REDIRECT = False
+    in_process_pages()
     client = Client()
     client.force_login(officer)
     on_record = RabiesVaccination.objects.filter(municipality=webster).values_list("rabies_tag_number", flat=True)

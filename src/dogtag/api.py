@@ -5,7 +5,7 @@ from ninja import NinjaAPI
 from ninja.errors import ValidationError as SchemaError
 from ninja.security import HttpBearer, django_auth
 
-from dogtag.accounts.models import ApiToken, hash_token
+from dogtag.accounts.tokens import user_for_token
 from dogtag.enforcement.api import router as enforcement_router
 from dogtag.licensing.api import router as licensing_router
 from dogtag.licensing.kennel_api import router as kennel_router
@@ -18,10 +18,7 @@ class TokenAuth(HttpBearer):
     """`Authorization: Bearer dt_...` for integration clients; returns the token's user."""
 
     def authenticate(self, request, token):
-        found = ApiToken.objects.select_related("user").filter(token_hash=hash_token(token), revoked_at=None).first()
-        if found and found.user.is_active:
-            return found.user
-        return None
+        return user_for_token(token)
 
 
 ERROR = {

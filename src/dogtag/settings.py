@@ -116,6 +116,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
 
+# A streaming replica for the reports and list pages (lib/replica.py; docs/scale-out.md). In
+# tests it mirrors the default database.
+DOGTAG_READ_REPLICA = None
+if envstr("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(
+        envstr("DATABASE_REPLICA_URL"), conn_max_age=envint("DB_CONN_MAX_AGE", 60), conn_health_checks=True
+    )
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DOGTAG_READ_REPLICA = "replica"
+DATABASE_ROUTERS = ["dogtag.lib.replica.ReplicaRouter"]
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -170,7 +181,7 @@ PERMISSIONS_POLICY = {
 }
 # A second factor (django-otp, TOTP): required of administrators, open to every staff user.
 OTP_TOTP_ISSUER = envstr("OTP_TOTP_ISSUER", "Dogtag")
-# Sessions: DOGTAG_SESSION_IDLE_MINUTES without a request ends one (accounts/sessions.py);
+# Sessions: DOGTAG_SESSION_IDLE_MINUTES without a request ends one (accounts/sessions.py; 0 for no limit);
 # SESSION_COOKIE_AGE (seconds) bounds its whole life, a working day by default.
 DOGTAG_SESSION_IDLE_MINUTES = envint("DOGTAG_SESSION_IDLE_MINUTES", 30)
 SESSION_COOKIE_AGE = envint("SESSION_COOKIE_AGE", 12 * 3600)
@@ -346,7 +357,14 @@ DOGTAG_SCHEDULES = {
         "dogtag.portal.tasks.send_rabies_reminders",
         envcron("DOGTAG_SCHEDULE_RABIES_REMINDERS", "0 6 * * *"),
     ),
+    # Checked daily; each list is stored once, on the return date the rule pack sets, less the lead below.
+    "tag return lists": (
+        "dogtag.licensing.tasks.store_tag_return_lists",
+        envcron("DOGTAG_SCHEDULE_TAG_RETURN_LISTS", "0 5 * * *"),
+    ),
 }
+# Days before the law's return date that the year's tag return list is stored (0: on the date itself).
+DOGTAG_TAG_RETURN_LEAD_DAYS = envint("DOGTAG_TAG_RETURN_LEAD_DAYS", 0)
 # /healthz calls the worker stale when its last heartbeat is older than this.
 DOGTAG_WORKER_STALE_SECONDS = envint("DOGTAG_WORKER_STALE_SECONDS", 180)
 # The outbox (src/dogtag/outbox/sender.py): claimed batches, exponential backoff, dead letters.
@@ -355,5 +373,7 @@ DOGTAG_OUTBOX_CLAIM_SECONDS = envint("DOGTAG_OUTBOX_CLAIM_SECONDS", 600)  # a ki
 DOGTAG_OUTBOX_BACKOFF_SECONDS = envint("DOGTAG_OUTBOX_BACKOFF_SECONDS", 60)  # 1, 2, 4, 8 ... minutes
 DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS = envint("DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS", 6 * 3600)
 DOGTAG_OUTBOX_MAX_ATTEMPTS = envint("DOGTAG_OUTBOX_MAX_ATTEMPTS", 8)  # then a dead letter
+# A renewal run's notices are printed by the worker in PDFs of at most this many notices each.
+DOGTAG_RENEWAL_CHUNK_SIZE = envint("DOGTAG_RENEWAL_CHUNK_SIZE", 200)
 # An import whose heartbeat (one a batch) is older than this was killed: shown as interrupted.
 DOGTAG_IMPORT_STALE_SECONDS = envint("DOGTAG_IMPORT_STALE_SECONDS", 120)

@@ -2,12 +2,15 @@
 API operation that exists. New URLs fail this test until they are added to OBJECTS."""
 
 import json
+from datetime import date
 
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from dogtag.accounts.models import ApiToken
+from dogtag.accounts.actions import issue_api_token
 from dogtag.api import api
 from dogtag.audit.models import AuditEvent
+from dogtag.imports.models import ImportRun
+from dogtag.licensing.actions import store_tag_return_list
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
 from tests.licensing.base import benton_license, benton_renewal_run
@@ -28,6 +31,8 @@ OBJECTS = {
     "license": "license",
     "fee": "fee",
     "renewal-batch": "renewal_run",
+    "tag-return-list": "tag_return_list",  # stored by the worker at year end (tests/licensing/test_tag_return_list.py)
+    "renewal-part": "renewal_chunk",  # one printed part of the run (tests/licensing/test_renewals.py)
 }
 OBJECTS.update(
     {
@@ -55,6 +60,8 @@ OBJECTS.update(
         "kennel-inspection-correct": "kennel_inspection",
     }
 )
+# a roll's import run (the page shows its check and progress; the worker writes it)
+OBJECTS["import-run"] = "import_run"
 # API collection -> the Benton object whose pk fills `{pk}`.
 API_OBJECTS = {
     "people": "owner",
@@ -193,11 +200,15 @@ class IsolationTests(BaseTestCase):
         cls.ownership = cls.dog.ownerships.get()
         cls.fee, cls.license = benton_license(cls)
         cls.renewal_run = benton_renewal_run(cls)
-        cls.token = ApiToken.issue(cls.outsider, "Cedarburg clinic")[1]
+        cls.tag_return_list = store_tag_return_list(municipality=cls.benton, license_year=2026, on=date(2026, 12, 31))
+        cls.token = issue_api_token(acting_user=cls.outsider, user=cls.outsider, name="Cedarburg clinic")[1]
         benton_cases(cls)
         benton_multiple_dog_and_kennel(cls)
         benton_application(cls)
         benton_permits(cls)
+        cls.import_run = ImportRun.objects.create(
+            municipality=cls.benton, file_name="roll.csv", file_sha256="0" * 64, started_by=cls.clerk
+        )
 
     def fill(self, name, route):
         key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)

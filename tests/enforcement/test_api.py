@@ -3,7 +3,7 @@
 import json
 from datetime import date
 
-from dogtag.accounts.models import ApiToken
+from dogtag.accounts.actions import issue_api_token
 from tests.base import on
 from tests.enforcement.helpers import EnforcementTestCase
 
@@ -12,7 +12,7 @@ class EnforcementApiTests(EnforcementTestCase):
     @classmethod
     def setUpTestData(cls):
         super().setUpTestData()
-        cls.token = ApiToken.issue(cls.chief, "dispatch")[1]
+        cls.token = issue_api_token(acting_user=cls.chief, user=cls.chief, name="dispatch")[1]
         cls.w_owner, _, cls.w_dog = cls.owner_and_dog("webster", "Api", vaccinated_on=date(2025, 5, 1))
 
     def call(self, method, path, body=None):
@@ -65,7 +65,7 @@ class EnforcementApiTests(EnforcementTestCase):
                 "/municipalities/webster/citations",
                 {
                     "person_id": self.w_owner.pk,
-                    "violation": "98-6",
+                    "violation": "98-6 running at large",
                     "description": "vicious dog at large",
                     "violated_on": "2026-03-01",
                 },

@@ -32,16 +32,16 @@ class CitationTests(EnforcementTestCase):
             [("2026-01-05", "50.00"), ("2026-02-05", "60.00"), ("2026-03-05", "70.00")], start=1
         ):
             with on(date.fromisoformat(day)):
-                self.assert_posted(self.cite("webster", owner, "98-6", day, animal=dog.pk))
+                self.assert_posted(self.cite("webster", owner, "98-6 running at large", day, animal=dog.pk))
                 c = Citation.objects.latest("pk")
                 self.assertEqual((c.offense_number, c.forfeiture, c.plus_costs), (n, Decimal(amount), True))
         with on(date(2026, 4, 5)):
-            r = self.cite("webster", owner, "98-6", "2026-04-05", forfeiture="50.00")
-            self.refused(r, "For offense 4 of § 98-6 the forfeiture is $80.00 to $80.00", "§ 98-6")
+            r = self.cite("webster", owner, "98-6 running at large", "2026-04-05", forfeiture="50.00")
+            self.refused(r, "For offense 4 of § 98-6 running at large the forfeiture is $80.00 to $80.00", "§ 98-6")
             # Voiding the third does not erase the history before it, but it no longer counts.
             third = Citation.objects.get(offense_number=3)
             self.assert_posted(self.post("citation-void", third.pk, {"reason": "wrong dog"}))
-            self.assert_posted(self.cite("webster", owner, "98-6", "2026-04-05"))
+            self.assert_posted(self.cite("webster", owner, "98-6 running at large", "2026-04-05"))
             self.assertEqual(Citation.objects.latest("pk").offense_number, 3)
             text = pdf_text(self.client.get(reverse("citation-pdf", args=[Citation.objects.latest("pk").pk])))
             self.assertIn("$70.00 plus court costs", text)
@@ -55,7 +55,7 @@ class CitationTests(EnforcementTestCase):
             # § 98-20 sets a range for §§ 98-7 to 98-14 only "for subsequent violations"
             self.refused(self.cite("webster", owner, "98-12", "2026-03-01"), "no forfeiture for offense number 1")
             # Benton § 1-3 is not in the transcription: the clerk must set the range first.
-            self.refused(self.cite("benton", b_owner, "115-11", "2026-03-01"), "forfeiture.minimum is not set")
+            self.refused(self.cite("benton", b_owner, "115-5C", "2026-03-01"), "forfeiture — minimum” is not set")
             set_fees(
                 self.clerks["benton"],
                 self.places["benton"],
@@ -65,13 +65,13 @@ class CitationTests(EnforcementTestCase):
             # § 115-5D(1): "A separate offense shall be deemed committed on each day"
             self.assert_posted(
                 self.cite(
-                    "benton", b_owner, "115-11", "2026-03-01", days=3, forfeiture="40.00", court_date="2026-04-15"
+                    "benton", b_owner, "115-5C", "2026-03-01", days=3, forfeiture="40.00", court_date="2026-04-15"
                 )
             )
             c = Citation.objects.latest("pk")
             self.assertEqual((c.minimum, c.maximum, c.days), (Decimal("25.00"), Decimal("200.00"), 3))
             self.assertEqual(self.deadline(c.case, "court").due_on, date(2026, 4, 15))
-            self.refused(self.cite("webster", owner, "98-6", "2026-03-01", days=2), "separate offense")
+            self.refused(self.cite("webster", owner, "98-6 running at large", "2026-03-01", days=2), "separate offense")
         self.assertEqual(Citation.objects.count(), 1)
 
     def test_it_keeps_a_cured_citation_and_closes_it_when_paid(self):

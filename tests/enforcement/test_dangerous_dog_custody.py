@@ -8,7 +8,7 @@ from datetime import date
 
 from django.urls import reverse
 
-from dogtag.accounts.models import ApiToken
+from dogtag.accounts.actions import issue_api_token
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement.models import Declaration
 from dogtag.licensing import actions as licensing
@@ -198,7 +198,7 @@ class CustodyTests(EnforcementTestCase):
 
     def test_the_api_records_the_notice_through_the_case_step(self):
         _, _, dog = self.owner_and_dog("river-hills", "Apix", vaccinated_on=date(2025, 5, 1))
-        token = ApiToken.issue(self.chief, "dispatch")[1]
+        token = issue_api_token(acting_user=self.chief, user=self.chief, name="dispatch")[1]
         self.login(self.chief)
         with on(date(2026, 3, 2)):
             decl = self.declare("river-hills", dog, "2026-03-02", **bite("2026-02-27"))

@@ -421,3 +421,5 @@ class DeclarationTests(EnforcementTestCase):
         heading = page.split("<h1>")[1].split("</h1>")[0]
         self.assertIn("Fang (dog) declared vicious", heading)
         self.assertIn("<title>Dangerous or vicious dog #1: Fang (dog) declared vicious", page)
+        self.assertIn("<td>Hearing decided</td>", page)
+        self.assertNotIn("hearing.decide", page)

@@ -52,8 +52,9 @@ class ImpoundmentTests(EnforcementTestCase):
             # No license, and the Village Board's impoundment fee is not set: release refused, nothing written.
             events = AuditEvent.objects.count()
             r = self.post("impoundment-release", imp.pk, {"proof_of_ownership": "on", "charges_paid": "on"})
-            body = self.refused(r, "Not released", "a license from the clerk", "impoundment_fee is not set", "§ 98-7")
-            self.assertIn("impoundment_daily_fee", body)
+            body = self.refused(r, "Not released", "a license from the clerk", "impoundment fee” is not set", "§ 98-7")
+            self.assertIn("impoundment daily fee", body)
+            self.assertNotIn("impoundment_", body)
             self.assertEqual(AuditEvent.objects.count(), events)
         with on(date(2026, 3, 10)):
             r = self.post("impoundment-dispose", imp.pk, {"disposition": "euthanized"})
@@ -292,6 +293,8 @@ class ReleaseLicensingTests(EnforcementTestCase):
             self.assertNotContains(page, reverse("license-counter", args=[dog.pk]))
             self.assertContains(page, "Licenses are issued by the Village of Webster clerk")
             self.assertContains(page, "608-555-0199, Mon–Thu 9–3")
+            self.assertContains(page, "Conditions: proof of ownership; licensed or prepaid")
+            self.assertContains(page, "Impoundment recorded")  # the history in words, not impoundment.create
             counter = self.client.get(reverse("license-counter", args=[dog.pk]))
             self.assertContains(counter, "Send the owner there")
             self.assertNotContains(counter, '<form class="record"')

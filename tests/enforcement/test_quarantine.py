@@ -263,3 +263,31 @@ class QuarantineTests(EnforcementTestCase):
             self.assertEqual(self.deadline(order.case, "examination.last").due_on, date(2026, 8, 17))
             r = self.post("quarantine-release", order.pk, {"released_on": "2026-08-13", "release_certificate": "C"})
             self.refused(r, "The observation runs through August 17, 2026")
+
+    def test_a_bite_by_a_stray_is_reported_then_linked_when_the_animal_is_found(self):
+        owner, _, dog = self.owner_and_dog("webster", vaccinated_on=date(2025, 5, 1))
+        self.login(self.chief)
+        with on(date(2026, 6, 1), hour=14):
+            body = {"victim_name": "Vic Tim", "bitten_on": "2026-06-01", "place": "the park"}
+            self.refused(self.post("bite-new", "webster", body), "describe it if it is unknown or a stray")
+            self.assertFalse(Case.objects.filter(kind="bite").exists())
+            stray = "brown shepherd mix, red collar, ran north"
+            self.assert_posted(self.post("bite-new", "webster", {**body, "animal_description": stray}))
+            bite = Case.objects.get(kind="bite").bite
+            self.assertEqual(bite.case.title, f"Bite by {stray} on 2026-06-01")
+            page = self.client.get(reverse("case", args=[bite.case_id]))
+            self.assertContains(page, reverse("bite-identify", args=[bite.pk]))
+            self.assertNotContains(page, reverse("bite-quarantine", args=[bite.pk]))
+            self.refused(self.post("bite-quarantine", bite.pk, {"place": "isolation_facility", "facility": "x"}),
+                         "Identify the animal first")  # fmt: skip
+        with on(date(2026, 6, 2), hour=9):
+            self.login(self.chief)
+            self.assert_posted(self.post("bite-identify", bite.pk, {"animal": dog.pk}))
+            bite.refresh_from_db()
+            bite.case.refresh_from_db()
+            self.assertEqual((bite.animal, bite.case.animal, bite.case.owner), (dog, dog, owner))
+            self.assertEqual(bite.case.title, f"Bite by {dog} on 2026-06-01")
+            self.assert_posted(
+                self.post("bite-quarantine", bite.pk, {"place": "isolation_facility", "facility": "Burnett shelter"})
+            )
+            self.assertTrue(QuarantineOrder.objects.filter(case=bite.case, animal=dog).exists())

@@ -36,7 +36,13 @@ def benton_license(t, on=date(2026, 2, 10)):
 
 
 def benton_renewal_run(t):
-    """A 2027 renewal run for Benton, with a printed batch (after `benton_license`)."""
-    from dogtag.licensing.renewals import run_renewals
+    """A 2027 renewal run for Benton, printed (after `benton_license`)."""
+    from django.db import connection
 
-    return run_renewals(acting_user=t.clerk, municipality=t.benton, license_year=t.license.license_year + 1)
+    from dogtag.licensing.actions import start_renewal_run
+
+    with t.captureOnCommitCallbacks(using=connection.alias, execute=True):
+        run = start_renewal_run(acting_user=t.clerk, municipality=t.benton, license_year=t.license.license_year + 1)
+    run.refresh_from_db()
+    t.renewal_chunk = run.chunks.get()
+    return run

@@ -4,7 +4,7 @@ application with one inspection, for tests that need one of each (the isolation 
 from datetime import date
 from decimal import Decimal
 
-from dogtag.licensing import kennels, multiple_dogs
+from dogtag.licensing.actions import kennel_licenses, multiple_dog_licenses
 from dogtag.registry import actions as registry
 from dogtag.registry.models import today
 
@@ -20,7 +20,7 @@ def benton_multiple_dog_and_kennel(t, on=date(2026, 2, 10)):
         birth_date=date(2023, 1, 1),
         premises=t.premises,
     )
-    t.multiple_dog_license = multiple_dogs.issue_multiple_dog_license(
+    t.multiple_dog_license = multiple_dog_licenses.issue_multiple_dog_license(
         acting_user=t.clerk,
         municipality=t.benton,
         keeper=t.owner,
@@ -30,7 +30,7 @@ def benton_multiple_dog_and_kennel(t, on=date(2026, 2, 10)):
         payment={"amount": "35.00", "method": "cash"},
         on=on,
     )
-    t.kennel = kennels.apply_for_kennel_license(
+    t.kennel = kennel_licenses.apply_for_kennel_license(
         acting_user=t.clerk,
         municipality=t.benton,
         owner=t.owner,
@@ -44,7 +44,7 @@ def benton_multiple_dog_and_kennel(t, on=date(2026, 2, 10)):
         kennel_sq_ft=Decimal("400"),
         privacy_fence=True,
     )
-    t.kennel_inspection = kennels.record_inspection(
+    t.kennel_inspection = kennel_licenses.record_inspection(
         t.kennel,
         acting_user=t.clerk,
         inspector="veterinarian",

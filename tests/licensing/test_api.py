@@ -2,7 +2,7 @@ import json
 from datetime import date
 from decimal import Decimal
 
-from dogtag.accounts.models import ApiToken
+from dogtag.accounts.actions import issue_api_token
 from dogtag.licensing import actions
 from dogtag.licensing.models import License
 from tests.base import BaseTestCase, on
@@ -23,7 +23,7 @@ class LicensingApiTests(BaseTestCase):
             last_serial=310,
             received_on=date(2026, 1, 2),
         )
-        cls.token = ApiToken.issue(cls.clerk, "counter script")[1]
+        cls.token = issue_api_token(acting_user=cls.clerk, user=cls.clerk, name="counter script")[1]
 
     def call(self, method, path, body=None):
         return self.client.generic(

@@ -76,3 +76,26 @@ class LimitWarningTests(BaseTestCase):
         r = self.client.get(reverse("license-counter", args=[self.dog.pk]))
         self.assertContains(r, "4 dogs over licensable age are kept here: a kennel license is required")
         self.assertContains(r, "§ 115-3B")
+
+    def test_cedarburg_allows_a_litter_five_months_before_it_counts(self):
+        # § 7-1-6(f): "A time limit of five (5) months is allowed for litters."
+        cedarburg = Municipality.objects.get(slug="cedarburg")
+        clerk = make_user("cc", (cedarburg, Role.CLERK))
+        owner = registry.create_person(acting_user=clerk, municipality=cedarburg, name="Cat Lady", street="1 A St",
+                                       city="Cedarburg", postal_code="53012")
+        home = registry.create_premises(acting_user=clerk, municipality=cedarburg, street="1 A St",
+                                        use="single-family")
+        with on(date(2026, 3, 1)):
+            self.keep(cedarburg, clerk, owner, home, "cat", 3)
+            for i in range(2):  # littermates, born the same day to a cat kept here
+                registry.register_animal(acting_user=clerk, municipality=cedarburg, owner=owner, premises=home,
+                                         name=f"kitten {i}", species="cat", sex="female",
+                                         birth_date=date(2026, 1, 10))
+        animal = cedarburg.animal_set.order_by("pk").first()
+        with on(date(2026, 6, 9)):
+            self.login(clerk)
+            self.assertNotContains(self.client.get(reverse("license-counter", args=[animal.pk])), "allowed")
+        with on(date(2026, 6, 10)):
+            self.login(clerk)
+            r = self.client.get(reverse("license-counter", args=[animal.pk]))
+            self.assertContains(r, "5 dogs and cats are kept here, more than the 3 allowed.")

@@ -4,15 +4,23 @@ from datetime import date
 from django.core import mail
 from django.core.files.storage import default_storage
 from django.core.management import call_command
+from django.test import override_settings
 from django.urls import reverse
 from pypdf import PdfReader
 
 from dogtag.licensing import actions
-from dogtag.licensing.models import RenewalNotice, RenewalRun
+from dogtag.licensing.models import RenewalChunk, RenewalNotice, RenewalRun
 from dogtag.outbox.models import Message
 from dogtag.registry import actions as registry
 from tests.base import BaseTestCase, on, vaccinate
 from tests.licensing.base import BENTON_FEES, set_fees
+from tests.licensing.bulk import licensed_dogs
+
+
+def pdf_text(name):
+    with default_storage.open(name, "rb") as f:
+        reader = PdfReader(f)
+        return [page.extract_text() for page in reader.pages]
 
 
 class RenewalTests(BaseTestCase):
@@ -50,42 +58,120 @@ class RenewalTests(BaseTestCase):
 
     @on(date(2026, 12, 1))
     def test_it_creates_a_notice_for_each_active_animal_licensed_last_year(self):
-        out, err = self.run_command()
-        self.assertIn("1 notices, 1 emails queued", out)
-        self.assertIn("[##############################] 1/1", err)
+        out, _ = self.run_command()
+        self.assertIn("1 notices, 1 to be emailed, printed in 1 part(s) by the worker", out)
         notice = RenewalNotice.objects.get()
         self.assertEqual((notice.animal, notice.license_year, notice.owner), (self.dog, 2027, self.owner))
+        self.assertEqual((notice.sequence, notice.emailed), (1, True))
         self.assertEqual(len(mail.outbox), 1)
         self.assertIn("2027 license renewal for Rex", mail.outbox[0].subject)
         self.assertIn("$10.00, due by March 31, 2027", mail.outbox[0].body)
+        self.assertIn("/renew/", mail.outbox[0].body)  # the signed link, made for the email
         self.assertIsNotNone(Message.objects.get().sent_at)
-        text = PdfReader(default_storage.open(RenewalRun.objects.get().pdf)).pages[0].extract_text()
+        run = RenewalRun.objects.get()
+        self.assertIsNotNone(run.finished_at)
+        (text,) = pdf_text(run.pdf)
         self.assertIn("Pat Owner", text)
         self.assertIn("Rex", text)
+        self.assertIn("$10.00", text)
 
     @on(date(2026, 12, 1))
     def test_a_second_run_adds_nothing(self):
         self.run_command()
         out, _ = self.run_command()
-        self.assertIn("0 notices, 0 emails queued", out)
+        self.assertIn("0 notices, 0 to be emailed, printed in 0 part(s)", out)
         self.assertEqual(RenewalNotice.objects.count(), 1)
         self.assertEqual(len(mail.outbox), 1)
 
     @on(date(2026, 12, 1))
-    def test_the_clerk_runs_it_from_the_renewals_page_and_reads_the_outbox(self):
+    def test_the_clerk_runs_it_from_the_renewals_page_and_follows_the_printing(self):
         self.login(self.clerk)
         with self.captureOnCommitCallbacks(execute=True):
             r = self.client.post(reverse("renewals", args=["benton"]), follow=True)
-        self.assertContains(r, "1 renewal notices for 2027; 1 emailed.")
+        self.assertContains(r, "1 renewal notices for 2027; 1 to be emailed. Printing in 1 part.")
+        page = self.client.get(reverse("renewals", args=["benton"]))
+        self.assertContains(page, "1 of 1 part")
+        self.assertNotContains(page, 'hx-trigger="every 3s"')  # nothing left to follow
         run = RenewalRun.objects.get()
-        self.assertEqual(self.client.get(reverse("renewal-batch", args=[run.pk]))["Content-Type"], "application/pdf")
+        response = self.client.get(reverse("renewal-batch", args=[run.pk]))
+        self.assertEqual(response["Content-Type"], "application/pdf")
+        part = self.client.get(reverse("renewal-part", args=[run.chunks.get().pk]))
+        self.assertEqual(part["Content-Type"], "application/pdf")
         self.assertContains(self.client.get(reverse("outbox", args=["benton"])), "2027 license renewal for Rex")
+
+    @on(date(2026, 12, 1))
+    def test_a_run_still_printing_shows_its_progress_and_refreshes_itself(self):
+        licensed_dogs(self.benton, self.clerk, 5, year=2026)
+        self.login(self.clerk)
+        with override_settings(DOGTAG_RENEWAL_CHUNK_SIZE=2):
+            run = actions.start_renewal_run(acting_user=self.clerk, municipality=self.benton, license_year=2027)
+        actions.print_renewal_chunk(run.chunks.get(number=2).pk)  # the worker has printed one part of 3
+        page = self.client.get(reverse("renewals", args=["benton"]))
+        self.assertContains(page, "1 of 3 parts")
+        self.assertContains(page, 'hx-trigger="every 3s"')
+        self.assertContains(page, reverse("renewal-part", args=[run.chunks.get(number=2).pk]))
+        self.assertNotContains(page, reverse("renewal-part", args=[run.chunks.get(number=1).pk]))
+        self.assertEqual(self.client.get(reverse("renewal-batch", args=[run.pk])).status_code, 404)
 
     def test_an_unknown_municipality_is_named(self):
         from django.core.management.base import CommandError
 
         with self.assertRaisesMessage(CommandError, "No municipality 'atlantis'"):
             call_command("renewals", "2027", "--municipality", "atlantis", stdout=io.StringIO())
+
+
+class RenewalRunAtScaleTests(BaseTestCase):
+    """The notices of a run are one INSERT ... SELECT: the same queries for 3 dogs or 300."""
+
+    def start(self, year):
+        with self.captureOnCommitCallbacks(execute=False) as callbacks:
+            run = actions.start_renewal_run(acting_user=self.clerk, municipality=self.benton, license_year=year)
+        return run, callbacks
+
+    @on(date(2026, 12, 1))
+    def test_the_queries_do_not_grow_with_the_number_of_notices(self):
+        licensed_dogs(self.benton, self.clerk, 3, year=2025)
+        licensed_dogs(self.benton, self.clerk, 300, year=2026, first=1000)
+        with override_settings(DOGTAG_RENEWAL_CHUNK_SIZE=1000):
+            with self.assertNumQueries(10) as small:
+                few, _ = self.start(2026)
+            with self.assertNumQueries(10):
+                many, _ = self.start(2027)
+        self.assertEqual((few.notices_created, many.notices_created), (3, 300))
+        self.assertTrue(small.captured_queries)
+
+    @on(date(2026, 12, 1))
+    def test_the_notices_are_printed_in_chunks_of_bounded_size_in_name_order(self):
+        licensed_dogs(self.benton, self.clerk, 5, year=2026, emailed=lambda i: i != 3)
+        with override_settings(DOGTAG_RENEWAL_CHUNK_SIZE=2):
+            run, callbacks = self.start(2027)
+        self.assertEqual((run.notices_created, run.emails_queued, run.chunks_total), (5, 4, 3))
+        self.assertEqual(list(run.chunks.values_list("first_sequence", "last_sequence")), [(1, 2), (3, 4), (5, 5)])
+        self.assertEqual(len(callbacks), 3)  # one task per chunk, handed over after commit
+        with self.captureOnCommitCallbacks(execute=True):
+            for chunk in run.chunks.all():
+                self.assertIn("notices printed", actions.print_renewal_chunk(chunk.pk))
+        run.refresh_from_db()
+        self.assertIsNotNone(run.finished_at)
+        pages = pdf_text(run.pdf)
+        self.assertEqual(len(pages), 5)
+        self.assertEqual([p.split("2027 license renewal: ")[1][:9] for p in pages], [f"Dog {i:05d}" for i in range(5)])
+        self.assertEqual([len(pdf_text(c.pdf)) for c in run.chunks.all()], [2, 2, 1])
+        self.assertEqual(Message.objects.count(), 4)
+        self.assertEqual(len(mail.outbox), 4)
+
+    @on(date(2026, 12, 1))
+    def test_a_chunk_printed_again_after_a_crash_adds_nothing(self):
+        licensed_dogs(self.benton, self.clerk, 3, year=2026)
+        run, _ = self.start(2027)
+        chunk = run.chunks.get()
+        with self.captureOnCommitCallbacks(execute=True):
+            actions.print_renewal_chunk(chunk.pk)
+            self.assertEqual(actions.print_renewal_chunk(chunk.pk), "already printed")
+        self.assertEqual(Message.objects.count(), 3)
+        self.assertEqual(len(mail.outbox), 3)
+        self.assertEqual(len(pdf_text(RenewalChunk.objects.get().pdf)), 3)
+        self.assertEqual(actions.merge_renewal_run(run.pk), "already merged")
 
 
 class RenewalOptOutTests(BaseTestCase):

@@ -87,3 +87,12 @@ class VoidRefundTests(BaseTestCase):
         self.assertRedirects(r, reverse("license", args=[self.license.pk]))
         self.assertEqual(Refund.objects.get().check_number, "88")
         self.assertContains(self.client.get(reverse("license", args=[self.license.pk])), "$10.00 refunded by check")
+
+    @on(LATER)
+    def test_a_refused_form_lists_each_problem_at_the_top_linked_to_its_field(self):
+        self.login(self.clerk)
+        r = self.client.post(reverse("license-void", args=[self.license.pk]), {"reason": "", "refund_method": "cash"})
+        body = r.content.decode()
+        summary = body.split('<div class="error-summary"')[1].split("</div>")[0]
+        self.assertIn('href="#id_reason"', summary)
+        self.assertLess(body.index("error-summary"), body.index('<form class="record"'))

@@ -154,8 +154,8 @@ def serving(env: dict, tmp: Path, command: list[str] | None = None):
     with open(log, "wb") as out:
         process = subprocess.Popen(
             command or [*DOGTAG, "serve", "--bind", f"127.0.0.1:{port}"],
-            env={**env, "PORT": str(port)}, stdout=out, stderr=subprocess.STDOUT, cwd=REPO,
-            start_new_session=True,
+            env={**env, "PORT": str(port), "DOGTAG_BIND": f"127.0.0.1:{port}"},
+            stdout=out, stderr=subprocess.STDOUT, cwd=REPO, start_new_session=True,
         )
     server = Server(process, port, log)
     try:

@@ -17,7 +17,7 @@ from dogtag.lib.tasks import enqueue
 from dogtag.outbox import sender
 from dogtag.outbox.models import Message
 from dogtag.registry.models import Municipality
-from tests.base import PASSWORD
+from tests.base import PASSWORD, login
 from tests.outbox.smtp import email_settings, smtp_server
 from tests.worker.helpers import DOGTAG, ROOT, running_worker, wait_for, worker_env
 
@@ -89,7 +89,7 @@ def test_a_refusing_server_means_backoff_then_a_dead_letter_an_administrator_sen
 
     admin = get_user_model().objects.create_superuser("admin", password=PASSWORD)
     client = Client()
-    client.force_login(admin)
+    login(client, admin)
     listing = client.get(reverse("admin:outbox_message_changelist") + "?status=undeliverable")
     assert listing.status_code == 200 and "notice 0" in listing.content.decode()
 
@@ -129,7 +129,10 @@ def test_a_worker_killed_mid_batch_and_restarted_sends_every_message_once(tmp_pa
         enqueue("dogtag.outbox.tasks.send_outbox", ids)
     with smtp_server(delay=0.4) as (server, port):
         env = dict(
-            DOGTAG_OUTBOX_BATCH=3, DOGTAG_OUTBOX_CLAIM_SECONDS=3, DOGTAG_TASK_TIMEOUT=15, DOGTAG_TASK_RETRY=18,
+            DOGTAG_OUTBOX_BATCH=3,
+            DOGTAG_OUTBOX_CLAIM_SECONDS=3,
+            DOGTAG_TASK_TIMEOUT=15,
+            DOGTAG_TASK_RETRY=18,
             **smtp_env(port),
         )
         with running_worker(tmp_path / "worker.log", **env) as worker:
@@ -142,7 +145,12 @@ def test_a_worker_killed_mid_batch_and_restarted_sends_every_message_once(tmp_pa
         assert Message.objects.filter(sent_at=None).exists()
         with running_worker(tmp_path / "worker-2.log", **env) as worker:
             # the killed task is handed out again once its lease (DOGTAG_TASK_RETRY) ends
-            wait_for(lambda: not Message.objects.filter(sent_at=None).exists(), 120, "every message sent",
-                     interval=0.5, worker=worker)
+            wait_for(
+                lambda: not Message.objects.filter(sent_at=None).exists(),
+                120,
+                "every message sent",
+                interval=0.5,
+                worker=worker,
+            )
         delivered = server.message_ids()
     assert sorted(delivered) == sorted(f"<outbox-{pk}@localhost>" for pk in ids)  # each once, none lost

@@ -5,7 +5,7 @@ import base64
 import json
 from datetime import date
 
-from dogtag.accounts.models import ApiToken
+from dogtag.accounts.actions import issue_api_token
 from dogtag.enforcement import actions as enforcement
 from tests.base import on
 from tests.enforcement.helpers import EnforcementTestCase
@@ -19,8 +19,11 @@ class PermitsApiTests(EnforcementTestCase):
     @classmethod
     def setUpTestData(cls):
         super().setUpTestData()
-        cls.tokens = {slug: ApiToken.issue(cls.clerks[slug], f"{slug} script")[1] for slug in cls.clerks}
-        cls.officer_token = ApiToken.issue(cls.chief, "chief's script")[1]
+        cls.tokens = {
+            slug: issue_api_token(acting_user=clerk, user=clerk, name=f"{slug} script")[1]
+            for slug, clerk in cls.clerks.items()
+        }
+        cls.officer_token = issue_api_token(acting_user=cls.chief, user=cls.chief, name="chief's script")[1]
 
     def call(self, slug, method, path, body=None, token=None):
         return self.client.generic(

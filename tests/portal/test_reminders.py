@@ -5,8 +5,8 @@ from django.core.management import call_command
 from dogtag.lib import links
 from dogtag.outbox import mail
 from dogtag.outbox.models import Message
+from dogtag.portal.actions import send_rabies_reminders
 from dogtag.portal.models import RabiesReminder, ReminderOptOut
-from dogtag.portal.reminders import send_rabies_reminders
 from tests.base import BaseTestCase, on
 from tests.portal.helpers import smtp_server
 

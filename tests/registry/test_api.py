@@ -1,5 +1,6 @@
 from datetime import date
 
+from dogtag.accounts.actions import issue_api_token
 from dogtag.accounts.models import ApiToken
 from dogtag.audit.models import AuditEvent
 from dogtag.registry.models import RabiesVaccination
@@ -23,7 +24,7 @@ class ApiTests(BaseTestCase):
     @classmethod
     def setUpTestData(cls):
         super().setUpTestData()
-        cls.clinic_token = ApiToken.issue(cls.vet, "Benton clinic system")[1]
+        cls.clinic_token = issue_api_token(acting_user=cls.vet, user=cls.vet, name="Benton clinic system")[1]
 
     def call(self, method, path, body=None, token=None):
         headers = {"HTTP_AUTHORIZATION": f"Bearer {token or self.clinic_token}"}
@@ -64,7 +65,7 @@ class ApiTests(BaseTestCase):
         self.assertIn("vaccinated_on", r.json()["errors"])
 
     def test_a_clerk_registers_an_owner_and_a_dog(self):
-        token = ApiToken.issue(self.clerk, "script")[1]
+        token = issue_api_token(acting_user=self.clerk, user=self.clerk, name="script")[1]
         r = self.call(
             "POST",
             "/municipalities/benton/people",
@@ -84,7 +85,7 @@ class ApiTests(BaseTestCase):
         self.assertEqual((r.status_code, r.json()["color"], r.json()["name"]), (200, "black", "Scout"))
 
     def test_a_duplicate_microchip_is_refused_by_field(self):
-        token = ApiToken.issue(self.clerk, "script")[1]
+        token = issue_api_token(acting_user=self.clerk, user=self.clerk, name="script")[1]
         r = self.call(
             "POST",
             "/municipalities/benton/animals",
@@ -97,7 +98,10 @@ class ApiTests(BaseTestCase):
     def test_a_veterinarian_cannot_edit_an_owner_with_a_role_it_lacks(self):
         self.assertEqual(self.call("PATCH", f"/people/{self.owner.pk}", {"name": "X"}).status_code, 200)
         r = self.call(
-            "POST", f"/animals/{self.dog.pk}/vaccinations", CERTIFICATE, ApiToken.issue(self.officer, "cruiser")[1]
+            "POST",
+            f"/animals/{self.dog.pk}/vaccinations",
+            CERTIFICATE,
+            issue_api_token(acting_user=self.officer, user=self.officer, name="cruiser")[1],
         )
         self.assertEqual(r.status_code, 403)
 

@@ -38,3 +38,25 @@ class DemoCommandTests(TestCase):
         self.assertEqual(
             (Municipality.objects.count(), get_user_model().objects.count(), Membership.objects.count()), before
         )
+
+
+class SampleDataTests(TestCase):
+    def test_each_municipality_gets_a_working_village_once(self):
+        from dogtag.audit.models import AuditEvent
+        from dogtag.enforcement.models import Case
+        from dogtag.licensing.models import License
+        from dogtag.registry.models import Animal
+
+        out = io.StringIO()
+        call_command("demo", "--with-sample-data", stdout=out)
+        self.assertIn("sample data: Benton filled", out.getvalue())
+        for m in Municipality.objects.all():
+            self.assertGreaterEqual(Animal.objects.filter(municipality=m, species="dog").count(), 5, m)
+            self.assertTrue(Animal.objects.filter(municipality=m, species="cat").exists(), m)
+            self.assertGreaterEqual(License.objects.filter(municipality=m, voided_at=None).count(), 3, m)
+            kinds = set(Case.objects.filter(municipality=m, closed_on=None).values_list("kind", flat=True))
+            self.assertTrue({"complaint", "impoundment", "bite"} <= kinds, (m, kinds))
+        events = AuditEvent.objects.count()
+        call_command("demo", "--with-sample-data", stdout=out)
+        self.assertEqual(AuditEvent.objects.count(), events)
+        self.assertIn("sample data: Benton already has records", out.getvalue())

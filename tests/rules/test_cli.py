@@ -81,6 +81,23 @@ def test_it_lists_questions_with_their_facts():
     } <= set(by_name)
 
 
+def test_the_list_gives_each_questions_complete_json_schema_with_defs_and_enums():
+    import jsonschema_rs  # schemathesis's JSON Schema validator
+
+    code, out = run(["rules", "list"])
+    by_name = {q["question"]: q for q in out}
+    schema = by_name["dog_classification"]["facts_schema"]
+    assert jsonschema_rs.meta.is_valid(schema)
+    assert "Incident" in schema["$defs"]
+    kinds = schema["$defs"]["Incident"]["properties"]["kind"]["enum"]
+    assert "bite_injury" in kinds and "serious_injury" in kinds
+    grounds = by_name["impoundment_basis"]["facts_schema"]["properties"]["ground"]["anyOf"][0]["enum"]
+    assert "at_large" in grounds
+    validator = jsonschema_rs.Draft202012Validator(by_name["at_large"]["facts_schema"])
+    assert validator.is_valid({"off_owner_premises": True, "leash_ft": 6})
+    assert not validator.is_valid({"leash_ft": 6})  # off_owner_premises is required
+
+
 def test_coverage_lists_every_section_with_its_provisions_or_reason():
     code, out = run(["law", "coverage", "wi-cedarburg"])
     rows = {r["section"]: r for r in out["sections"]}

@@ -123,8 +123,8 @@ def test_no_forfeiture_is_negative_and_the_minimum_never_exceeds_the_maximum(jur
     local = {
         "forfeiture.minimum": {"2000-01-01": "10.00"},
         "forfeiture.maximum": {"2000-01-01": "100.00"},
-        "kennel_forfeiture.minimum": {"2000-01-01": "0.00"},
-        "kennel_forfeiture.maximum": {"2000-01-01": "1.00"},
+        "license_forfeiture.minimum": {"2000-01-01": "0.00"},
+        "license_forfeiture.maximum": {"2000-01-01": "1.00"},
     }
     value = ask(
         jurisdiction,

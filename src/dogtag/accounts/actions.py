@@ -1,13 +1,16 @@
-"""A staff user's own account: the second factor (django-otp's TOTP devices). One transaction and
-one audit event each, as everywhere; the audit trail never holds the device's secret."""
+"""Writes on accounts: a staff user's second factor (django-otp's TOTP devices) and an API token for
+an integration client. One transaction and one audit event each, as everywhere; the audit trail
+never holds the device's secret."""
 
 import copy
+import secrets
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from dogtag.accounts.models import ApiToken, hash_token
 from dogtag.audit.record import record
 
 DEVICE_NAME = "Authenticator app"
@@ -69,3 +72,13 @@ def _check(user, code):
     action = "second_factor.verify" if verified else "second_factor.refused"
     record(acting_user=user, action=action, obj=_audited(device))
     return device, verified
+
+
+@transaction.atomic
+def issue_api_token(*, acting_user, user, name: str) -> tuple[ApiToken, str]:
+    """A new bearer token for `user` (the client's account); only its hash is stored, so the raw
+    token returned here is the only copy."""
+    raw = "dt_" + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(user=user, name=name, token_hash=hash_token(raw))
+    record(acting_user=acting_user, action="api_token.issue", obj=token)
+    return token, raw

@@ -1,5 +1,4 @@
 import hashlib
-import secrets
 
 from django.conf import settings
 from django.db import models
@@ -39,8 +38,3 @@ class ApiToken(models.Model):
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
-
-    @classmethod
-    def issue(cls, user, name: str) -> tuple["ApiToken", str]:
-        raw = "dt_" + secrets.token_urlsafe(32)
-        return cls.objects.create(user=user, name=name, token_hash=hash_token(raw)), raw

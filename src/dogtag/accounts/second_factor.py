@@ -17,9 +17,7 @@ OPEN_TO_UNVERIFIED = {"login", "logout", "two-factor", "two-factor-verify"}
 def second_factor_required(user) -> bool:
     """Administrators: Django's admin site (staff, superuser) or the administrator role anywhere."""
     return bool(
-        user.is_superuser
-        or user.is_staff
-        or Membership.objects.filter(user=user, role=Role.ADMINISTRATOR).exists()
+        user.is_superuser or user.is_staff or Membership.objects.filter(user=user, role=Role.ADMINISTRATOR).exists()
     )
 
 

@@ -24,7 +24,8 @@ class IdleTimeoutMiddleware:
         if request.user.is_authenticated:
             now = int(time.time())
             last = request.session.get(LAST_SEEN)
-            if last is not None and now - last > settings.DOGTAG_SESSION_IDLE_MINUTES * 60:
+            idle = settings.DOGTAG_SESSION_IDLE_MINUTES  # 0: no idle limit
+            if idle and last is not None and now - last > idle * 60:
                 logout(request)
                 if request.path_info.startswith("/api/"):
                     detail = "Your session ended after a time without use; log in again."

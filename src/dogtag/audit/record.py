@@ -21,6 +21,13 @@ def snapshot(obj) -> dict:
     return json.loads(json.dumps(data, cls=_Encoder))
 
 
+def save_and_record(obj, *, acting_user, action: str, before: dict | None = None):
+    """Save the row and write its one audit event: the end of every action that changes one record."""
+    obj.save()
+    record(acting_user=acting_user, action=action, obj=obj, before=before)
+    return obj
+
+
 def record(*, acting_user, action: str, obj, before: dict | None = None) -> AuditEvent:
     """One audit row for one change; must run inside the action's transaction."""
     assert transaction.get_connection().in_atomic_block, "audit.record runs inside the action's transaction"

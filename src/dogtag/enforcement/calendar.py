@@ -2,7 +2,6 @@
 session through a secret URL. The secret is an HMAC of the user and a per-user salt, so the
 database alone does not reveal it, and rotating the salt revokes the old URL."""
 
-import secrets
 from datetime import UTC, timedelta
 
 from django.contrib.auth import get_user_model
@@ -10,25 +9,17 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from dogtag.enforcement.actions.calendar import calendar_key
 from dogtag.enforcement.models import CalendarKey
 from dogtag.rules.dates import ONE_DAY  # an all-day event ends the next day (RFC 5545)
 
 
-def _key(user) -> CalendarKey:
-    key, _ = CalendarKey.objects.get_or_create(user=user, defaults={"salt": secrets.token_hex(16)})
-    return key
-
-
 def token(user) -> str:
-    return salted_hmac("dogtag.enforcement.calendar", f"{user.pk}:{_key(user).salt}").hexdigest()[:40]
+    return salted_hmac("dogtag.enforcement.calendar", f"{user.pk}:{calendar_key(user).salt}").hexdigest()[:40]
 
 
 def feed_url(request, user) -> str:
     return request.build_absolute_uri(reverse("calendar-feed", args=[user.pk, token(user)]))
-
-
-def rotate(user) -> None:
-    CalendarKey.objects.update_or_create(user=user, defaults={"salt": secrets.token_hex(16)})
 
 
 def user_for(user_id: int, given: str):

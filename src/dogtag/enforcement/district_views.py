@@ -6,13 +6,12 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 
 from dogtag.accounts.scope import get_for_user
-from dogtag.enforcement import district, law
+from dogtag.enforcement import district, law, tables
 from dogtag.enforcement.actions.cases import STAFF
 from dogtag.enforcement.models import DistrictQuarantine, today
-from dogtag.lib.csv_export import csv_export
+from dogtag.lib.tables import exports
 
 PAGE = 100
-CSV_CAP = 10_000
 
 
 def _district(request, pk):
@@ -35,15 +34,12 @@ def district_lookup(request, pk):
 
 
 @login_required
-@csv_export
+@exports(tables.not_exempt)
 def district_not_exempt(request, pk):
     d, on = _district(request, pk), today()
     animals, engine = district.not_exempt(d.municipality, on)
-    if request.GET.get("format") == "csv":
-        page, rows = None, list(animals[:CSV_CAP])
-    else:
-        page = Paginator(animals, PAGE).get_page(request.GET.get("page"))
-        rows = list(page.object_list)
+    page = Paginator(animals, PAGE).get_page(request.GET.get("page"))
+    rows = list(page.object_list)
     for animal in rows:
         animal.reasons = district.reasons(animal)
         animal.owner = next((o.person for o in animal.owners_now), None)

@@ -94,7 +94,12 @@ class DisposeForm(Form):
 
 
 class BiteForm(ScopedForm):
-    animal = animal_field()
+    animal = forms.ModelChoiceField(
+        Animal.objects.all(), required=False, help_text="leave empty if the animal is unknown or a stray"
+    )
+    animal_description = forms.CharField(
+        label="The animal, if unknown or a stray", required=False, help_text="kind, color, size, collar, where it went"
+    )
     victim_name = forms.CharField()
     victim_address = forms.CharField(required=False)
     victim_phone = forms.CharField(required=False)
@@ -102,6 +107,10 @@ class BiteForm(ScopedForm):
     place = forms.CharField()
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
     reported_by = forms.CharField(required=False)
+
+
+class IdentifyForm(ScopedForm):
+    animal = animal_field()
 
 
 class QuarantineForm(Form):

@@ -2,31 +2,13 @@
 
 Every number a case shows comes from here; a refusal names the law it rests on."""
 
-from datetime import date
-
-from django.core.exceptions import ValidationError
-
 from dogtag import rules
-from dogtag.licensing.law import local_amounts
-
-
-def ask(municipality, question: str, facts: dict, on: date, field: str = "__all__") -> rules.Decision:
-    """rules.ask in the municipality's pack; the engine's refusal of the facts becomes a
-    ValidationError on `field`."""
-    try:
-        return rules.ask(municipality.rule_pack, question, facts, on, local_amounts(municipality))
-    except ValueError as e:
-        # A pydantic refusal names each fact and its rule, as the rules API does; anything else as is.
-        reasons = (
-            [f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()]
-            if hasattr(e, "errors")
-            else [str(e)]
-        )
-        raise ValidationError({field: f"{'; '.join(reasons)} ({question.replace('_', ' ')})"}) from e
+from dogtag.licensing.law import ask  # noqa: F401 (the one ask; animal control's modules read it here)
+from dogtag.rules.decision import citations_json
 
 
 def cites(decision: rules.Decision) -> list[dict]:
-    return [{"section": c.section, "quote": c.quote, "jurisdiction": c.jurisdiction} for c in decision.citations]
+    return citations_json(decision.citations)
 
 
 def sections(decision_or_cites) -> str:
@@ -47,6 +29,7 @@ def stored(decision: rules.Decision) -> dict:
 
 def not_set_message(decision: rules.Decision) -> str:
     return "; ".join(
-        f"the local amount {n.key} is not set ({n.citation.section}: the clerk sets it in the fee schedule)"
+        f"the local amount “{n.key.replace('_', ' ').replace('.', ' — ')}” is not set "
+        f"({n.citation.section}: the clerk sets it in the fee schedule)"
         for n in decision.not_set
     )

@@ -184,7 +184,9 @@ class Impoundment(Scoped):
 
 class BiteReport(Scoped):
     case = models.OneToOneField(Case, on_delete=models.PROTECT, related_name="bite")
-    animal = models.ForeignKey(Animal, on_delete=models.PROTECT)
+    # None while the animal is unknown or a stray: described here, linked when identified.
+    animal = models.ForeignKey(Animal, null=True, blank=True, on_delete=models.PROTECT)
+    animal_description = models.CharField("the animal, if unknown or a stray", max_length=300, blank=True)
     victim_name = models.CharField(max_length=200)
     victim_address = models.CharField(max_length=300, blank=True)
     victim_phone = models.CharField(max_length=30, blank=True)
@@ -194,7 +196,7 @@ class BiteReport(Scoped):
     reported_by = models.CharField(max_length=200, blank=True)
 
     def __str__(self):
-        return f"Bite by {self.animal} on {self.bitten_on}"
+        return f"Bite by {self.animal or self.animal_description or 'an unknown animal'} on {self.bitten_on}"
 
 
 class QuarantineOrder(Scoped):

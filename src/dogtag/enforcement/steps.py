@@ -77,6 +77,13 @@ STEPS = {
         actions.record_notice_step,
         "Written notice to the owner, then the repeat",
     ),
+    "bite-identify": (
+        "bites",
+        BiteReport,
+        forms.IdentifyForm,
+        actions.identify_biting_animal,
+        "Identify the animal",
+    ),
     "bite-quarantine": (
         "bites",
         BiteReport,

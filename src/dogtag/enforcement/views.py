@@ -7,7 +7,7 @@ from operator import or_
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import F, OuterRef, Prefetch, Q, Subquery, prefetch_related_objects
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -16,7 +16,8 @@ from django.utils import timezone
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import get_for_user, has_role, scoped
 from dogtag.audit.models import AuditEvent
-from dogtag.enforcement import actions, calendar, law, pdf
+from dogtag.enforcement import actions, calendar, law, pdf, tables
+from dogtag.enforcement.actions.calendar import reset_calendar
 from dogtag.enforcement.models import (
     Case,
     Citation,
@@ -30,9 +31,10 @@ from dogtag.enforcement.models import (
     today,
 )
 from dogtag.enforcement.steps import NEW, STEPS
-from dogtag.lib.csv_export import csv_export
+from dogtag.enforcement.tables import PENDING, open_cases
 from dogtag.lib.forms import ScopedForm
 from dogtag.lib.pdf import pdf_response
+from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for
 
 
@@ -50,32 +52,13 @@ def _form(form_class, request, municipality, **kwargs):
 # --- lists ------------------------------------------------------------------------------------
 
 
-PENDING = Deadline.objects.filter(done_on=None, superseded=False).order_by("due_on", "pk")
-
-
-def open_cases(user):
-    """Open cases in every municipality the user serves, the soonest next deadline first (so the
-    overdue ones on top), cases without one last; ordered in the database, so a page of them
-    costs the same whatever the number of cases."""
-    next_due = PENDING.filter(case=OuterRef("pk")).values("due_on")[:1]
-    return (
-        scoped(user, Case.objects.filter(closed_on=None))
-        .annotate(next_due=Subquery(next_due))
-        .order_by(F("next_due").asc(nulls_last=True), "pk")
-        .select_related("municipality", "animal", "owner")
-    )
-
-
 MY_CASES_PAGE = 100
 
 
 @login_required
-@csv_export
+@exports(tables.my_cases)
 def my_cases(request):
-    cases = open_cases(request.user)
-    everything = request.GET.get("format") == "csv"  # the CSV has them all
-    per_page = max(cases.count(), 1) if everything else MY_CASES_PAGE
-    page = Paginator(cases, per_page).get_page(request.GET.get("page"))
+    page = Paginator(open_cases(request.user), MY_CASES_PAGE).get_page(request.GET.get("page"))
     prefetch_related_objects(page.object_list, Prefetch("deadlines", queryset=PENDING, to_attr="pending"))
     page.object_list = [{"case": case, "next": next(iter(case.pending), None)} for case in page.object_list]
     return render(
@@ -86,14 +69,15 @@ def my_cases(request):
 
 
 @login_required
-@csv_export
+@exports(tables.cases)
 def municipality_cases(request, slug):
     municipality = municipality_for(request, slug)
-    cases = Case.objects.filter(municipality=municipality).select_related("animal", "owner")[:200]
+    cases = tables.municipality_cases(municipality)[:200]
     return render(request, "enforcement/cases.html", {"municipality": municipality, "cases": cases})
 
 
 # --- new cases --------------------------------------------------------------------------------
+
 
 @login_required
 def new_case(request, slug, name):
@@ -286,5 +270,5 @@ def calendar_feed(request, user_id, token):
 @login_required
 def calendar_reset(request):
     if request.method == "POST":
-        calendar.rotate(request.user)
+        reset_calendar(acting_user=request.user)
     return my_cases(request)

@@ -5,12 +5,14 @@ hashes and API tokens are not exported: a restored account sets a new password.
 
 `imports.actions.restore` reads such a directory into an empty Dogtag."""
 
+from datetime import datetime, time
 from pathlib import Path
 
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import serializers
+from django.core.serializers.json import DjangoJSONEncoder
 
 from dogtag.registry.models import Municipality
 
@@ -26,6 +28,18 @@ USER_FIELDS = [
     "date_joined",
 ]
 MANIFEST = "manifest.txt"
+
+
+class ExactEncoder(DjangoJSONEncoder):
+    """Times to the microsecond: DjangoJSONEncoder cuts them to milliseconds (ECMA-262's format),
+    so a restored export would differ from the records it was made from."""
+
+    def default(self, o):
+        if isinstance(o, datetime):
+            return o.isoformat().replace("+00:00", "Z")
+        if isinstance(o, time):
+            return o.isoformat()
+        return super().default(o)
 
 
 def scoped_models() -> list:
@@ -90,7 +104,7 @@ def export(municipality, directory, progress=None) -> dict:
                 chunk = list(rows[chunk_start : chunk_start + 5000])
                 if not chunk:
                     break
-                serializers.serialize("jsonl", chunk, stream=f, fields=fields)
+                serializers.serialize("jsonl", chunk, stream=f, fields=fields, cls=ExactEncoder)
                 n += len(chunk)
             counts[file_name(model)] = n
         if progress:

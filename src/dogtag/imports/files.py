@@ -35,14 +35,15 @@ NOT_A_ROLL = (
     (b"\x89PNG", "a PNG image"),
     (b"\xff\xd8\xff", "a JPEG image"),
     (b"GIF8", "a GIF image"),
-    (b"\xd0\xcf\x11\xe0", "an old Excel (.xls) or Word file; save it as .xlsx or CSV"),
+    (b"\xd0\xcf\x11\xe0", "an old Excel (.xls) or Word file (save it as .xlsx or CSV)"),
     (b"\x1f\x8b", "a gzip archive"),
     (b"7z\xbc\xaf", "a 7-Zip archive"),
     (b"Rar!", "a RAR archive"),
     (b"\x7fELF", "a program"),
     (b"MZ", "a program"),
 )
-LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)")
+LINE_END = re.compile(r"\r\n|\r|\n")
+NUMBER_LIKE = re.compile(r"[+-][\d\s().-]*")  # "+1 608 555 0100", "-5.00": not formulas
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -75,7 +76,7 @@ def open_table(path, name: str, encoding: str = "") -> Table:
         return _workbook(path, name)
     for magic, what in NOT_A_ROLL:
         if start.startswith(magic):
-            raise RollError(f"{name} is {what}, not a roll; upload a CSV file or an Excel .xlsx workbook.")
+            raise RollError(f"{name} is {what}, not a roll: upload a CSV file or an Excel .xlsx workbook.")
     encoding = _encoding(name, start, encoding)
     rows = _csv_rows(path, name, encoding)
     header = next(rows, None)
@@ -91,6 +92,8 @@ def _encoding(name, start: bytes, asked: str) -> str:
         except LookupError:
             raise RollError(f"{asked!r} is not an encoding; choose one of {', '.join(ENCODINGS.values())}.") from None
         return asked
+    if start.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        raise RollError(f"{name} is UTF-32 text, which Dogtag does not read; save it as UTF-8 (or UTF-16).")
     if start.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
     if start.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -124,7 +127,7 @@ def _lines(path, name, encoding):
                 pending += decoder.decode(chunk, final=not chunk)
             except UnicodeDecodeError as e:
                 before = e.object[: e.start].decode(encoding, "replace")
-                line = number + len(LINE.findall(pending + before))
+                line = number + len(LINE_END.findall(pending + before))
                 bad = e.object[e.start : e.start + 1].hex()
                 raise RollError(
                     f"{name}, line {line}: byte 0x{bad} is not {ENCODINGS.get(encoding, encoding)} text; "
@@ -132,11 +135,13 @@ def _lines(path, name, encoding):
                     f"({', '.join(ENCODINGS.values())}) or save it again as UTF-8."
                 ) from None
             end = 0
-            for m in LINE.finditer(pending):
-                if chunk and m.end() == len(pending) and pending.endswith("\r"):
+            for m in LINE_END.finditer(pending):
+                if chunk and m.end() == len(pending) and m.group() == "\r":
                     break  # the \n of a \r\n may be in the next chunk
+                if m.end() - end > MAX_LINE:
+                    break
+                yield pending[end : m.end()]
                 end = m.end()
-                yield m.group()
                 number += 1
             pending = pending[end:]
             if len(pending) > MAX_LINE:
@@ -218,6 +223,6 @@ def cell_problem(value: str) -> str | None:
         return f"at most {MAX_CELL:,} characters in a cell (this one has {len(value):,})"
     if CONTROL.search(value):
         return "no control characters (NUL, escape, ...) in text"
-    if value[:1] in ("=", "@") or (value[:1] in ("+", "-") and value[1:2] not in ("", " ", ".", *"0123456789")):
+    if value[:1] in ("=", "@") or (value[:1] in ("+", "-") and not NUMBER_LIKE.fullmatch(value)):
         return "a value, not a spreadsheet formula (a cell starting with = + - @)"
     return None

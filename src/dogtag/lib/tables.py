@@ -7,10 +7,13 @@ read as a formula is neutralised in one place (`neutralise`), and a long list st
 row instead of being built in memory."""
 
 import csv
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from functools import wraps
+from operator import attrgetter
+from typing import Any
 
 from django.http import StreamingHttpResponse
 from django.shortcuts import render
@@ -46,6 +49,34 @@ class Report:
     notes: list[str] = field(default_factory=list)
     citations: list = field(default_factory=list)
     chart: dict | None = None
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a list: its heading and how a row's value is read (an attribute path such as
+    "owner.name", or a function of the row)."""
+
+    title: str
+    value: str | Callable[[Any], Any]
+
+    def of(self, obj):
+        if callable(self.value):
+            return self.value(obj)
+        try:
+            return attrgetter(self.value)(obj)
+        except AttributeError:  # a missing related row ("owner.name" without an owner)
+            return None
+
+
+def table(title: str, columns: list[Column], objects) -> Table:
+    """A table over every object of a queryset (or any iterable), read in chunks as the rows are
+    written: the CSV of a 100,000-row list is complete and never held in memory."""
+    iterable = objects.iterator(chunk_size=2000) if hasattr(objects, "iterator") else objects
+    return Table(title, [c.title for c in columns], (row_of(columns, obj) for obj in iterable))
+
+
+def row_of(columns: list[Column], obj) -> list:
+    return [c.of(obj) for c in columns]
 
 
 def neutralise(text: str) -> str:
@@ -105,6 +136,30 @@ def csv_response(report: Report | Table, filename: str) -> StreamingHttpResponse
     response = StreamingHttpResponse(csv_lines(report), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
     return response
+
+
+def exports(build):
+    """A list page's CSV (`?format=csv`, complete and streamed) and PDF (`?format=pdf`), from the
+    report `build(request, *args, **kwargs)` returns: the page's own scoping and queryset, every
+    row, not the page's slice. Without a format the view renders the page as before."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            request.csv_export = True  # base.html offers the "Export CSV" link
+            fmt = request.GET.get("format")
+            if fmt not in ("csv", "pdf"):
+                return view(request, *args, **kwargs)
+            report = build(request, *args, **kwargs)
+            name = request.resolver_match.url_name if request.resolver_match else "export"
+            if fmt == "csv":
+                return csv_response(report, name)
+            context = {"report": report, "municipality": getattr(report, "municipality", None), "name": name}
+            return pdf_response("reports/report_pdf.html", context, f"{name}.pdf")
+
+        return wrapper
+
+    return decorator
 
 
 def respond(request, report: Report, municipality, name: str, template="reports/report.html", extra=None):

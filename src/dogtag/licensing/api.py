@@ -4,7 +4,7 @@ from decimal import Decimal
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
 
-from dogtag.accounts.scope import get_for_user, municipality_for, scoped
+from dogtag.accounts.scope import get_for_user, scoped
 from dogtag.licensing import actions
 from dogtag.licensing.models import License, RenewalRun, Tag
 from dogtag.licensing.owed import what_is_owed
@@ -116,6 +116,7 @@ class RenewalRunOut(Schema):
     finished_at: datetime | None
     notices_created: int
     emails_queued: int
+    chunks_total: int
 
 
 @router.get("/animals/{pk}/fee-preview", response=FeePreviewOut)
@@ -157,8 +158,15 @@ def replace_tag(request, pk: int, payload: ReplaceTagIn):
 @router.get("/municipalities/{slug}/tags/{year}/{serial}", response=LicenseOut)
 def tag_lookup(request, slug: str, year: int, serial: int):
     """The license a tag serial was issued to, in a municipality the user serves."""
-    municipality = municipality_for(request.auth, slug)
-    tag = get_object_or_404(Tag, municipality=municipality, license_year=year, serial=serial, license__isnull=False)
+    # One query for the tag, its license and the license's municipality (scoped to the user's
+    # municipalities, which the token check already holds); one more for the license's tags.
+    tag = get_object_or_404(
+        scoped(request.auth, Tag.objects.select_related("license__municipality")),
+        municipality__slug=slug,
+        license_year=year,
+        serial=serial,
+        license__isnull=False,
+    )
     return tag.license
 
 

@@ -21,7 +21,7 @@ class IssueForm(PaymentFields):
 
 
 class FeeForm(Form):
-    key = forms.ChoiceField(label="Amount")
+    key = forms.ChoiceField(label="Which amount")
     amount = forms.DecimalField(max_digits=9, decimal_places=2, min_value=0)
     effective_on = forms.DateField(widget=DateInput(), label="In force from")
     authority = forms.CharField(max_length=200, label="Set by (resolution or section)")

@@ -10,7 +10,7 @@ from ninja import ModelSchema, Router, Schema, Status
 
 from dogtag.accounts.scope import get_for_user, municipality_for, scoped
 from dogtag.licensing import kennels, multiple_dogs
-from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.actions import CLERKS, kennel_licenses, multiple_dog_licenses
 from dogtag.licensing.models import Inspection, KennelLicense, License
 from dogtag.registry.models import Animal, Person, Premises
 
@@ -135,7 +135,7 @@ def issue_multiple_dog_license(request, slug: str, payload: MultipleDogIn):
     animals = [get_object_or_404(Animal, pk=pk, municipality=municipality) for pk in payload.animal_ids]
     return Status(
         201,
-        multiple_dogs.issue_multiple_dog_license(
+        multiple_dog_licenses.issue_multiple_dog_license(
             acting_user=request.auth,
             municipality=municipality,
             keeper=keeper,
@@ -157,7 +157,7 @@ def revoke_multiple_dog_license(request, pk: int, payload: RevokeIn):
     license = get_for_user(
         request.auth, License.objects.filter(kind=License.Kind.MULTIPLE_DOG), pk, multiple_dogs.REVOKERS
     )
-    return multiple_dogs.revoke_multiple_dog_license(
+    return multiple_dog_licenses.revoke_multiple_dog_license(
         license, acting_user=request.auth, category=payload.category, reason=payload.reason
     )
 
@@ -174,7 +174,8 @@ def apply_for_kennel_license(request, slug: str, payload: KennelIn):
     fields = payload.dict()
     fields["owner"] = get_object_or_404(Person, pk=fields.pop("owner_id"), municipality=municipality)
     fields["premises"] = get_object_or_404(Premises, pk=fields.pop("premises_id"), municipality=municipality)
-    return Status(201, kennels.apply_for_kennel_license(acting_user=request.auth, municipality=municipality, **fields))
+    kennel = kennel_licenses.apply_for_kennel_license(acting_user=request.auth, municipality=municipality, **fields)
+    return Status(201, kennel)
 
 
 @router.get("/kennels/{pk}", response=KennelOut)
@@ -185,14 +186,14 @@ def get_kennel(request, pk: int):
 @router.post("/kennels/{pk}/inspections", response={201: KennelOut})
 def record_inspection(request, pk: int, payload: InspectionIn):
     kennel = get_for_user(request.auth, KennelLicense.objects, pk, CLERKS)
-    kennels.record_inspection(kennel, acting_user=request.auth, **payload.dict())
+    kennel_licenses.record_inspection(kennel, acting_user=request.auth, **payload.dict())
     return Status(201, kennel)
 
 
 @router.post("/kennel-inspections/{pk}/corrected", response=KennelOut)
 def record_correction(request, pk: int, payload: CorrectionIn):
     inspection = get_for_user(request.auth, Inspection.objects.select_related("kennel_license"), pk, CLERKS)
-    kennels.record_correction(inspection, acting_user=request.auth, corrected_on=payload.corrected_on)
+    kennel_licenses.record_correction(inspection, acting_user=request.auth, corrected_on=payload.corrected_on)
     return inspection.kennel_license
 
 
@@ -200,16 +201,16 @@ def record_correction(request, pk: int, payload: CorrectionIn):
 def approve_kennel_license(request, pk: int, payload: ApproveIn):
     kennel = get_for_user(request.auth, KennelLicense.objects, pk, CLERKS)
     payment = payload.payment.dict() if payload.payment else None
-    return kennels.approve_kennel_license(kennel, acting_user=request.auth, payment=payment)
+    return kennel_licenses.approve_kennel_license(kennel, acting_user=request.auth, payment=payment)
 
 
 @router.post("/kennels/{pk}/refuse", response=KennelOut)
 def refuse_kennel_application(request, pk: int, payload: ReasonIn):
     kennel = get_for_user(request.auth, KennelLicense.objects, pk, CLERKS)
-    return kennels.refuse_kennel_application(kennel, acting_user=request.auth, reason=payload.reason)
+    return kennel_licenses.refuse_kennel_application(kennel, acting_user=request.auth, reason=payload.reason)
 
 
 @router.post("/kennels/{pk}/void", response=KennelOut)
 def void_kennel_license(request, pk: int, payload: ReasonIn):
     kennel = get_for_user(request.auth, KennelLicense.objects, pk, CLERKS)
-    return kennels.void_kennel_license(kennel, acting_user=request.auth, reason=payload.reason)
+    return kennel_licenses.void_kennel_license(kennel, acting_user=request.auth, reason=payload.reason)

@@ -7,11 +7,11 @@ from django.shortcuts import redirect, render
 
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
-from dogtag.lib.csv_export import csv_export
 from dogtag.lib.pdf import pdf_response
+from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
-from dogtag.licensing import kennels
-from dogtag.licensing.actions import CLERKS
+from dogtag.licensing import kennels, tables
+from dogtag.licensing.actions import CLERKS, kennel_licenses
 from dogtag.licensing.forms import PaymentFields, ReasonForm
 from dogtag.licensing.kennel_forms import CorrectionForm, InspectionForm, KennelApplicationForm
 from dogtag.licensing.models import Inspection, KennelLicense
@@ -26,14 +26,10 @@ def kennel_municipality(request, slug, roles=None):
 
 
 @login_required
-@csv_export
+@exports(tables.kennels)
 def kennel_list(request, slug):
     municipality = kennel_municipality(request, slug)
-    licenses = (
-        KennelLicense.objects.filter(municipality=municipality)
-        .select_related("owner", "premises")
-        .order_by("-license_year", "premises__street")[:500]
-    )
+    licenses = tables.kennel_licenses(municipality)[:500]
     return render(request, "licensing/kennel_list.html", {"municipality": municipality, "kennels": licenses})
 
 
@@ -46,7 +42,7 @@ def kennel_new(request, slug):
     return action_page(
         request,
         form,
-        kennels.apply_for_kennel_license,
+        kennel_licenses.apply_for_kennel_license,
         municipality=municipality,
         title=f"Kennel license application — {municipality}",
         done=to("kennel"),
@@ -64,7 +60,7 @@ def kennel(request, pk):
     if request.method == "POST" and can_edit and form.is_valid():
         if run_action(
             form,
-            kennels.approve_kennel_license,
+            kennel_licenses.approve_kennel_license,
             kennel,
             acting_user=request.user,
             on=on,
@@ -94,7 +90,7 @@ def kennel_inspect(request, pk):
     return action_page(
         request,
         InspectionForm(posted(request), initial={"inspected_on": today()}),
-        kennels.record_inspection,
+        kennel_licenses.record_inspection,
         kennel,
         title=f"Inspection of the kennel at {kennel.premises}",
         done=to("kennel", pk),
@@ -107,7 +103,7 @@ def kennel_inspection_correct(request, pk):
     return action_page(
         request,
         CorrectionForm(posted(request), initial={"corrected_on": today()}),
-        kennels.record_correction,
+        kennel_licenses.record_correction,
         inspection,
         title=f"Problems found on {inspection.inspected_on} corrected",
         done=to("kennel", inspection.kennel_license_id),
@@ -120,7 +116,7 @@ def kennel_refuse(request, pk):
     return action_page(
         request,
         ReasonForm(posted(request)),
-        kennels.refuse_kennel_application,
+        kennel_licenses.refuse_kennel_application,
         kennel,
         title=f"Refuse the kennel license application for {kennel.premises}",
         done=to("kennel", pk),
@@ -133,7 +129,7 @@ def kennel_void(request, pk):
     return action_page(
         request,
         ReasonForm(posted(request)),
-        kennels.void_kennel_license,
+        kennel_licenses.void_kennel_license,
         kennel,
         title=f"Void {kennel}",
         done=to("kennel", pk),

@@ -3,6 +3,8 @@ clerk has set, and the registry's animal as the engine's facts."""
 
 from datetime import date
 
+from django.core.exceptions import ValidationError
+
 from dogtag import rules
 from dogtag.licensing.models import FeeScheduleEntry
 from dogtag.registry.models import Animal
@@ -43,9 +45,44 @@ def animal_facts(animal: Animal, license_year: int | None = None) -> AnimalFacts
     )
 
 
-def ask(municipality, question: str, facts, on: date, local=None):
-    """rules.ask for a municipality, with the clerk's fee schedule as the local amounts."""
-    pack = pack_of(municipality)
+def household_animals(kept) -> list[dict]:
+    """The household_limit facts for the dogs and cats kept in one place, from (species, birth
+    date, acquired on) rows. The register has no litter field, so an animal is from a litter
+    (Cedarburg § 7-1-6(f): "A time limit of five (5) months is allowed for litters") when it was
+    acquired on the day it was born, or when another animal of its species kept there shares its
+    birth date: littermates born or kept together."""
+    rows = [(s, b, a) for s, b, a in kept if s in ("dog", "cat")]
+    births = {}
+    for species, born, _ in rows:
+        if born is not None:
+            births[(species, born)] = births.get((species, born), 0) + 1
+    return [
+        {"species": s, "born_on": b,
+         "from_litter": b is not None and (a == b or births[(s, b)] > 1)}
+        for s, b, a in rows
+    ]
+
+
+def litter_and_other_dogs(kept) -> tuple[int, list[date]]:
+    """For the multiple-dog count: (dogs not from a litter, the birth dates of litter pups)."""
+    pups = [a["born_on"] for a in household_animals(kept) if a["species"] == "dog" and a["from_litter"]]
+    dogs = sum(1 for s, b, _ in kept if s == "dog" and b) - len(pups)
+    return dogs, pups
+
+
+def ask(municipality, question: str, facts, on: date, local=None, field: str = "__all__") -> rules.Decision:
+    """The one way an app asks the engine: the municipality's pack, the clerk's fee schedule as
+    the local amounts (or `local`), facts as a dict or the question's own facts. The engine's
+    refusal of the facts becomes a ValidationError on `field`, naming each fact and its rule."""
     q = rules.get_question(question)
-    facts = facts if isinstance(facts, q.facts) else q.facts.model_validate(facts)
-    return q.decide(pack, facts, on, LocalAmounts.of(local) if local is not None else local_amounts(municipality))
+    try:
+        facts = facts if isinstance(facts, q.facts) else q.facts.model_validate(dict(facts))
+    except ValueError as e:
+        reasons = (
+            [f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()]
+            if hasattr(e, "errors")
+            else [str(e)]
+        )
+        raise ValidationError({field: f"{'; '.join(reasons)} ({question.replace('_', ' ')})"}) from e
+    amounts = LocalAmounts.of(local) if local is not None else local_amounts(municipality)
+    return q.decide(pack_of(municipality), facts, on, amounts)

@@ -93,9 +93,27 @@ class Payment(Scoped, Voidable):
     card_reference = models.CharField(max_length=60, blank=True)
     received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
     received_at = models.DateTimeField(auto_now_add=True)
+    # The receipt's number: 1, 2, 3 ... in each municipality's calendar year ("2026-0042").
+    receipt_year = models.PositiveIntegerField(null=True)
+    receipt_serial = models.PositiveIntegerField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["municipality", "receipt_year", "receipt_serial"], name="one_receipt_number_per_year"
+            )
+        ]
 
     def __str__(self):
         return f"${self.amount} {self.get_method_display().lower()}"
+
+    @property
+    def receipt_number(self) -> str:
+        return f"{self.receipt_year}-{self.receipt_serial:04d}" if self.receipt_serial else ""
+
+    @property
+    def received_by_name(self) -> str:
+        return self.received_by.get_full_name() or self.received_by.username
 
 
 class Refund(Scoped):
@@ -249,21 +267,77 @@ class Inspection(Scoped):
 
 
 class RenewalNotice(Scoped):
+    """One animal's renewal notice for a license year; `sequence` is its place in its run (the
+    printed order), which the run's PDF chunks are cut by."""
+
     animal = models.ForeignKey(Animal, on_delete=models.PROTECT, related_name="renewal_notices")
     license_year = models.PositiveIntegerField()
     owner = models.ForeignKey(Person, on_delete=models.PROTECT)
     created_at = models.DateTimeField(auto_now_add=True)
     emailed = models.BooleanField(default=False)
+    run = models.ForeignKey("RenewalRun", null=True, on_delete=models.PROTECT, related_name="notices")
+    sequence = models.PositiveIntegerField(null=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["animal", "license_year"], name="one_notice_per_animal_year")]
+        indexes = [models.Index(fields=["run", "sequence"])]
 
 
 class RenewalRun(Scoped):
+    """A clerk's renewal run: its notices are committed at once; the worker then prints them in
+    chunks (RenewalChunk) and merges the chunks into `pdf`, a name in the default storage."""
+
     license_year = models.PositiveIntegerField()
     started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True)
+    finished_at = models.DateTimeField(null=True, help_text="every chunk printed and merged")
     notices_created = models.PositiveIntegerField(default=0)
     emails_queued = models.PositiveIntegerField(default=0)
-    pdf = models.CharField(max_length=300, blank=True)
+    pdf = models.CharField(max_length=300, blank=True, help_text="the merged PDF, in the default storage")
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT)
+    chunk_size = models.PositiveIntegerField(default=200)
+    chunks_total = models.PositiveIntegerField(default=0)
+
+    def __str__(self):
+        return f"{self.license_year} renewal run {self.pk} ({self.municipality_id})"
+
+    @property
+    def chunks_done(self) -> int:
+        return sum(1 for c in self.chunks.all() if c.done_at)
+
+
+class RenewalChunk(Scoped):
+    """Notices `first_sequence`..`last_sequence` of a run, printed as one PDF by one task."""
+
+    run = models.ForeignKey(RenewalRun, on_delete=models.PROTECT, related_name="chunks")
+    number = models.PositiveIntegerField()
+    first_sequence = models.PositiveIntegerField()
+    last_sequence = models.PositiveIntegerField()
+    pdf = models.CharField(max_length=300, blank=True, help_text="in the default storage")
+    emails_queued = models.PositiveIntegerField(default=0)
+    done_at = models.DateTimeField(null=True)
+
+    class Meta:
+        ordering = ["run", "number"]
+        constraints = [models.UniqueConstraint(fields=["run", "number"], name="one_chunk_per_run_number")]
+
+    def __str__(self):
+        return f"chunk {self.number} of run {self.run_id}"
+
+
+class TagReturnList(Scoped):
+    """The year-end list of unused and voided tags the clerk returns to the county clerk
+    (s. 174.07(3)(b)), stored by the worker on its schedule: one per municipality and year."""
+
+    license_year = models.PositiveIntegerField()
+    return_by = models.DateField()
+    tags = models.PositiveIntegerField()
+    pdf = models.CharField(max_length=300, help_text="in the default storage")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["municipality", "license_year"], name="one_tag_return_list_per_year")
+        ]
+
+    def __str__(self):
+        return f"{self.license_year} tag return list ({self.municipality_id})"

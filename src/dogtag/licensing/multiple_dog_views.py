@@ -7,29 +7,25 @@ from django.shortcuts import redirect, render
 
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
-from dogtag.lib.csv_export import csv_export
 from dogtag.lib.pdf import pdf_response
+from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
-from dogtag.licensing import multiple_dogs
-from dogtag.licensing.actions import CLERKS
+from dogtag.licensing import multiple_dogs, tables
+from dogtag.licensing.actions import CLERKS, multiple_dog_licenses
 from dogtag.licensing.kennel_forms import MultipleDogForm, RevokeForm
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Person, today
 
 
 @login_required
-@csv_export
+@exports(tables.multiple_dogs)
 def licenses(request, slug):
     municipality = municipality_for(request, slug)
     if multiple_dogs.provision(municipality) is None:
         raise Http404("This municipality's law has no multiple-dog license.")
     q = request.GET.get("q", "").strip()
     keepers = Person.objects.filter(municipality=municipality, name__icontains=q).order_by("name")[:20] if q else []
-    issued = (
-        License.objects.filter(municipality=municipality, kind=License.Kind.MULTIPLE_DOG)
-        .select_related("holder")
-        .order_by("-license_year", "serial")[:200]
-    )
+    issued = tables.multiple_dog_licenses(municipality)[:200]
     context = {"municipality": municipality, "q": q, "keepers": keepers, "licenses": issued}
     return render(request, "licensing/multiple_dog_list.html", context)
 
@@ -72,7 +68,7 @@ def apply(request, pk):
         chosen = [d for d in dogs if str(d.pk) in form.cleaned_data["animals"]]
         license = run_action(
             form,
-            multiple_dogs.issue_multiple_dog_license,
+            multiple_dog_licenses.issue_multiple_dog_license,
             acting_user=request.user,
             municipality=municipality,
             on=on,
@@ -122,7 +118,7 @@ def revoke(request, pk):
     return action_page(
         request,
         RevokeForm(posted(request)),
-        multiple_dogs.revoke_multiple_dog_license,
+        multiple_dog_licenses.revoke_multiple_dog_license,
         license,
         title=f"Revoke multiple-dog license {license.serial} ({multiple_dogs.section_of(license.municipality)})",
         done=to("multiple-dog-license", pk),

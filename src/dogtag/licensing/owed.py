@@ -5,17 +5,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from django.db.models import Q
+
 from dogtag.licensing import law
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership
 from dogtag.rules.decision import ZERO, Citation, NotSet
-from dogtag.rules.licensing import license_year_of
-
-TRIGGERS = {
-    "renewal": "not licensed before April 1",
-    "acquisition": "not licensed within 30 days of acquiring",
-    "licensable_age": "not licensed by licensable age",
-}
+from dogtag.rules.licensing import late_fee_trigger_label, license_year_bounds, license_year_of
 
 
 @dataclass
@@ -37,6 +33,7 @@ class Refusal:
 @dataclass
 class Owed:
     license_year: int
+    on: date | None = None
     lines: list[Line] = field(default_factory=list)
     refusals: list[Refusal] = field(default_factory=list)
     free_license: bool = False
@@ -85,7 +82,7 @@ def _section(citation: Citation | None) -> str:
 def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, local=None) -> Owed:
     pack = law.pack_of(animal.municipality)
     year = license_year or license_year_of(pack, on)
-    owed = Owed(license_year=year)
+    owed = Owed(license_year=year, on=on)
     lic = pack.licensing
     refuse = owed.refusals.append
 
@@ -132,10 +129,14 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
             )
         )
 
-    owed.existing = animal.licenses.filter(license_year=year, voided_at=None).first()
+    # The animal's own license and a multiple-dog license covering it, in one query.
+    multiple_dog = bool(pack.multiple_dog and pack.multiple_dog.license)
+    in_force = _licenses_in_force(animal, year, multiple_dog)
+    owed.existing = next((lic for lic in in_force if lic.animal_id == animal.pk), None)
+    covering = next((lic for lic in in_force if lic.kind == License.Kind.MULTIPLE_DOG), None)
     if owed.existing:
         refuse(Refusal("license", f"License {owed.existing.serial} is already in force for {year}."))
-    elif pack.multiple_dog and pack.multiple_dog.license and (covering := covering_license(animal, year)):
+    elif multiple_dog and covering:
         cite = pack.multiple_dog.license.cite.citation
         refuse(
             Refusal(
@@ -147,9 +148,12 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
         )
 
     if lic.requires_current_rabies is not None:
-        _check_rabies(animal, on, owed, lic.requires_current_rabies.cite.citation)
+        _check_rabies(animal, on, owed, lic.requires_current_rabies.cite.citation, local)
 
-    charges = law.ask(animal.municipality, "license_charges", facts, on, local)
+    # A license sold ahead of its year (next year's, in December) is priced as that year's law
+    # stands when the year begins, not as today's.
+    priced_on = max(on, license_year_bounds(pack, year)[0])
+    charges = law.ask(animal.municipality, "license_charges", facts, priced_on, local)
     for missing in charges.not_set:
         refuse(
             Refusal(
@@ -178,7 +182,7 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
         owed.late_fee_trigger = value["trigger"]
         owed.lines.append(
             Line(
-                f"Late fee — {TRIGGERS.get(value['trigger'], value['trigger'])}",
+                f"Late fee — {late_fee_trigger_label(law.pack_of(animal.municipality), value['trigger'])}",
                 value["late_fee"],
                 (lic.late_fee.cite.citation,),
                 tuple(n for n in charges.notes if "late fee" in n),
@@ -189,6 +193,15 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
     return owed
 
 
+def _licenses_in_force(animal, year, multiple_dog: bool) -> list[License]:
+    """Licenses in force for `year` that are the animal's own or (where the ordinance has them)
+    a multiple-dog license covering it."""
+    mine = Q(animal=animal)
+    if multiple_dog:
+        mine |= Q(kind=License.Kind.MULTIPLE_DOG, covered_animals=animal)
+    return list(License.objects.filter(mine, license_year=year, voided_at=None).distinct().order_by("pk"))
+
+
 def covering_license(animal, year):
     """The multiple-dog license in force for this dog and year, if any."""
     return License.objects.filter(
@@ -196,7 +209,7 @@ def covering_license(animal, year):
     ).first()
 
 
-def _check_rabies(animal, on, owed, citation):
+def _check_rabies(animal, on, owed, citation, local=None):
     vaccinations = [v for v in animal.vaccinations.all() if v.voided_at is None]
     section = _section(citation)
     if not vaccinations:
@@ -220,6 +233,7 @@ def _check_rabies(animal, on, owed, citation):
             "certificate_expires_on": latest.expires_on,
         },
         on,
+        local if local is not None else {},
     )
     if current.value is None or not current.value["current"]:
         through = current.value["through"] if current.value else latest.expires_on
@@ -248,14 +262,14 @@ def kept_with(animal: Animal, on: date):
 def limit_warnings(animal: Animal, on: date) -> list[tuple[str, tuple[Citation, ...]]]:
     """Household, kennel and multiple-dog thresholds the keeping place crosses, with the section."""
     pack = law.pack_of(animal.municipality)
-    kept = list(kept_with(animal, on).values_list("species", "birth_date"))
-    dogs = [born for species, born in kept if species == "dog" and born]
+    kept = list(kept_with(animal, on).values_list("species", "birth_date", "acquired_on"))
+    dogs = [born for species, born, _ in kept if species == "dog" and born]
     warnings = []
     if pack.household and pack.household.limit:
         d = law.ask(
             animal.municipality,
             "household_limit",
-            {"animals": [{"species": s, "born_on": b} for s, b in kept if s in ("dog", "cat")]},
+            {"animals": law.household_animals(kept)},
             on,
             {},
         )
@@ -279,11 +293,12 @@ def limit_warnings(animal: Animal, on: date) -> list[tuple[str, tuple[Citation, 
         if d.value and d.value.get("over_limit"):
             warnings.append((f"No more than {d.value['at_most']} dogs may be kept on one premises.", d.citations[1:2]))
     if pack.multiple_dog and pack.multiple_dog.license:
-        d = law.ask(animal.municipality, "multiple_dog_license", {"dogs": len(dogs)}, on, {})
+        others, pups = law.litter_and_other_dogs(kept)
+        d = law.ask(animal.municipality, "multiple_dog_license", {"dogs": others, "litter_born_on": pups}, on, {})
         if d.value and d.value["required"]:
             warnings.append(
                 (
-                    f"{len(dogs)} dogs are kept here: a multiple-dog license is required instead of "
+                    f"{d.value['dogs_counted']} dogs are kept here: a multiple-dog license is required instead of "
                     "individual licenses.",
                     d.citations[:1],
                 )

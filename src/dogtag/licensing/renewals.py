@@ -1,36 +1,74 @@
-"""The renewal run: a notice for every active animal licensed the year before and not yet
-licensed for the new year — set-based, idempotent (a second run adds nothing), printed as one
-PDF batch, and emailed (after commit) to owners who have an address."""
+"""What a renewal run reads and prints (its writers are in licensing/actions.py).
+
+The candidates are one query: every active animal licensed the year before, not licensed and
+not yet noticed for the new year, with its current owner — the rows an INSERT ... SELECT turns
+into notices without a model instance per animal. A chunk of notices is printed as one HTML
+document with a page break between notices; the signed renewal link is made only for a notice
+that is emailed."""
 
 from datetime import date
 
-from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
-from django.db import transaction
-from django.utils import timezone
+from django.db.models import Exists, F, OuterRef, Subquery, Value
+from django.db.models.expressions import Window
+from django.db.models.functions import RowNumber
 
-from dogtag.accounts.scope import require_role
-from dogtag.audit.record import record
 from dogtag.lib.links import renewal_url
-from dogtag.lib.pdf import render_pdf
 from dogtag.licensing import law
-from dogtag.licensing.actions import CLERKS
-from dogtag.licensing.models import License, RenewalNotice, RenewalRun
+from dogtag.licensing.models import License, RenewalNotice
 from dogtag.outbox import mail
 from dogtag.outbox.models import Message
 from dogtag.registry.models import Animal, Ownership
 
 
-def _owners(animal_ids, on):
-    owners = {}
-    for o in (
+def candidates(municipality, license_year: int, on: date):
+    def licensed(year):
+        return License.objects.filter(license_year=year, voided_at=None, animal_id=OuterRef("pk"))
+
+    owner = (
         Ownership.objects.current(on)
-        .filter(animal_id__in=animal_ids, role=Ownership.Role.OWNER)
-        .select_related("person")
-        .order_by("started_on")
-    ):
-        owners[o.animal_id] = o.person
-    return owners
+        .filter(animal_id=OuterRef("pk"), role=Ownership.Role.OWNER)
+        .order_by("-started_on", "-pk")
+        .values("person_id")[:1]
+    )
+    return (
+        Animal.objects.filter(municipality=municipality, status=Animal.Status.ACTIVE)
+        .filter(Exists(licensed(license_year - 1)))
+        .exclude(Exists(licensed(license_year)))
+        .exclude(Exists(RenewalNotice.objects.filter(license_year=license_year, animal_id=OuterRef("pk"))))
+        .annotate(owner_person=Subquery(owner))
+        .filter(owner_person__isnull=False)
+    )
+
+
+def notice_rows(municipality, license_year: int, on: date, run_id: int, created_at):
+    """The candidates as RenewalNotice rows, numbered in printed order (name, then id)."""
+    from django.db.models import BooleanField, DateTimeField, IntegerField
+
+    return (
+        candidates(municipality, license_year, on)
+        .annotate(
+            n_municipality=Value(municipality.pk, output_field=IntegerField()),
+            n_year=Value(license_year, output_field=IntegerField()),
+            n_created=Value(created_at, output_field=DateTimeField()),
+            n_emailed=Value(False, output_field=BooleanField()),
+            n_run=Value(run_id, output_field=IntegerField()),
+            n_sequence=Window(RowNumber(), order_by=[F("name").asc(), F("pk").asc()]),
+        )
+        .values_list("n_municipality", "pk", "n_year", "owner_person", "n_created", "n_emailed", "n_run", "n_sequence")
+        .order_by()
+    )
+
+
+NOTICE_COLUMNS = (
+    "municipality_id",
+    "animal_id",
+    "license_year",
+    "owner_id",
+    "created_at",
+    "emailed",
+    "run_id",
+    "sequence",
+)
 
 
 def wants_email(person) -> bool:
@@ -43,93 +81,72 @@ def notice_figures(municipality, animals, year: int, local) -> dict:
     starts = law.ask(
         municipality, "license_expiry", {"issued_on": date(year, 6, 1), "license_year": year}, date(year, 6, 1), local
     ).value["starts"]
-    figures = {}
+    figures, by_facts = {}, {}
     for animal in animals:
         facts = law.animal_facts(animal, year)
         if facts is None:
             figures[animal.pk] = {"tax": None, "due_by": None, "citations": ()}
             continue
-        tax = law.ask(municipality, "license_tax", facts, starts, local)
-        required = law.ask(municipality, "license_required", facts, starts, local)
-        figures[animal.pk] = {
-            "tax": tax.value,
-            "due_by": required.value["due_by"],
-            "citations": tax.citations + required.citations,
-        }
+        key = tuple(sorted(facts.model_dump().items()))
+        if key not in by_facts:  # animals with the same facts owe the same: ask once
+            tax = law.ask(municipality, "license_tax", facts, starts, local)
+            required = law.ask(municipality, "license_required", facts, starts, local)
+            by_facts[key] = {
+                "tax": tax.value,
+                "due_by": required.value["due_by"],
+                "citations": tax.citations + required.citations,
+            }
+        figures[animal.pk] = by_facts[key]
     return figures
 
 
-@transaction.atomic
-def run_renewals(*, acting_user, municipality, license_year: int, progress=None) -> RenewalRun:
-    """`progress(total)` makes a progress bar for the command line."""
-    if acting_user is not None:
-        require_role(acting_user, municipality.pk, CLERKS)
-    on = timezone.localdate()
-    last_year = License.objects.filter(
-        municipality=municipality, license_year=license_year - 1, voided_at=None, animal__isnull=False
-    ).values("animal_id")
-    this_year = License.objects.filter(
-        municipality=municipality, license_year=license_year, voided_at=None, animal__isnull=False
-    ).values("animal_id")
-    noticed = RenewalNotice.objects.filter(municipality=municipality, license_year=license_year).values("animal_id")
-    animals = list(
-        Animal.objects.filter(municipality=municipality, status=Animal.Status.ACTIVE, pk__in=last_year)
-        .exclude(pk__in=this_year)
-        .exclude(pk__in=noticed)
-        .order_by("name", "pk")
+def chunk_notices(chunk):
+    return list(
+        RenewalNotice.objects.filter(run_id=chunk.run_id, sequence__range=(chunk.first_sequence, chunk.last_sequence))
+        .select_related("animal", "owner", "owner__reminder_opt_out")
+        .order_by("sequence")
     )
-    owners = _owners([a.pk for a in animals], on)
-    animals = [a for a in animals if a.pk in owners]
-    run = RenewalRun.objects.create(municipality=municipality, license_year=license_year, started_by=acting_user)
-    notices = RenewalNotice.objects.bulk_create(
-        [
-            RenewalNotice(
-                municipality=municipality,
-                animal=a,
-                license_year=license_year,
-                owner=owners[a.pk],
-                emailed=wants_email(owners[a.pk]),
-            )
-            for a in animals
-        ],
-        batch_size=1000,
-    )
-    bar = progress(len(animals)) if progress else None
-    figures = notice_figures(municipality, animals, license_year, law.local_amounts(municipality))
-    rows = [
-        {"animal": a, "owner": owners[a.pk], "renew_url": renewal_url(a.pk, license_year), **figures[a.pk]}
-        for a in animals
+
+
+def chunk_rows(municipality, year: int, notices) -> list[dict]:
+    figures = notice_figures(municipality, [n.animal for n in notices], year, law.local_amounts(municipality))
+    return [
+        {
+            "notice": n,
+            "animal": n.animal,
+            "owner": n.owner,
+            "renew_url": renewal_url(n.animal_id, year) if n.emailed else None,
+            **figures[n.animal_id],
+        }
+        for n in notices
     ]
+
+
+def emails(municipality, year: int, rows) -> list[Message]:
     messages = []
     for row in rows:
-        if wants_email(row["owner"]):
-            subject, text, html = mail.render(
-                "licensing/email/renewal", {"row": row, "year": license_year, "municipality": municipality}
-            )
-            messages.append(
-                Message(
-                    municipality=municipality,
-                    to=row["owner"].email,
-                    subject=subject,
-                    text=text,
-                    html=html,
-                    kind="renewal-notice",
-                )
-            )
-        if bar:
-            bar.advance()
-    mail.queue_many(messages)
-    if rows:
-        # Through the storage API: a shared or object store serves every app process alike.
-        run.pdf = default_storage.save(
-            f"renewals/{municipality.slug}-{license_year}-run{run.pk}.pdf",
-            ContentFile(
-                render_pdf(
-                    "licensing/renewal_notices.html", {"rows": rows, "year": license_year, "municipality": municipality}
-                )
-            ),
+        if not row["notice"].emailed:
+            continue
+        subject, text, html = mail.render(
+            "licensing/email/renewal", {"row": row, "year": year, "municipality": municipality}
         )
-    run.notices_created, run.emails_queued, run.finished_at = len(notices), len(messages), timezone.now()
-    run.save()
-    record(acting_user=acting_user, action="renewals.run", obj=run)
-    return run
+        messages.append(
+            Message(
+                municipality=municipality,
+                to=row["owner"].email,
+                subject=subject,
+                text=text,
+                html=html,
+                kind="renewal-notice",
+            )
+        )
+    return messages
+
+
+def chunk_name(chunk) -> str:
+    run = chunk.run
+    return f"renewals/{run.municipality.slug}-{run.license_year}-run{run.pk}-part{chunk.number:04d}.pdf"
+
+
+def merged_name(run) -> str:
+    return f"renewals/{run.municipality.slug}-{run.license_year}-run{run.pk}.pdf"

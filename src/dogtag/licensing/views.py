@@ -2,7 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.storage import default_storage
-from django.db.models import Count
+from django.db.models import Prefetch
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
@@ -10,16 +10,23 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
-from dogtag.lib.csv_export import csv_export
 from dogtag.lib.pdf import pdf_response
+from dogtag.lib.replica import reads_from_replica
+from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
-from dogtag.licensing import actions, forms, law
-from dogtag.licensing.models import FeeScheduleEntry, License, RenewalRun, Tag, TagLot
+from dogtag.licensing import actions, forms, law, tables
+from dogtag.licensing.models import (
+    FeeScheduleEntry,
+    License,
+    RenewalChunk,
+    RenewalRun,
+    Tag,
+    TagLot,
+    TagReturnList,
+)
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
-from dogtag.licensing.renewals import run_renewals
 from dogtag.licensing.unlicensed import unlicensed_rows
 from dogtag.outbox import actions as outbox_actions
-from dogtag.outbox.models import Message
 from dogtag.registry.models import Animal, today
 from dogtag.rules.delegations import delegated_amounts
 from dogtag.rules.licensing import license_year_of
@@ -30,7 +37,10 @@ def counter(request, pk):
     """The clerk's counter: what the animal owes today, why, and the license issued on payment."""
     animal = get_for_user(request.user, Animal.objects.select_related("municipality"), pk)
     on = today()
-    owed = what_is_owed(animal, on)
+    years = _license_years(animal.municipality, on)
+    chosen = request.POST.get("license_year") or request.GET.get("license_year") or ""
+    year = int(chosen) if chosen.isdigit() and int(chosen) in years else years[0]
+    owed = what_is_owed(animal, on, year)
     form = forms.IssueForm(posted(request), initial={"amount": owed.total, "method": "cash"})
     back = _next(request)
     if request.method == "POST" and has_role(request.user, animal.municipality_id, actions.CLERKS) and form.is_valid():
@@ -40,12 +50,21 @@ def counter(request, pk):
             animal,
             acting_user=request.user,
             on=on,
-            fields={"payment": form.payment(), "tag_serial": form.cleaned_data["tag_serial"]},
+            owed=owed,
+            fields={
+                "payment": form.payment(),
+                "tag_serial": form.cleaned_data["tag_serial"],
+                "license_year": owed.license_year,
+            },
         )
         if license:
             return redirect(back or reverse("license", args=[license.pk]))
     context = {
         "next": back,
+        "years": years if len(years) > 1 else [],
+        "in_stock": Tag.objects.filter(
+            municipality=animal.municipality, license_year=owed.license_year, status=Tag.Status.IN_STOCK
+        ).exists(),
         "animal": animal,
         "owed": owed,
         "form": form,
@@ -54,6 +73,14 @@ def counter(request, pk):
         "can_issue": has_role(request.user, animal.municipality_id, actions.CLERKS),
     }
     return render(request, "licensing/counter.html", context)
+
+
+def _license_years(municipality, on) -> list[int]:
+    """The license year today and, once the next year's tags are in stock (clerks sell them in
+    December, before January 1), the next one: the clerk chooses."""
+    year = license_year_of(law.pack_of(municipality), on)
+    ahead = Tag.objects.filter(municipality=municipality, license_year=year + 1, status=Tag.Status.IN_STOCK)
+    return [year, year + 1] if ahead.exists() else [year]
 
 
 def _next(request) -> str:
@@ -113,7 +140,7 @@ def license_receipt(request, pk):
 
 
 @login_required
-@csv_export
+@exports(tables.fees)
 def fees(request, slug):
     municipality = municipality_for(request, slug)
     delegated = delegated_amounts(law.pack_of(municipality))
@@ -153,22 +180,14 @@ def fee_void(request, pk):
 
 
 @login_required
-@csv_export
+@exports(tables.tags)
 def tags(request, slug):
     municipality = municipality_for(request, slug)
     form = forms.TagLotForm(posted(request), initial={"received_on": today(), "license_year": today().year})
     if request.method == "POST" and form.is_valid():
         if run_action(form, actions.receive_tag_lot, acting_user=request.user, municipality=municipality):
             return redirect("tags", slug=slug)
-    counts = (
-        Tag.objects.filter(municipality=municipality)
-        .values("license_year", "status")
-        .annotate(n=Count("pk"))
-        .order_by("-license_year")
-    )
-    years = {}
-    for row in counts:
-        years.setdefault(row["license_year"], {})[row["status"].replace("-", "_")] = row["n"]
+    years = tables.tag_counts(municipality)
     context = {
         "municipality": municipality,
         "form": form,
@@ -179,21 +198,25 @@ def tags(request, slug):
 
 
 @login_required
-@csv_export
+@exports(tables.tag_return)
 def tag_return(request, slug, year):
     """Unused and voided tags to return to the county clerk by December 31 (s. 174.07(3)(b))."""
     municipality = municipality_for(request, slug)
     expiry = law.ask(municipality, "license_expiry", {"issued_on": today(), "license_year": year}, today(), {})
-    returned = (
-        Tag.objects.filter(municipality=municipality, license_year=year)
-        .exclude(status=Tag.Status.ISSUED)
-        .order_by("status", "serial")
-    )
+    returned = tables.tags_to_return(municipality, year)
+    stored = TagReturnList.objects.filter(municipality=municipality, license_year=year).first()
     return render(
         request,
         "licensing/tag_return.html",
-        {"municipality": municipality, "year": year, "tags": returned, "expiry": expiry},
+        {"municipality": municipality, "year": year, "tags": returned, "expiry": expiry, "stored": stored},
     )
+
+
+@login_required
+def tag_return_list(request, pk):
+    """The year-end list the worker stored on the return date, as it stood that morning."""
+    stored = get_for_user(request.user, TagReturnList.objects.select_related("municipality"), pk)
+    return _stored_pdf(stored.pdf, f"tag-returns-{stored.municipality.slug}-{stored.license_year}.pdf")
 
 
 @login_required
@@ -208,7 +231,8 @@ def tag_roll(request, slug, year):
 
 
 @login_required
-@csv_export
+@reads_from_replica
+@exports(tables.unlicensed)
 def unlicensed(request, slug):
     """Active licensable animals without a license for the year, with the late fee owed today."""
     municipality = municipality_for(request, slug)
@@ -221,33 +245,55 @@ def unlicensed(request, slug):
 
 
 @login_required
-@csv_export
+@exports(tables.renewals)
 def renewals(request, slug):
+    """The clerk starts a run (notices committed at once) and follows the worker printing it."""
     municipality = municipality_for(request, slug)
     year = license_year_of(law.pack_of(municipality), today()) + 1
     if request.method == "POST":
         require_role(request.user, municipality.pk, actions.CLERKS)
-        run = run_renewals(acting_user=request.user, municipality=municipality, license_year=year)
-        messages.success(request, f"{run.notices_created} renewal notices for {year}; {run.emails_queued} emailed.")
+        run = actions.start_renewal_run(acting_user=request.user, municipality=municipality, license_year=year)
+        messages.success(
+            request,
+            f"{run.notices_created} renewal notices for {year}; {run.emails_queued} to be emailed. "
+            f"Printing in {run.chunks_total} part{pluralize(run.chunks_total)}.",
+        )
         return redirect("renewals", slug=slug)
-    runs = RenewalRun.objects.filter(municipality=municipality).order_by("-started_at")
-    return render(request, "licensing/renewals.html", {"municipality": municipality, "runs": runs, "year": year})
+    runs = tables.renewal_runs(municipality).prefetch_related(
+        Prefetch("chunks", RenewalChunk.objects.only("pk", "run_id", "number", "done_at", "pdf"))
+    )[:50]
+    busy = any(run.chunks_done < run.chunks_total or (run.chunks_total and not run.finished_at) for run in runs)
+    return render(
+        request, "licensing/renewals.html", {"municipality": municipality, "runs": runs, "year": year, "busy": busy}
+    )
+
+
+def _stored_pdf(name: str, filename: str):
+    if not name:
+        raise Http404("Not printed yet: the worker prints the notices in parts, then merges them.")
+    try:
+        pdf = default_storage.open(name, "rb")
+    except (FileNotFoundError, SuspiciousFileOperation):
+        raise Http404("These notices are no longer in storage; run the renewals again to print them.") from None
+    return FileResponse(pdf, content_type="application/pdf", filename=filename)
 
 
 @login_required
 def renewal_batch(request, pk):
-    run = get_for_user(request.user, RenewalRun.objects, pk)
-    if not run.pdf:
-        raise Http404("This run printed no notices.")
-    try:
-        pdf = default_storage.open(run.pdf, "rb")
-    except (FileNotFoundError, SuspiciousFileOperation):
-        raise Http404("This run's notices are no longer in storage; run the renewals again to print them.") from None
-    return FileResponse(pdf, content_type="application/pdf", filename=run.pdf.rsplit("/", 1)[-1])
+    """The whole run's notices in one PDF, once the worker has merged its parts."""
+    run = get_for_user(request.user, RenewalRun.objects.select_related("municipality"), pk)
+    return _stored_pdf(run.pdf, f"{run.municipality.slug}-{run.license_year}-renewals.pdf")
 
 
 @login_required
-@csv_export
+def renewal_part(request, pk):
+    chunk = get_for_user(request.user, RenewalChunk.objects.select_related("run__municipality"), pk)
+    run = chunk.run
+    return _stored_pdf(chunk.pdf, f"{run.municipality.slug}-{run.license_year}-renewals-part{chunk.number}.pdf")
+
+
+@login_required
+@exports(tables.outbox)
 def outbox(request, slug):
     municipality = municipality_for(request, slug)
     if request.method == "POST":  # "Send again" beside a dead letter
@@ -255,5 +301,5 @@ def outbox(request, slug):
         count = outbox_actions.send_again(acting_user=request.user, municipality=municipality, ids=ids)
         messages.success(request, f"{count} undeliverable message{pluralize(count)} queued again.")
         return redirect("outbox", slug=slug)
-    sent = Message.objects.filter(municipality=municipality).defer("attachment", "html")[:500]
+    sent = tables.outbox_messages(municipality)[:500]
     return render(request, "licensing/outbox.html", {"municipality": municipality, "messages_": sent})

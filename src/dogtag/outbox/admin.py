@@ -26,7 +26,14 @@ class MessageAdmin(admin.ModelAdmin):
     """The administrator's view of the outbox: what is queued, what was given up, and why."""
 
     list_display = [
-        "created_at", "municipality", "to", "subject", "status", "attempts", "next_attempt_at", "last_error"
+        "created_at",
+        "municipality",
+        "to",
+        "subject",
+        "status",
+        "attempts",
+        "next_attempt_at",
+        "last_error",
     ]
     list_filter = [DeadLetter, "municipality", "kind"]
     search_fields = ["to", "subject"]

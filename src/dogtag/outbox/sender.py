@@ -36,8 +36,10 @@ def claim(limit: int, ids=None) -> list[Message]:
     if ids is not None:
         candidates = candidates.filter(pk__in=ids)
     picked = candidates.order_by("next_attempt_at", "pk").values("pk")[:limit]
-    claimed = due(now).filter(pk__in=picked).update(
-        claim=token, claimed_until=now + timedelta(seconds=settings.DOGTAG_OUTBOX_CLAIM_SECONDS)
+    claimed = (
+        due(now)
+        .filter(pk__in=picked)
+        .update(claim=token, claimed_until=now + timedelta(seconds=settings.DOGTAG_OUTBOX_CLAIM_SECONDS))
     )
     if not claimed:
         return []

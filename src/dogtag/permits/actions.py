@@ -100,7 +100,7 @@ def decide_hen_permit(
         "changes": changes,
     }
     if renewal_of is not None and renewal_of.expires_on:
-        facts["for_year"] = max(applied_on.year, renewal_of.expires_on.year + 1)
+        facts["renews_expiring_on"] = renewal_of.expires_on  # the engine picks the year it covers
     decision = law.ask(municipality, "hen_permit", facts, applied_on)
     if decision.value is None:
         raise ValidationError({"__all__": "; ".join(decision.notes)})

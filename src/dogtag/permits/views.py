@@ -7,10 +7,10 @@ from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement import law
 from dogtag.enforcement.models import Declaration
-from dogtag.lib.csv_export import csv_export
 from dogtag.lib.pdf import pdf_response
+from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
-from dogtag.permits import actions
+from dogtag.permits import actions, tables
 from dogtag.permits.forms import (
     HenPermitForm,
     HenRenewForm,
@@ -19,22 +19,18 @@ from dogtag.permits.forms import (
     ViciousDogRenewForm,
 )
 from dogtag.permits.models import HenPermit
+from dogtag.permits.tables import HEN_PERMITS
 from dogtag.registry.models import today
-
-HEN_PERMITS = HenPermit.objects.select_related("applicant", "premises", "municipality")
-
 
 # --- hen permits ---------------------------------------------------------------------------------
 
 
 @login_required
-@csv_export
+@exports(tables.hen_permits)
 def hen_permits(request, slug):
     municipality = municipality_for(request, slug)
-    permits = HEN_PERMITS.filter(municipality=municipality)
     status = request.GET.get("status")
-    if status in HenPermit.Status.values:
-        permits = permits.filter(status=status)
+    permits = tables.hen_permits_of(municipality, status)
     return render(
         request,
         "permits/hen_permits.html",
@@ -201,7 +197,7 @@ def vicious_dog_permit_renew(request, pk):
 
 
 @login_required
-@csv_export
+@exports(tables.vicious_dog_permits)
 def vicious_dog_permits(request, pk):
     declaration = _declaration(request, pk)
     case = declaration.case

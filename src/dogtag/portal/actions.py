@@ -22,7 +22,7 @@ from dogtag.licensing.models import License, Payment, Tag
 from dogtag.outbox import mail
 from dogtag.portal import payments
 from dogtag.portal.forms import ApplicationForm, draft_values
-from dogtag.portal.models import Application, Lookup, LookupCounter, ReminderOptOut
+from dogtag.portal.models import Application, Lookup, LookupCounter, MunicipalityContact, ReminderOptOut
 from dogtag.portal.quote import quote
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Animal, RabiesVaccination, today
@@ -398,3 +398,58 @@ def opt_out_of_reminders(person) -> ReminderOptOut:
     if created:
         record(acting_user=None, action="reminders.opt_out", obj=opt_out)
     return opt_out
+
+
+@transaction.atomic
+def send_rabies_reminders(on, progress=None) -> int:
+    """The daily reminder run (the worker's schedule, or `dogtag rabies_reminders`): one
+    RabiesReminder and one email per certificate falling due, however often it runs; a second
+    run racing this one fails on the one-reminder-per-certificate constraint and adds nothing.
+    The RabiesReminder rows and the outbox are the record of a run (no audit event: no person acted)."""
+    from dogtag.outbox.models import Message
+    from dogtag.portal import reminders as owed
+    from dogtag.portal.models import RabiesReminder
+
+    written, messages = [], []
+    for vaccination, person, decision, (subject, text, html) in owed.due(on, progress):
+        municipality = vaccination.animal.municipality
+        messages.append(
+            Message(
+                municipality=municipality,
+                to=person.email,
+                subject=subject,
+                text=text,
+                html=html,
+                kind="rabies-reminder",
+            )
+        )
+        written.append(
+            RabiesReminder(municipality=municipality, vaccination=vaccination, person=person, due_on=decision.value)
+        )
+    RabiesReminder.objects.bulk_create(written, batch_size=1000)
+    mail.queue_many(messages)
+    return len(written)
+
+
+CONTACT_FIELDS = ("clerk_office", "office_address", "clerk_phone", "clerk_hours", "police_name", "police_phone",
+                  "police_hours")  # fmt: skip
+
+
+@transaction.atomic
+def set_contact(*, acting_user, municipality, **fields) -> MunicipalityContact:
+    """The clerk's office address, hours and phone, and the police line: what the portal and
+    the found-dog page tell a resident or a finder."""
+    require_role(acting_user, municipality.pk, (Role.CLERK, Role.ADMINISTRATOR))
+    errors = {f: "Enter this: the portal and the found-dog page show it." for f in ("clerk_phone", "clerk_hours",
+              "office_address", "police_phone") if not str(fields.get(f) or "").strip()}  # fmt: skip
+    if errors:
+        raise ValidationError(errors)
+    contact = MunicipalityContact.objects.filter(municipality=municipality).first()
+    before = snapshot(contact) if contact else None
+    contact = contact or MunicipalityContact(municipality=municipality)
+    for name in CONTACT_FIELDS:
+        if name in fields:
+            setattr(contact, name, str(fields[name]).strip())
+    contact.save()
+    record(acting_user=acting_user, action="contact.set", obj=contact, before=before)
+    return contact

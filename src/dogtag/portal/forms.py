@@ -2,6 +2,7 @@ from django import forms
 
 from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.forms import PaymentFields
+from dogtag.portal.models import MunicipalityContact
 from dogtag.registry.models import Animal, Municipality, birth_date_too_early, earliest_birth_date, today
 
 # The fields a resident fills in, in the order the page shows them; `data` keeps them as typed.
@@ -134,3 +135,19 @@ class RejectForm(Form):
 
 class LookupForm(Form):
     q = forms.CharField(label="License tag or rabies tag number", max_length=50)
+
+
+class ContactForm(forms.ModelForm):
+    class Meta:
+        model = MunicipalityContact
+        fields = ["clerk_office", "office_address", "clerk_phone", "clerk_hours", "police_name", "police_phone",
+                  "police_hours"]  # fmt: skip
+        labels = {
+            "clerk_office": "Office",
+            "office_address": "Office address",
+            "clerk_phone": "Office phone",
+            "clerk_hours": "Office hours",
+            "police_name": "Police (or humane officer) line",
+            "police_phone": "Police phone",
+            "police_hours": "Police hours",
+        }

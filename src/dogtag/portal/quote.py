@@ -80,7 +80,8 @@ def cited(citation, municipality) -> str:
 
 def plain_lines(owed: Owed, municipality, altered: bool) -> list[dict]:
     """Each amount as a sentence a resident can read: what, how much, because, and the section."""
-    from dogtag.licensing.owed import TRIGGERS
+    from dogtag.licensing.law import pack_of
+    from dogtag.rules.licensing import late_fee_trigger_label
 
     lines = []
     for i, line in enumerate(owed.lines):
@@ -91,7 +92,8 @@ def plain_lines(owed: Owed, municipality, altered: bool) -> list[dict]:
             because = "it is spayed or neutered" if altered else "it is not spayed or neutered"
             text = f"Your dog's license costs ${line.amount} because {because} — {where}."
         else:
-            reason = TRIGGERS.get(owed.late_fee_trigger, "it is late")
+            trigger = owed.late_fee_trigger
+            reason = late_fee_trigger_label(pack_of(municipality), trigger) if trigger else "it is late"
             text = f"A late fee of ${line.amount} is added because the dog was {reason} — {where}."
         lines.append({"text": text, "amount": line.amount, "citations": line.citations})
     return lines

@@ -1,19 +1,16 @@
-"""The rabies reminder: an email to the owner DOGTAG_RABIES_REMINDER_DAYS before the animal's
-latest certificate runs out. The lead time is Dogtag's own courtesy, not a legal number (no
-rule pack sets one); the due date itself is the engine's `rabies_revaccination_due`.
-Set-based and idempotent: one RabiesReminder per certificate, however often the command runs.
-The RabiesReminder rows and the outbox are the record of a run (no audit event: no person acted)."""
+"""Who is owed a rabies reminder (the writer is portal/actions.py send_rabies_reminders): the
+owner, DOGTAG_RABIES_REMINDER_DAYS before the animal's latest certificate runs out. The lead
+time is Dogtag's own courtesy, not a legal number (no rule pack sets one); the due date itself
+is the engine's `rabies_revaccination_due`."""
 
 from datetime import date, timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Exists, OuterRef
 
 from dogtag.lib import links
 from dogtag.licensing import law
 from dogtag.outbox import mail
-from dogtag.outbox.models import Message
 from dogtag.portal.models import RabiesReminder, ReminderOptOut
 from dogtag.registry.models import Animal, Ownership, RabiesVaccination
 
@@ -47,8 +44,8 @@ def _initial(ids) -> set[int]:
     return {a for a, n in counts.items() if n == 1}
 
 
-@transaction.atomic
-def send_rabies_reminders(on: date, progress=None) -> int:
+def due(on: date, progress=None):
+    """(certificate, owner, due Decision, rendered email) for each reminder owed on `on`."""
     horizon = on + timedelta(days=settings.DOGTAG_RABIES_REMINDER_DAYS)
     rows = list(candidates(on, horizon))
     initial = _initial([v.animal_id for v in rows])
@@ -62,7 +59,6 @@ def send_rabies_reminders(on: date, progress=None) -> int:
         .order_by("started_on")
     ):
         owners[o.animal_id] = o.person
-    reminders, messages = [], []
     bar = progress(len(rows)) if progress else None
     for v in rows:
         if bar:
@@ -70,7 +66,7 @@ def send_rabies_reminders(on: date, progress=None) -> int:
         person = owners.get(v.animal_id)
         if person is None:
             continue
-        due = law.ask(
+        decision = law.ask(
             v.animal.municipality,
             "rabies_revaccination_due",
             {
@@ -82,32 +78,17 @@ def send_rabies_reminders(on: date, progress=None) -> int:
             on,
             {},
         )
-        if due.value is None or not (on <= due.value <= horizon):
+        if decision.value is None or not (on <= decision.value <= horizon):
             continue
-        subject, text, html = mail.render(
+        email = mail.render(
             "portal/email/rabies-reminder",
             {
                 "animal": v.animal,
                 "person": person,
                 "vaccination": v,
-                "due": due,
+                "due": decision,
                 "municipality": v.animal.municipality,
                 "unsubscribe_url": links.unsubscribe_url(person.pk),
             },
         )
-        messages.append(
-            Message(
-                municipality=v.animal.municipality,
-                to=person.email,
-                subject=subject,
-                text=text,
-                html=html,
-                kind="rabies-reminder",
-            )
-        )
-        reminders.append(
-            RabiesReminder(municipality=v.animal.municipality, vaccination=v, person=person, due_on=due.value)
-        )
-    RabiesReminder.objects.bulk_create(reminders, batch_size=1000)
-    mail.queue_many(messages)
-    return len(reminders)
+        yield v, person, decision, email

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from dogtag.portal import views
+from dogtag.portal import home, views
 
 urlpatterns = [
     # public: no account; a link's token is the key
@@ -10,6 +10,8 @@ urlpatterns = [
     path("renew/<str:token>/", views.renew, name="portal-renew"),
     path("found/", views.found, name="portal-found"),
     path("reminders/stop/<str:token>/", views.unsubscribe, name="portal-unsubscribe"),
+    path("m/<slug:slug>/", home.municipality, name="municipality"),
+    path("m/<slug:slug>/contact/", views.contact, name="municipality-contact"),
     # the clerk's review queue
     path("m/<slug:slug>/applications/", views.queue, name="application-queue"),
     path("applications/<int:pk>/", views.review_application, name="application-review"),

@@ -8,15 +8,26 @@ from django.forms.utils import ErrorDict
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
+from dogtag.accounts.models import Role
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.lib import links
 from dogtag.lib.client import client_address
-from dogtag.lib.csv_export import csv_export
+from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.licensing import law
-from dogtag.portal import actions, payments
-from dogtag.portal.forms import OWNER, RABIES, ApplicationForm, ApproveForm, LookupForm, PayForm, RejectForm, StartForm
-from dogtag.portal.models import Application
+from dogtag.portal import actions, payments, tables
+from dogtag.portal.forms import (
+    OWNER,
+    RABIES,
+    ApplicationForm,
+    ApproveForm,
+    ContactForm,
+    LookupForm,
+    PayForm,
+    RejectForm,
+    StartForm,
+)
+from dogtag.portal.models import Application, MunicipalityContact
 from dogtag.portal.quote import plain_lines
 from dogtag.registry.models import Animal, Municipality, Person, today
 
@@ -151,13 +162,10 @@ def unsubscribe(request, token):
 
 
 @login_required
-@csv_export
+@exports(tables.queue)
 def queue(request, slug):
     municipality = municipality_for(request, slug)
-    waiting = Application.objects.filter(municipality=municipality, status=Application.Status.SUBMITTED)
-    decided = Application.objects.filter(
-        municipality=municipality, status__in=[Application.Status.APPROVED, Application.Status.REJECTED]
-    ).order_by("-decided_at")[:20]
+    waiting, decided = tables.waiting(municipality), tables.decided(municipality)[:20]
     return render(request, "portal/queue.html", {"municipality": municipality, "waiting": waiting, "decided": decided})
 
 
@@ -219,3 +227,15 @@ def certificate_file(request, pk):
 @login_required
 def altered_file(request, pk):
     return _evidence(request, pk, "altered_evidence")
+
+
+@login_required
+def contact(request, slug):
+    """The clerk's office as the portal and the found-dog page show it."""
+    municipality = municipality_for(request, slug, (Role.CLERK, Role.ADMINISTRATOR))
+    current = MunicipalityContact.objects.filter(municipality=municipality).first()
+    form = ContactForm(posted(request), instance=current)
+    if request.method == "POST" and form.is_valid():
+        if run_action(form, actions.set_contact, acting_user=request.user, municipality=municipality):
+            return redirect("municipality", slug=slug)
+    return render(request, "registry/form.html", {"form": form, "title": f"Office hours and contact — {municipality}"})

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
-from dogtag.audit.record import record, snapshot
+from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.registry.models import (
     Animal,
     DuplicateRabiesTag,
@@ -33,11 +33,9 @@ def save_record(obj, *, acting_user, action, roles, before=None):
     obj.full_clean(validate_constraints=False)
     try:
         with transaction.atomic():
-            obj.save()
+            return save_and_record(obj, acting_user=acting_user, action=action, before=before)
     except IntegrityError as e:
         raise ValidationError(f"This record clashes with one saved at the same moment ({e}).") from e
-    record(acting_user=acting_user, action=action, obj=obj, before=before)
-    return obj
 
 
 def _update(obj, fields: dict, *, acting_user, action, roles, editable):
@@ -50,7 +48,8 @@ def _update(obj, fields: dict, *, acting_user, action, roles, editable):
     return save_record(obj, acting_user=acting_user, action=action, roles=roles, before=before)
 
 
-def _same_municipality(field, obj, municipality_id):
+def same_municipality(field, obj, municipality_id):
+    """A row chosen for a record must be of the record's municipality (DESIGN.md, layer rule 3)."""
     if obj is not None and obj.municipality_id != municipality_id:
         raise ValidationError({field: f"{obj} belongs to another municipality."})
 
@@ -126,8 +125,8 @@ def register_animal(
 ) -> Animal:
     """A new animal with the person who owns, keeps or harbors it from `owned_from`
     (the date acquired, else today)."""
-    _same_municipality("owner", owner, municipality.pk)
-    _same_municipality("premises", fields.get("premises"), municipality.pk)
+    same_municipality("owner", owner, municipality.pk)
+    same_municipality("premises", fields.get("premises"), municipality.pk)
     animal = save_record(
         Animal(municipality=municipality, **fields), acting_user=acting_user, action="animal.create", roles=REGISTRARS
     )
@@ -144,7 +143,7 @@ def register_animal(
 
 @transaction.atomic
 def update_animal(animal, *, acting_user, **fields) -> Animal:
-    _same_municipality("premises", fields.get("premises"), animal.municipality_id)
+    same_municipality("premises", fields.get("premises"), animal.municipality_id)
     return _update(
         animal, fields, acting_user=acting_user, action="animal.update", roles=REGISTRARS, editable=ANIMAL_FIELDS
     )
@@ -152,7 +151,7 @@ def update_animal(animal, *, acting_user, **fields) -> Animal:
 
 @transaction.atomic
 def add_ownership(animal, *, acting_user, person, role=Ownership.Role.OWNER, started_on) -> Ownership:
-    _same_municipality("person", person, animal.municipality_id)
+    same_municipality("person", person, animal.municipality_id)
     ownership = Ownership(
         municipality_id=animal.municipality_id, animal=animal, person=person, role=role, started_on=started_on
     )
@@ -259,7 +258,7 @@ def transfer_animal(animal, *, acting_user, to_person, on, **answers) -> Ownersh
     """A change of owner: the current owners' ownership ends the day before `on`, the new one
     starts on it. A license already issued stays with the animal for its license year.
     `answers` are the transfer page's further questions, for the registered checks."""
-    _same_municipality("to_person", to_person, animal.municipality_id)
+    same_municipality("to_person", to_person, animal.municipality_id)
     for check in TRANSFER_CHECKS:
         check(animal, to_person=to_person, on=on, answers=answers)
     current = list(animal.ownerships.current(on).filter(role=Ownership.Role.OWNER))
@@ -270,3 +269,36 @@ def transfer_animal(animal, *, acting_user, to_person, on, **answers) -> Ownersh
             raise ValidationError({"on": f"{ownership.person} became the owner on {ownership.started_on}."})
         end_ownership(ownership, acting_user=acting_user, ended_on=on - ONE_DAY)
     return add_ownership(animal, acting_user=acting_user, person=to_person, started_on=on)
+
+
+def add_municipality(*, acting_user, rule_pack: str, slug: str = "", administrators=()):
+    """Set up a municipality from its rule pack (name, kind and county come from the pack), and
+    make `administrators` (users) its administrators. For the host's administrator: `acting_user`
+    is a superuser, or None when run from the command line on the server."""
+    from django.core.exceptions import PermissionDenied
+    from django.utils.text import slugify
+
+    from dogtag.accounts.models import Membership
+    from dogtag.registry.models import Municipality
+    from dogtag.rules import PackError, load_pack
+
+    if acting_user is not None and not (acting_user.is_authenticated and acting_user.is_superuser):
+        raise PermissionDenied("Only a superuser adds a municipality.")
+    try:
+        pack = load_pack(rule_pack)
+    except PackError as e:
+        raise ValidationError({"rule_pack": str(e)}) from None
+    kinds = {label.lower(): value for value, label in Municipality.Kind.choices}
+    kind, _, name = pack.name.partition(" of ")
+    if kind.lower() not in kinds or not name or not pack.county:
+        raise ValidationError({"rule_pack": f"{rule_pack} is not a municipality's pack (its name is {pack.name!r}; "
+                                            "a municipality's reads 'Village of ...', 'Town of ...' or 'City of ...')"})
+    municipality = Municipality(name=name, kind=kinds[kind.lower()], county=pack.county, rule_pack=rule_pack,
+                                slug=slug or slugify(name))
+    with transaction.atomic():
+        municipality.full_clean()
+        municipality.save()
+        for user in administrators:
+            Membership.objects.create(user=user, municipality=municipality, role=Role.ADMINISTRATOR)
+        record(acting_user=acting_user, action="municipality.add", obj=municipality)
+    return municipality

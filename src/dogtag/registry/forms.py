@@ -1,6 +1,6 @@
 from django import forms
 
-from dogtag.lib.forms import ActionForm, DateInput, Form  # noqa: F401 (Form: the apps' base, until they import lib.forms)
+from dogtag.lib.forms import ActionForm, DateInput, Form
 from dogtag.registry.actions import ANIMAL_FIELDS, PERSON_FIELDS, PREMISES_FIELDS, VACCINATION_FIELDS
 from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination
 

@@ -5,7 +5,6 @@ from dogtag.registry import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("search/", views.search, name="search"),
-    path("m/<slug:slug>/", views.municipality, name="municipality"),
     path("m/<slug:slug>/people/new/", views.person_new, name="person-new"),
     path("m/<slug:slug>/premises/new/", views.premises_new, name="premises-new"),
     path("m/<slug:slug>/animals/new/", views.animal_new, name="animal-new"),

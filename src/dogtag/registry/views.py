@@ -2,11 +2,12 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.shortcuts import redirect, render
 
-from dogtag.accounts.scope import get_for_user, municipalities, scoped
+from dogtag.accounts.scope import get_for_user, municipalities
 from dogtag.audit.models import AuditEvent
-from dogtag.lib.csv_export import csv_export
+from dogtag.lib.replica import reads_from_replica
+from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, to
-from dogtag.registry import actions, forms
+from dogtag.registry import actions, forms, tables
 from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination, today
 
 
@@ -19,46 +20,13 @@ def home(request):
 
 
 @login_required
-def municipality(request, slug):
-    municipality = municipality_for(request, slug)
-    context = {
-        "municipality": municipality,
-        "counts": {
-            "people": Person.objects.filter(municipality=municipality).count(),
-            "animals": Animal.objects.filter(municipality=municipality, status=Animal.Status.ACTIVE).count(),
-            "certificates": RabiesVaccination.objects.filter(municipality=municipality, voided_at=None).count(),
-        },
-        "recent": AuditEvent.objects.filter(municipality=municipality).select_related("actor")[:15],
-    }
-    return render(request, "registry/municipality.html", context)
-
-
 @login_required
-@csv_export
+@reads_from_replica
+@exports(tables.search)
 def search(request):
     q = request.GET.get("q", "").strip()
-    animals = people = premises = []
-    if len(q) >= 2:
-        animals = (
-            scoped(request.user, Animal.objects)
-            .filter(
-                Q(name__icontains=q)
-                | Q(microchip__iexact=q)
-                | Q(vaccinations__rabies_tag_number__iexact=q)
-                | Q(vaccinations__duplicate_tags__tag_number__iexact=q)
-            )
-            .select_related("municipality")
-            .distinct()[:50]
-        )
-        people = (
-            scoped(request.user, Person.objects)
-            .filter(Q(name__icontains=q) | Q(street__icontains=q))
-            .select_related("municipality")[:50]
-        )
-        premises = (
-            scoped(request.user, Premises.objects).filter(street__icontains=q).select_related("municipality")[:50]
-        )
-    context = {"q": q, "animals": animals, "people": people, "premises": premises}
+    animals, people, premises = tables.found(request.user, q)
+    context = {"q": q, "animals": animals[:50], "people": people[:50], "premises": premises[:50]}
     template = "registry/search_results.html" if request.headers.get("HX-Request") else "registry/search.html"
     return render(request, template, context)
 

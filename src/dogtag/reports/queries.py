@@ -126,6 +126,7 @@ def remittance(m, p) -> Report:
             "license_year",
             "dogs_authorized",
             "animal__birth_date",
+            "animal__species",
             "issued_on",
         )
         .annotate(n=Count("pk"))
@@ -142,17 +143,19 @@ def remittance(m, p) -> Report:
                 g["license_year"],
                 g["dogs_authorized"],
                 g["animal__birth_date"],
+                g["animal__species"] or "dog",  # a multiple-dog license has no one animal
                 g["issued_on"],
             )
         ] += g["n"]
     parts = defaultdict(lambda: [0, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO])
     citations = {}
-    for (kind, altered, tax, late, free, year, dogs, born, issued_on), n in facts_of.items():
+    for (kind, altered, tax, late, free, year, dogs, born, species, issued_on), n in facts_of.items():
         d = law.ask(
             m,
             "license_remittance",
             {
                 "kind": kind,
+                "species": species,
                 "altered": altered,
                 "tax": tax,
                 "late_fee": late,
@@ -168,7 +171,8 @@ def remittance(m, p) -> Report:
         v = d.value
         for c in d.citations:
             citations[(c.jurisdiction, c.section, c.quote)] = c
-        key = (kind, "free" if free else ("spayed/neutered" if altered else "intact"), tax)
+        klass = "free" if free else ("spayed/neutered" if altered else "intact")
+        key = (kind, klass if species == "dog" else f"{klass} {species}", tax)
         row = parts[key]
         row[0] += n
         for i, name in enumerate(
@@ -382,10 +386,10 @@ def over_limit(m, p) -> Report:
     kennel license (the engine's household_limit and kennel_license questions)."""
     pack = law.pack_of(m)
     kept = defaultdict(list)
-    for premises_id, street, species, born in Animal.objects.filter(
+    for premises_id, street, species, born, acquired in Animal.objects.filter(
         municipality=m, status=Animal.Status.ACTIVE, premises__isnull=False
-    ).values_list("premises_id", "premises__street", "species", "birth_date"):
-        kept[(premises_id, street)].append((species, born))
+    ).values_list("premises_id", "premises__street", "species", "birth_date", "acquired_on"):
+        kept[(premises_id, street)].append((species, born, acquired))
     table = Table("Over a limit", ["Premises", "Dogs", "Cats", "Finding"])
     links, citations = [], {}
     for (premises_id, street), animals in sorted(kept.items(), key=lambda kv: kv[0][1]):
@@ -394,7 +398,7 @@ def over_limit(m, p) -> Report:
             d = law.ask(
                 m,
                 "household_limit",
-                {"animals": [{"species": s, "born_on": b} for s, b in animals if s in ("dog", "cat")]},
+                {"animals": law.household_animals(animals)},
                 p["on"],
                 {},
             )
@@ -402,7 +406,7 @@ def over_limit(m, p) -> Report:
                 findings.append(f"{d.value['counted']} dogs and cats, more than the {d.value['more_than']} allowed")
                 citations.update({c.section: c for c in d.citations[:1]})
         if pack.kennel and pack.kennel.required:
-            dogs = [b for s, b in animals if s == "dog" and b]
+            dogs = [b for s, b, _ in animals if s == "dog" and b]
             d = law.ask(m, "kennel_license", {"dogs_born_on": dogs}, p["on"], {})
             if d.value and d.value["required"]:
                 findings.append(f"{d.value['dogs_over_age']} dogs over licensable age: a kennel license is required")
@@ -410,8 +414,8 @@ def over_limit(m, p) -> Report:
             if d.value and d.value.get("over_limit"):
                 findings.append(f"more than the {d.value['at_most']} dogs allowed on one premises")
         if findings:
-            dogs_n = sum(1 for s, _ in animals if s == "dog")
-            cats_n = sum(1 for s, _ in animals if s == "cat")
+            dogs_n = sum(1 for s, _, _ in animals if s == "dog")
+            cats_n = sum(1 for s, _, _ in animals if s == "cat")
             table.rows.append([street, dogs_n, cats_n, "; ".join(findings)])
             links.append(reverse("premises", args=[premises_id]))
     table.links = links

@@ -11,6 +11,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from dogtag.accounts.scope import municipalities
+from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.tables import Report, Table, respond
 from dogtag.lib.web import municipality_for
 from dogtag.licensing.models import License, Payment, Refund
@@ -86,6 +87,7 @@ def params(request, spec: Spec) -> dict:
 
 
 @login_required
+@reads_from_replica
 def report(request, slug, name):
     municipality = municipality_for(request, slug)
     spec = REPORTS.get(name)
@@ -96,6 +98,7 @@ def report(request, slug, name):
 
 
 @login_required
+@reads_from_replica
 def index(request, slug):
     municipality = municipality_for(request, slug)
     return render(request, "reports/index.html", {"municipality": municipality, "reports": REPORTS})
@@ -193,12 +196,14 @@ def _dashboard(request, served, municipality):
 
 
 @login_required
+@reads_from_replica
 def dashboard(request, slug):
     municipality = municipality_for(request, slug)
     return _dashboard(request, [municipality], municipality)
 
 
 @login_required
+@reads_from_replica
 def county_dashboard(request):
     """Every municipality the user serves (a county officer's or administrator's view), or those
     of one county."""

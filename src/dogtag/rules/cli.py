@@ -34,7 +34,7 @@ def _questions() -> list[dict]:
         q = QUESTIONS[name]
         schema = q.facts.model_json_schema()
         rows.append({"question": name, "doc": q.doc, "facts": schema.get("properties", {}),
-                     "required": schema.get("required", [])})
+                     "required": schema.get("required", []), "facts_schema": schema})
     return rows
 
 

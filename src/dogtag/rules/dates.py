@@ -6,17 +6,15 @@
   exclude the day of the event, include the last day; when `extend` (the pack's
   `time.last_day_extension`) a last day on a Sunday or legal holiday moves to the next secular
   day.
-- `is_legal_holiday(d)`: Wisconsin's calendar from the `holidays` package (the state-law notes
-  name it the practical source for s. 995.20); `is_business_day(d)`: not a Saturday, Sunday or
-  legal holiday (s. 801.15(1)(b), as the ordinances' "business days" are read).
+- `is_legal_holiday(d)`: the s. 995.20 days pinned in wi.yaml (`time.legal_holidays`, with why the
+  `holidays` package's Wisconsin calendar is not used as is); `is_business_day(d)`: not a
+  Saturday, Sunday or legal holiday (s. 801.15(1)(b), as the ordinances' "business days" are read).
 """
 from __future__ import annotations
 
 import calendar
 from datetime import date, timedelta
 from functools import cache
-
-import holidays
 
 from .schema import Period
 
@@ -39,12 +37,17 @@ def plus(start: date, period: Period) -> date:
 
 
 @cache
-def _wisconsin(year: int) -> holidays.HolidayBase:
-    return holidays.US(subdiv="WI", years=year)
+def legal_holidays(year: int) -> dict[date, str]:
+    """The year's legal holidays (s. 995.20) as the state pack pins them: {day: name}."""
+    from .packs import load_pack  # the state pack; loaded once, and never while loading dates
+
+    time = load_pack("wi").time
+    rule = time.legal_holidays if time is not None else None
+    return {} if rule is None else {h.of(year): h.name for h in rule.days}
 
 
 def is_legal_holiday(day: date) -> bool:
-    return day in _wisconsin(day.year)
+    return day in legal_holidays(day.year)
 
 
 def is_business_day(day: date) -> bool:

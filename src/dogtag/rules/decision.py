@@ -57,6 +57,12 @@ class Decision:
         return [f"{c.section}: {c.unconfirmed}" for c in self.citations if c.unconfirmed]
 
 
+def citations_json(citations) -> list[dict[str, str]]:
+    """The one way a citation becomes data (kept on a record, sent by the API): section, quote,
+    jurisdiction, and why it is unconfirmed or inferred when it is."""
+    return [to_json(c) for c in citations]
+
+
 def to_json(value: Any) -> Any:
     """Plain JSON data for a decision value: Decimal -> "10.00", date -> ISO, dataclasses -> dicts."""
     if value is None or isinstance(value, (bool, int, str)):

@@ -32,10 +32,17 @@ class Schedule(Provision):
     each_day: Provision | None = None
 
 
+class NoForfeiture(Provision):
+    """Sections a person cannot be cited under: they charge a fee or bind an official; `choice` says why."""
+
+    sections: list[str]
+
+
 @section("forfeitures")
 class ForfeituresSection(Strict):
     statute: list[Schedule] = []
     ordinance: list[Schedule] = []
+    no_forfeiture: list[NoForfeiture] = []
 
 
 def covers(section_: str, violation: str) -> bool:
@@ -62,6 +69,9 @@ def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
     s: ForfeituresSection = pack.forfeitures
     schedules = list(s.ordinance) + list(s.statute)
     rule = next((r for r in schedules if any(covers(x, facts.violation) for x in r.sections)), None)
+    none = next((r for r in s.no_forfeiture if any(covers(x, facts.violation) for x in r.sections)), None)
+    if rule is None and none is not None:
+        return Decision(None, (none.cite.citation,), (f"§ {facts.violation} sets no offense: {none.choice}",))
     if rule is None:
         known = sorted({x for r in schedules for x in r.sections})
         raise ValueError(f"no forfeiture for violation {facts.violation!r} here; known: {', '.join(known)}")

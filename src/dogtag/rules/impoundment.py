@@ -26,6 +26,22 @@ class Basis(Provision):
     accepts: list[Literal["officer_saw_or_heard", "sworn_complaint"]]
 
 
+Ground = Literal["pursues_vehicles", "attacks_person", "at_large", "barks_or_howls",
+                 "kills_or_worries_domestic_animal", "rabies", "unlicensed", "not_confined_in_rabies_quarantine",
+                 "other"]
+
+
+class Grounds(Provision):
+    """The conduct for which an animal may be impounded at all (River Hills § 2.14(4) limits it to
+    the dogs of subsection (3)); a ground not listed is refused."""
+
+    grounds: list[Ground]
+
+
+class Custody(Provision):
+    """The general power to take custody where the ordinance sets no list of grounds (ch. 173)."""
+
+
 class Holding(Provision):
     days: int | None = Field(default=None, ge=0)
     runs_from: Literal["notice", "notice_received", "custody"]
@@ -49,6 +65,8 @@ class ReleaseFee(Provision):
 @section("impoundment")
 class ImpoundmentSection(Strict):
     basis: Basis | None = None
+    grounds: Grounds | None = None
+    custody: Custody | None = None
     holding: Holding | None = None
     stray_holding: Holding | None = None
     biter_observation: Days | None = None
@@ -61,17 +79,36 @@ class ImpoundmentSection(Strict):
 class BasisFacts(Facts):
     officer_saw_or_heard: bool = False
     sworn_complaint: bool = False
+    ground: Ground | None = None  # the conduct the animal is impounded for
 
 
 @question("impoundment_basis", facts=BasisFacts,
-          doc="May the officer impound: has the officer seen or heard the violation, or does the "
-              "officer hold a signed sworn complaint with a reimbursement agreement?")
+          doc="May the officer impound: is the conduct one the ordinance lets an officer impound for "
+              "(`ground_listed`), and has the officer seen or heard the violation or does the officer hold a "
+              "signed sworn complaint (`evidence_met`)? `may_impound` is false if either fails, true if "
+              "every rule the ordinance sets is met, and null where it sets none (the officer's general "
+              "power under ch. 173, cited).")
 def impoundment_basis(pack, facts: BasisFacts, on: date, local) -> Decision:
-    basis = pack.impoundment.basis
-    if basis is None:
-        return Decision(True, (), ("this ordinance sets no evidentiary basis for impounding",))
-    held = {"officer_saw_or_heard": facts.officer_saw_or_heard, "sworn_complaint": facts.sworn_complaint}
-    return Decision(any(held[a] for a in basis.accepts), (basis.cite.citation,))
+    s: ImpoundmentSection = pack.impoundment
+    cites, notes = [], []
+    evidence = ground = None
+    if s.basis is not None:
+        held = {"officer_saw_or_heard": facts.officer_saw_or_heard, "sworn_complaint": facts.sworn_complaint}
+        evidence = any(held[a] for a in s.basis.accepts)
+        cites.append(s.basis.cite.citation)
+    if s.grounds is not None:
+        cites.append(s.grounds.cite.citation)
+        notes += [s.grounds.choice] if s.grounds.choice else []
+        if facts.ground is None:
+            notes.append("say which conduct the animal is impounded for (ground)")
+        else:
+            ground = facts.ground in s.grounds.grounds
+    checks = [c for c in (evidence, ground) if c is not None]
+    may = False if False in checks else (True if checks else None)
+    if s.basis is None and s.grounds is None and s.custody is not None:
+        cites.append(s.custody.cite.citation)
+        notes += [s.custody.choice] if s.custody.choice else []
+    return Decision({"may_impound": may, "evidence_met": evidence, "ground_listed": ground}, tuple(cites), tuple(notes))
 
 
 class HoldingFacts(Facts):

@@ -14,7 +14,7 @@ Choices on ambiguous text (each also written beside its provision in the packs):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache, lru_cache
 from typing import Literal
@@ -24,7 +24,7 @@ from .catalogue import Facts, question
 from .dates import ONE_DAY, last_day_within, plus
 from .decision import CENT, ZERO, Citation, Decision
 from .packs import Pack
-from .schema import Amount, Dated, Money, MonthDay, Period, Provision, Strict, section
+from .schema import Amount, Dated, LocalAmount, Money, MonthDay, Period, Provision, Strict, section
 
 Species = Literal["dog", "cat"]
 Training = Literal["lead_blind_or_deaf", "support_mobility", "service"]
@@ -93,6 +93,7 @@ class LicensingSection(Strict):
     minimum_tax: MinimumTax | None = None
     tax: Tax | None = None
     half_tax: HalfTax | None = None
+    half_tax_on_local_tax: Provision | None = None  # the reading that halves a fee-schedule tax too
     late_fee: LateFee | None = None
     free_license: list[FreeLicense] = []
     not_required: NotRequired | None = None
@@ -106,8 +107,32 @@ class LastDayExtension(Provision):
     extend: bool
 
 
+class Holiday(Strict):
+    """A fixed day (`month`, `day`) or the `nth` `weekday` (0 = Monday) of `month` (-1: the last)."""
+
+    name: str
+    month: int
+    day: int | None = None
+    weekday: int | None = None
+    nth: int | None = None
+
+    def of(self, year: int) -> date:
+        if self.day is not None:
+            return date(year, self.month, self.day)
+        if self.nth > 0:
+            first = date(year, self.month, 1)
+            return first + timedelta(days=(self.weekday - first.weekday()) % 7 + 7 * (self.nth - 1))
+        last = date(year + self.month // 12, self.month % 12 + 1, 1) - ONE_DAY
+        return last - timedelta(days=(last.weekday() - self.weekday) % 7)
+
+
+class LegalHolidays(Provision):
+    days: list[Holiday]
+
+
 @section("time")
 class TimeSection(Strict):
+    legal_holidays: LegalHolidays | None = None
     last_day_extension: LastDayExtension | None = None
 
 
@@ -281,7 +306,7 @@ class _Tax:
 
     __slots__ = ("amount", "cites", "notes", "not_set", "charges_cites", "total", "total_late", "halved")
 
-    def __init__(self, amount, cites, notes, not_set, late_cites, late_amount, half=None):
+    def __init__(self, amount, cites, notes, not_set, late_cites, late_amount, half=None, half_reading=()):
         self.amount, self.cites, self.notes, self.not_set = amount, cites, notes, not_set
         self.charges_cites = cites + tuple(c for c in late_cites if c not in cites)
         self.total = None if amount is None else amount + ZERO
@@ -289,7 +314,8 @@ class _Tax:
         self.halved = None
         if half is not None and amount is not None:
             halved = (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
-            self.halved = _Tax(halved, cites + (half.cite.citation,), notes, not_set, late_cites, late_amount)
+            self.halved = _Tax(halved, cites + (half.cite.citation, *half_reading), notes, not_set, late_cites,
+                               late_amount)
 
 
 class _Day:
@@ -311,20 +337,27 @@ class _Day:
         tax = lic.tax or lic.minimum_tax
         cites = (tax.cite.citation,)
         late = terms.late_cites, self.late_amount
-        amount, missing = amount_at(tax.altered if altered else tax.unaltered, on, local, cites[0])
+        chosen = tax.altered if altered else tax.unaltered
+        amount, missing = amount_at(chosen, on, local, cites[0])
+        notes = ()
+        minimum = lic.minimum_tax
+        if missing and getattr(chosen, "until_set", None) == "state_minimum" and minimum is not None:
+            amount, missing = (minimum.altered if altered else minimum.unaltered).at(on), None
+            cites += (minimum.cite.citation,)
+            notes = (f"no local tax in the fee schedule on {on}: the state minimum is the tax",)
         if missing:
             return _Tax(None, cites, (f"the license tax is a local amount not set for {on}",), (missing,), *late)
         if amount is None:
             return _Tax(None, cites, (f"no license tax in force on {on}",), (), *late)
-        notes = ()
-        minimum = lic.minimum_tax
         if minimum is not None and tax is not minimum:
             floor = (minimum.altered if altered else minimum.unaltered).at(on)
             if floor is not None and amount < floor:
                 amount = floor
                 cites += (minimum.cite.citation,)
                 notes = ("the local tax is below the state minimum; the minimum applies",)
-        return _Tax(amount, cites, notes, (), *late, half=lic.half_tax)
+        reading = lic.half_tax_on_local_tax
+        half_reading = (reading.cite.citation,) if reading is not None and isinstance(chosen, LocalAmount) else ()
+        return _Tax(amount, cites, notes, (), *late, half=lic.half_tax, half_reading=half_reading)
 
     def tax_for(self, a) -> _Tax:
         if a.trained_to and a.species == "dog":
@@ -350,6 +383,26 @@ def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citati
     y = _year(pack, a.license_year or license_year_of(pack, on))
     trigger = _trigger(terms, y, terms.due(a.born_on), a.acquired_on)
     return None if trigger is None else (trigger[0], trigger[1], terms.late_cites[0])
+
+
+def _period_words(period: Period) -> str:
+    n, unit = next((n, u) for n, u in ((period.days, "day"), (period.months, "month"), (period.years, "year"))
+                   if n is not None)
+    return f"{n} {unit}{'s' if n != 1 else ''}"
+
+
+def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
+    """Why a late fee is due, in the pack's own figures ("not licensed before April 1"), for the
+    clerk's and the resident's screens; templates never carry the dates or periods themselves."""
+    lic = pack.licensing
+    lf = lic.late_fee
+    if trigger == "renewal":
+        return f"not licensed before {lf.renewal_before.of(2001):%B} {lf.renewal_before.day}"
+    if trigger == "acquisition":
+        return f"not licensed within {_period_words(lf.acquired_within)} of acquiring"
+    if trigger == "licensable_age":
+        return f"not licensed by {_period_words(lic.licensable_age.age)} of age"
+    return trigger
 
 
 def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:

@@ -55,12 +55,19 @@ class KennelSection(Strict):
     inspection: Provision | None = None  # problems found are corrected before approval
 
 
+class LitterException(Provision):
+    """Pups of a litter kept for no more than `kept_for` from birth are not counted."""
+
+    kept_for: Period
+
+
 class MultipleDogLicense(Provision):
     available_above: int | None = None
     required_above: int | None = None
     included_dogs: int
     tax: Amount
     each_additional: Amount
+    litter_exception: LitterException | None = None
 
 
 @section("multiple_dog")
@@ -89,7 +96,8 @@ class KennelFacts(Facts):
 
 
 class DogCount(Facts):
-    dogs: int
+    dogs: int  # dogs kept, litter pups not included
+    litter_born_on: list[date] = []  # the birth date of each pup of a litter kept
 
 
 class HouseholdAnimal(Facts):
@@ -135,6 +143,7 @@ def kennel_license(pack: Pack, f: KennelFacts, on: date, local: LocalAmounts) ->
             "privacy_fence": f.privacy_fence if s.privacy_fence else None,
         }
         value["siting"] = checks
+        value["minimum_sq_ft"] = s.sq_ft_per_animal * len(f.dogs_born_on)
         cites.append(s.cite.citation)
     if value["required"] and k.fee is not None:
         fee, missing = amount_at(k.fee.renewal if f.renewal else k.fee.initial, on, local, k.fee.cite.citation)
@@ -156,19 +165,31 @@ def multiple_dog_license(pack: Pack, f: DogCount, on: date, local: LocalAmounts)
     if m is None:
         return _absent("multiple-dog license")
     cite = m.cite.citation
-    required = m.required_above is not None and f.dogs > m.required_above
-    available = required or (m.available_above is not None and f.dogs > m.available_above)
-    value = {"required": required, "available": available, "tax": None, "tags": f.dogs if available else 0}
+    cites, notes = [cite], []
+    dogs, waiting = f.dogs, 0
+    for born in f.litter_born_on:
+        # Webster § 98-3B: "a litter of pups ... may be kept for not more than 10 weeks from birth"
+        if m.litter_exception is not None and on <= plus(born, m.litter_exception.kept_for):
+            waiting += 1
+        else:
+            dogs += 1
+    if waiting:
+        cites.append(m.litter_exception.cite.citation)
+        notes.append(f"{waiting} pup(s) of a litter still within the litter exception are not counted")
+    required = m.required_above is not None and dogs > m.required_above
+    available = required or (m.available_above is not None and dogs > m.available_above)
+    value = {"required": required, "available": available, "tax": None, "tags": dogs if available else 0,
+             "dogs_counted": dogs, "litter_pups_not_counted": waiting}
     if not available:
-        return Decision(value, (cite,), ())
+        return Decision(value, tuple(cites), tuple(notes))
     base, missing_base = amount_at(m.tax, on, local, cite)
-    extra = max(0, f.dogs - m.included_dogs)
+    extra = max(0, dogs - m.included_dogs)
     each, missing_each = amount_at(m.each_additional, on, local, cite) if extra else (Decimal(0), None)
     missing = tuple(x for x in (missing_base, missing_each) if x)
     if not missing and base is not None and each is not None:
         value["tax"] = base + each * extra
-    notes = (f"{extra} dog(s) over {m.included_dogs}",) if extra else ()
-    return Decision(value, (cite,), notes, missing)
+    notes += [f"{extra} dog(s) over {m.included_dogs}"] if extra else []
+    return Decision(value, tuple(cites), tuple(notes), missing)
 
 
 @question("household_limit", facts=HouseholdFacts,
@@ -183,4 +204,6 @@ def household_limit(pack: Pack, f: HouseholdFacts, on: date, local: LocalAmounts
     )
     over = counted > h.more_than and not f.zoning_allows_more
     notes = ("zoning specifically allows more",) if f.zoning_allows_more and counted > h.more_than else ()
+    if any(a.from_litter for a in f.animals) and h.choice:
+        notes += (h.choice,)
     return Decision({"counted": counted, "more_than": h.more_than, "over_limit": over}, (h.cite.citation,), notes)

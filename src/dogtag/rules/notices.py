@@ -29,6 +29,23 @@ class NoticeFacts(Facts):
     published_on: date | None = None
 
 
+class YearFacts(Facts):
+    year: int
+
+
+@question("legal_holidays", facts=YearFacts,
+          doc="The Wisconsin legal holidays of a year (s. 995.20) the engine skips in business days and "
+              "past which a last day moves: [{day, name}], as the state pack pins them.")
+def legal_holidays_of(pack, facts: YearFacts, on: date, local) -> Decision:
+    from .dates import legal_holidays
+
+    rule = pack.time.legal_holidays if pack.time is not None else None
+    if rule is None:
+        return Decision({"holidays": []}, (), ("this law pins no legal holidays",))
+    days = [{"day": d, "name": n} for d, n in sorted(legal_holidays(facts.year).items())]
+    return Decision({"holidays": days}, (rule.cite.citation,), (rule.choice,) if rule.choice else ())
+
+
 def _needs(fact: str) -> ValueError:
     return ValueError(f"{fact} is required for this method of notice")
 

@@ -23,6 +23,14 @@ class MostAnimals(Provision):
     most: int = Field(ge=0)
 
 
+class Housing(Provision):
+    """Per-bird housing: coop and pen space (cubic feet per chicken), nesting boxes (one per N birds)."""
+
+    coop_cu_ft_per_chicken: int = Field(ge=0)
+    pen_cu_ft_per_chicken: int = Field(ge=0)
+    birds_per_nesting_box: int = Field(ge=1)
+
+
 class HenFees(Provision):
     application: Amount
     renewal: Amount
@@ -44,6 +52,8 @@ class RenewablePermitYear(Provision):
 class PermitsSection(Strict):
     hen_zoning: Zoning | None = None
     hen_limit: MostAnimals | None = None
+    hen_housing: Housing | None = None
+    hen_not_transferable: Provision | None = None
     roosters: MostAnimals | None = None
     hen_fees: HenFees | None = None
     hen_permit_year: PermitYear | None = None
@@ -67,12 +77,19 @@ class HenFacts(Facts):
     renewal: bool = False
     changes: bool = False
     for_year: int | None = None
+    renews_expiring_on: date | None = None  # a renewal: the last day of the permit it renews
+    chicks: int = Field(default=0, ge=0)  # hens "of any age, including chicks" count toward the limit
+    coop_cu_ft: int | None = Field(default=None, ge=0)  # the housing is checked when it is given
+    pen_cu_ft: int | None = Field(default=None, ge=0)
+    nesting_boxes: int | None = Field(default=None, ge=0)
+    transferred_from_another_permittee: bool = False
 
 
 @question("hen_permit", facts=HenFacts,
           doc="Cedarburg backyard hens: may a permit issue (zoning, number, roosters, owners' consent, "
               "premises registration), the fee (application or renewal, never prorated) and its expiry "
-              "(December 31 of `for_year`, by default the year of `on`; a renewal covers the next permit year).")
+              "(December 31 of `for_year`; by default the year of `on`, and for a renewal the permit year "
+              "after the renewed one's, `renews_expiring_on`, or after the year of `on`).")
 def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
     s: PermitsSection | None = pack.permits
     if s is None or s.hen_fees is None:
@@ -80,13 +97,28 @@ def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
     cites, reasons, not_set = [], [], []
 
     def check(rule, ok: bool, reason: str) -> None:
-        cites.append(rule.cite.citation)
+        if rule.cite.citation not in cites:
+            cites.append(rule.cite.citation)
         if not ok:
             reasons.append(reason)
 
     zoned = facts.zoning in s.hen_zoning.zoned and not set(facts.parcel_uses) & set(s.hen_zoning.excluded_uses)
     check(s.hen_zoning, zoned, "the parcel is not zoned single-family residential only")
-    check(s.hen_limit, facts.hens <= s.hen_limit.most, f"more than {s.hen_limit.most} hens")
+    birds = facts.hens + facts.chicks
+    check(s.hen_limit, birds <= s.hen_limit.most, f"more than {s.hen_limit.most} hens")
+    h = s.hen_housing
+    if h is not None and birds:
+        given = [(facts.coop_cu_ft, h.coop_cu_ft_per_chicken * birds, "coop"),
+                 (facts.pen_cu_ft, h.pen_cu_ft_per_chicken * birds, "pen")]
+        for have, need, what in given:
+            if have is not None:
+                check(h, have >= need, f"the {what} has {have} cubic feet; {birds} chickens need {need}")
+        if facts.nesting_boxes is not None:
+            need = -(-birds // h.birds_per_nesting_box)
+            check(h, facts.nesting_boxes >= need,
+                  f"{facts.nesting_boxes} nesting box(es); {birds} chickens need {need}")
+    if s.hen_not_transferable is not None and facts.transferred_from_another_permittee:
+        check(s.hen_not_transferable, False, "a permit is not transferable: the new keeper applies for a permit")
     check(s.roosters, facts.roosters <= s.roosters.most, "roosters or other crowing fowl")
     check(s.hen_owner_consent, facts.all_owners_signed, "not signed or countersigned by all owners of record")
     check(s.hen_premises_registration, facts.premises_registration, "no Livestock Premises Registration number")
@@ -96,13 +128,25 @@ def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
     if missing:
         not_set.append(missing)
     cites += [s.hen_fees.cite.citation, s.hen_permit_year.cite.citation]
-    year = facts.for_year or on.year
+    year = facts.for_year or _permit_year(s, facts, on)
+    if facts.renewal and s.hen_renewal is not None:
+        cites.append(s.hen_renewal.cite.citation)
     if year < on.year:
         return Decision(None, (s.hen_permit_year.cite.citation,), (f"the permit year {year} has ended",))
     value = {"may_issue": not reasons, "reasons": reasons, "fee": fee,
              "fee_kind": "renewal" if renewing else "application", "expires": s.hen_permit_year.ends.of(year)}
     notes = ("a renewal with changes needs a new full application",) if facts.renewal and facts.changes else ()
     return Decision(value, tuple(cites), notes, tuple(not_set))
+
+
+def _permit_year(s: PermitsSection, facts: HenFacts, on: date) -> int:
+    """§ 7-1-26(d)(7) read with (d)(6) (the pack's `hen_renewal.choice`): a renewal covers the permit
+    year after the renewed permit's, or the year it is made in if that permit has already ended; a
+    renewal whose old permit is not named renews the one in force on `on`, this year's."""
+    if not facts.renewal:
+        return on.year
+    renewed_year = facts.renews_expiring_on.year if facts.renews_expiring_on is not None else on.year
+    return max(on.year, renewed_year + 1)
 
 
 class SitePlanFacts(Facts):

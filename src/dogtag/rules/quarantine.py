@@ -29,6 +29,7 @@ class QuarantineSection(Strict):
     delivery: Hours | None = None
     place: Place | None = None
     observation: Days | None = None
+    isolation_period: Days | None = None  # a period counted from the first day of isolation
     examinations: Provision | None = None
     owner_confinement: Days | None = None
     exposure_not_immunized: Days | None = None
@@ -60,6 +61,13 @@ def bite_quarantine(pack, facts: BiteFacts, on: date, local) -> Decision:
         cites.insert(0, q.delivery.cite.citation)
     ends = q.observation.after(facts.bitten_on)
     first = facts.isolation_starts_on or facts.bitten_on
+    if first < facts.bitten_on:
+        raise ValueError(f"isolation_starts_on {first} is before the bite ({facts.bitten_on})")
+    if q.isolation_period is not None:
+        # Cedarburg § 7-1-5(e)(1): "confined and isolated for a period of ten (10) days"
+        ends = max(ends, q.isolation_period.after(first))
+        cites.append(q.isolation_period.cite.citation)
+        notes += [q.isolation_period.choice] if q.isolation_period.choice else []
     if first >= ends:
         raise ValueError(f"isolation_starts_on {first} is not before the observation ends ({ends})")
     value = {

@@ -33,8 +33,12 @@ class Revaccination(Provision):
 
 
 class SpeciesInterval(Provision):
+    """A species' own revaccination interval. `whatever_the_certificate` (Cedarburg's cats): the
+    interval binds even when the certificate states a later expiry date."""
+
     species: Species
     without_expiry_date: Period
+    whatever_the_certificate: bool = False
 
 
 @section("rabies")
@@ -81,29 +85,33 @@ def first_vaccination_due(pack: Pack, f: FirstFacts, on: date, local: LocalAmoun
     first = r.first_vaccination
     age_day = plus(f.born_on, first.age)
     due = last_day_within(age_day, first.within, _extend(pack)) if first.within else age_day
-    value = {"due": due, "reason": "age"}
+    value = {"due": due, "reason": "age", "age_reached_on": age_day}
     cites = [first.cite.citation]
     bi = r.brought_in
     if bi is not None and f.brought_in_on is not None and f.brought_in_on >= plus(f.born_on, bi.after_age):
         cites = [bi.cite.citation]
         if f.current_certificate:
-            return Decision({"due": None, "reason": "current_certificate"}, tuple(cites),
+            return Decision({"due": None, "reason": "current_certificate", "age_reached_on": age_day}, tuple(cites),
                             ("brought in with a current certificate: no vaccination due now",))
-        value = {"due": last_day_within(f.brought_in_on, bi.within, _extend(pack)), "reason": "brought_in"}
+        value = {"due": last_day_within(f.brought_in_on, bi.within, _extend(pack)), "reason": "brought_in",
+                 "age_reached_on": age_day}
     return Decision(value, tuple(cites), ())
 
 
 def revaccination_due(pack: Pack, f: VaccinationFacts) -> tuple[date, list]:
     r = pack.rabies.revaccination
     cites = [r.cite.citation]
+    special = next((s for s in pack.rabies.species_interval if s.species == f.species), None)
     if f.certificate_expires_on is not None:
         due = f.certificate_expires_on - ONE_DAY
+        if special is not None and special.whatever_the_certificate:
+            due = min(due, plus(f.vaccinated_on, special.without_expiry_date))
+            cites.append(special.cite.citation)
     else:
         period = r.without_expiry_date
-        for special in pack.rabies.species_interval:
-            if special.species == f.species:
-                period = special.without_expiry_date
-                cites.append(special.cite.citation)
+        if special is not None:
+            period = special.without_expiry_date
+            cites.append(special.cite.citation)
         due = plus(f.vaccinated_on, period)
     if f.initial:
         due = min(due, plus(f.vaccinated_on, r.after_initial))

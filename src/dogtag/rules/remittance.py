@@ -20,7 +20,7 @@ from pydantic import Field
 
 from .catalogue import Facts, question
 from .decision import CENT, ZERO, Decision
-from .licensing import licensable_on, license_year_bounds
+from .licensing import Species, licensable_on, license_year_bounds
 from .packs import load_pack
 from .schema import Dated, Money, Provision, Strict, section
 
@@ -29,8 +29,16 @@ class Retained(Provision):
     per_license: Dated[Money]
 
 
+class RemittedSpecies(Provision):
+    """The species whose license taxes pay a state-minimum part to the county; another species'
+    license (Cedarburg's cats) is the municipality's alone."""
+
+    species: list[Species]
+
+
 @section("remittance")
 class RemittanceSection(Strict):
+    remitted_species: RemittedSpecies | None = None
     collector_retains: Retained | None = None
     county_payment: Provision | None = None
     clerk_report: Provision | None = None
@@ -38,6 +46,7 @@ class RemittanceSection(Strict):
 
 class LicenseCharged(Facts):
     kind: Literal["individual", "multiple-dog"] = "individual"
+    species: Species = "dog"
     altered: bool = False
     tax: Money
     late_fee: Money = ZERO
@@ -50,6 +59,10 @@ class LicenseCharged(Facts):
 
 def _state_part(pack, f: LicenseCharged, on: date) -> tuple[Decimal, list, list[str]]:
     lic = pack.licensing
+    remitted = pack.remittance.remitted_species if pack.remittance is not None else None
+    if remitted is not None and f.species not in remitted.species:
+        note = f"a {f.species} license pays nothing to the county: all of it is kept locally"
+        return ZERO, [remitted.cite.citation], [note]
     if f.free_license or f.tax <= ZERO:
         return ZERO, [], ["no tax collected: no state-minimum part"]
     if f.kind == "multiple-dog":

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Annotated, Any, Generic, TypeVar, get_args
+from typing import Annotated, Any, Generic, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
 from pydantic_core import core_schema
@@ -117,7 +117,12 @@ class Dated(Generic[T]):
 
 
 class LocalAmount(Strict):
+    """An amount the clerk sets in the fee schedule. `until_set: state_minimum`: where the
+    ordinance adopts the statute and may, but need not, set more (s. 174.05(3)), the state
+    minimum is the amount until the clerk enters one."""
+
     local: str
+    until_set: Literal["state_minimum"] | None = None
 
 
 Amount = Dated[Money] | LocalAmount

@@ -52,6 +52,7 @@ from dogtag.enforcement.actions.impoundments import (
 from dogtag.enforcement.actions.quarantines import (
     declare_district_quarantine,
     extend_quarantine,
+    identify_biting_animal,
     order_bite_quarantine,
     order_exposure_quarantine,
     record_delivery,
@@ -83,6 +84,7 @@ __all__ = [
     "release_impoundment",
     "declare_district_quarantine",
     "extend_quarantine",
+    "identify_biting_animal",
     "order_bite_quarantine",
     "order_exposure_quarantine",
     "record_delivery",

@@ -16,7 +16,7 @@ from dogtag.enforcement.models import (
     Deadline,
     today,
 )
-from dogtag.registry.actions import save_record
+from dogtag.registry.actions import same_municipality, save_record
 from dogtag.registry.models import RabiesVaccination
 
 OFFICERS = (Role.OFFICER, Role.ADMINISTRATOR)
@@ -36,11 +36,6 @@ def not_in_future(**dates) -> None:
               for field, day in dates.items() if day is not None and day > on}
     if errors:
         raise ValidationError(errors)
-
-
-def same_municipality(field, obj, municipality_id):
-    if obj is not None and obj.municipality_id != municipality_id:
-        raise ValidationError({field: f"{obj} belongs to another municipality."})
 
 
 def open_case(*, acting_user, municipality, kind, title, animal=None, owner=None, opened_on=None) -> Case:

@@ -61,6 +61,18 @@ def _holding(imp) -> None:
     )
 
 
+# The engine's name for the conduct behind each reason the officer records.
+IMPOUNDMENT_GROUNDS = {
+    Impoundment.Reason.AT_LARGE: "at_large",
+    Impoundment.Reason.UNLICENSED: "unlicensed",
+    Impoundment.Reason.BITE: "attacks_person",
+    Impoundment.Reason.VICIOUS: "attacks_person",
+    Impoundment.Reason.NUISANCE: "barks_or_howls",
+    Impoundment.Reason.QUARANTINE: "not_confined_in_rabies_quarantine",
+    Impoundment.Reason.OTHER: "other",
+}
+
+
 @transaction.atomic
 def impound(
     *,
@@ -82,10 +94,20 @@ def impound(
     basis = law.ask(
         municipality,
         "impoundment_basis",
-        {"officer_saw_or_heard": officer_saw_or_heard, "sworn_complaint": sworn_complaint},
+        {
+            "officer_saw_or_heard": officer_saw_or_heard,
+            "sworn_complaint": sworn_complaint,
+            "ground": IMPOUNDMENT_GROUNDS.get(reason),
+        },
         impounded_on,
     )
-    if not basis.value:
+    if basis.value["ground_listed"] is False:
+        reason_label = Impoundment.Reason(reason).label if reason in Impoundment.Reason.values else reason
+        raise ValidationError(
+            {"reason": f"{law.sections(basis)} does not let an officer impound an animal for this reason "
+             f"({reason_label.lower()})."}
+        )
+    if basis.value["evidence_met"] is False:
         raise ValidationError(
             {
                 "officer_saw_or_heard": f"{law.sections(basis)} requires that the impounding officer saw or heard the "

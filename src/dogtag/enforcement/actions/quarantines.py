@@ -34,14 +34,18 @@ from dogtag.registry.actions import save_record
 
 @transaction.atomic
 def report_bite(*, acting_user, municipality, animal, victim_name, bitten_on, place, **fields) -> BiteReport:
+    """A bite report; the animal may be unknown or a stray (`animal_description`), linked later
+    with `identify_biting_animal` when it is found."""
     bitten_on = as_date(bitten_on)
     if bitten_on and bitten_on > today():
         raise ValidationError({"bitten_on": f"Bite date {bitten_on} is in the future."})
+    if animal is None and not str(fields.get("animal_description") or "").strip():
+        raise ValidationError({"animal": "Choose the animal, or describe it if it is unknown or a stray."})
     case = open_case(
         acting_user=acting_user,
         municipality=municipality,
         kind=Case.Kind.BITE,
-        title=f"Bite by {animal} on {bitten_on}",
+        title=f"Bite by {animal or fields['animal_description']} on {bitten_on}",
         animal=animal,
         opened_on=today(),
     )
@@ -94,7 +98,23 @@ def _bite_deadlines(order, decision):
 
 
 @transaction.atomic
+def identify_biting_animal(bite, *, acting_user, animal) -> BiteReport:
+    """The unknown or stray animal of a bite report is found: the report and its case name it."""
+    if bite.animal_id is not None:
+        raise ValidationError({"animal": f"This bite report already names {bite.animal}."})
+    if animal is None or animal.municipality_id != bite.municipality_id:
+        raise ValidationError({"animal": "Choose the animal from this municipality's registry."})
+    case = bite.case
+    case.animal, case.owner = animal, next((o.person for o in animal.current_owners()), None)
+    case.title = f"Bite by {animal} on {bite.bitten_on}"
+    case.save(update_fields=["animal", "owner", "title"])
+    return change(bite, acting_user=acting_user, action="bite.identify", roles=STAFF, animal=animal)
+
+
+@transaction.atomic
 def order_bite_quarantine(bite, *, acting_user, place, facility, ordered_at=None, isolation_starts_on=None):
+    if bite.animal_id is None:
+        raise ValidationError({"place": "Identify the animal first: a quarantine is ordered for a known animal."})
     ordered_at = ordered_at or timezone.now()
     immunized = currently_immunized(bite.animal, bite.bitten_on)
     decision = law.ask(

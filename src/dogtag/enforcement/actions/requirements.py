@@ -19,6 +19,7 @@ from dogtag.enforcement.models import (
     Requirement,
     today,
 )
+from dogtag.rules.decision import citations_json
 
 
 def update_requirements(decl, *, only_stayed=False, runs_again_from=None):
@@ -64,10 +65,7 @@ def _requirement_cites(decision, name, v):
     names = list(decision.value)
     own = decision.citations[names.index(name)] if len(decision.citations) >= len(names) else None
     rest = decision.citations[len(names) :]
-    return [
-        {"section": c.section, "quote": c.quote, "jurisdiction": c.jurisdiction}
-        for c in ([own] if own else []) + list(rest)
-    ]
+    return citations_json(([own] if own else []) + list(rest))
 
 
 def elsewhere_facts(decl):

@@ -1,18 +1,26 @@
+import time
+
 from django.core.management.base import BaseCommand, CommandError
 
 from dogtag.lib.progress import Progress
-from dogtag.licensing.renewals import run_renewals
+from dogtag.licensing.actions import start_renewal_run
+from dogtag.licensing.models import RenewalChunk, RenewalRun
 from dogtag.registry.models import Municipality
 
 
 class Command(BaseCommand):
-    help = "Create the renewal notices for YEAR (idempotent): one printable PDF batch, emails after commit."
+    help = (
+        "Create the renewal notices for YEAR (idempotent: a second run adds only new ones). The notices are "
+        "committed at once; `dogtag worker` prints them in parts, merges the parts and emails the owners. "
+        "--wait follows the printing with a progress bar."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("year", type=int)
         parser.add_argument("--municipality", help="its slug, e.g. benton (default: all)")
+        parser.add_argument("--wait", action="store_true", help="wait until the worker has printed every part")
 
-    def handle(self, *args, year, municipality=None, **options):
+    def handle(self, *args, year, municipality=None, wait=False, **options):
         municipalities = Municipality.objects.all()
         if municipality:
             municipalities = municipalities.filter(slug=municipality)
@@ -22,16 +30,24 @@ class Command(BaseCommand):
                     f"{', '.join(Municipality.objects.values_list('slug', flat=True))}"
                 )
         for m in municipalities:
-            run = self.run_one(m, year)
+            run = start_renewal_run(acting_user=None, municipality=m, license_year=year)
             self.stdout.write(
-                f"{m}: {run.notices_created} notices, {run.emails_queued} emails queued"
-                + (f", PDF {run.pdf}" if run.pdf else "")
+                f"{m}: {run.notices_created} notices, {run.emails_queued} to be emailed, "
+                f"printed in {run.chunks_total} part(s) by the worker (run {run.pk})"
             )
+            if wait and run.chunks_total:
+                self.follow(run)
 
-    def run_one(self, municipality, year):
-        return run_renewals(
-            acting_user=None,
-            municipality=municipality,
-            license_year=year,
-            progress=lambda total: Progress(f"{municipality.name} {year}", total, self.stderr._out),
-        )
+    def follow(self, run, poll=1.0):
+        bar = Progress(f"{run.municipality.name} {run.license_year} printing", run.chunks_total, self.stderr._out)
+        done = 0
+        while done < run.chunks_total:
+            now = RenewalChunk.objects.filter(run=run).exclude(done_at=None).count()
+            for _ in range(now - done):
+                bar.advance()
+            done = now
+            if done < run.chunks_total:
+                time.sleep(poll)
+        while not RenewalRun.objects.filter(pk=run.pk).exclude(finished_at=None).exists():
+            time.sleep(poll)
+        self.stdout.write(f"  merged: {RenewalRun.objects.get(pk=run.pk).pdf}")

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from dogtag.portal.reminders import send_rabies_reminders
+from dogtag.portal.actions import send_rabies_reminders
 
 
 class Command(BaseCommand):

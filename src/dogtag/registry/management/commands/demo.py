@@ -1,6 +1,7 @@
 from base64 import b32encode
 
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -25,8 +26,20 @@ DEMO_ADMIN_TOTP_KEY = "646f677461672064656d6f2061646d696e20746f"
 class Command(BaseCommand):
     help = "Load the five municipalities and the demo accounts. Running it again changes nothing."
 
-    @transaction.atomic
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--with-sample-data",
+            action="store_true",
+            help="also fill each municipality with owners, animals, licenses and a few open cases",
+        )
+
     def handle(self, *args, **options):
+        with transaction.atomic():
+            self.load(*args, **options)
+        if options["with_sample_data"]:
+            call_command("sample_data", stdout=self.stdout)
+
+    def load(self, *args, **options):
         municipalities = self.load_municipalities()
         accounts = [(f"{m.slug}-clerk", [(m, Role.CLERK)]) for m in municipalities]
         accounts += [

@@ -6,30 +6,23 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
-from dogtag.audit.record import record, snapshot
+from dogtag.audit.record import record, save_and_record, snapshot
+from dogtag.lib.tasks import enqueue
 from dogtag.licensing import law
+from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.models import FeeScheduleEntry, License, Payment, Refund, Tag, TagLot
 from dogtag.licensing.owed import what_is_owed
-from dogtag.licensing.tags import take_tag
 from dogtag.registry.models import today
+from dogtag.rules.decision import citations_json
 from dogtag.rules.delegations import delegated_amounts, state_minimum
 
 CLERKS = (Role.CLERK, Role.ADMINISTRATOR)
 MAX_LOT = 100_000
-
-
-def _citations_json(citations) -> list[dict]:
-    return [{"jurisdiction": c.jurisdiction, "section": c.section, "quote": c.quote} for c in citations]
-
-
-def _saved(obj, *, acting_user, action, before=None):
-    obj.save()
-    record(acting_user=acting_user, action=action, obj=obj, before=before)
-    return obj
 
 
 @transaction.atomic
@@ -68,7 +61,7 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
         authority=authority,
         created_by=acting_user,
     )
-    return _saved(entry, acting_user=acting_user, action="fee.set")
+    return save_and_record(entry, acting_user=acting_user, action="fee.set")
 
 
 @transaction.atomic
@@ -78,7 +71,7 @@ def void_fee(entry, *, acting_user, reason: str):
         raise ValidationError({"reason": "Say why this amount is void."})
     before = snapshot(entry)
     entry.voided_at, entry.void_reason = timezone.now(), reason
-    return _saved(entry, acting_user=acting_user, action="fee.void", before=before)
+    return save_and_record(entry, acting_user=acting_user, action="fee.void", before=before)
 
 
 @transaction.atomic
@@ -104,7 +97,7 @@ def receive_tag_lot(
     ).first()
     if clash:
         raise ValidationError({"first_serial": f"Serials overlap the lot already received: {clash}."})
-    lot = _saved(
+    lot = save_and_record(
         TagLot(
             municipality=municipality,
             license_year=license_year,
@@ -150,19 +143,36 @@ def record_payment(
         errors["card_reference"] = "Enter the card transaction reference."
     if errors:
         raise ValidationError(errors)
-    return _saved(
-        Payment(
-            municipality=municipality,
-            payer=payer,
-            amount=amount,
-            method=method,
-            check_number=payment.get("check_number", ""),
-            card_reference=payment.get("card_reference", ""),
-            received_by=acting_user,
-        ),
-        acting_user=acting_user,
-        action="payment.record",
+    paid = Payment(
+        municipality=municipality,
+        payer=payer,
+        amount=amount,
+        method=method,
+        check_number=payment.get("check_number") or "",
+        card_reference=payment.get("card_reference") or "",
+        received_by=acting_user,
+        receipt_year=today().year,
     )
+    _numbered(paid)
+    record(acting_user=acting_user, action="payment.record", obj=paid)
+    return paid
+
+
+def _numbered(payment: Payment, attempts: int = 5) -> None:
+    """The next receipt number of the municipality's year. Two clerks taking money at once may
+    reach for the same number; the unique constraint refuses the second, which takes the next."""
+    for attempt in range(attempts):
+        last = Payment.objects.filter(
+            municipality=payment.municipality, receipt_year=payment.receipt_year
+        ).aggregate(n=Max("receipt_serial"))["n"]
+        payment.receipt_serial = (last or 0) + 1
+        try:
+            with transaction.atomic():
+                payment.save()
+            return
+        except IntegrityError:
+            if attempt == attempts - 1:
+                raise
 
 
 @transaction.atomic
@@ -174,12 +184,16 @@ def issue_license(
     tag_serial: int | None = None,
     license_year: int | None = None,
     on: date | None = None,
+    owed=None,
 ) -> License:
     """Issue the license the law allows today: refused, with nothing written, while any
-    reason in `what_is_owed` stands."""
+    reason in `what_is_owed` stands. The counter passes the `owed` it has just shown the clerk
+    (for this animal, day and year), so the figures are not worked out twice; a license issued
+    meanwhile still fails on the unique license below."""
     require_role(acting_user, animal.municipality_id, CLERKS)
     on = on or today()
-    owed = what_is_owed(animal, on, license_year)
+    if owed is None or owed.on != on or (license_year is not None and owed.license_year != license_year):
+        owed = what_is_owed(animal, on, license_year)
     if owed.refusals:
         errors = {}
         for refusal in owed.refusals:
@@ -216,7 +230,7 @@ def issue_license(
         breed=animal.breed,
         color=animal.color,
         county=animal.municipality.county,
-        citations=_citations_json(owed.citations()),
+        citations=citations_json(owed.citations()),
     )
     try:
         with transaction.atomic():
@@ -248,7 +262,7 @@ def void_license(license, *, acting_user, reason: str, refund: dict | None = Non
     if payment is None or payment.voided_at:
         return voided
     if refund:
-        _saved(
+        save_and_record(
             Refund(municipality=license.municipality, payment=payment, license=license, reason=reason,
                    refunded_by=acting_user, **refund),
             acting_user=acting_user,
@@ -257,7 +271,7 @@ def void_license(license, *, acting_user, reason: str, refund: dict | None = Non
     elif not payment.licenses.filter(voided_at=None).exists() and not payment.refunds.exists():
         before = snapshot(payment)
         payment.voided_at, payment.void_reason = timezone.now(), f"License {license.serial} voided: {reason}"
-        _saved(payment, acting_user=acting_user, action="payment.void", before=before)
+        save_and_record(payment, acting_user=acting_user, action="payment.void", before=before)
     return voided
 
 
@@ -301,7 +315,7 @@ def _void(license, *, acting_user, reason, roles, action) -> License:
     before = snapshot(license)
     license.voided_at, license.void_reason = timezone.now(), reason
     license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.VOIDED)
-    return _saved(license, acting_user=acting_user, action=action, before=before)
+    return save_and_record(license, acting_user=acting_user, action=action, before=before)
 
 
 @transaction.atomic
@@ -316,3 +330,203 @@ def replace_tag(license, *, acting_user, tag_serial: int | None = None) -> Tag:
     Tag.objects.filter(pk=tag.pk).update(license=license)
     record(acting_user=acting_user, action="license.replace_tag", obj=license, before=before)
     return tag
+
+
+# The renewal run (licensing/renewals.py reads and prints; these write).
+
+RENDER_CHUNK = "dogtag.licensing.tasks.print_renewal_chunk"
+MERGE_RUN = "dogtag.licensing.tasks.merge_renewal_run"
+
+
+@transaction.atomic
+def start_renewal_run(*, acting_user, municipality, license_year: int):
+    """Commit a notice for every animal due one, in one INSERT ... SELECT, and the run's chunks;
+    the worker prints the chunks (and emails the owners) after commit. Idempotent: a second run
+    adds notices only for animals that became due since."""
+    from django.conf import settings
+    from django.db import connection
+
+    from dogtag.licensing import renewals
+    from dogtag.licensing.models import RenewalChunk, RenewalNotice, RenewalRun
+    from dogtag.registry.models import Municipality
+
+    if acting_user is not None:
+        require_role(acting_user, municipality.pk, CLERKS)
+    # One run at a time per municipality: a second waits here, then finds the first one's notices.
+    Municipality.objects.select_for_update().filter(pk=municipality.pk).first()
+    now = timezone.now()
+    size = settings.DOGTAG_RENEWAL_CHUNK_SIZE
+    run = RenewalRun.objects.create(
+        municipality=municipality, license_year=license_year, started_by=acting_user, chunk_size=size
+    )
+    sql, params = renewals.notice_rows(
+        municipality, license_year, timezone.localdate(), run.pk, now
+    ).query.sql_with_params()
+    table = connection.ops.quote_name(RenewalNotice._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(c) for c in renewals.NOTICE_COLUMNS)
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {table} ({columns}) {sql}", params)
+        created = cursor.rowcount
+    emailed = (
+        RenewalNotice.objects.filter(run=run, owner__reminder_opt_out__isnull=True)
+        .exclude(owner__email="")
+        .update(emailed=True)
+    )
+    chunks = RenewalChunk.objects.bulk_create(
+        RenewalChunk(
+            municipality=municipality,
+            run=run,
+            number=n + 1,
+            first_sequence=n * size + 1,
+            last_sequence=min((n + 1) * size, created),
+        )
+        for n in range((created + size - 1) // size)
+    )
+    run.notices_created, run.emails_queued, run.chunks_total = created, emailed, len(chunks)
+    if not chunks:
+        run.finished_at = now
+    run.save()
+    record(acting_user=acting_user, action="renewals.run", obj=run)
+    for chunk in RenewalChunk.objects.filter(run=run).only("pk", "number"):
+        enqueue(
+            RENDER_CHUNK, chunk.pk, task_name=f"renewal run {run.pk} part {chunk.number}", group=f"renewals-{run.pk}"
+        )
+    return run
+
+
+def print_renewal_chunk(chunk_id: int) -> str:
+    """The worker's part of a run: one chunk's PDF and its emails. Safe to run again after a
+    crash: the PDF goes to the same name, and the emails and the chunk's "done" commit together,
+    so a chunk is done once, with its emails once."""
+    from django.core.files.base import ContentFile
+    from django.core.files.storage import default_storage
+
+    from dogtag.lib.pdf import render_pdf
+    from dogtag.licensing import renewals
+    from dogtag.licensing.models import RenewalChunk, RenewalRun
+    from dogtag.outbox import mail
+
+    chunk = RenewalChunk.objects.select_related("run__municipality").get(pk=chunk_id)
+    if chunk.done_at:
+        _merge_when_printed(chunk.run_id)
+        return "already printed"
+    run, municipality = chunk.run, chunk.run.municipality
+    rows = renewals.chunk_rows(municipality, run.license_year, renewals.chunk_notices(chunk))
+    pdf = render_pdf(
+        "licensing/renewal_notices.html", {"rows": rows, "year": run.license_year, "municipality": municipality}
+    )
+    name = renewals.chunk_name(chunk)
+    if default_storage.exists(name):  # left by a run of this chunk that did not commit
+        default_storage.delete(name)
+    saved = default_storage.save(name, ContentFile(pdf))
+    messages = renewals.emails(municipality, run.license_year, rows)
+    with transaction.atomic():
+        RenewalRun.objects.select_for_update().filter(pk=run.pk).first()  # finishers one at a time
+        locked = RenewalChunk.objects.get(pk=chunk_id)
+        if locked.done_at:
+            return "already printed"
+        mail.queue_many(messages)
+        locked.pdf, locked.emails_queued, locked.done_at = saved, len(messages), timezone.now()
+        locked.save(update_fields=["pdf", "emails_queued", "done_at"])
+        record(acting_user=None, action="renewals.chunk_printed", obj=locked)
+        _merge_when_printed(run.pk)
+    return f"{len(rows)} notices printed, {len(messages)} emails queued"
+
+
+def _merge_when_printed(run_id: int) -> None:
+    from dogtag.licensing.models import RenewalChunk, RenewalRun
+
+    if (
+        RenewalRun.objects.filter(pk=run_id, finished_at=None).exists()
+        and not RenewalChunk.objects.filter(run_id=run_id, done_at=None).exists()
+    ):
+        enqueue(MERGE_RUN, run_id, task_name=f"renewal run {run_id} merge")
+
+
+def merge_renewal_run(run_id: int) -> str:
+    """One PDF of the whole run from its chunks, for a clerk who prints everything at once."""
+    from django.core.files.base import File
+    from django.core.files.storage import default_storage
+    from pypdf import PdfWriter
+
+    from dogtag.licensing import renewals
+    from dogtag.licensing.models import RenewalRun
+
+    run = RenewalRun.objects.select_related("municipality").get(pk=run_id)
+    if run.finished_at:
+        return "already merged"
+    chunks = list(run.chunks.order_by("number"))
+    if any(c.done_at is None for c in chunks):
+        return "not every chunk is printed yet"
+    import tempfile
+
+    writer = PdfWriter()
+    opened = [default_storage.open(c.pdf, "rb") for c in chunks]
+    try:
+        for f in opened:
+            writer.append(f)
+        with tempfile.TemporaryFile() as out:
+            writer.write(out)
+            writer.close()
+            out.seek(0)
+            name = renewals.merged_name(run)
+            if default_storage.exists(name):
+                default_storage.delete(name)
+            saved = default_storage.save(name, File(out))
+    finally:
+        for f in opened:
+            f.close()
+    with transaction.atomic():
+        locked = RenewalRun.objects.select_for_update().get(pk=run_id)
+        if locked.finished_at:
+            return "already merged"
+        locked.pdf, locked.finished_at = saved, timezone.now()
+        locked.save(update_fields=["pdf", "finished_at"])
+        record(acting_user=None, action="renewals.merged", obj=locked)
+    return f"{len(chunks)} parts merged"
+
+
+@transaction.atomic
+def store_tag_return_list(*, municipality, license_year: int, on):
+    """Store the year's list of tags to return (s. 174.07(3)(b)) once; None if already stored or
+    the municipality's law sets no return date. The worker calls it on its schedule."""
+    from django.core.files.base import ContentFile
+    from django.core.files.storage import default_storage
+
+    from dogtag.lib.pdf import render_pdf
+    from dogtag.licensing.models import TagReturnList
+
+    if TagReturnList.objects.filter(municipality=municipality, license_year=license_year).exists():
+        return None
+    expiry = law.ask(municipality, "license_expiry", {"issued_on": on, "license_year": license_year}, on, {})
+    return_by = expiry.value.get("unused_tags_return_by")
+    if return_by is None:
+        return None
+    tags = list(
+        Tag.objects.filter(municipality=municipality, license_year=license_year)
+        .exclude(status=Tag.Status.ISSUED)
+        .order_by("status", "serial")
+    )
+    pdf = render_pdf(
+        "licensing/tag_return_list.html",
+        {
+            "municipality": municipality,
+            "year": license_year,
+            "tags": tags,
+            "return_by": return_by,
+            "made_on": on,
+            "citations": expiry.citations,
+        },
+    )
+    name = f"tag-returns/{municipality.slug}-{license_year}.pdf"
+    if default_storage.exists(name):  # left by a run that did not commit
+        default_storage.delete(name)
+    stored = TagReturnList.objects.create(
+        municipality=municipality,
+        license_year=license_year,
+        return_by=return_by,
+        tags=len(tags),
+        pdf=default_storage.save(name, ContentFile(pdf)),
+    )
+    record(acting_user=None, action="tags.return_list_stored", obj=stored)
+    return stored

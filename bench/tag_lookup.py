@@ -1,0 +1,175 @@
+"""The tag lookup API over HTTP: `GET /api/v1/municipalities/<slug>/tags/<year>/<serial>` with a
+bearer token, against `dogtag serve` (gunicorn, 2 workers x 4 threads) on PostgreSQL, with
+BENCH_SCALE licensed dogs and their tags (default 1m). Its floor: the same lookup as one psycopg
+query (tag, license, municipality and the license's tags), from as many client threads.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/dogtag_bench_tags .venv/bin/python bench/tag_lookup.py
+
+Goals: p99 <= 10 ms and >= 1,000 requests/s on the machine's 2 cores. Both sides run in turn, A B
+A B ..., each for the same number of lookups of random serials; the server's own CPU per request
+is read from /proc (the client's threads are not counted).
+"""
+
+import json
+import os
+import random
+import signal
+import sys
+import tempfile
+import threading
+import time
+from http.client import HTTPConnection
+
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/dogtag_bench_tags"
+os.environ["DATABASE_URL"] = url = os.environ.get("DATABASE_URL", "") if os.environ.get(
+    "DATABASE_URL", "").startswith("postgres") else DEFAULT_URL
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
+os.environ.setdefault("DOGTAG_VAR_DIR", tempfile.mkdtemp(prefix="dogtag-bench-"))
+
+import django  # noqa: E402
+from _fixtures import bulk_animals, bulk_licenses, ensure_postgres_database  # noqa: E402
+from _harness import Bench, free_port, percentile, start_server, tree_cpu_seconds, tree_rss_mb  # noqa: E402
+
+bench = Bench("tag_lookup", default_scale="1m")
+ensure_postgres_database(url)
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+
+from dogtag.accounts.models import ApiToken  # noqa: E402
+from dogtag.licensing.models import Tag  # noqa: E402
+from dogtag.registry.models import Municipality  # noqa: E402
+
+YEAR = 2026
+CLIENTS = int(os.environ.get("BENCH_CLIENTS", 8))
+LOOKUPS = int(os.environ.get("BENCH_LOOKUPS", 2000))  # per run
+FLOOR_SQL = """
+    SELECT l.id, m.slug, l.license_year, l.serial, l.animal_id, l.animal_name, l.owner_name, l.owner_address,
+           l.issued_on, l.expires_on, l.tax, l.late_fee, l.late_fee_trigger, l.free_license, l.county,
+           l.voided_at, l.void_reason, l.citations,
+           (SELECT json_agg(json_build_object('serial', t2.serial, 'license_year', t2.license_year,
+                                              'status', t2.status))
+              FROM licensing_tag t2 WHERE t2.license_id = l.id)
+      FROM licensing_tag t
+      JOIN registry_municipality m ON m.id = t.municipality_id
+      JOIN licensing_license l ON l.id = t.license_id
+     WHERE m.slug = %s AND t.license_year = %s AND t.serial = %s AND t.municipality_id = ANY(%s)
+"""
+
+
+def populate(n):
+    call_command("migrate", verbosity=0)
+    if not Municipality.objects.filter(slug="benton").exists():
+        call_command("demo", stdout=open(os.devnull, "w"))
+    benton = Municipality.objects.get(slug="benton")
+    clerk = get_user_model().objects.get(username="benton-clerk")
+    have = Tag.objects.filter(municipality=benton, license_year=YEAR, license__isnull=False).count()
+    if have < n:
+        first_animal = bulk_animals(benton, n, vaccinated=None)
+        bulk_licenses(benton, first_animal, n, year=YEAR, issued_by_id=clerk.pk)
+    return benton, clerk
+
+
+def run_clients(work, per_client):
+    """`CLIENTS` threads each calling `work(session, i)`; returns every call's latency in ms."""
+    latencies = []
+    lock = threading.Lock()
+
+    def client(k):
+        session = {}
+        mine = []
+        rng = random.Random(k)
+        for _ in range(per_client):
+            began = time.perf_counter()
+            work(session, rng)
+            mine.append((time.perf_counter() - began) * 1000)
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(CLIENTS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return latencies
+
+
+def main():
+    n = bench.size
+    benton, clerk = populate(n)
+    token = ApiToken.issue(clerk, "bench")[1]
+    serials = n
+    from dogtag.accounts.scope import municipality_ids
+
+    allowed = sorted(municipality_ids(clerk))
+    connection.close()
+    port = free_port()
+    server = start_server(port)
+    headers = {"Authorization": f"Bearer {token}"}
+    import psycopg
+
+    conninfo = url
+    per_client = max(LOOKUPS // CLIENTS, 1)
+    server_cpu = []
+    figures = {"dogtag": [], "floor": []}
+
+    def http_lookup(session, rng):
+        conn = session.get("conn") or session.setdefault("conn", HTTPConnection("127.0.0.1", port, timeout=10))
+        conn.request("GET", f"/api/v1/municipalities/benton/tags/{YEAR}/{rng.randint(1, serials)}", headers=headers)
+        r = conn.getresponse()
+        body = r.read()
+        assert r.status == 200, (r.status, body[:300])
+
+    def sql_lookup(session, rng):
+        conn = session.get("conn") or session.setdefault("conn", psycopg.connect(conninfo, autocommit=True))
+        row = conn.execute(FLOOR_SQL, ["benton", YEAR, rng.randint(1, serials), allowed]).fetchone()
+        assert row is not None
+
+    def dogtag():
+        cpu0 = tree_cpu_seconds(server.pid)
+        latencies = run_clients(http_lookup, per_client)
+        server_cpu.append((tree_cpu_seconds(server.pid) - cpu0) / len(latencies) * 1000)
+        figures["dogtag"].append(latencies)
+        return percentile(latencies, 99)
+
+    def floor():
+        latencies = run_clients(sql_lookup, per_client)
+        figures["floor"].append(latencies)
+        return percentile(latencies, 99)
+
+    try:
+        # One lookup by hand, to show what is returned.
+        probe = HTTPConnection("127.0.0.1", port, timeout=10)
+        probe.request("GET", f"/api/v1/municipalities/benton/tags/{YEAR}/1", headers=headers)
+        response = probe.getresponse()
+        raw = response.read()
+        if response.status != 200:
+            sys.exit(f"the probe lookup answered {response.status}: {raw[:300]!r}")
+        body = json.loads(raw)
+        bench.note(f"{n:,} issued tags in Benton; serial 1 -> license {body['id']} ({body['animal_name']}); "
+                   f"{CLIENTS} clients x {per_client} lookups a run")
+        runs = bench.interleave({"dogtag": dogtag, "floor": floor}, repetitions=3, warmup=1,
+                                label="tag lookup over HTTP vs one psycopg query")
+        done = per_client * CLIENTS
+        rates = {side: [done / w for w in runs[side].wall.values] for side in runs}
+        median = sorted(rates["dogtag"])[len(rates["dogtag"]) // 2]
+        floor_rate = sorted(rates["floor"])[len(rates["floor"]) // 2]
+        p99 = runs["dogtag"].figure.median
+        bench.note(f"dogtag: {median:,.0f} req/s, p50 {percentile(figures['dogtag'][-1], 50):.2f} ms, "
+                   f"p99 {p99:.2f} ms, server CPU {sorted(server_cpu)[len(server_cpu) // 2]:.2f} ms a request, "
+                   f"server memory {tree_rss_mb(server.pid):.0f} MB")
+        bench.note(f"floor:  {floor_rate:,.0f} lookups/s, p50 {percentile(figures['floor'][-1], 50):.2f} ms, "
+                   f"p99 {runs['floor'].figure.median:.2f} ms")
+        ratio = runs.ratio("figure")
+        bench.result("tag_lookup.p99", ratio=ratio, value=p99, unit="ms", goal="value<=10", met=p99 <= 10)
+        bench.result("tag_lookup.throughput", ratio=floor_rate / median, value=median, unit="req/s",
+                     goal="value>=1000", met=median >= 1000)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""Reports and list pages read from a replica; everything else uses the primary.
+
+With DATABASE_REPLICA_URL set, settings add a "replica" database and name it in
+DOGTAG_READ_REPLICA. A view decorated with `@reads_from_replica` (the county reports, the
+dashboards, the list pages) has its ORM reads routed there by `ReplicaRouter`; writes, the
+counter, the issue and every view not decorated stay on the primary, so a clerk never sees a
+figure older than her own last write. Inside a transaction on the primary (an action called
+from such a view) reads stay on the primary too. A replica is a little behind the primary
+(streaming replication, usually well under a second): fine for a report, not for an issue.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+from contextlib import contextmanager
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections
+
+_reading = contextvars.ContextVar("dogtag_reads_from_replica", default=False)
+
+
+def replica_alias() -> str | None:
+    alias = getattr(settings, "DOGTAG_READ_REPLICA", None)
+    return alias if alias and alias in connections.settings else None
+
+
+@contextmanager
+def replica_reads():
+    token = _reading.set(True)
+    try:
+        yield
+    finally:
+        _reading.reset(token)
+
+
+def reads_from_replica(view):
+    """Route the view's ORM reads to the replica, when one is configured."""
+
+    @functools.wraps(view)
+    def wrapper(*args, **kwargs):
+        with replica_reads():
+            return view(*args, **kwargs)
+
+    return wrapper
+
+
+class ReplicaRouter:
+    def db_for_read(self, model, **hints):
+        if not _reading.get():
+            return None
+        alias = replica_alias()
+        if alias is None or connections[DEFAULT_DB_ALIAS].in_atomic_block:
+            return None
+        return alias
+
+    def db_for_write(self, model, **hints):
+        return DEFAULT_DB_ALIAS
+
+    def allow_relation(self, obj1, obj2, **hints):
+        return True  # one database, copied: an object read from the replica may point at one from the primary
+
+    def allow_migrate(self, db, app_label, **hints):
+        return db == DEFAULT_DB_ALIAS

@@ -1,0 +1,195 @@
+"""The clerk's kennel-license procedure (§ 115-3B): the application, the inspections and their
+corrections, then approval (with the fee), refusal or void. What a kennel is reviewed against
+is read in licensing/kennels.py."""
+
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from dogtag.accounts.scope import require_role
+from dogtag.audit.record import record, snapshot
+from dogtag.licensing.actions import CLERKS, record_payment
+from dogtag.licensing.kennels import APPLICATION_FIELDS, _application_section, is_renewal, provision, review
+from dogtag.licensing.models import Inspection, KennelLicense
+from dogtag.licensing.owed import _section
+from dogtag.registry.models import today
+from dogtag.rules.decision import citations_json
+
+
+def _errors(pairs) -> dict:
+    errors = {}
+    for field_name, message in pairs:
+        errors.setdefault(field_name, []).append(message)
+    return errors
+
+
+@transaction.atomic
+def apply_for_kennel_license(*, acting_user, municipality, license_year: int | None = None, **fields) -> KennelLicense:
+    """File the annual application § 115-3B(1) describes; nothing is approved yet."""
+    require_role(acting_user, municipality.pk, CLERKS)
+    k = provision(municipality)
+    if k is None:
+        raise ValidationError({"license": f"{municipality}'s law requires no kennel license."})
+    section = _application_section(k)
+    year = license_year or today().year
+    errors = {}
+    labels = {
+        "owner": "the kennel owner's name",
+        "premises": "the kennel address",
+        "capacity": "the kennel capacity",
+        "description": "a brief description of the kennel and facility",
+        "use": "whether the kennel is for personal or business use",
+        "signed_on": "the date of the owner's signature",
+    }
+    for name, label in labels.items():
+        value = fields.get(name)
+        if value in (None, "") or (isinstance(value, str) and not value.strip()):
+            errors[name] = f"Enter {label}: the application must state it ({section})."
+    for name in ("owner", "premises"):
+        obj = fields.get(name)
+        if obj is not None and obj.municipality_id != municipality.pk:
+            errors[name] = f"Choose from {municipality}'s records."
+    if fields.get("use") and fields["use"] not in KennelLicense.Use.values:
+        errors["use"] = f"Choose personal or business use ({section})."
+    if fields.get("capacity") is not None and fields["capacity"] < 1:
+        errors["capacity"] = "The kennel capacity is a number of dogs, 1 or more."
+    if fields.get("signed_on") and fields["signed_on"] > today():
+        errors["signed_on"] = f"The owner's signature date {fields['signed_on']} is in the future."
+    siting = _section(k.siting.cite.citation) if k.siting else section
+    for name in ("from_other_structures_ft", "from_lot_lines_ft", "kennel_sq_ft"):
+        if fields.get(name) is None or fields[name] < 0:
+            errors[name] = f"Enter the measurement in feet (square feet for the area); {siting} sets the minimum."
+    if fields.get("privacy_fence") is None:
+        fields["privacy_fence"] = False
+    if year < today().year:
+        errors["license_year"] = f"The {year} license year has ended."
+    if not errors and (
+        open_one := KennelLicense.objects.filter(premises=fields["premises"], license_year=year, voided_at=None)
+        .exclude(status=KennelLicense.Status.REFUSED)
+        .first()
+    ):
+        errors["premises"] = (
+            f"{fields['premises']} already has a {year} kennel license ({open_one.get_status_display().lower()})."
+        )
+    if errors:
+        raise ValidationError(errors)
+    kennel = KennelLicense(
+        municipality=municipality,
+        license_year=year,
+        renewal=is_renewal(fields["premises"], year),
+        **{name: fields.get(name) if fields.get(name) is not None else "" for name in APPLICATION_FIELDS},
+    )
+    kennel.save()
+    record(acting_user=acting_user, action="kennel.apply", obj=kennel)
+    return kennel
+
+
+def _open(kennel):
+    if kennel.voided_at or kennel.status != KennelLicense.Status.APPLIED:
+        raise ValidationError(
+            {"license": f"The application is {'void' if kennel.voided_at else kennel.get_status_display().lower()}."}
+        )
+
+
+@transaction.atomic
+def record_inspection(
+    kennel, *, acting_user, inspector: str, inspector_name: str, inspected_on: date, findings: str = ""
+) -> Inspection:
+    """The inspector's report of "any health problems or violations" (§ 115-3B(2)); empty if none."""
+    require_role(acting_user, kennel.municipality_id, CLERKS)
+    _open(kennel)
+    k = provision(kennel.municipality)
+    section = _section(k.inspection.cite.citation) if k and k.inspection else ""
+    errors = {}
+    if inspector not in Inspection.Inspector.values:
+        errors["inspector"] = (
+            "The inspection is by the County Health Officer, Building Inspector or a licensed veterinarian "
+            f"({section})."
+        )
+    if not (inspector_name or "").strip():
+        errors["inspector_name"] = "Enter the inspector's name."
+    if inspected_on is None or inspected_on > today():
+        errors["inspected_on"] = "Enter the date of the inspection, today or earlier."
+    if errors:
+        raise ValidationError(errors)
+    inspection = Inspection.objects.create(
+        municipality_id=kennel.municipality_id,
+        kennel_license=kennel,
+        inspector=inspector,
+        inspector_name=inspector_name.strip(),
+        inspected_on=inspected_on,
+        findings=(findings or "").strip(),
+    )
+    record(acting_user=acting_user, action="kennel.inspect", obj=inspection)
+    return inspection
+
+
+@transaction.atomic
+def record_correction(inspection, *, acting_user, corrected_on: date) -> Inspection:
+    require_role(acting_user, inspection.municipality_id, CLERKS)
+    _open(inspection.kennel_license)
+    errors = {}
+    if not inspection.findings.strip():
+        errors["corrected_on"] = "This inspection found no problems to correct."
+    elif inspection.corrected_on:
+        errors["corrected_on"] = f"Recorded as corrected on {inspection.corrected_on}."
+    elif corrected_on is None or corrected_on > today() or corrected_on < inspection.inspected_on:
+        errors["corrected_on"] = f"Enter a date from the inspection ({inspection.inspected_on}) to today."
+    if errors:
+        raise ValidationError(errors)
+    before = snapshot(inspection)
+    inspection.corrected_on = corrected_on
+    inspection.save()
+    record(acting_user=acting_user, action="kennel.correct", obj=inspection, before=before)
+    return inspection
+
+
+@transaction.atomic
+def approve_kennel_license(kennel, *, acting_user, payment: dict | None = None, on: date | None = None):
+    """Issue the license: refused, with nothing written, while any reason in `review` stands."""
+    require_role(acting_user, kennel.municipality_id, CLERKS)
+    on = on or today()
+    _open(kennel)
+    r = review(kennel, on)
+    if r.refusals:
+        raise ValidationError(_errors(r.refusals))
+    before = snapshot(kennel)
+    kennel.payment = record_payment(
+        acting_user=acting_user, municipality=kennel.municipality, payer=kennel.owner, due=r.fee, payment=payment
+    )
+    kennel.status = KennelLicense.Status.ISSUED
+    kennel.renewal, kennel.fee, kennel.dogs_kept = r.renewal, r.fee, r.dogs
+    kennel.issued_on, kennel.expires_on = on, r.expires
+    kennel.citations = citations_json(r.decision.citations)
+    kennel.save()
+    record(acting_user=acting_user, action="kennel.approve", obj=kennel, before=before)
+    return kennel
+
+
+@transaction.atomic
+def refuse_kennel_application(kennel, *, acting_user, reason: str) -> KennelLicense:
+    require_role(acting_user, kennel.municipality_id, CLERKS)
+    _open(kennel)
+    if not (reason or "").strip():
+        raise ValidationError({"reason": "Say why the application is refused."})
+    before = snapshot(kennel)
+    kennel.status, kennel.refusal_reason = KennelLicense.Status.REFUSED, reason.strip()
+    kennel.save()
+    record(acting_user=acting_user, action="kennel.refuse", obj=kennel, before=before)
+    return kennel
+
+
+@transaction.atomic
+def void_kennel_license(kennel, *, acting_user, reason: str) -> KennelLicense:
+    require_role(acting_user, kennel.municipality_id, CLERKS)
+    if kennel.voided_at:
+        raise ValidationError({"reason": "This kennel license is already void."})
+    if not (reason or "").strip():
+        raise ValidationError({"reason": "Say why the kennel license is void."})
+    before = snapshot(kennel)
+    kennel.voided_at, kennel.void_reason = timezone.now(), reason.strip()
+    kennel.save()
+    record(acting_user=acting_user, action="kennel.void", obj=kennel, before=before)
+    return kennel

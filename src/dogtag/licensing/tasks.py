@@ -1,0 +1,37 @@
+"""The renewal run's work in the worker (licensing/actions.py does it; these name it for the queue)."""
+
+from dogtag.licensing import actions
+
+
+def print_renewal_chunk(chunk_id: int) -> str:
+    return actions.print_renewal_chunk(chunk_id)
+
+
+def merge_renewal_run(run_id: int) -> str:
+    return actions.merge_renewal_run(run_id)
+
+
+def store_tag_return_lists() -> str:
+    """Daily on the schedule (DOGTAG_SCHEDULE_TAG_RETURN_LISTS): each municipality's list of tags
+    to return is stored from DOGTAG_TAG_RETURN_LEAD_DAYS before the date its law sets (December 31
+    under s. 174.07(3)(b)), once; a worker down that day stores it the next."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    from dogtag.licensing import law
+    from dogtag.registry.models import Municipality
+    from dogtag.rules.licensing import license_year_of
+
+    today = timezone.localdate()
+    stored = []
+    for municipality in Municipality.objects.all():
+        year = license_year_of(law.pack_of(municipality), today)
+        for y in (year - 1, year):
+            expiry = law.ask(municipality, "license_expiry", {"issued_on": today, "license_year": y}, today, {})
+            return_by = expiry.value.get("unused_tags_return_by")
+            if return_by and today >= return_by - timedelta(days=settings.DOGTAG_TAG_RETURN_LEAD_DAYS):
+                if actions.store_tag_return_list(municipality=municipality, license_year=y, on=today):
+                    stored.append(f"{municipality.slug} {y}")
+    return f"stored: {', '.join(stored) or 'none due'}"

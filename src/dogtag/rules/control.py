@@ -1,0 +1,84 @@
+"""At large and under control: when a dog off its owner's premises is "at large" (Benton § 115-5C,
+Webster § 98-6, Cedarburg § 7-1-6(c)(1), River Hills § 2.14(1)[c], Sampson Sections 4F and 6;
+s. 174.042's supervised hunting or training dog)."""
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import Field
+
+from .catalogue import Facts, question
+from .decision import Decision
+from .schema import Provision, Strict, section
+from .spans import choice_notes
+
+
+class AtLarge(Provision):
+    """Off the owner's premises a dog is not at large when it is on a leash held as the ordinance
+    says (`leash`: no longer than `leash_max_ft`, held by a person at least `holder_min_age` and able
+    to control it), or, where the ordinance says "control" (`control`), under anyone's control."""
+
+    kept_by: Literal["leash", "control"]
+    leash_max_ft: int | None = None
+    holder_min_age: int | None = None
+    in_vehicle: bool = False
+
+
+class Exemption(Provision):
+    exemption: Literal["hunting_or_training", "law_enforcement"]
+
+
+@section("control")
+class ControlSection(Strict):
+    at_large: AtLarge | None = None
+    at_large_exemptions: list[Exemption] = []
+
+
+class AtLargeFacts(Facts):
+    off_owner_premises: bool
+    on_leash: bool = False
+    leash_ft: int | None = Field(default=None, ge=0)  # whole feet
+    holder_age: int | None = Field(default=None, ge=0)
+    holder_able_to_control: bool = True
+    under_control: bool = False  # by a person, without a leash (voice, hand)
+    in_vehicle: bool = False
+    hunting_or_training_supervised: bool = False
+    law_enforcement_dog: bool = False
+
+
+@question("at_large", facts=AtLargeFacts,
+          doc="Whether a dog is at large: off its owner's premises and not on a leash held as the ordinance "
+              "requires (length, holder's age and ability) or not under control, unless exempt (a supervised "
+              "hunting or training dog, a law-enforcement dog).")
+def at_large(pack, f: AtLargeFacts, on: date, local) -> Decision:
+    s: ControlSection | None = pack.control
+    rule = s.at_large if s is not None else None
+    if rule is None:
+        return Decision({"at_large": None, "reason": None}, (), ("this law does not define at large",))
+    cites, notes = [rule.cite.citation], list(choice_notes(rule))
+
+    def answer(at: bool, reason: str) -> Decision:
+        return Decision({"at_large": at, "reason": reason}, tuple(cites), tuple(notes))
+
+    if not f.off_owner_premises:
+        return answer(False, "on the owner's premises")
+    for ex in s.at_large_exemptions:
+        if (ex.exemption == "hunting_or_training" and f.hunting_or_training_supervised) or (
+                ex.exemption == "law_enforcement" and f.law_enforcement_dog):
+            cites.append(ex.cite.citation)
+            return answer(False, f"exempt: {ex.exemption.replace('_', ' ')}")
+    if rule.in_vehicle and f.in_vehicle:
+        return answer(False, "properly restrained within a motor vehicle")
+    if rule.kept_by == "control" and (f.under_control or (f.on_leash and f.holder_able_to_control)):
+        return answer(False, "within the control of a person")
+    if not f.on_leash:
+        return answer(True, "off the owner's premises and not on a leash" if rule.kept_by == "leash"
+                      else "off the owner's premises and not within anyone's control")
+    if rule.leash_max_ft is not None and (f.leash_ft is None or f.leash_ft > rule.leash_max_ft):
+        return answer(True, f"the leash is not shown to be {rule.leash_max_ft} feet or shorter")
+    if rule.holder_min_age is not None and (f.holder_age is None or f.holder_age < rule.holder_min_age):
+        return answer(True, f"the leash is not held by a person at least {rule.holder_min_age} years of age")
+    if not f.holder_able_to_control:
+        return answer(True, "the person holding the leash cannot control the dog")
+    return answer(False, "on a leash held as the ordinance requires")

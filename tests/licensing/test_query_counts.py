@@ -1,0 +1,132 @@
+"""The counter's hot paths in a fixed number of queries, so a change that adds a round trip per
+page (or per tag, or per fee) fails here instead of in a county's busiest hour."""
+
+import json
+from datetime import date
+
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from dogtag.accounts.models import ApiToken
+from dogtag.licensing import actions
+from dogtag.licensing.models import License
+from dogtag.licensing.owed import what_is_owed
+from dogtag.registry.models import Animal
+from tests.base import BaseTestCase, on
+from tests.licensing.base import BENTON_FEES, set_fees
+
+
+@on(date(2026, 5, 20))
+class QueryCountTests(BaseTestCase):
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        set_fees(cls.clerk, cls.benton, BENTON_FEES)
+        actions.receive_tag_lot(
+            acting_user=cls.clerk,
+            municipality=cls.benton,
+            license_year=2026,
+            first_serial=300,
+            last_serial=310,
+            received_on=date(2026, 1, 2),
+        )
+        cls.token = ApiToken.issue(cls.clerk, "counter script")[1]
+
+    def setUp(self):
+        cache.clear()
+
+    def api(self, path):
+        return self.client.get(f"/api/v1{path}", HTTP_AUTHORIZATION=f"Bearer {self.token}")
+
+    def fee_schedule_reads(self, queries):
+        return sum('"licensing_feescheduleentry"' in q["sql"] and q["sql"].startswith("SELECT") for q in queries)
+
+    def test_the_tag_lookup_takes_two_queries_once_the_token_is_known(self):
+        self.issue_rex()
+        self.assertEqual(self.api("/municipalities/benton/tags/2026/300").status_code, 200)
+        # The tag with its license and the license's municipality; the license's tags.
+        with self.assertNumQueries(2):
+            r = self.api("/municipalities/benton/tags/2026/300")
+        self.assertEqual(r.status_code, 200)
+        self.assertEqual((r.json()["municipality"], [t["serial"] for t in r.json()["tags"]]), ("benton", [300]))
+
+    def test_the_first_call_with_a_token_adds_the_token_and_the_memberships(self):
+        self.issue_rex()
+        with self.assertNumQueries(4):
+            self.assertEqual(self.api("/municipalities/benton/tags/2026/300").status_code, 200)
+
+    def test_the_tag_lookup_stays_inside_the_users_municipalities(self):
+        self.issue_rex()
+        outsider_token = ApiToken.issue(self.outsider, "cedarburg script")[1]
+        r = self.client.get(
+            "/api/v1/municipalities/benton/tags/2026/300", HTTP_AUTHORIZATION=f"Bearer {outsider_token}"
+        )
+        self.assertEqual(r.status_code, 404)
+
+    def test_what_is_owed_takes_three_queries(self):
+        animal = Animal.objects.select_related("municipality").get(pk=self.dog.pk)
+        # The fee schedule, the licenses in force (its own or a covering multiple-dog license),
+        # the rabies certificates.
+        with self.assertNumQueries(3):
+            owed = what_is_owed(animal, date(2026, 5, 20))
+        self.assertEqual(owed.total, 15)
+
+    def test_the_counter_page_reads_the_fee_schedule_once(self):
+        self.login(self.clerk)
+        with CaptureQueriesContext(connection) as queries:
+            r = self.client.get(f"/animals/{self.dog.pk}/license/")
+        self.assertContains(r, "15.00")
+        self.assertEqual(self.fee_schedule_reads(queries), 1)
+
+    def test_issuing_reuses_the_counters_figures(self):
+        animal = Animal.objects.select_related("municipality").get(pk=self.dog.pk)
+        owed = what_is_owed(animal, date(2026, 5, 20))
+        # The owner; the payment and its audit event; the tag taken (read, then claimed); the
+        # license (in a savepoint, so a duplicate is refused cleanly), its tag, its audit event.
+        with CaptureQueriesContext(connection) as queries:
+            license = actions.issue_license(
+                animal, acting_user=self.clerk, payment={"method": "cash", "amount": "15.00"}, owed=owed
+            )
+        statements = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+        self.assertEqual(len(statements), 8, "\n".join(statements))
+        self.assertEqual(self.fee_schedule_reads(queries), 0)
+        self.assertEqual((license.serial, license.tax + license.late_fee), (300, 15))
+
+    def test_issuing_at_the_counter_reads_the_fee_schedule_once(self):
+        self.login(self.clerk)
+        with CaptureQueriesContext(connection) as queries:
+            r = self.client.post(f"/animals/{self.dog.pk}/license/", {"method": "cash", "amount": "15.00"})
+        self.assertEqual(r.status_code, 302)
+        self.assertEqual(self.fee_schedule_reads(queries), 1)
+        self.assertEqual(License.objects.get(animal=self.dog).serial, 300)
+
+    def test_the_api_issue_reads_the_fee_schedule_once(self):
+        with CaptureQueriesContext(connection) as queries:
+            r = self.client.post(
+                f"/api/v1/animals/{self.dog.pk}/licenses",
+                json.dumps({"payment": {"method": "cash", "amount": "15.00"}}),
+                content_type="application/json",
+                HTTP_AUTHORIZATION=f"Bearer {self.token}",
+            )
+        self.assertEqual(r.status_code, 201, r.content)
+        self.assertEqual(self.fee_schedule_reads(queries), 1)
+
+    def test_the_token_cache_forgets_a_revoked_token(self):
+        from django.utils import timezone
+
+        self.assertEqual(self.api(f"/animals/{self.dog.pk}/fee-preview").status_code, 200)
+        token = ApiToken.objects.get(user=self.clerk)
+        token.revoked_at = timezone.now()
+        token.save()
+        self.assertEqual(self.api(f"/animals/{self.dog.pk}/fee-preview").status_code, 401)
+
+    def test_the_token_cache_forgets_a_membership_taken_away(self):
+        from dogtag.accounts.models import Membership
+
+        self.assertEqual(self.api(f"/animals/{self.dog.pk}/fee-preview").status_code, 200)
+        Membership.objects.filter(user=self.clerk).delete()
+        self.assertEqual(self.api(f"/animals/{self.dog.pk}/fee-preview").status_code, 404)
+
+    def issue_rex(self):
+        actions.issue_license(self.dog, acting_user=self.clerk, payment={"method": "cash", "amount": "15.00"})
