@@ -24,6 +24,10 @@ def pytest_configure(config):
     # Tests create many users; the production hasher would spend seconds on them.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.SECURE_SSL_REDIRECT = False
+    # Tests travel in time by days with one logged-in client; the idle timeout and the session's
+    # whole life are tested with their production values in tests/accounts/test_login_security.py.
+    settings.DOGTAG_SESSION_IDLE_MINUTES = 10 * 366 * 24 * 60
+    settings.SESSION_COOKIE_AGE = 10 * 366 * 24 * 3600
     # Production names static files by their hash from a manifest that `dogtag serve` collects
     # (tests/ops/test_serve.py runs it so); the suite serves the sources through the finders
     # instead of collecting ~1 MB into var/static on every run.

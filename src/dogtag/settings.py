@@ -312,6 +312,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 FILE_UPLOAD_MAX_MEMORY_SIZE = envint("FILE_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per client address...
 DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
+# The oldest birth date accepted for an animal, in years back from today: a plausibility limit.
+DOGTAG_OLDEST_ANIMAL_YEARS = envint("DOGTAG_OLDEST_ANIMAL_YEARS", 40)
 # Dogtag's own reminder lead time before a rabies certificate runs out; no rule pack sets one.
 DOGTAG_RABIES_REMINDER_DAYS = envint("DOGTAG_RABIES_REMINDER_DAYS", 30)
 

@@ -88,7 +88,7 @@ class IdleTimeoutTests(BaseTestCase):
             log_in(self.client, "alice")
             self.client.get("/m/benton/")
             clock.shift(timedelta(minutes=31))
-            r = self.client.get("/api/v1/municipalities/benton/people")
+            r = self.client.get("/api/v1/people")
             self.assertEqual(r.status_code, 401)
             self.assertIn("log in again", r.json()["detail"])
 
@@ -117,7 +117,7 @@ class SecondFactorTests(BaseTestCase):
             self.assertEqual(log_in(self.client, "ada").status_code, 302)
             r = self.client.get("/m/benton/")
             self.assertRedirects(r, "/account/two-factor/?next=%2Fm%2Fbenton%2F", fetch_redirect_response=False)
-            r = self.client.get("/api/v1/municipalities/benton/people")
+            r = self.client.get("/api/v1/people")
             self.assertEqual((r.status_code, r.json()["detail"]), (403, "Set up a second factor first."))
             key = self.enrol(self.client, "/m/benton/")
             self.assertEqual(self.client.get("/m/benton/").status_code, 200)

@@ -10,7 +10,8 @@ from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import content_type_conformance, not_a_server_error, response_schema_conformance
 
-from dogtag.accounts.models import ApiToken, Membership, Role
+from dogtag.accounts.actions import issue_api_token
+from dogtag.accounts.models import Membership, Role
 from tests.base import Fixtures
 
 EXAMPLES = 6
@@ -38,7 +39,7 @@ def token(django_db_setup, django_db_blocker):
             Fixtures.build(t)
             for role in (Role.CLERK, Role.OFFICER, Role.VETERINARIAN):
                 Membership.objects.get_or_create(user=t.clerk, municipality=t.benton, role=role)
-            yield ApiToken.issue(t.clerk, "fuzz")[1]
+            yield issue_api_token(acting_user=t.clerk, user=t.clerk, name="fuzz")[1]
         finally:
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)

@@ -4,7 +4,8 @@ and every API error in JSON. Run on SQLite and PostgreSQL (where a NUL used to b
 import json
 from unittest import mock
 
-from dogtag.accounts.models import ApiToken, Membership, Role
+from dogtag.accounts.actions import issue_api_token
+from dogtag.accounts.models import Membership, Role
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement.models import Examination
 from dogtag.registry.models import Person
@@ -17,7 +18,7 @@ class ApiInputTests(BaseTestCase):
     def setUpTestData(cls):
         super().setUpTestData()
         Membership.objects.create(user=cls.clerk, municipality=cls.benton, role=Role.VETERINARIAN)
-        cls.token = ApiToken.issue(cls.clerk, "clinic")[1]
+        cls.token = issue_api_token(acting_user=cls.clerk, user=cls.clerk, name="clinic")[1]
 
     def call(self, method, path, body=None, **extra):
         return self.client.generic(
@@ -72,7 +73,7 @@ class ApiInputTests(BaseTestCase):
 
 class ApiErrorsAreJsonTests(BaseTestCase):
     def setUp(self):
-        self.token = ApiToken.issue(self.clerk, "clinic")[1]
+        self.token = issue_api_token(acting_user=self.clerk, user=self.clerk, name="clinic")[1]
         self.auth = {"HTTP_AUTHORIZATION": f"Bearer {self.token}"}
 
     def test_an_unknown_api_url_is_a_json_404(self):

@@ -103,7 +103,7 @@ class EnforcementApiTests(EnforcementTestCase):
             case = r.json()["id"]
             steps = [
                 ("declaration-serve", {"service_method": "personal_service", "served_on": "2026-03-02"}),
-                ("declaration-hearing-request", {"requested_on": "2026-03-04"}),
+                ("declaration-hearing-request", {"requested_on": "2026-03-02"}),  # not a future day
                 ("declaration-hearing", {"scheduled_on": "2026-03-10", "place": "Village Hall"}),
             ]
             for step, body in steps:

@@ -295,3 +295,13 @@ class HenPermitTests(EnforcementTestCase):
             self.assertEqual(self.client.get(reverse("hen-permits", args=["cedarburg"])).status_code, 404)
         permit.refresh_from_db()
         self.assertEqual(permit.status, "issued")
+
+
+class OnePermitPerParcelTests(HenPermitTests):
+    def test_a_second_permit_for_the_same_parcel_and_year_is_refused(self):
+        permit = self.issued(date(2026, 5, 4))
+        with on(date(2026, 6, 1)):
+            signed = {"all_owners_signed": "on", "premises_registration": "WI-0042"}
+            r = self.apply(permit.premises, permit.applicant, **signed, site_plan=plan())
+            self.assertContains(r, f"Hen permit #{permit.pk} is already issued for")
+        self.assertEqual(HenPermit.objects.filter(status="issued").count(), 1)

@@ -114,6 +114,18 @@ def decide_hen_permit(
                 f"the coop design and its site ({law.sections(plan)})."
             }
         )
+    if v["may_issue"] and v["expires"]:
+        # One issued permit a parcel and permit year: a second would be paid for twice.
+        held = HenPermit.objects.filter(
+            premises=premises, status=HenPermit.Status.ISSUED, expires_on__year=as_date(v["expires"]).year
+        ).first()
+        if held is not None:
+            raise ValidationError(
+                {
+                    "premises": f"Hen permit #{held.pk} is already issued for {premises} for "
+                    f"{held.expires_on.year}; renew or revoke it instead."
+                }
+            )
     paid = None
     if v["may_issue"]:
         paid = record_payment(

@@ -3,7 +3,7 @@ from django import forms
 from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.forms import PaymentFields
 from dogtag.portal.models import MunicipalityContact
-from dogtag.registry.models import Animal, Municipality, today
+from dogtag.registry.models import Animal, Municipality, birth_date_too_early, earliest_birth_date, today
 
 # The fields a resident fills in, in the order the page shows them; `data` keeps them as typed.
 OWNER = ("name", "street", "city", "postal_code", "phone")
@@ -79,6 +79,8 @@ class ApplicationForm(Form):
         born, shot, expires = data.get("birth_date"), data.get("vaccinated_on"), data.get("expires_on")
         if born and born > on:
             self.add_error("birth_date", "The birth date cannot be in the future.")
+        elif born and born < earliest_birth_date():
+            self.add_error("birth_date", birth_date_too_early(born))
         if shot and shot > on:
             self.add_error("vaccinated_on", "The date of the rabies shot cannot be in the future.")
         if shot and born and shot < born:

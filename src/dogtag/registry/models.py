@@ -1,6 +1,7 @@
 """The registry: municipalities, people, premises, animals, owners over time and rabies
 certificates. Every row belongs to one Municipality (DESIGN.md, layer rule 3)."""
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
@@ -84,6 +85,21 @@ class Premises(Scoped):
         return self.street
 
 
+def earliest_birth_date():
+    """DOGTAG_OLDEST_ANIMAL_YEARS back from today: a plausibility limit, not a legal number."""
+    on = today()
+    years = settings.DOGTAG_OLDEST_ANIMAL_YEARS
+    day = 28 if (on.month, on.day) == (2, 29) else on.day
+    return on.replace(year=on.year - years, day=day)
+
+
+def birth_date_too_early(day) -> str:
+    return (
+        f"Birth date {day} is more than {settings.DOGTAG_OLDEST_ANIMAL_YEARS} years ago; "
+        f"no animal on record is older (the earliest accepted is {earliest_birth_date()})."
+    )
+
+
 class Animal(Scoped):
     class Species(models.TextChoices):
         DOG = "dog", "Dog"
@@ -148,6 +164,8 @@ class Animal(Scoped):
         errors = {}
         if self.birth_date and self.birth_date > today():
             errors["birth_date"] = f"Birth date {self.birth_date} is in the future."
+        elif self.birth_date and self.birth_date < earliest_birth_date():
+            errors["birth_date"] = birth_date_too_early(self.birth_date)
         if self.birth_date and self.acquired_on and self.acquired_on < self.birth_date:
             errors["acquired_on"] = f"Date acquired {self.acquired_on} is before the birth date {self.birth_date}."
         if self.birth_date and self.brought_in_on and self.brought_in_on < self.birth_date:

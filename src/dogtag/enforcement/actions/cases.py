@@ -28,6 +28,16 @@ def as_date(value) -> date | None:
     return date.fromisoformat(value) if isinstance(value, str) else value
 
 
+def not_in_future(**dates) -> None:
+    """A step records what happened: a hearing held, a paper served or received, on a day
+    that has come. Refuses each later date by its field."""
+    on = today()
+    errors = {field: f"{day:%B %-d, %Y} is in the future; record this on or after the day it happens."
+              for field, day in dates.items() if day is not None and day > on}
+    if errors:
+        raise ValidationError(errors)
+
+
 def open_case(*, acting_user, municipality, kind, title, animal=None, owner=None, opened_on=None) -> Case:
     require_role(acting_user, municipality.pk, STAFF)
     same_municipality("animal", animal, municipality.pk)

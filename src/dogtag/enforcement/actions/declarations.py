@@ -17,6 +17,7 @@ from dogtag.enforcement.actions.cases import (
     close,
     currently_immunized,
     meet,
+    not_in_future,
     open_case,
     set_deadline,
 )
@@ -109,6 +110,7 @@ def serve_declaration(
     posted_on=None,
 ) -> Declaration:
     mailed_on, served_on, received_on, posted_on = map(as_date, (mailed_on, served_on, received_on, posted_on))
+    not_in_future(mailed_on=mailed_on, served_on=served_on, received_on=received_on, posted_on=posted_on)
     facts = {
         "method": service_method,
         "mailed_on": mailed_on,

@@ -14,6 +14,7 @@ from dogtag.enforcement.actions.cases import (
     close,
     drop,
     meet,
+    not_in_future,
     set_deadline,
 )
 from dogtag.enforcement.actions.requirements import set_compliance, update_requirements
@@ -29,6 +30,7 @@ from dogtag.registry.actions import save_record
 @transaction.atomic
 def request_hearing(decl, *, acting_user, requested_on) -> Declaration:
     requested_on = as_date(requested_on)
+    not_in_future(requested_on=requested_on)
     if not decl.effective_on:
         raise ValidationError({"requested_on": "The determination has not been served yet."})
     decision = law.ask(
@@ -80,6 +82,17 @@ def schedule_hearing(decl, *, acting_user, scheduled_on, place, interested_parti
                 f"{window.value['latest']} ({law.sections(window)})."
             }
         )
+    # The same form sent twice (a double click, a resent page) must not make two hearings:
+    # the declaration's row is locked, and an undecided hearing refuses a second.
+    Declaration.objects.select_for_update().filter(pk=decl.pk).first()
+    pending = decl.hearings.filter(held_on=None).first()
+    if pending is not None:
+        raise ValidationError(
+            {
+                "scheduled_on": f"A hearing is already scheduled for {pending.scheduled_on:%B %-d, %Y} at "
+                f"{pending.place}; decide it before scheduling another."
+            }
+        )
     hearing = Hearing(
         municipality=decl.municipality,
         declaration=decl,
@@ -104,6 +117,7 @@ def decide_hearing(
     hearing, *, acting_user, held_on, outcome, findings, comply_by=None, classification="", decision_sent_on=None
 ) -> Hearing:
     held_on, comply_by, decision_sent_on = as_date(held_on), as_date(comply_by), as_date(decision_sent_on)
+    not_in_future(held_on=held_on, decision_sent_on=decision_sent_on)
     decl = hearing.declaration
     compliance = law.ask(decl.municipality, "compliance_deadline", {"determined_on": decl.determined_on}, today())
     if outcome != Hearing.Outcome.REVERSED and compliance.value is not None:
@@ -150,6 +164,7 @@ def decide_hearing(
 @transaction.atomic
 def record_decision_received(hearing, *, acting_user, decision_received_on) -> Hearing:
     decision_received_on = as_date(decision_received_on)
+    not_in_future(decision_received_on=decision_received_on)
     hearing = change(
         hearing,
         acting_user=acting_user,
