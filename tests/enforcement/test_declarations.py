@@ -420,6 +420,6 @@ class DeclarationTests(EnforcementTestCase):
         page = self.client.get(reverse("case", args=[decl.case.pk])).content.decode()
         heading = page.split("<h1>")[1].split("</h1>")[0]
         self.assertIn("Fang (dog) declared vicious", heading)
-        self.assertIn("<title>Dangerous or vicious dog #1: Fang (dog) declared vicious", page)
+        self.assertIn(f"<title>Dangerous or vicious dog #{decl.case.pk}: Fang (dog) declared vicious", page)
         self.assertIn("<td>Hearing decided</td>", page)
         self.assertNotIn("hearing.decide", page)
