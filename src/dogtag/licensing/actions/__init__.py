@@ -161,11 +161,11 @@ def record_payment(
 def _numbered(payment: Payment) -> None:
     """The next receipt number of the municipality's year, taken from its counter row."""
     scope = {"municipality": payment.municipality, "year": payment.receipt_year}
-    if not ReceiptCounter.objects.filter(**scope).exists():
+    if not ReceiptCounter.objects.filter(**scope).update(last=F("last") + 1):  # the year's first receipt
         given = Payment.objects.filter(municipality=payment.municipality, receipt_year=payment.receipt_year)
         last = given.aggregate(n=Max("receipt_serial"))["n"] or 0
         ReceiptCounter.objects.get_or_create(**scope, defaults={"last": last})
-    ReceiptCounter.objects.filter(**scope).update(last=F("last") + 1)
+        ReceiptCounter.objects.filter(**scope).update(last=F("last") + 1)
     payment.receipt_serial = ReceiptCounter.objects.values_list("last", flat=True).get(**scope)
     payment.save()
 
