@@ -108,7 +108,11 @@ def test_an_officer_walks_a_river_hills_determination_to_the_hearing_decision(pa
         page.get_by_label("Scheduled on").fill((window["earliest"] - timedelta(days=1)).isoformat())
         page.get_by_label("Place").fill("Village Hall")
         save(page)
-        expect(page.get_by_text(f"between {window['earliest']} and {window['latest']}")).to_be_visible()
+        # the refusal beside the field (the error summary at the top links to it)
+        refusal = page.get_by_text(
+            f"The hearing is held between {window['earliest']} and {window['latest']} (§ 2.14(6)[c](3)).", exact=True
+        )
+        expect(refusal).to_be_visible()
         page.get_by_label("Scheduled on").fill(window["earliest"].isoformat())
         save(page)
         expect(button(page, "Hearing decision")).to_be_visible()
