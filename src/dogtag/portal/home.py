@@ -125,13 +125,17 @@ def clerk_today(municipality, on) -> dict:
     }
 
 
+# The officer's "this week" on the home page: today and the six days after (a screen's span, not the law's).
+THIS_WEEK = timedelta(days=6)
+
+
 def officer_today(municipality, on) -> dict:
     open_deadlines = Deadline.objects.open().filter(case__municipality=municipality)
     return {
         "overdue": open_deadlines.filter(due_on__lt=on).count(),
         "examinations": open_deadlines.filter(key__startswith="examination", due_on=on).select_related("case"),
         "hearings": Hearing.objects.filter(
-            municipality=municipality, held_on=None, scheduled_on__range=(on, on + timedelta(days=6))
+            municipality=municipality, held_on=None, scheduled_on__range=(on, on + THIS_WEEK)
         ).select_related("declaration__case"),
     }
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Sum
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
@@ -18,7 +18,7 @@ from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.models import FeeScheduleEntry, License, Payment, ReceiptCounter, Refund, Tag, TagLot
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry.models import today
-from dogtag.rules.decision import citations_json
+from dogtag.rules.decision import ZERO, citations_json
 from dogtag.rules.delegations import delegated_amounts, state_minimum
 
 CLERKS = (Role.CLERK, Role.ADMINISTRATOR)
@@ -276,7 +276,7 @@ def _refund_fields(payment, refund: dict) -> dict:
         amount = Decimal(str(refund.get("amount") or "0"))
     except ArithmeticError:
         amount = Decimal("-1")
-    refunded = sum((r.amount for r in payment.refunds.all()), Decimal("0.00"))
+    refunded = payment.refunds.aggregate(total=Sum("amount"))["total"] or ZERO
     left = payment.amount - refunded
     if not amount.is_finite() or amount <= 0:
         errors["refund_amount"] = "Enter the amount handed back, in dollars and cents."
