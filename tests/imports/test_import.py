@@ -180,6 +180,29 @@ class ImportWriteTests(BaseTestCase):
         self.assertEqual(Person.objects.filter(name__startswith="Owner ").count(), 7)
         self.assertEqual(License.objects.filter(animal__name__startswith="Dog ").count(), 7)
 
+    def test_a_run_killed_between_a_batch_and_its_heartbeat_counts_every_row_once(self):
+        content = roll(
+            *[row(owner=f"Owner {i}", street=f"{i} Elm St", dog=f"Dog {i}", cert=f"C-{i}") for i in range(6)]
+        )
+        path = saved(content, ".csv")
+        found = plan_path(self.benton, path, "roll.csv")
+        with open(path, "rb") as f:
+            run = actions.start_import(self.benton, found, acting_user=self.clerk, digest=uploads.keep(f))
+        real, beats = actions._beat, []
+
+        def die_after_second_batch(run):
+            beats.append(run)
+            if len(beats) == 3:  # the start, batch 1, then batch 2 has committed
+                raise KeyboardInterrupt
+            real(run)
+
+        with mock.patch.object(actions, "_beat", die_after_second_batch), self.assertRaises(KeyboardInterrupt):
+            actions.run_import(run, path, acting_user=self.clerk, batch_size=2)
+        run.refresh_from_db()
+        self.assertEqual(run.written, 4, "the count committed with the rows it counts")
+        run = actions.run_import(run, path, acting_user=self.clerk, batch_size=2)
+        self.assertEqual((run.written, run.skipped), (6, 0), "this run's own rows are not 'already imported'")
+
     def test_a_mapping_reads_another_layout_from_excel(self):
         book = openpyxl.Workbook()
         sheet = book.active

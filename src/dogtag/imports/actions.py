@@ -13,6 +13,7 @@ from django.core import serializers
 from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
@@ -145,13 +146,12 @@ def run_import(
     bar = progress(run.rows) if progress else None
     number = run.batches.order_by("-number").values_list("number", flat=True).first() or 0
     try:
-        planner = Planner(municipality, path, run.file_name, mapping, write=True, encoding=run.encoding)
+        planner = Planner(municipality, path, run.file_name, mapping, write=True, encoding=run.encoding, run=run)
         _beat(run)
         for todo in planner.batches(batch_size):
             if todo:
                 number += 1
                 _write_batch(run, number, todo, acting_user=acting_user, municipality=municipality)
-            run.written += len(todo)
             _beat(run)
             if bar:
                 bar.advance(planner.plan.rows - bar.done)
@@ -180,7 +180,7 @@ def _claim(run) -> bool:
 
 def _beat(run):
     run.heartbeat_at = timezone.now()
-    ImportRun.objects.filter(pk=run.pk).update(heartbeat_at=run.heartbeat_at, written=run.written)
+    ImportRun.objects.filter(pk=run.pk).update(heartbeat_at=run.heartbeat_at)
 
 
 def fail(run, message: str) -> None:
@@ -240,6 +240,9 @@ def _write_batch(run, number, rows, *, acting_user, municipality) -> ImportBatch
             for r in rows
         ],
     )
+    # The count moves with its rows: a worker killed after this commit leaves them counted.
+    ImportRun.objects.filter(pk=run.pk).update(written=F("written") + len(rows))
+    run.written += len(rows)
     record(acting_user=acting_user, action="import.batch", obj=batch)
     return batch
 

@@ -145,6 +145,7 @@ class Plan:
     rows: int = 0
     valid: int = 0
     already: int = 0
+    resumed_past: int = 0  # rows this same run wrote before it was interrupted
     repeated: int = 0
     duplicates: list = field(default_factory=list)  # the first lines repeating an earlier line
     invalid: int = 0
@@ -239,8 +240,9 @@ def row_key(raw: dict) -> str:
 class Planner:
     """The plan of one roll, made batch by batch as the file streams (see `batches`)."""
 
-    def __init__(self, municipality, path, name, mapping=None, on=None, *, write=False, encoding=""):
+    def __init__(self, municipality, path, name, mapping=None, on=None, *, write=False, encoding="", run=None):
         self.municipality, self.m = municipality, municipality.pk
+        self.run_id = run.pk if run else None
         self.mapping = mapping or Mapping()
         self.on = on or today()
         self.table = open_table(path, name, encoding or self.mapping.encoding)
@@ -291,17 +293,20 @@ class Planner:
         """Rows neither imported by an earlier run (their key is recorded) nor repeating an earlier
         line of this file."""
         keyed = [(line, raw, row_key(raw)) for line, raw in rows]
-        done = set(
+        done = dict(
             ImportRow.objects.filter(municipality_id=self.m, row_key__in=[k for _, _, k in keyed]).values_list(
-                "row_key", flat=True
+                "row_key", "batch__run_id"
             )
         )
         out = []
         for line, raw, key in keyed:
-            if key in done:
-                self.plan.already += 1
-            elif key in self.keys:
+            if key in self.keys:
                 self.plan.repeat(line)
+            elif key in done and done[key] == self.run_id:  # written before this run was interrupted
+                self.keys.add(key)
+                self.plan.resumed_past += 1
+            elif key in done:
+                self.plan.already += 1
             else:
                 self.keys.add(key)
                 out.append((line, raw, key))
