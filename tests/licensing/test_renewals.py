@@ -13,7 +13,7 @@ from dogtag.licensing.models import RenewalChunk, RenewalNotice, RenewalRun
 from dogtag.outbox.models import Message
 from dogtag.registry import actions as registry
 from tests.base import BaseTestCase, on, vaccinate
-from tests.licensing.base import BENTON_FEES, set_fees
+from tests.licensing.base import counter_ready
 from tests.licensing.bulk import licensed_dogs
 
 
@@ -27,15 +27,7 @@ class RenewalTests(BaseTestCase):
     @classmethod
     def setUpTestData(cls):
         super().setUpTestData()
-        set_fees(cls.clerk, cls.benton, BENTON_FEES)
-        actions.receive_tag_lot(
-            acting_user=cls.clerk,
-            municipality=cls.benton,
-            license_year=2026,
-            first_serial=1,
-            last_serial=9,
-            received_on=date(2026, 1, 2),
-        )
+        counter_ready(cls, 1, 9)
         with on(date(2026, 2, 2)):
             actions.issue_license(cls.dog, acting_user=cls.clerk, payment={"method": "cash", "amount": "10.00"})
             cls.gone = registry.register_animal(
@@ -179,15 +171,7 @@ class RenewalOptOutTests(BaseTestCase):
     def test_an_owner_who_opted_out_gets_the_printed_notice_but_no_email(self):
         from dogtag.portal.models import ReminderOptOut
 
-        set_fees(self.clerk, self.benton, BENTON_FEES)
-        actions.receive_tag_lot(
-            acting_user=self.clerk,
-            municipality=self.benton,
-            license_year=2026,
-            first_serial=1,
-            last_serial=2,
-            received_on=date(2026, 1, 2),
-        )
+        counter_ready(self, 1, 2)
         with on(date(2026, 2, 2)):
             actions.issue_license(self.dog, acting_user=self.clerk, payment={"method": "cash", "amount": "10.00"})
         ReminderOptOut.objects.create(municipality=self.benton, person=self.owner)

@@ -2,7 +2,6 @@
 or microchip) and the list of live dogs and cats the records cannot show exempt, whom to visit."""
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.shortcuts import render
 
 from dogtag.accounts.scope import get_for_user
@@ -35,16 +34,11 @@ def district_lookup(request, pk):
 
 @login_required
 @exports(tables.not_exempt)
-def district_not_exempt(request, pk):
-    d, on = _district(request, pk), today()
-    animals, engine = district.not_exempt(d.municipality, on)
-    page = Paginator(animals, PAGE).get_page(request.GET.get("page"))
-    rows = list(page.object_list)
-    for animal in rows:
-        animal.reasons = district.reasons(animal)
-        animal.owner = next((o.person for o in animal.owners_now), None)
+def district_not_exempt(request, pk, report):
+    d, on, engine = report.district, report.on, report.engine
+    (rows,) = report.pages(request, PAGE)
     why = engine("dog", False, False) if engine.applies else None
-    context = {**_context(d, on), "page": page, "rows": rows, "applies": engine.applies}
+    context = {**_context(d, on), "rows": rows, "applies": engine.applies}
     if why is not None:
         context.update(cites=law.cites(why), notes=why.notes)
     return render(request, "enforcement/district_not_exempt.html", context)

@@ -2,6 +2,7 @@
 dogs and cats a district quarantine confines; the CSV holds every row."""
 
 from django.db.models import F, OuterRef, Prefetch, Subquery
+from django.urls import reverse
 
 from dogtag.accounts.scope import get_for_user, scoped
 from dogtag.enforcement import district
@@ -34,8 +35,12 @@ def _case(case):
     return f"{case.get_kind_display()} #{case.pk}: {case.title}"
 
 
+def _case_url(case):
+    return reverse("case", args=[case.pk])
+
+
 CASES = [
-    Column("Case", _case),
+    Column("Case", _case, link=_case_url),
     Column("Opened", "opened_on"),
     Column("Animal", lambda c: str(c.animal) if c.animal_id else ""),
     Column("Owner", lambda c: str(c.owner) if c.owner_id else ""),
@@ -47,13 +52,21 @@ def _next(case):
     return next(iter(case.pending), None)
 
 
+def _overdue(case):
+    return bool(_next(case) and _next(case).overdue)
+
+
 MY_CASES = [
-    Column("Next deadline", lambda c: _next(c).due_on if _next(c) else None),
-    Column("Overdue", lambda c: bool(_next(c) and _next(c).overdue)),
+    Column("Next deadline", lambda c: _next(c).due_on if _next(c) else None, cell="enforcement/cells/next_due.html"),
+    Column("Overdue", _overdue),
     Column("What", lambda c: _next(c).label if _next(c) else "no deadline"),
-    Column("Case", _case),
+    Column("Case", _case, link=_case_url),
     Column("Municipality", "municipality.name"),
-    Column("Law", lambda c: ", ".join(x["section"] for x in _next(c).citations) if _next(c) else ""),
+    Column(
+        "Law",
+        lambda c: ", ".join(x["section"] for x in _next(c).citations) if _next(c) else "",
+        cell="enforcement/cells/law.html",
+    ),
 ]
 
 
@@ -63,12 +76,14 @@ def municipality_cases(municipality):
 
 def my_cases(request) -> Report:
     cases = open_cases(request.user).prefetch_related(Prefetch("deadlines", queryset=PENDING, to_attr="pending"))
-    return Report("My cases", f"open on {today().isoformat()}", [table("Open cases", MY_CASES, cases)])
+    rows = table("Open cases", MY_CASES, cases, empty="No open cases.", row_class=lambda c: _overdue(c) and "void")
+    return Report("My cases", f"open on {today().isoformat()}", [rows])
 
 
 def cases(request, slug) -> Report:
     m = municipality_for(request, slug)
-    return Report("Cases", str(m), [table(f"Cases — {m}", CASES, municipality_cases(m))])
+    rows = table(f"Cases — {m}", CASES, municipality_cases(m), empty="No cases yet.")
+    return Report("Cases", str(m), [rows], municipality=m)
 
 
 def _owner(a):
@@ -76,7 +91,7 @@ def _owner(a):
 
 
 NOT_EXEMPT = [
-    Column("Animal", "name"),
+    Column("Animal", "name", cell="enforcement/cells/not_exempt_animal.html"),
     Column("Species", lambda a: a.get_species_display()),
     Column("Why", lambda a: "; ".join(district.reasons(a))),
     Column("License in force", "license_serial"),
@@ -89,6 +104,9 @@ NOT_EXEMPT = [
 def not_exempt(request, pk) -> Report:
     d = get_for_user(request.user, DistrictQuarantine.objects.select_related("municipality"), pk, STAFF)
     on = today()
-    animals, _ = district.not_exempt(d.municipality, on)
-    rows = table("Live dogs and cats not exempt", NOT_EXEMPT, animals)
-    return Report("Not exempt", f"{d} on {on.isoformat()}", [rows])
+    animals, engine = district.not_exempt(d.municipality, on)
+    empty = "Every live dog and cat on record is exempt."
+    rows = table(f"Not exempt on {on:%B} {on.day}, {on.year}", NOT_EXEMPT, animals, empty=empty)
+    report = Report("Not exempt", f"{d} on {on.isoformat()}", [rows], municipality=d.municipality)
+    report.district, report.on, report.engine = d, on, engine
+    return report

@@ -6,8 +6,7 @@ from functools import reduce
 from operator import or_
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
-from django.db.models import Prefetch, Q, prefetch_related_objects
+from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -31,7 +30,6 @@ from dogtag.enforcement.models import (
     today,
 )
 from dogtag.enforcement.steps import NEW, STEPS
-from dogtag.enforcement.tables import PENDING, open_cases
 from dogtag.lib.forms import ScopedForm
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
@@ -57,23 +55,17 @@ MY_CASES_PAGE = 100
 
 @login_required
 @exports(tables.my_cases)
-def my_cases(request):
-    page = Paginator(open_cases(request.user), MY_CASES_PAGE).get_page(request.GET.get("page"))
-    prefetch_related_objects(page.object_list, Prefetch("deadlines", queryset=PENDING, to_attr="pending"))
-    page.object_list = [{"case": case, "next": next(iter(case.pending), None)} for case in page.object_list]
-    return render(
-        request,
-        "enforcement/my_cases.html",
-        {"page": page, "today": today(), "feed_url": calendar.feed_url(request, request.user)},
-    )
+def my_cases(request, report):
+    (cases,) = report.pages(request, MY_CASES_PAGE)
+    context = {"cases": cases, "today": today(), "feed_url": calendar.feed_url(request, request.user)}
+    return render(request, "enforcement/my_cases.html", context)
 
 
 @login_required
 @exports(tables.cases)
-def municipality_cases(request, slug):
-    municipality = municipality_for(request, slug)
-    cases = tables.municipality_cases(municipality)[:200]
-    return render(request, "enforcement/cases.html", {"municipality": municipality, "cases": cases})
+def municipality_cases(request, slug, report):
+    (cases,) = report.pages(request)
+    return render(request, "enforcement/cases.html", {"municipality": report.municipality, "cases": cases})
 
 
 # --- new cases --------------------------------------------------------------------------------

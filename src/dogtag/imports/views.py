@@ -8,13 +8,15 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 
-from dogtag.imports import actions, uploads
+from dogtag.imports import actions, tables, uploads
 from dogtag.imports.actions import IMPORTERS
 from dogtag.imports.files import ENCODINGS
 from dogtag.imports.models import ImportRun
 from dogtag.imports.rolls import COLUMNS, SHOWN, Mapping, RollError
-from dogtag.lib.tables import Report, Table, respond
+from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted
+
+RUNS_PAGE = 20
 
 
 class UploadForm(forms.Form):
@@ -40,8 +42,9 @@ class UploadForm(forms.Form):
 
 
 @login_required
-def upload(request, slug):
-    municipality = municipality_for(request, slug, IMPORTERS)
+@exports(tables.runs)
+def upload(request, slug, report):
+    municipality = report.municipality
     form = UploadForm(posted(request), request.FILES or None)
     if request.method == "POST" and form.is_valid():
         roll, mapping = form.cleaned_data["roll"], form.cleaned_data["mapping"]
@@ -54,24 +57,8 @@ def upload(request, slug):
             encoding=form.cleaned_data["encoding"],
         )
         return redirect("import-run", slug=slug, pk=run.pk)
-    runs = ImportRun.objects.filter(municipality=municipality).select_related("started_by")
-    if request.GET.get("format") == "csv":
-        table = Table("Imports", ["File", "By", "Started", "State", "Rows", "Written", "Skipped", "Invalid"])
-        table.rows = [
-            [
-                r.file_name,
-                r.started_by.username,
-                r.started_at.isoformat(timespec="seconds"),
-                r.state.label,
-                r.rows,
-                r.written,
-                r.skipped,
-                r.invalid,
-            ]
-            for r in runs.iterator()
-        ]
-        return respond(request, Report("Imports", str(municipality), [table]), municipality, "imports")
-    context = {"municipality": municipality, "form": form, "columns": COLUMNS, "runs": runs[:20]}
+    (runs,) = report.pages(request, RUNS_PAGE)
+    context = {"municipality": municipality, "form": form, "columns": COLUMNS, "runs": runs}
     return render(request, "imports/upload.html", context)
 
 

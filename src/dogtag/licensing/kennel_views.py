@@ -12,30 +12,25 @@ from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.licensing import kennels, tables
 from dogtag.licensing.actions import CLERKS, kennel_licenses
-from dogtag.licensing.forms import PaymentFields, ReasonForm
+from dogtag.licensing.forms import ReasonForm
 from dogtag.licensing.kennel_forms import CorrectionForm, InspectionForm, KennelApplicationForm
 from dogtag.licensing.models import Inspection, KennelLicense
+from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.registry.models import today
-
-
-def kennel_municipality(request, slug, roles=None):
-    municipality = municipality_for(request, slug, *([roles] if roles else []))
-    if kennels.provision(municipality) is None:
-        raise Http404("This municipality's law requires no kennel license.")
-    return municipality
 
 
 @login_required
 @exports(tables.kennels)
-def kennel_list(request, slug):
-    municipality = kennel_municipality(request, slug)
-    licenses = tables.kennel_licenses(municipality)[:500]
-    return render(request, "licensing/kennel_list.html", {"municipality": municipality, "kennels": licenses})
+def kennel_list(request, slug, report):
+    (licenses,) = report.pages(request)
+    return render(request, "licensing/kennel_list.html", {"municipality": report.municipality, "kennels": licenses})
 
 
 @login_required
 def kennel_new(request, slug):
-    municipality = kennel_municipality(request, slug, CLERKS)
+    municipality = municipality_for(request, slug, CLERKS)
+    if kennels.provision(municipality) is None:
+        raise Http404("This municipality's law requires no kennel license.")
     form = KennelApplicationForm(
         posted(request), municipality=municipality, initial={"license_year": today().year, "signed_on": today()}
     )

@@ -9,7 +9,7 @@ from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
-from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
+from dogtag.lib.web import action_page, posted, run_action, to
 from dogtag.licensing import multiple_dogs, tables
 from dogtag.licensing.actions import CLERKS, multiple_dog_licenses
 from dogtag.licensing.kennel_forms import MultipleDogForm, RevokeForm
@@ -18,14 +18,12 @@ from dogtag.registry.models import Animal, Person, today
 
 
 @login_required
-@exports(tables.multiple_dogs)
-def licenses(request, slug):
-    municipality = municipality_for(request, slug)
-    if multiple_dogs.provision(municipality) is None:
-        raise Http404("This municipality's law has no multiple-dog license.")
+@exports(tables.multiple_dogs_of)
+def licenses(request, slug, report):
+    municipality = report.municipality
     q = request.GET.get("q", "").strip()
     keepers = Person.objects.filter(municipality=municipality, name__icontains=q).order_by("name")[:20] if q else []
-    issued = tables.multiple_dog_licenses(municipality)[:200]
+    (issued,) = report.pages(request)
     context = {"municipality": municipality, "q": q, "keepers": keepers, "licenses": issued}
     return render(request, "licensing/multiple_dog_list.html", context)
 

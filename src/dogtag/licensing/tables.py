@@ -1,16 +1,20 @@
-"""The clerk's lists as tables, each over every row (the CSV and PDF of a list are complete; the
-page shows its first rows)."""
+"""The clerk's lists as tables, each over every row: the page shows them a page at a time, the
+CSV and the PDF have all of them, under the same columns."""
 
-from django.db.models import Count
+from django.db.models import Count, Prefetch
+from django.http import Http404
+from django.urls import reverse
 
-from dogtag.lib.tables import Column, Report, Table, table
+from dogtag.lib.tables import Column, Report, table
 from dogtag.lib.web import municipality_for
-from dogtag.licensing import law
-from dogtag.licensing.models import FeeScheduleEntry, KennelLicense, License, RenewalRun, Tag, TagLot
+from dogtag.licensing import kennels as kennel_law
+from dogtag.licensing import law, multiple_dogs
+from dogtag.licensing.models import FeeScheduleEntry, KennelLicense, License, RenewalChunk, RenewalRun, Tag, TagLot
 from dogtag.licensing.owed import fee_label
 from dogtag.licensing.unlicensed import unlicensed_rows
 from dogtag.outbox.models import Message
 from dogtag.registry.models import today
+from dogtag.rules.delegations import delegated_amounts
 from dogtag.rules.licensing import license_year_of
 
 # --- queries the pages share with their tables -----------------------------------------------------
@@ -62,6 +66,14 @@ def renewal_runs(municipality):
     return RenewalRun.objects.filter(municipality=municipality).select_related("started_by").order_by("-started_at")
 
 
+def _url(name, *args):
+    return lambda obj: reverse(name, args=[a(obj) if callable(a) else a for a in args] or [obj.pk])
+
+
+def _void(obj):
+    return "void" if obj.voided_at else ""
+
+
 # --- tables ---------------------------------------------------------------------------------------
 
 
@@ -72,7 +84,7 @@ def _kennel_status(k):
 
 KENNELS = [
     Column("Year", "license_year"),
-    Column("Kennel", lambda k: str(k.premises)),
+    Column("Kennel", lambda k: str(k.premises), link=_url("kennel")),
     Column("Owner", "owner.name"),
     Column("Status", _kennel_status),
     Column("Fee", "fee"),
@@ -81,7 +93,7 @@ KENNELS = [
 
 MULTIPLE_DOG = [
     Column("Year", "license_year"),
-    Column("License", "serial"),
+    Column("License", "serial", link=_url("multiple-dog-license")),
     Column("Keeper", "holder.name"),
     Column("Dogs", "dogs_authorized"),
     Column("Status", lambda x: ("revoked" if x.revocation else "void") if x.voided_at else "in force"),
@@ -100,7 +112,7 @@ OUTBOX = [
     Column("Queued", lambda m: m.created_at.isoformat(timespec="minutes")),
     Column("To", "to"),
     Column("Subject", "subject"),
-    Column("Status", _message_status),
+    Column("Status", _message_status, cell="licensing/cells/message_status.html"),
 ]
 
 RENEWALS = [
@@ -109,6 +121,12 @@ RENEWALS = [
     Column("Notices", "notices_created"),
     Column("Emailed", "emails_queued"),
     Column("By", lambda r: str(r.started_by) if r.started_by_id else "dogtag renewals"),
+    Column(
+        "Printed",
+        lambda r: f"{r.chunks_done} of {r.chunks_total}" if r.chunks_total else "nothing to print",
+        cell="licensing/cells/renewal_printed.html",
+    ),
+    Column("PDF", lambda r: bool(r.pdf), cell="licensing/cells/renewal_pdf.html"),
 ]
 
 TAGS_TO_RETURN = [Column("Serial", "serial"), Column("Status", lambda t: t.get_status_display())]
@@ -116,38 +134,64 @@ TAGS_TO_RETURN = [Column("Serial", "serial"), Column("Status", lambda t: t.get_s
 
 def kennels(request, slug) -> Report:
     m = municipality_for(request, slug)
-    return Report("Kennel licenses", str(m), [table("Kennel licenses", KENNELS, kennel_licenses(m))])
+    if kennel_law.provision(m) is None:
+        raise Http404("This municipality's law requires no kennel license.")
+    rows = table("Kennel licenses", KENNELS, kennel_licenses(m), row_class=_void)
+    return Report("Kennel licenses", str(m), [rows], municipality=m)
 
 
-def multiple_dogs(request, slug) -> Report:
+def multiple_dogs_of(request, slug) -> Report:
     m = municipality_for(request, slug)
-    rows = table("Multiple-dog licenses", MULTIPLE_DOG, multiple_dog_licenses(m))
-    return Report("Multiple-dog licenses", str(m), [rows])
+    if multiple_dogs.provision(m) is None:
+        raise Http404("This municipality's law has no multiple-dog license.")
+    rows = table("Issued", MULTIPLE_DOG, multiple_dog_licenses(m), row_class=_void)
+    return Report("Multiple-dog licenses", str(m), [rows], municipality=m)
 
 
 def outbox(request, slug) -> Report:
     m = municipality_for(request, slug)
-    return Report("Outbox", str(m), [table("Messages", OUTBOX, outbox_messages(m))])
+    rows = table("Messages", OUTBOX, outbox_messages(m), empty="Nothing sent yet.")
+    return Report("Outbox", str(m), [rows], municipality=m)
 
 
 def renewals(request, slug) -> Report:
     m = municipality_for(request, slug)
-    return Report("Renewal runs", str(m), [table("Renewal runs", RENEWALS, renewal_runs(m))])
+    runs = renewal_runs(m).prefetch_related(
+        Prefetch("chunks", RenewalChunk.objects.only("pk", "run_id", "number", "done_at", "pdf"))
+    )
+    rows = table("Renewal runs", RENEWALS, runs, empty="No renewal run yet.")
+    return Report("Renewal runs", str(m), [rows], municipality=m)
 
 
 def tag_return(request, slug, year) -> Report:
     m = municipality_for(request, slug)
-    rows = table(f"Tags to return for {year}", TAGS_TO_RETURN, tags_to_return(m, year))
-    return Report(f"Tags to return, {year}", str(m), [rows])
+    rows = table(f"Tags to return for {year}", TAGS_TO_RETURN, tags_to_return(m, year), empty="Nothing to return.")
+    return Report(f"Tags to return, {year}", str(m), [rows], municipality=m)
 
 
 def tags(request, slug) -> Report:
     m = municipality_for(request, slug)
-    counts = Table("Tags by license year", ["License year", "In stock", "Issued", "Voided", "Lost"])
-    counts.rows = [
-        [year, c.get("in_stock", 0), c.get("issued", 0), c.get("voided", 0), c.get("lost", 0)]
+    years = [
+        {"year": year, **{k: c.get(k, 0) for k in ("in_stock", "issued", "voided", "lost")}}
         for year, c in tag_counts(m).items()
     ]
+    counts = table(
+        "Tags by license year",
+        [
+            Column("License year", lambda r: r["year"], link=lambda r: reverse("tag-return", args=[m.slug, r["year"]])),
+            Column("In stock", lambda r: r["in_stock"]),
+            Column("Issued", lambda r: r["issued"]),
+            Column("Voided", lambda r: r["voided"]),
+            Column("Lost", lambda r: r["lost"]),
+            Column(
+                "Tag roll",
+                lambda r: f"tag-roll-{m.slug}-{r['year']}.pdf",
+                link=lambda r: reverse("tag-roll", args=[m.slug, r["year"]]),
+            ),
+        ],
+        years,
+        empty="No tags received yet.",
+    )
     lots = table(
         "Lots received from the county clerk",
         [
@@ -157,45 +201,51 @@ def tags(request, slug) -> Report:
         ],
         TagLot.objects.filter(municipality=m).select_related("received_by").order_by("-received_on", "-pk"),
     )
-    return Report("Tags", str(m), [counts, lots])
+    return Report("Tags", str(m), [counts, lots], municipality=m)
+
+
+FEES = [
+    Column("From", "effective_on"),
+    Column("Amount", "amount"),
+    Column("Set by", "authority"),
+    Column("Entered", lambda e: f"{e.created_by}, {e.created_at.date().isoformat()}"),
+    Column("Void", lambda e: e.void_reason if e.voided_at else "", cell="licensing/cells/fee_void.html"),
+]
 
 
 def fees(request, slug) -> Report:
+    """The local fee schedule, one table per amount the ordinance leaves to the municipality."""
     m = municipality_for(request, slug)
     entries = FeeScheduleEntry.objects.filter(municipality=m).select_related("created_by")
-    entries = entries.order_by("key", "effective_on")
-    rows = table(
-        "Local fee schedule",
-        [
-            Column("Amount", lambda e: fee_label(e.key)),
-            Column("From", "effective_on"),
-            Column("Amount set", "amount"),
-            Column("Set by", "authority"),
-            Column("Entered", lambda e: f"{e.created_by}, {e.created_at.date().isoformat()}"),
-            Column("Void", lambda e: e.void_reason if e.voided_at else ""),
-        ],
-        entries,
-    )
-    return Report("Fee schedule", str(m), [rows])
+    entries = entries.order_by("effective_on", "pk")
+    schedule = []
+    for key in delegated_amounts(law.pack_of(m)):
+        empty = "Not set: nothing that needs it can be issued."
+        schedule.append(table(fee_label(key), FEES, entries.filter(key=key), empty=empty, row_class=_void))
+        schedule[-1].key = f"{key}-"
+    return Report("Fee schedule", str(m), schedule, municipality=m)
+
+
+def _late_fee(row):
+    late = row["late"]
+    return None if late is None else ("not set" if late.not_set else late.value["amount"])
+
+
+UNLICENSED = [
+    Column("Animal", lambda r: r["animal"].name, link=lambda r: reverse("license-counter", args=[r["animal"].pk])),
+    Column("Species", lambda r: r["animal"].get_species_display()),
+    Column("License due by", lambda r: r["due_by"] or r["note"]),
+    Column("Late fee now", _late_fee, cell="licensing/cells/late_fee.html"),
+]
 
 
 def unlicensed(request, slug) -> Report:
     m = municipality_for(request, slug)
     on = today()
     year = int(request.GET.get("year") or license_year_of(law.pack_of(m), on))
-
-    def late_fee(row):
-        late = row["late"]
-        return None if late is None else ("not set" if late.not_set else late.value["amount"])
-
     rows = table(
-        f"Unlicensed for {year}",
-        [
-            Column("Animal", lambda r: r["animal"].name),
-            Column("Species", lambda r: r["animal"].get_species_display()),
-            Column("License due by", lambda r: r["due_by"] or r["note"]),
-            Column("Late fee now", late_fee),
-        ],
-        unlicensed_rows(m, year, on),
+        f"Unlicensed for {year}", UNLICENSED, unlicensed_rows(m, year, on), empty="Every licensable animal is licensed."
     )
-    return Report("Unlicensed", f"{m}, as of {on.isoformat()}", [rows])
+    report = Report("Unlicensed", f"{m}, as of {on.isoformat()}", [rows], municipality=m)
+    report.year, report.on = year, on
+    return report

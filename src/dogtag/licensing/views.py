@@ -2,7 +2,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.storage import default_storage
-from django.db.models import Prefetch
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
@@ -21,11 +20,9 @@ from dogtag.licensing.models import (
     RenewalChunk,
     RenewalRun,
     Tag,
-    TagLot,
     TagReturnList,
 )
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
-from dogtag.licensing.unlicensed import unlicensed_rows
 from dogtag.outbox import actions as outbox_actions
 from dogtag.registry.models import Animal, today
 from dogtag.rules.delegations import delegated_amounts
@@ -141,18 +138,17 @@ def license_receipt(request, pk):
 
 @login_required
 @exports(tables.fees)
-def fees(request, slug):
-    municipality = municipality_for(request, slug)
+def fees(request, slug, report):
+    municipality = report.municipality
     delegated = delegated_amounts(law.pack_of(municipality))
     keys = [(key, fee_label(key)) for key in delegated]
     form = forms.FeeForm(posted(request), keys=keys)
     if request.method == "POST" and form.is_valid():
         if run_action(form, actions.set_fee, acting_user=request.user, municipality=municipality):
             return redirect("fees", slug=slug)
-    entries = FeeScheduleEntry.objects.filter(municipality=municipality).select_related("created_by")
     schedule = [
-        {"key": key, "label": fee_label(key), "citations": (cite,), "entries": [e for e in entries if e.key == key]}
-        for key, cite in delegated.items()
+        {"key": key, "citations": (cite,), "shown": shown}
+        for (key, cite), shown in zip(delegated.items(), report.pages(request), strict=True)
     ]
     return render(
         request,
@@ -181,30 +177,26 @@ def fee_void(request, pk):
 
 @login_required
 @exports(tables.tags)
-def tags(request, slug):
-    municipality = municipality_for(request, slug)
+def tags(request, slug, report):
+    municipality = report.municipality
     form = forms.TagLotForm(posted(request), initial={"received_on": today(), "license_year": today().year})
     if request.method == "POST" and form.is_valid():
         if run_action(form, actions.receive_tag_lot, acting_user=request.user, municipality=municipality):
             return redirect("tags", slug=slug)
-    years = tables.tag_counts(municipality)
-    context = {
-        "municipality": municipality,
-        "form": form,
-        "years": years,
-        "lots": TagLot.objects.filter(municipality=municipality),
-    }
-    return render(request, "licensing/tags.html", context)
+    years, lots = report.pages(request)
+    return render(
+        request, "licensing/tags.html", {"municipality": municipality, "form": form, "years": years, "lots": lots}
+    )
 
 
 @login_required
 @exports(tables.tag_return)
-def tag_return(request, slug, year):
+def tag_return(request, slug, year, report):
     """Unused and voided tags to return to the county clerk by December 31 (s. 174.07(3)(b))."""
-    municipality = municipality_for(request, slug)
+    municipality = report.municipality
     expiry = law.ask(municipality, "license_expiry", {"issued_on": today(), "license_year": year}, today(), {})
-    returned = tables.tags_to_return(municipality, year)
     stored = TagReturnList.objects.filter(municipality=municipality, license_year=year).first()
+    (returned,) = report.pages(request)
     return render(
         request,
         "licensing/tag_return.html",
@@ -233,22 +225,18 @@ def tag_roll(request, slug, year):
 @login_required
 @reads_from_replica
 @exports(tables.unlicensed)
-def unlicensed(request, slug):
+def unlicensed(request, slug, report):
     """Active licensable animals without a license for the year, with the late fee owed today."""
-    municipality = municipality_for(request, slug)
-    on = today()
-    year = int(request.GET.get("year") or license_year_of(law.pack_of(municipality), on))
-    rows = unlicensed_rows(municipality, year, on)
-    return render(
-        request, "licensing/unlicensed.html", {"municipality": municipality, "year": year, "rows": rows, "on": on}
-    )
+    (rows,) = report.pages(request)
+    context = {"municipality": report.municipality, "year": report.year, "rows": rows, "on": report.on}
+    return render(request, "licensing/unlicensed.html", context)
 
 
 @login_required
 @exports(tables.renewals)
-def renewals(request, slug):
+def renewals(request, slug, report):
     """The clerk starts a run (notices committed at once) and follows the worker printing it."""
-    municipality = municipality_for(request, slug)
+    municipality = report.municipality
     year = license_year_of(law.pack_of(municipality), today()) + 1
     if request.method == "POST":
         require_role(request.user, municipality.pk, actions.CLERKS)
@@ -259,10 +247,11 @@ def renewals(request, slug):
             f"Printing in {run.chunks_total} part{pluralize(run.chunks_total)}.",
         )
         return redirect("renewals", slug=slug)
-    runs = tables.renewal_runs(municipality).prefetch_related(
-        Prefetch("chunks", RenewalChunk.objects.only("pk", "run_id", "number", "done_at", "pdf"))
-    )[:50]
-    busy = any(run.chunks_done < run.chunks_total or (run.chunks_total and not run.finished_at) for run in runs)
+    (runs,) = report.pages(request)
+    busy = any(
+        run.chunks_done < run.chunks_total or (run.chunks_total and not run.finished_at)
+        for run in runs.page.object_list
+    )
     return render(
         request, "licensing/renewals.html", {"municipality": municipality, "runs": runs, "year": year, "busy": busy}
     )
@@ -294,12 +283,12 @@ def renewal_part(request, pk):
 
 @login_required
 @exports(tables.outbox)
-def outbox(request, slug):
-    municipality = municipality_for(request, slug)
+def outbox(request, slug, report):
+    municipality = report.municipality
     if request.method == "POST":  # "Send again" beside a dead letter
         ids = [int(i) for i in request.POST.getlist("message") if i.isdigit()]
         count = outbox_actions.send_again(acting_user=request.user, municipality=municipality, ids=ids)
         messages.success(request, f"{count} undeliverable message{pluralize(count)} queued again.")
         return redirect("outbox", slug=slug)
-    sent = tables.outbox_messages(municipality)[:500]
+    (sent,) = report.pages(request)
     return render(request, "licensing/outbox.html", {"municipality": municipality, "messages_": sent})

@@ -27,16 +27,16 @@ from dogtag.registry.models import today
 
 @login_required
 @exports(tables.hen_permits)
-def hen_permits(request, slug):
-    municipality = municipality_for(request, slug)
+def hen_permits(request, slug, report):
+    municipality = report.municipality
     status = request.GET.get("status")
-    permits = tables.hen_permits_of(municipality, status)
+    (permits,) = report.pages(request)
     return render(
         request,
         "permits/hen_permits.html",
         {
             "municipality": municipality,
-            "permits": permits[:500],
+            "permits": permits,
             "statuses": HenPermit.Status.choices,
             "status": status,
             "can_issue": has_role(request.user, municipality.pk, actions.ISSUERS),
@@ -163,7 +163,7 @@ def _vicious_page(request, declaration, form, action, title, quote_facts):
             "form": form,
             "title": title,
             "quote": quote,
-            "permits": declaration.vicious_dog_permits.select_related("holder"),
+            "permits": tables.vicious_dog_permits_of(declaration).page(request),
         },
     )
 
@@ -198,8 +198,8 @@ def vicious_dog_permit_renew(request, pk):
 
 @login_required
 @exports(tables.vicious_dog_permits)
-def vicious_dog_permits(request, pk):
-    declaration = _declaration(request, pk)
+def vicious_dog_permits(request, pk, report):
+    declaration = report.declaration
     case = declaration.case
     return render(
         request,
@@ -207,7 +207,7 @@ def vicious_dog_permits(request, pk):
         {
             "declaration": declaration,
             "case": case,
-            "permits": declaration.vicious_dog_permits.select_related("holder", "issued_by"),
+            "permits": report.tables[0].page(request),
             "renewal": case.deadlines.filter(key=actions.RENEWAL_KEY, superseded=False).order_by("-due_on").first(),
             "in_force": declaration.in_force,
             "can_issue": has_role(request.user, declaration.municipality_id, actions.ISSUERS),

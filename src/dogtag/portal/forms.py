@@ -1,7 +1,7 @@
 from django import forms
 
 from dogtag.lib.forms import DateInput, Form
-from dogtag.licensing.forms import PaymentFields
+from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.portal.models import MunicipalityContact
 from dogtag.registry.models import Animal, Municipality, birth_date_too_early, earliest_birth_date, today
 

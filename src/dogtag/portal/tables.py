@@ -1,5 +1,7 @@
 """The clerk's review queue as tables: applications waiting and those decided, every row in the CSV."""
 
+from django.urls import reverse
+
 from dogtag.lib.tables import Column, Report, table
 from dogtag.lib.web import municipality_for
 from dogtag.portal.models import Application
@@ -19,7 +21,7 @@ def decided(municipality):
 
 APPLICATIONS = [
     Column("Sent", "submitted_at"),
-    Column("Dog", lambda a: a.data.get("animal_name", "")),
+    Column("Dog", lambda a: a.data.get("animal_name", ""), link=lambda a: reverse("application-review", args=[a.pk])),
     Column("Owner", lambda a: a.data.get("name", "")),
     Column("Kind", lambda a: a.get_kind_display()),
     Column("Amount", "quoted_total"),
@@ -33,5 +35,9 @@ def queue(request, slug) -> Report:
     return Report(
         "Applications",
         str(m),
-        [table("Waiting for review", APPLICATIONS, waiting(m)), table("Decided", APPLICATIONS, decided(m))],
+        [
+            table("Waiting for review", APPLICATIONS, waiting(m), empty="No applications are waiting."),
+            table("Decided", APPLICATIONS, decided(m), empty="None decided yet."),
+        ],
+        municipality=m,
     )

@@ -163,10 +163,10 @@ def unsubscribe(request, token):
 
 @login_required
 @exports(tables.queue)
-def queue(request, slug):
-    municipality = municipality_for(request, slug)
-    waiting, decided = tables.waiting(municipality), tables.decided(municipality)[:20]
-    return render(request, "portal/queue.html", {"municipality": municipality, "waiting": waiting, "decided": decided})
+def queue(request, slug, report):
+    waiting, decided = report.pages(request)
+    context = {"municipality": report.municipality, "waiting": waiting, "decided": decided}
+    return render(request, "portal/queue.html", context)
 
 
 @login_required

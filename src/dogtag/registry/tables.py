@@ -1,21 +1,31 @@
 """The registry's lists as tables: what the search finds, every row of it in the CSV."""
 
 from django.db.models import Q
+from django.urls import reverse
 
 from dogtag.accounts.scope import scoped
 from dogtag.lib.tables import Column, Report, table
 from dogtag.registry.models import Animal, Person, Premises
 
+
+def _to(name):
+    return lambda obj: reverse(name, args=[obj.pk])
+
+
 ANIMALS = [
-    Column("Name", "name"),
+    Column("Name", "name", link=_to("animal")),
     Column("Animal", lambda a: f"{a.get_species_display()}, {a.breed} {a.color}".strip()),
     Column("Microchip", "microchip"),
     Column("Municipality", "municipality.name"),
     Column("Status", lambda a: a.get_status_display()),
 ]
-PEOPLE = [Column("Name", "name"), Column("Address", "address"), Column("Municipality", "municipality.name")]
+PEOPLE = [
+    Column("Name", "name", link=_to("person")),
+    Column("Address", "address"),
+    Column("Municipality", "municipality.name"),
+]
 PREMISES = [
-    Column("Address", "street"),
+    Column("Address", "street", link=_to("premises")),
     Column("Use", lambda p: p.get_use_display()),
     Column("Municipality", "municipality.name"),
 ]
@@ -55,8 +65,14 @@ def found(user, q: str):
 def search(request) -> Report:
     q = request.GET.get("q", "").strip()
     animals, people, premises = found(request.user, q)
-    return Report(
+    report = Report(
         "Search",
         q,
-        [table("Animals", ANIMALS, animals), table("People", PEOPLE, people), table("Premises", PREMISES, premises)],
+        [
+            table("Animals", ANIMALS, animals, empty="No animal matches."),
+            table("People", PEOPLE, people, empty="No person matches."),
+            table("Premises", PREMISES, premises, empty="No premises match."),
+        ],
     )
+    report.q = q
+    return report

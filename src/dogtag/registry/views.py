@@ -19,14 +19,14 @@ def home(request):
     return render(request, "registry/home.html", {"municipalities": served})
 
 
-@login_required
+SEARCH_PAGE = 50
+
+
 @login_required
 @reads_from_replica
 @exports(tables.search)
-def search(request):
-    q = request.GET.get("q", "").strip()
-    animals, people, premises = tables.found(request.user, q)
-    context = {"q": q, "animals": animals[:50], "people": people[:50], "premises": premises[:50]}
+def search(request, report):
+    context = {"q": report.q, "report_pages": report.pages(request, SEARCH_PAGE)}
     template = "registry/search_results.html" if request.headers.get("HX-Request") else "registry/search.html"
     return render(request, template, context)
 

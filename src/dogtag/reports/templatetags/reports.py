@@ -1,23 +1,13 @@
-from datetime import date
 from decimal import Decimal
 
 from django import template
 
+from dogtag.lib.tables import shown
+
 register = template.Library()
 
 
-@register.filter
-def shown(value):
-    """A report cell on screen and on paper: $10.00, March 1, 2027, yes/no."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, Decimal):
-        return f"${value:,.2f}"
-    if isinstance(value, date):
-        return f"{value:%B} {value.day}, {value.year}"
-    return value
+register.filter("shown", shown)  # a cell on screen and on paper: $10.00, March 1, 2027, yes/no
 
 
 @register.filter
