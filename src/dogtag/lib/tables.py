@@ -297,4 +297,6 @@ def respond(request, report: Report, municipality, name: str, template="reports/
     context = {"report": report, "municipality": municipality, "name": name, "query": request.GET, **(extra or {})}
     if fmt == "pdf":
         return pdf_response("reports/report_pdf.html", context, f"{filename}.pdf")
+    # On screen a table over objects shows a page of them; a table of totals shows whole.
+    context["screens"] = [(t, t.page(request) if t.definition is not None else None) for t in report.tables]
     return render(request, template, context)

@@ -19,7 +19,7 @@ from dogtag.enforcement.models import (
     Impoundment,
     QuarantineOrder,
 )
-from dogtag.lib.tables import Report, Table
+from dogtag.lib.tables import Column, Report, Table, table
 from dogtag.licensing import law
 from dogtag.licensing.models import License, Payment, Refund, Tag, TagLot
 from dogtag.registry.models import Animal, RabiesVaccination
@@ -329,19 +329,22 @@ def unlicensed(m, p) -> Report:
     from dogtag.licensing.unlicensed import unlicensed_rows
     from dogtag.rules.licensing import license_year_of
 
-    year = p.get("year") or license_year_of(law.pack_of(m), p["on"])
-    table = Table(f"Unlicensed for {year}", ["Animal", "Species", "License due by", "Late", "Late fee now"])
-    links = []
-    for r in unlicensed_rows(m, year, p["on"]):
+    on = p["on"]
+    year = p.get("year") or license_year_of(law.pack_of(m), on)
+
+    def fee(r):
         late = r["late"]
-        fee = None if late is None or late.not_set else late.value["amount"]
-        overdue = r["due_by"] is not None and r["due_by"] < p["on"]
-        table.rows.append(
-            [r["animal"].name, r["animal"].species, r["due_by"] or r["note"], "late" if overdue else "", fee]
-        )
-        links.append(reverse("license-counter", args=[r["animal"].pk]))
-    table.links = links
-    return Report("Unlicensed and late animals", f"as of {p['on']:%B %-d, %Y}", [table])
+        return None if late is None or late.not_set else late.value["amount"]
+
+    columns = [
+        Column("Animal", lambda r: r["animal"].name, link=lambda r: reverse("license-counter", args=[r["animal"].pk])),
+        Column("Species", lambda r: r["animal"].species),
+        Column("License due by", lambda r: r["due_by"] or r["note"]),
+        Column("Late", lambda r: "late" if r["due_by"] is not None and r["due_by"] < on else ""),
+        Column("Late fee now", fee),
+    ]
+    rows = table(f"Unlicensed for {year}", columns, unlicensed_rows(m, year, on), empty="Every animal is licensed.")
+    return Report("Unlicensed and late animals", f"as of {on:%B %-d, %Y}", [rows])
 
 
 def rabies_expiring(m, p) -> Report:
@@ -358,8 +361,8 @@ def rabies_expiring(m, p) -> Report:
             expires_on__range=(on, on + timedelta(days=days)),
         )
         .exclude(Exists(later))
-        .order_by("expires_on", "animal__name")
-        .values_list(
+        .order_by("expires_on", "animal__name", "pk")
+        .values(
             "animal_id",
             "animal__name",
             "owner_name",
@@ -369,16 +372,17 @@ def rabies_expiring(m, p) -> Report:
             "veterinarian_name",
         )
     )
-    table = Table(
-        f"Expiring in the next {days} days",
-        ["Animal", "Owner", "Owner's address", "Certificate", "Expires", "Days left", "Veterinarian"],
-    )
-    links = []
-    for animal_id, name, owner, address, serial, expires, vet in certs:
-        table.rows.append([name, owner, address, serial, expires, (expires - on).days, vet])
-        links.append(reverse("animal", args=[animal_id]))
-    table.links = links
-    return Report("Rabies certificates expiring", f"{on:%B %-d, %Y} to {on + timedelta(days=days):%B %-d, %Y}", [table])
+    columns = [
+        Column("Animal", lambda c: c["animal__name"], link=lambda c: reverse("animal", args=[c["animal_id"]])),
+        Column("Owner", lambda c: c["owner_name"]),
+        Column("Owner's address", lambda c: c["owner_address"]),
+        Column("Certificate", lambda c: c["certificate_serial"]),
+        Column("Expires", lambda c: c["expires_on"]),
+        Column("Days left", lambda c: (c["expires_on"] - on).days),
+        Column("Veterinarian", lambda c: c["veterinarian_name"]),
+    ]
+    rows = table(f"Expiring in the next {days} days", columns, certs, empty="None expiring.")
+    return Report("Rabies certificates expiring", f"{on:%B %-d, %Y} to {on + timedelta(days=days):%B %-d, %Y}", [rows])
 
 
 def over_limit(m, p) -> Report:
