@@ -6,8 +6,9 @@ in any other module fails (the cache and the storage API hold no rows). The admi
 migrations are outside the rule; so are the few modules below, each with its reason."""
 
 import ast
+import shutil
 
-from tests.architecture.source import module_name, modules
+from tests.architecture.source import PACKAGE, module_name, modules
 
 WRITES = {"save", "delete", "create", "bulk_create", "bulk_update", "get_or_create", "update_or_create"}
 # Receivers that hold no rows: the cache and the storage API (files).
@@ -24,6 +25,8 @@ EXCEPTIONS = {
     "dogtag.registry.management.commands.demo": "loads the demo municipalities and accounts: configuration, "
     "like the admin",
 }
+
+
 def _chain_reads_a_queryset(node) -> bool:
     while isinstance(node, ast.Call | ast.Attribute):
         if isinstance(node, ast.Attribute) and node.attr in QUERYSET:
@@ -55,13 +58,17 @@ def _in_actions(module: str) -> bool:
     return "actions" in parts or parts[-1] == "admin" or "admin" in parts[-2:-1]
 
 
-def test_every_write_is_in_an_action():
-    broken = [
+def writes_outside_actions(root=PACKAGE) -> list[str]:
+    return [
         f"{module}:{hit}"
-        for module, _, tree in modules()
+        for module, _, tree in modules(root)
         if not _in_actions(module) and module not in EXCEPTIONS
         for hit in writes(tree)
     ]
+
+
+def test_every_write_is_in_an_action():
+    broken = writes_outside_actions()
     assert broken == [], "Writes outside <app>/actions:\n" + "\n".join(broken)
 
 
@@ -93,3 +100,12 @@ def test_it_finds_a_write_in_a_temporary_module(tmp_path):
     ]
     inside = tmp_path / "dogtag" / "licensing" / "actions" / "renewals.py"
     assert _in_actions(module_name(inside, tmp_path))
+
+
+def test_the_check_fails_on_a_copy_of_the_source_with_a_write_added(tmp_path):
+    """The same check as above, over the whole source with one module added that writes."""
+    copy = tmp_path / "dogtag"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("templates", "static", "texts", "*.yaml"))
+    (copy / "licensing" / "probe.py").write_text("def renew(license):\n    license.save()\n")
+    (copy / "licensing" / "actions" / "probe.py").write_text("def renew(license):\n    license.save()\n")
+    assert writes_outside_actions(copy) == ["dogtag.licensing.probe:2: license.save()"]
