@@ -2,6 +2,7 @@
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from ninja import NinjaAPI
+from ninja.errors import HttpError
 from ninja.errors import ValidationError as SchemaError
 from ninja.security import HttpBearer, django_auth
 
@@ -92,6 +93,15 @@ def schema_error(request, exc):
         field = ".".join(str(part) for part in error["loc"][2:] or error["loc"])
         errors.setdefault(field, []).append(error["msg"])
     return api.create_response(request, {"errors": errors}, status=422)
+
+
+@api.exception_handler(HttpError)
+def http_error(request, exc):
+    """django-ninja's own refusals; a body that is not JSON (its 400) is refused like any other
+    input, with a 422 the document declares."""
+    if exc.status_code == 400:
+        return api.create_response(request, {"errors": {"__all__": [f"The body is not JSON: {exc}."]}}, status=422)
+    return api.create_response(request, {"detail": str(exc)}, status=exc.status_code)
 
 
 @api.exception_handler(PermissionDenied)

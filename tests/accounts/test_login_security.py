@@ -18,6 +18,7 @@ from dogtag.accounts.models import Membership, Role
 from dogtag.audit.models import AuditEvent
 from dogtag.registry.management.commands.demo import DEMO_ADMIN_TOTP_KEY
 from tests.base import CHICAGO, PASSWORD, BaseTestCase, make_user
+from tests.test_settings import PRODUCTION, setting
 
 VERIFY = "/account/two-factor/verify/?next=%2F"
 START = datetime(2026, 12, 1, 9, 0, tzinfo=CHICAGO)
@@ -181,3 +182,10 @@ class SecondFactorTests(BaseTestCase):
         log_in(self.client, "ada")
         r = self.client.get("/admin/")
         self.assertRedirects(r, "/account/two-factor/?next=%2Fadmin%2F", fetch_redirect_response=False)
+
+
+def test_a_session_lives_a_working_day_at_most_and_thirty_idle_minutes_by_default():
+    """Finding 1: "Sessions last 14 days, no idle timeout" — the defaults in a fresh process."""
+    assert setting("SESSION_COOKIE_AGE", **PRODUCTION).stdout.strip() == str(12 * 3600)
+    assert setting("DOGTAG_SESSION_IDLE_MINUTES", **PRODUCTION).stdout.strip() == "30"
+    assert setting("AXES_FAILURE_LIMIT", **PRODUCTION).stdout.strip() == "5"

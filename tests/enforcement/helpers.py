@@ -3,13 +3,34 @@ and in each municipality an owner with a dog (vaccinated or not)."""
 
 from datetime import date
 
+from django.apps import apps
 from django.urls import reverse
 
 from dogtag.accounts.models import Role
 from dogtag.enforcement.models import Case, Deadline
+from dogtag.enforcement.steps import NEW, STEPS
 from dogtag.registry import actions
 from dogtag.registry.models import Municipality
 from tests.base import BaseTestCase, make_user
+
+# Every step on a case, every new case but a declaration (a dog may be declared again on new
+# incidents), and the permits issued from a declaration's page.
+SENT_TWICE = {
+    *STEPS,
+    *(name for name in NEW if name not in ("declaration-new", "declared-elsewhere-new")),
+    "declaration-vicious-dog-permit",
+    "declaration-vicious-dog-permit-renew",
+}
+RECORDS = [
+    model
+    for label in ("enforcement", "permits", "licensing", "registry", "audit")
+    for model in apps.get_app_config(label).get_models()
+]
+
+
+def written() -> dict[str, int]:
+    """How many rows each table of the records holds (deadlines and audit events included)."""
+    return {model._meta.label: model.objects.count() for model in RECORDS}
 
 
 class EnforcementTestCase(BaseTestCase):
@@ -64,7 +85,21 @@ class EnforcementTestCase(BaseTestCase):
         return owner, premises, dog
 
     def post(self, name, pk_or_slug, data, *, follow=False):
-        return self.client.post(reverse(name, args=[pk_or_slug]), data, follow=follow)
+        """Post a step's form. A step that succeeds is sent a second time, as a double click or
+        a resent page would (issue 14): the repeat must write nothing — no record, no deadline,
+        no audit event — and answer without a server error."""
+        url = reverse(name, args=[pk_or_slug])
+        response = self.client.post(url, data, follow=follow)
+        succeeded = response.redirect_chain if follow else response.status_code == 302
+        if name in SENT_TWICE and succeeded:
+            for value in data.values():
+                if hasattr(value, "seek"):
+                    value.seek(0)
+            before = written()
+            again = self.client.post(url, data)
+            self.assertIn(again.status_code, (200, 302), f"{name} sent twice")
+            self.assertEqual(written(), before, f"{name} sent twice wrote again")
+        return response
 
     def assert_posted(self, response):
         """A step succeeded: the page redirects to the case."""

@@ -5,7 +5,7 @@ from datetime import date
 
 from dogtag.accounts.actions import issue_api_token
 from tests.base import on
-from tests.enforcement.helpers import EnforcementTestCase
+from tests.enforcement.helpers import EnforcementTestCase, written
 
 
 class EnforcementApiTests(EnforcementTestCase):
@@ -47,9 +47,10 @@ class EnforcementApiTests(EnforcementTestCase):
             self.assertEqual(r.status_code, 201)
             case = r.json()
             imp = self.w_dog.cases.get().impoundment
-            r = self.call(
-                "POST", f"/impoundments/{imp.pk}/notice", {"notice_method": "mail", "notice_on": "2026-03-03"}
-            )
+            with on(date(2026, 3, 3)):  # recorded the day it is given (not a day ahead)
+                r = self.call(
+                    "POST", f"/impoundments/{imp.pk}/notice", {"notice_method": "mail", "notice_on": "2026-03-03"}
+                )
             claim = next(d for d in r.json()["deadlines"] if d["key"] == "claim_by")
             self.assertEqual((claim["due_on"], claim["citations"][0]["section"]), ("2026-03-10", "§ 98-7"))
             r = self.call("POST", f"/impoundments/{imp.pk}/release", {"charges_paid": True})
@@ -109,6 +110,11 @@ class EnforcementApiTests(EnforcementTestCase):
             for step, body in steps:
                 r = self.call("POST", f"/cases/{case}/steps/{step}", body)
                 self.assertEqual(r.status_code, 200, (step, r.content))
+                # The same call again (a client retrying after a lost answer) writes nothing.
+                before = written()
+                again = self.call("POST", f"/cases/{case}/steps/{step}", body)
+                self.assertIn(again.status_code, (200, 422), (step, again.content))
+                self.assertEqual(written(), before, step)
             hearing = next(d for d in r.json()["deadlines"] if d["key"] == "hearing" and d["done_on"] is None)
             self.assertEqual(hearing["due_on"], "2026-03-10")
             # [c](3): the hearing "not more than fourteen days" after service

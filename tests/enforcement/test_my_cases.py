@@ -28,6 +28,7 @@ class MyCasesTests(EnforcementTestCase):
                 held_at="shelter",
                 officer_saw_or_heard=True,
             )
+        with on(date(2026, 3, 3)):  # a notice is recorded the day it is given
             actions.give_impound_notice(imp, acting_user=cls.chief, notice_method="mail", notice_on=date(2026, 3, 3))
         with on(date(2026, 3, 12)):
             bite = actions.report_bite(

@@ -5,14 +5,18 @@ procedure); the site plan checked by its content and size."""
 from datetime import date
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import IntegrityError, transaction
 from django.test import override_settings
 from django.urls import reverse
 
 from dogtag.audit.models import AuditEvent
 from dogtag.licensing.models import Payment
+from dogtag.permits.actions import ISSUERS
 from dogtag.permits.models import HenPermit
 from dogtag.registry import actions as registry
+from dogtag.registry.actions import save_record
 from tests.base import on
 from tests.enforcement.helpers import EnforcementTestCase
 from tests.enforcement.test_complaints import pdf_text
@@ -297,7 +301,10 @@ class HenPermitTests(EnforcementTestCase):
         self.assertEqual(permit.status, "issued")
 
 
-class OnePermitPerParcelTests(HenPermitTests):
+@MEDIA
+class OnePermitPerParcelTests(EnforcementTestCase):
+    apply, issued = HenPermitTests.apply, HenPermitTests.issued
+
     def test_a_second_permit_for_the_same_parcel_and_year_is_refused(self):
         permit = self.issued(date(2026, 5, 4))
         with on(date(2026, 6, 1)):
@@ -305,3 +312,19 @@ class OnePermitPerParcelTests(HenPermitTests):
             r = self.apply(permit.premises, permit.applicant, **signed, site_plan=plan())
             self.assertContains(r, f"Hen permit #{permit.pk} is already issued for")
         self.assertEqual(HenPermit.objects.filter(status="issued").count(), 1)
+
+    def test_the_database_holds_one_issued_permit_a_parcel_and_year(self):
+        permit = self.issued(date(2026, 5, 4))
+        copy = {f.attname: getattr(permit, f.attname) for f in HenPermit._meta.concrete_fields if not f.primary_key}
+        # A refused or revoked permit for the same parcel and year is kept beside it.
+        HenPermit.objects.create(**{**copy, "status": HenPermit.Status.REFUSED})
+        HenPermit.objects.create(**{**copy, "status": HenPermit.Status.REVOKED})
+        HenPermit.objects.create(**{**copy, "expires_on": date(2027, 12, 31)})  # next year's
+        with self.assertRaises(IntegrityError), transaction.atomic():
+            HenPermit.objects.create(**copy)  # as a second clerk's insert at the same moment would
+        # Through the actions' common save, the clash is a refusal, not a 500.
+        with self.assertRaises(ValidationError), transaction.atomic():
+            save_record(
+                HenPermit(**copy), acting_user=self.clerks["cedarburg"], action="hen_permit.issue", roles=ISSUERS
+            )
+        self.assertEqual(HenPermit.objects.filter(status="issued", expires_on=date(2026, 12, 31)).count(), 1)

@@ -10,13 +10,13 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import snapshot
 from dogtag.enforcement import law
-from dogtag.enforcement.actions.cases import as_date, meet, set_deadline
+from dogtag.enforcement.actions.cases import as_date, meet, not_in_future, set_deadline
 from dogtag.enforcement.models import Declaration
 from dogtag.lib import uploads
 from dogtag.licensing.actions import record_payment
 from dogtag.permits.models import HenPermit, ViciousDogPermit
 from dogtag.registry.actions import save_record
-from dogtag.registry.models import today
+from dogtag.registry.models import Premises, today
 
 ISSUERS = (Role.CLERK, Role.ADMINISTRATOR)
 
@@ -115,7 +115,10 @@ def decide_hen_permit(
             }
         )
     if v["may_issue"] and v["expires"]:
-        # One issued permit a parcel and permit year: a second would be paid for twice.
+        # One issued permit a parcel and permit year: a second would be paid for twice. The
+        # parcel's row is locked so two clerks at once queue here; the database's constraint
+        # (one_issued_hen_permit_per_parcel_and_year) is the backstop.
+        Premises.objects.select_for_update().filter(pk=premises.pk).first()
         held = HenPermit.objects.filter(
             premises=premises, status=HenPermit.Status.ISSUED, expires_on__year=as_date(v["expires"]).year
         ).first()
@@ -313,7 +316,15 @@ def issue_vicious_dog_permit(
     issuing of a permit". The case gets the renewal deadline."""
     require_role(acting_user, declaration.municipality_id, ISSUERS)
     issued_on = as_date(issued_on) or today()
+    not_in_future(issued_on=issued_on)
     _in_force(declaration)
+    if issued_on < declaration.determined_on:
+        raise ValidationError(
+            {
+                "issued_on": f"{issued_on:%B %-d, %Y} is before the determination "
+                f"of {declaration.determined_on:%B %-d, %Y}."
+            }
+        )
     earlier = declaration.vicious_dog_permits.filter(holder=declaration.case.owner).first()
     if earlier is not None:
         raise ValidationError(
@@ -339,10 +350,19 @@ def renew_vicious_dog_permit(
     period for which a permit is sought"). Refused once the declaration no longer binds."""
     require_role(acting_user, declaration.municipality_id, ISSUERS)
     renewed_on = as_date(renewed_on) or today()
+    # A renewal records a payment taken: not on a day still to come (a year 9999 was a 500).
+    not_in_future(renewed_on=renewed_on)
     _in_force(declaration)
     latest = declaration.vicious_dog_permits.order_by("-issued_on", "-pk").first()
     if latest is None:
         raise ValidationError({"__all__": "No vicious-dog permit was issued on this declaration: issue the first."})
+    if renewed_on < latest.issued_on:
+        raise ValidationError(
+            {
+                "renewed_on": f"{renewed_on:%B %-d, %Y} is before permit #{latest.pk} was issued "
+                f"({latest.issued_on:%B %-d, %Y})."
+            }
+        )
     revoked = latest.revoked_by
     if revoked is not None:
         raise ValidationError(
@@ -355,6 +375,16 @@ def renew_vicious_dog_permit(
     if ends and ends.year > renewed_on.year:
         raise ValidationError(
             {"__all__": f"Vicious-dog permit #{latest.pk} already runs to {ends:%B %-d, %Y}; renew it when due."}
+        )
+    if latest.issued_on == renewed_on:
+        # The same renewal sent twice: a late renewal covers its own year, and a second one the
+        # same day would be charged for the year after.
+        runs = f", running to {ends:%B %-d, %Y}" if ends else ""
+        raise ValidationError(
+            {
+                "__all__": f"Vicious-dog permit #{latest.pk} was issued on {renewed_on:%B %-d, %Y}{runs}; "
+                "renew it when due."
+            }
         )
     signed = {"insurance": insurance, "insurance_statement_signed": insurance_statement_signed}
     decision = _permit_decision(declaration, **signed, fee_paid=fee_paid, on=renewed_on, renews=latest)

@@ -5,13 +5,13 @@ import base64
 import binascii
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Annotated, Any
 
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from ninja import ModelSchema, Router, Schema, Status
+from ninja import Field, ModelSchema, Router, Schema, Status
 
 from dogtag.accounts.scope import get_for_user, municipality_for
 from dogtag.enforcement.models import Declaration
@@ -73,6 +73,10 @@ class HenPermitOut(ModelSchema):
         return reverse("hen-permit", args=[obj.pk])
 
 
+# An amount of money paid: dollars and cents, never negative (a number like 1e400 or "NaN" is no payment).
+Paid = Annotated[Decimal, Field(ge=0, max_digits=12, decimal_places=2, allow_inf_nan=False)]
+
+
 class FileIn(Schema):
     filename: str
     content_base64: str
@@ -80,7 +84,7 @@ class FileIn(Schema):
 
 class PaymentIn(Schema):
     method: str
-    amount: Decimal
+    amount: Paid
     check_number: str = ""
     card_reference: str = ""
 
@@ -147,14 +151,14 @@ class ViciousDogPermitOut(ModelSchema):
 class ViciousDogPermitIn(Schema):
     insurance: str
     insurance_statement_signed: bool = False
-    fee_paid: Decimal
+    fee_paid: Paid
     issued_on: date | None = None
 
 
 class ViciousDogRenewIn(Schema):
     insurance: str
     insurance_statement_signed: bool = False
-    fee_paid: Decimal
+    fee_paid: Paid
     renewed_on: date | None = None
 
 

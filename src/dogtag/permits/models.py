@@ -46,6 +46,17 @@ class HenPermit(Scoped):
 
     class Meta:
         ordering = ["-applied_on", "-pk"]
+        constraints = [
+            # One issued permit a parcel and permit year (the year named by its last day, the
+            # engine's December 31): the action refuses a second with the permit's number; this
+            # holds against two clerks issuing at the same moment.
+            models.UniqueConstraint(
+                fields=["premises", "expires_on"],
+                condition=models.Q(status="issued"),
+                name="one_issued_hen_permit_per_parcel_and_year",
+                violation_error_message="A hen permit is already issued for this parcel and permit year.",
+            ),
+        ]
 
     def __str__(self):
         return f"Hen permit #{self.pk}, {self.premises} ({self.get_status_display().lower()})"

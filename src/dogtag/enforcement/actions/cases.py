@@ -32,10 +32,31 @@ def not_in_future(**dates) -> None:
     """A step records what happened: a hearing held, a paper served or received, on a day
     that has come. Refuses each later date by its field."""
     on = today()
-    errors = {field: f"{day:%B %-d, %Y} is in the future; record this on or after the day it happens."
-              for field, day in dates.items() if day is not None and day > on}
+    errors = {
+        field: f"{day:%B %-d, %Y} is in the future; record this on or after the day it happens."
+        for field, day in dates.items()
+        if day is not None and day > on
+    }
     if errors:
         raise ValidationError(errors)
+
+
+def already(obj, *, acting_user, roles, **fields) -> bool:
+    """The step was sent again with what is on record (a double click, a resent page, an API
+    call retried after a lost answer): there is nothing to write, and the action returns the
+    record as it stands. The role is checked all the same."""
+    require_role(acting_user, obj.municipality_id, roles)
+    return all(_same(obj, name, value) for name, value in fields.items())
+
+
+def _same(obj, name, value) -> bool:
+    field = obj._meta.get_field(name)
+    if field.is_relation:
+        return getattr(obj, field.attname) == (value.pk if hasattr(value, "pk") else value)
+    try:
+        return getattr(obj, name) == field.to_python(value)
+    except ValidationError:
+        return False
 
 
 def open_case(*, acting_user, municipality, kind, title, animal=None, owner=None, opened_on=None) -> Case:

@@ -12,6 +12,7 @@ from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     OFFICERS,
     STAFF,
+    already,
     as_date,
     change,
     close,
@@ -54,6 +55,18 @@ def issue_citation(
     require_role(acting_user, municipality.pk, OFFICERS)
     same_municipality("person", person, municipality.pk)
     violated_on, court_date, issued_on = as_date(violated_on), as_date(court_date), as_date(issued_on) or today()
+    # One citation a person, animal, violation and day (a violation over several days is one
+    # citation with `days`): the same form sent twice does not cite twice.
+    issued = Citation.objects.filter(
+        person=person, animal=animal, violation=violation, violated_on=violated_on, voided_at=None
+    ).first()
+    if issued is not None:
+        raise ValidationError(
+            {
+                "violation": f"Citation #{issued.pk} was issued on {issued.issued_on:%B %-d, %Y} to {person} for "
+                f"§ {violation} on {violated_on:%B %-d, %Y}; void it to cite again."
+            }
+        )
     number = offense_number(person, violation, violated_on)
     decision = law.ask(
         municipality, "forfeiture", {"violation": violation, "offense_number": number}, violated_on, field="violation"
@@ -111,6 +124,8 @@ def issue_citation(
 def record_citation_paid(citation, *, acting_user, paid_on) -> Citation:
     if citation.voided_at:
         raise ValidationError({"paid_on": "This citation is void."})
+    if already(citation, acting_user=acting_user, roles=STAFF, paid_on=as_date(paid_on)):
+        return citation
     citation = change(citation, acting_user=acting_user, action="citation.paid", roles=STAFF, paid_on=as_date(paid_on))
     meet(citation.case, "court", citation.paid_on, "paid")
     close(citation.case, citation.paid_on, "Forfeiture paid")
@@ -122,6 +137,8 @@ def record_cure(citation, *, acting_user, cured_on, cure_note) -> Citation:
     """A later license or compliance cures the violation; the citation stands."""
     if not cure_note.strip():
         raise ValidationError({"cure_note": "Say how it was cured (e.g. license number and date)."})
+    if already(citation, acting_user=acting_user, roles=STAFF, cured_on=as_date(cured_on), cure_note=cure_note):
+        return citation
     return change(
         citation,
         acting_user=acting_user,

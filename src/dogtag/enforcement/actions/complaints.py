@@ -3,10 +3,12 @@
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from dogtag.accounts.scope import require_role
 from dogtag.audit.record import snapshot
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     STAFF,
+    already,
     as_date,
     open_case,
     same_municipality,
@@ -56,6 +58,15 @@ def record_complaint(*, acting_user, municipality, kind, complainant_name, obser
         raise ValidationError({"animal_description": "Name the animal or its owner, or describe the animal."})
     filed_on = as_date(fields.pop("filed_on", None)) or today()
     observed_on = as_date(observed_on)
+    require_role(acting_user, municipality.pk, STAFF)
+    # The same complaint sent twice (a double click, a retried call) is the one on record.
+    same = {"kind": kind, "complainant_name": complainant_name, "observed_on": observed_on, "place": place}
+    recorded = Complaint.objects.filter(
+        municipality=municipality, filed_on=filed_on, animal=animal, owner=owner, **same,
+        description=fields.get("description", ""),
+    ).first()  # fmt: skip
+    if recorded is not None:
+        return recorded
     if observed_on and observed_on > filed_on:
         raise ValidationError(
             {"observed_on": f"Observed on {observed_on}, after the complaint was filed ({filed_on})."}
@@ -108,6 +119,9 @@ def record_notice_step(complaint, *, acting_user, police_notice_on=None, observe
         raise ValidationError({"police_notice_on": "Only at-large and barking complaints have this procedure."})
     before = snapshot(complaint)
     police_notice_on, observed_again_on = as_date(police_notice_on), as_date(observed_again_on)
+    given = {k: v for k, v in (("police_notice_on", police_notice_on), ("observed_again_on", observed_again_on)) if v}
+    if given and already(complaint, acting_user=acting_user, roles=STAFF, **given):
+        return complaint
     if observed_again_on and not (police_notice_on or complaint.police_notice_on):
         raise ValidationError({"observed_again_on": "Record the written notice to the owner first."})
     complaint.police_notice_on = police_notice_on or complaint.police_notice_on

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dogtag.enforcement import law
-from dogtag.enforcement.actions.cases import OFFICERS, as_date, set_deadline
+from dogtag.enforcement.actions.cases import OFFICERS, already, as_date, set_deadline
 from dogtag.enforcement.models import ComplianceFailure, EscapeNotification, today
 from dogtag.licensing.actions import revoke_license
 from dogtag.licensing.models import License
@@ -27,6 +27,12 @@ def record_escape_notification(
     animal: what happened, and when and how its owner or keeper notified the police. Whether the
     notice was immediate is the officer's finding; the engine says whether the duty binds."""
     _in_force(decl, "event")
+    recorded = decl.escape_notifications.filter(event=event, occurred_at=occurred_at).first()
+    if recorded is not None:
+        notice = {"notice_method": notice_method, "notified_at": notified_at, "description": description}
+        if already(recorded, acting_user=acting_user, roles=OFFICERS, **notice):
+            return recorded
+        raise ValidationError({"occurred_at": f"This is on record: {recorded}. Record only a new event here."})
     occurred_on = timezone.localtime(occurred_at).date()
     if occurred_on < decl.determined_on:
         raise ValidationError(
@@ -63,6 +69,9 @@ def record_failure_to_comply(decl, *, acting_user, found_on, failure) -> Complia
     (the tag retired) and the permit for keeping the dog, and the dog may be seized: the case gets
     that step, due at once, with the law."""
     found_on = as_date(found_on) or today()
+    recorded = decl.compliance_failures.filter(found_on=found_on, failure=(failure or "").strip()).first()
+    if recorded is not None and already(recorded, acting_user=acting_user, roles=OFFICERS):
+        return recorded
     _in_force(decl, "failure")
     if not (failure or "").strip():
         raise ValidationError({"failure": "Say which requirement or condition was not met, and how it was found."})

@@ -12,6 +12,7 @@ from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     OFFICERS,
     STAFF,
+    already,
     as_date,
     change,
     close,
@@ -111,6 +112,11 @@ def serve_declaration(
 ) -> Declaration:
     mailed_on, served_on, received_on, posted_on = map(as_date, (mailed_on, served_on, received_on, posted_on))
     not_in_future(mailed_on=mailed_on, served_on=served_on, received_on=received_on, posted_on=posted_on)
+    service = {"mailed_on": mailed_on, "served_on": served_on, "received_on": received_on, "posted_on": posted_on}
+    if already(
+        decl, acting_user=acting_user, roles=OFFICERS, service_method=service_method, refused=refused, **service
+    ):
+        return decl
     facts = {
         "method": service_method,
         "mailed_on": mailed_on,
@@ -158,6 +164,7 @@ def serve_declaration(
 
 @transaction.atomic
 def serve_removal_notice(decl, *, acting_user, served_at) -> Declaration:
+    not_in_future(served_at=timezone.localtime(served_at).date())
     decision = law.ask(
         decl.municipality,
         "removal_deadline",
@@ -166,12 +173,11 @@ def serve_removal_notice(decl, *, acting_user, served_at) -> Declaration:
     )
     if decision.value is None:
         raise ValidationError({"served_at": "This ordinance sets no removal deadline."})
+    served = f"Removal notice served {timezone.localtime(served_at):%Y-%m-%d %H:%M}"
+    if already(decl, acting_user=acting_user, roles=OFFICERS, status_reason=served):
+        return decl
     decl = change(
-        decl,
-        acting_user=acting_user,
-        action="declaration.removal_notice",
-        roles=OFFICERS,
-        status_reason=f"Removal notice served {timezone.localtime(served_at):%Y-%m-%d %H:%M}",
+        decl, acting_user=acting_user, action="declaration.removal_notice", roles=OFFICERS, status_reason=served
     )
     set_deadline(
         decl.case, "removal", "Remove the dog from the municipality", timezone.make_aware(decision.value), decision
@@ -254,6 +260,10 @@ def apply_for_waiver(
     decl, *, acting_user, applied_on, no_subsequent_violations, complied_throughout, behavior_program_proof
 ) -> Declaration:
     applied_on = as_date(applied_on)
+    if decl.status == Declaration.Status.WAIVED:
+        if already(decl, acting_user=acting_user, roles=OFFICERS, status_reason=behavior_program_proof):
+            return decl
+        raise ValidationError({"__all__": f"The declaration was waived: {decl.status_reason}."})
     incident = decl.escape_notifications.first() if no_subsequent_violations else None
     if incident is not None:
         raise ValidationError(

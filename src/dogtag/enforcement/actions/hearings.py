@@ -9,6 +9,7 @@ from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     OFFICERS,
     STAFF,
+    already,
     as_date,
     change,
     close,
@@ -31,6 +32,8 @@ from dogtag.registry.actions import save_record
 def request_hearing(decl, *, acting_user, requested_on) -> Declaration:
     requested_on = as_date(requested_on)
     not_in_future(requested_on=requested_on)
+    if already(decl, acting_user=acting_user, roles=STAFF, contest_requested_on=requested_on):
+        return decl
     if not decl.effective_on:
         raise ValidationError({"requested_on": "The determination has not been served yet."})
     decision = law.ask(
@@ -118,6 +121,10 @@ def decide_hearing(
 ) -> Hearing:
     held_on, comply_by, decision_sent_on = as_date(held_on), as_date(comply_by), as_date(decision_sent_on)
     not_in_future(held_on=held_on, decision_sent_on=decision_sent_on)
+    given = {"comply_by": comply_by, "classification": classification}
+    decided = {"held_on": held_on, "outcome": outcome, "findings": findings, "decision_sent_on": decision_sent_on}
+    if already(hearing, acting_user=acting_user, roles=OFFICERS, **decided, **{k: v for k, v in given.items() if v}):
+        return hearing
     decl = hearing.declaration
     compliance = law.ask(decl.municipality, "compliance_deadline", {"determined_on": decl.determined_on}, today())
     if outcome != Hearing.Outcome.REVERSED and compliance.value is not None:
@@ -165,6 +172,8 @@ def decide_hearing(
 def record_decision_received(hearing, *, acting_user, decision_received_on) -> Hearing:
     decision_received_on = as_date(decision_received_on)
     not_in_future(decision_received_on=decision_received_on)
+    if already(hearing, acting_user=acting_user, roles=STAFF, decision_received_on=decision_received_on):
+        return hearing
     hearing = change(
         hearing,
         acting_user=acting_user,
@@ -187,6 +196,17 @@ def record_decision_received(hearing, *, acting_user, decision_received_on) -> H
 @transaction.atomic
 def file_appeal(decl, *, acting_user, filed_on, to, stay_granted=False) -> Appeal:
     filed_on = as_date(filed_on)
+    not_in_future(filed_on=filed_on)
+    pending = decl.appeals.filter(decided_on=None).first()
+    if pending is not None:
+        if already(pending, acting_user=acting_user, roles=STAFF, filed_on=filed_on, to=to, stay_granted=stay_granted):
+            return pending
+        raise ValidationError(
+            {
+                "filed_on": f"The appeal filed on {pending.filed_on:%B %-d, %Y} to {pending.to} is pending; "
+                "record its decision first."
+            }
+        )
     hearing = decl.hearings.exclude(decision_received_on=None).order_by("-held_on").first()
     timely = None
     if hearing is not None:
@@ -222,6 +242,9 @@ def file_appeal(decl, *, acting_user, filed_on, to, stay_granted=False) -> Appea
 @transaction.atomic
 def decide_appeal(appeal, *, acting_user, decided_on, outcome) -> Appeal:
     decided_on = as_date(decided_on)
+    not_in_future(decided_on=decided_on)
+    if already(appeal, acting_user=acting_user, roles=STAFF, decided_on=decided_on, outcome=outcome):
+        return appeal
     appeal = change(
         appeal, acting_user=acting_user, action="appeal.decide", roles=STAFF, decided_on=decided_on, outcome=outcome
     )

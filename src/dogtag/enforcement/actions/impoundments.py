@@ -13,12 +13,14 @@ from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     OFFICERS,
     STAFF,
+    already,
     as_date,
     change,
     close,
     currently_immunized,
     drop,
     meet,
+    not_in_future,
     open_case,
     set_deadline,
 )
@@ -91,6 +93,13 @@ def impound(
 ) -> Impoundment:
     require_role(acting_user, municipality.pk, OFFICERS)
     impounded_on = as_date(impounded_on) or today()
+    # The same impoundment sent twice (a double click, a retried call) is the one on record.
+    same = {"impounded_on": impounded_on, "found_at": found_at, "reason": reason, "disposition": ""}
+    if animal is None:
+        same["description"] = description
+    recorded = Impoundment.objects.filter(municipality=municipality, animal=animal, **same).first()
+    if recorded is not None:
+        return recorded
     basis = law.ask(
         municipality,
         "impoundment_basis",
@@ -104,8 +113,10 @@ def impound(
     if basis.value["ground_listed"] is False:
         reason_label = Impoundment.Reason(reason).label if reason in Impoundment.Reason.values else reason
         raise ValidationError(
-            {"reason": f"{law.sections(basis)} does not let an officer impound an animal for this reason "
-             f"({reason_label.lower()})."}
+            {
+                "reason": f"{law.sections(basis)} does not let an officer impound an animal for this reason "
+                f"({reason_label.lower()})."
+            }
         )
     if basis.value["evidence_met"] is False:
         raise ValidationError(
@@ -152,6 +163,10 @@ def impound(
 @transaction.atomic
 def give_impound_notice(imp, *, acting_user, notice_method, notice_on, notice_received_on=None, posted_at=""):
     notice_on, notice_received_on = as_date(notice_on), as_date(notice_received_on)
+    not_in_future(notice_on=notice_on, notice_received_on=notice_received_on)
+    notice = {"notice_method": notice_method, "notice_on": notice_on, "notice_received_on": notice_received_on}
+    if already(imp, acting_user=acting_user, roles=STAFF, **notice, posted_at=posted_at):
+        return imp
     if imp.owner_known and notice_method == Impoundment.Notice.POSTING:
         raise ValidationError({"notice_method": "The owner is known: notify the owner in person or by mail."})
     held = imp.case.deadlines.filter(key__in=("notice", "claim_by")).first()

@@ -7,11 +7,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from dogtag.accounts.scope import require_role
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     OFFICERS,
     STAFF,
     VETERINARIANS,
+    already,
     as_date,
     change,
     close,
@@ -41,6 +43,13 @@ def report_bite(*, acting_user, municipality, animal, victim_name, bitten_on, pl
         raise ValidationError({"bitten_on": f"Bite date {bitten_on} is in the future."})
     if animal is None and not str(fields.get("animal_description") or "").strip():
         raise ValidationError({"animal": "Choose the animal, or describe it if it is unknown or a stray."})
+    require_role(acting_user, municipality.pk, STAFF)
+    same = {"victim_name": victim_name, "bitten_on": bitten_on, "place": place}
+    if animal is None:
+        same["animal_description"] = fields.get("animal_description", "")
+    recorded = BiteReport.objects.filter(municipality=municipality, animal=animal, **same).first()
+    if recorded is not None:
+        return recorded  # the same report sent twice
     case = open_case(
         acting_user=acting_user,
         municipality=municipality,
@@ -154,6 +163,12 @@ def order_bite_quarantine(bite, *, acting_user, place, facility, ordered_at=None
 @transaction.atomic
 def order_exposure_quarantine(*, acting_user, municipality, animal, exposed_on, facility) -> QuarantineOrder:
     exposed_on = as_date(exposed_on)
+    require_role(acting_user, municipality.pk, OFFICERS)
+    recorded = QuarantineOrder.objects.filter(
+        municipality=municipality, animal=animal, kind=QuarantineOrder.Kind.EXPOSURE, exposed_on=exposed_on
+    ).first()
+    if recorded is not None:
+        return recorded  # the same exposure sent twice
     immunized = currently_immunized(animal, exposed_on)
     decision = law.ask(
         municipality, "exposure_quarantine", {"exposed_on": exposed_on, "immunized_on_exposure": immunized}, today()
@@ -188,6 +203,8 @@ def order_exposure_quarantine(*, acting_user, municipality, animal, exposed_on, 
 
 @transaction.atomic
 def record_delivery(order, *, acting_user, delivered_at):
+    if already(order, acting_user=acting_user, roles=OFFICERS, delivered_at=delivered_at):
+        return order
     order = change(
         order, acting_user=acting_user, action="quarantine.delivery", roles=OFFICERS, delivered_at=delivered_at
     )
@@ -241,6 +258,9 @@ def record_examination(order, *, acting_user, which, examined_on, findings, sign
 @transaction.atomic
 def extend_quarantine(order, *, acting_user, extended_until, extension_reason):
     extended_until = as_date(extended_until)
+    extension = {"extended_until": extended_until, "extension_reason": extension_reason}
+    if already(order, acting_user=acting_user, roles=VETERINARIANS, **extension):
+        return order
     if not extension_reason.strip():
         raise ValidationError({"extension_reason": "Say why the isolation is extended."})
     if extended_until <= _observation_end(order):
@@ -326,6 +346,10 @@ def record_symptoms(
     order, *, acting_user, symptoms_on, symptoms, euthanized_on=None, lab_submitted_on=None, laboratory=""
 ):
     symptoms_on, euthanized_on, lab_submitted_on = map(as_date, (symptoms_on, euthanized_on, lab_submitted_on))
+    found = {"symptoms_on": symptoms_on, "symptoms": symptoms, "euthanized_on": euthanized_on}
+    lab = {"lab_submitted_on": lab_submitted_on, "laboratory": laboratory}
+    if already(order, acting_user=acting_user, roles=VETERINARIANS, **found, **lab):
+        return order
     if not symptoms.strip():
         raise ValidationError({"symptoms": "Describe the symptoms."})
     if lab_submitted_on and not laboratory.strip():
@@ -349,6 +373,9 @@ def record_symptoms(
 
 @transaction.atomic
 def record_lab_result(order, *, acting_user, lab_result, lab_result_on, notified):
+    result = {"lab_result": lab_result, "lab_result_on": as_date(lab_result_on), "notified": notified}
+    if already(order, acting_user=acting_user, roles=VETERINARIANS, **result):
+        return order
     if not order.lab_submitted_on:
         raise ValidationError({"lab_result": "No specimen was submitted to a laboratory."})
     if not notified.strip():
@@ -371,6 +398,10 @@ def record_lab_result(order, *, acting_user, lab_result, lab_result_on, notified
 @transaction.atomic
 def declare_district_quarantine(*, acting_user, municipality, declared_on, ends_on, area, ordered_by, posted_at=""):
     declared_on, ends_on = as_date(declared_on), as_date(ends_on)
+    require_role(acting_user, municipality.pk, STAFF)
+    recorded = DistrictQuarantine.objects.filter(municipality=municipality, area=area, declared_on=declared_on).first()
+    if recorded is not None:
+        return recorded  # the same declaration sent twice
     decision = law.ask(
         municipality,
         "district_quarantine",

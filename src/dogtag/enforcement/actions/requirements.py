@@ -9,6 +9,7 @@ from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     OFFICERS,
     STAFF,
+    already,
     as_date,
     change,
     drop,
@@ -107,6 +108,9 @@ def impose_requirement(req, *, acting_user, written_notice_on=None) -> Requireme
     decl = req.declaration
     if req.mandatory:
         raise ValidationError({"written_notice_on": "This requirement applies without being imposed."})
+    notice = as_date(written_notice_on) or decl.written_notice_on
+    if already(req, acting_user=acting_user, roles=OFFICERS, imposed=True) and decl.written_notice_on == notice:
+        return req
     if written_notice_on:
         decl.written_notice_on = as_date(written_notice_on)
         decl.save(update_fields=["written_notice_on"])
@@ -118,6 +122,8 @@ def impose_requirement(req, *, acting_user, written_notice_on=None) -> Requireme
 @transaction.atomic
 def record_requirement_proof(req, *, acting_user, proof, proof_on) -> Requirement:
     proof_on = as_date(proof_on)
+    if already(req, acting_user=acting_user, roles=STAFF, proof=proof, proof_on=proof_on):
+        return req
     if not proof.strip():
         raise ValidationError({"proof": "Describe the proof given (certificate, policy number, photographs ...)."})
     req = change(req, acting_user=acting_user, action="requirement.proof", roles=STAFF, proof=proof, proof_on=proof_on)
