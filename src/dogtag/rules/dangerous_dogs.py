@@ -87,8 +87,13 @@ class DeclaredElsewhereRequirements(Provision):
 
 
 class PermitFee(Provision):
+    """`proration`: how a first-year fee is prorated where the text says only "prorated": `by_day`
+    (the days left in the year, the day of issue included, over the year's days) or `none`. The
+    pack's reading, answered beside the fee (`method`, `remaining` of `of`) so the clerk sees it."""
+
     amount: Amount
     prorate_first_year: bool
+    proration: Literal["by_day", "none"] = "none"
 
 
 class Waiver(Provision):
@@ -396,13 +401,15 @@ def vicious_dog_permit_fee(pack, facts: PermitFeeFacts, on: date, local) -> Deci
     if annual is None:
         return Decision(None, (rule.cite.citation,), (f"no permit fee in force on {on}",))
     notes = list(choice_notes(rule))
-    fee = annual
-    if rule.prorate_first_year and facts.first_permit:
-        year_days = (date(on.year + 1, 1, 1) - date(on.year, 1, 1)).days
+    fee, prorated = annual, rule.prorate_first_year and facts.first_permit and rule.proration != "none"
+    remaining = period = None
+    if prorated:  # by_day
+        period = (date(on.year + 1, 1, 1) - date(on.year, 1, 1)).days
         remaining = (date(on.year + 1, 1, 1) - on).days
-        fee = (annual * remaining / year_days).quantize(CENT, rounding=ROUND_HALF_UP)
-        notes.append(f"{remaining} of {year_days} days remain in the year, the day of issue included")
-    return Decision(fee, (rule.cite.citation,), tuple(notes))
+        fee = (annual * remaining / period).quantize(CENT, rounding=ROUND_HALF_UP)
+    value = {"fee": fee, "annual_fee": annual, "prorated": prorated, "method": rule.proration if prorated else "none",
+             "remaining": remaining, "of": period}
+    return Decision(value, (rule.cite.citation,), tuple(notes))
 
 
 class WaiverFacts(Facts):
