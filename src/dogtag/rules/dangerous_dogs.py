@@ -300,12 +300,15 @@ def compliance_deadline(pack, facts: ComplianceFacts, on: date, local) -> Decisi
     if none:
         return none
     s: DangerousDogsSection = pack.dangerous_dogs
+    runs_from = "determination"
     if facts.appeal_failed_on is not None and s.compliance_after_appeal is not None:
-        rule, start = s.compliance_after_appeal, facts.appeal_failed_on
+        rule, start, runs_from = s.compliance_after_appeal, facts.appeal_failed_on, "unsuccessful_appeal"
     else:
         start = facts.determined_on
     last, moved = last_day(rule.days, start, pack)
-    return Decision(last, (rule.cite.citation, *moved), choice_notes(rule))
+    value = {"last_day": last, "days": rule.days, "runs_from": runs_from, "from_day": start,
+             "moved_past_sunday_or_holiday": bool(moved)}
+    return Decision(value, (rule.cite.citation, *moved), choice_notes(rule))
 
 
 class AppealFacts(Facts):
@@ -444,7 +447,10 @@ class RemovalFacts(Facts):
           doc="When a dangerous or vicious dog must be out of the municipality after written notice to remove it.")
 def removal_deadline(pack, facts: RemovalFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "removal", "removal deadline")
-    return none or Decision(rule.after(facts.served_at), (rule.cite.citation,), choice_notes(rule))
+    if none:
+        return none
+    value = {"due_at": rule.after(facts.served_at), "hours": rule.hours}
+    return Decision(value, (rule.cite.citation,), choice_notes(rule))
 
 
 class MovedInFacts(Facts):
@@ -458,7 +464,8 @@ def declared_elsewhere_deadline(pack, facts: MovedInFacts, on: date, local) -> D
     if none:
         return none
     last, moved = last_day(rule.days, facts.moved_in_on, pack)
-    return Decision(last, (rule.cite.citation, *moved), choice_notes(rule))
+    value = {"last_day": last, "days": rule.days, "moved_past_sunday_or_holiday": bool(moved)}
+    return Decision(value, (rule.cite.citation, *moved), choice_notes(rule))
 
 
 @question("declared_elsewhere_start", facts=DeclaredElsewhereFacts,
@@ -466,4 +473,4 @@ def declared_elsewhere_deadline(pack, facts: MovedInFacts, on: date, local) -> D
               "vicious elsewhere and moved in (the text sets none; the pack's reading).")
 def declared_elsewhere_start(pack, facts: DeclaredElsewhereFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "declared_elsewhere_requirements", "requirements for a dog declared elsewhere")
-    return none or Decision(_elsewhere_start(rule, facts), (rule.cite.citation,), choice_notes(rule))
+    return none or Decision({"starts_on": _elsewhere_start(rule, facts)}, (rule.cite.citation,), choice_notes(rule))
