@@ -200,14 +200,14 @@ def multiple_dog_license(pack: Pack, f: DogCount, on: date, local: LocalAmounts)
              "dogs_over_included": max(0, dogs - m.included_dogs) if available else 0,
              "individual_taxes_due_under_it": None}
     if available and m.instead_of_individual_tax is not None:
-        value["individual_taxes_due_under_it"] = False
-        cites.append(m.instead_of_individual_tax.cite.citation)
+        value["individual_taxes_due_under_it"] = False  # the license's own citation says so
     if not available:
         return Decision(value, tuple(cites), tuple(notes))
     base, missing_base = amount_at(m.tax, on, local, cite)
     extra = max(0, dogs - m.included_dogs)
     each, missing_each = amount_at(m.each_additional, on, local, cite) if extra else (Decimal(0), None)
     missing = tuple(x for x in (missing_base, missing_each) if x)
+    notes += [f"{extra} dog(s) over {m.included_dogs}"] if extra else []
     if not missing and base is not None and each is not None:
         value["tax"] = base + each * extra
     return Decision(value, tuple(cites), tuple(notes), missing)
