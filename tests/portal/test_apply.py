@@ -27,6 +27,11 @@ class ApplyTests(BaseTestCase):
                 acting_user=cls.clerk, municipality=cls.benton, license_year=2026, first_serial=501, last_serial=510
             )
 
+    def test_it_says_the_licensable_age_in_the_packs_figures(self):
+        r = self.client.get("/apply/")
+        self.assertContains(r, "Every dog more than 5 months of age needs a license")
+        self.assertNotContains(r, "five months")
+
     def start(self):
         with self.captureOnCommitCallbacks(execute=True):
             r = self.client.post("/apply/", {"municipality": self.benton.pk, "email": "dana@example.org"})

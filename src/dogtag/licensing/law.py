@@ -10,6 +10,7 @@ from dogtag.licensing.models import FeeScheduleEntry
 from dogtag.registry.models import Animal
 from dogtag.rules.amounts import LocalAmounts
 from dogtag.rules.licensing import Animal as AnimalFacts
+from dogtag.rules.licensing import licensable_age_label
 
 TRAINED_TO = {
     Animal.WorkingStatus.LEADER: "lead_blind_or_deaf",
@@ -19,6 +20,11 @@ TRAINED_TO = {
 
 def pack_of(municipality):
     return rules.load_pack(municipality.rule_pack)
+
+
+def licensable_age(municipality) -> str:
+    """The age the municipality's ordinance licenses at, in its pack's figures."""
+    return licensable_age_label(pack_of(municipality))
 
 
 def local_amounts(municipality) -> LocalAmounts:
@@ -57,8 +63,7 @@ def household_animals(kept) -> list[dict]:
         if born is not None:
             births[(species, born)] = births.get((species, born), 0) + 1
     return [
-        {"species": s, "born_on": b,
-         "from_litter": b is not None and (a == b or births[(s, b)] > 1)}
+        {"species": s, "born_on": b, "from_litter": b is not None and (a == b or births[(s, b)] > 1)}
         for s, b, a in rows
     ]
 

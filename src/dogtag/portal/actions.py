@@ -424,7 +424,9 @@ def send_rabies_reminders(on, progress=None) -> int:
             )
         )
         written.append(
-            RabiesReminder(municipality=municipality, vaccination=vaccination, person=person, due_on=decision.value)
+            RabiesReminder(
+                municipality=municipality, vaccination=vaccination, person=person, due_on=decision.value["last_day"]
+            )
         )
     RabiesReminder.objects.bulk_create(written, batch_size=1000)
     mail.queue_many(messages)

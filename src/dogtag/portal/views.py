@@ -50,7 +50,9 @@ def home(request):
         application = run_action(form, actions.start_application)
         if application:
             return redirect("portal-application", token=application.token)
-    return render(request, "portal/home.html", {"form": form})
+    # The age each ordinance licenses at, from its pack ("more than 5 months of age"), never the template's.
+    ages = sorted({law.licensable_age(m) for m in _licensing_municipalities()})
+    return render(request, "portal/home.html", {"form": form, "licensable_ages": ages})
 
 
 def renew(request, token):

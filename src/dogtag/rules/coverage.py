@@ -1,61 +1,210 @@
-"""`law coverage`: every section of a jurisdiction's text, the provisions that cite it, and the
-sections deliberately not encoded (the pack's `not_encoded`, each with its reason).
+"""`law coverage`: every section of a jurisdiction's text and every paragraph (subsection) in it,
+each encoded (the provisions whose quoted words it holds, and the questions that read them) or not
+encoded with the pack's reason (`not_encoded`).
 
 Sections come from the text through the pack's `headings` (regexes; `{1}` is filled from the
 match, `{n}` counts headings in order, for texts whose numbers were lost) and from its
-`outline` (sections whose headings the transcription lost, anchored by quoted words).
+`outline` (sections whose headings the transcription lost, anchored by quoted words). Each
+section runs from its heading to the next one. Paragraphs are read from the text itself: blocks
+between blank lines, or starting where the pack's `paragraphs.starts` says (a label such as
+"(3)" or "B." at the start of a line); a block that is only a label joins the next. A paragraph
+is encoded when some provision of the pack quotes words of it; otherwise a `not_encoded` entry of
+its section must give the reason (its `anchors` pick paragraphs; without anchors the reason
+covers the rest of the section). A paragraph neither encoded nor explained is `unaccounted`,
+and a test fails on it.
 """
+
 from __future__ import annotations
 
+import inspect
 import re
+from functools import cache
 
-from .packs import Pack, load_pack
+from .catalogue import QUESTIONS, load_topics
+from .packs import Pack, load_pack, normalise, within
+
+_LABEL = re.compile(r"^\s*((?:\(\w{1,5}\)|\[\w{1,3}\]|[A-Z]\.|[a-z]\.)(?:\s*\(\w{1,5}\))*)\s")
+_MATCH = 40  # characters of a quote (or paragraph) that must be found to call them the same words
 
 
 def headings(pack: Pack) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
+    return [(section, title) for section, title, _ in _starts(pack)]
+
+
+def _starts(pack: Pack) -> list[tuple[str, str, int | None]]:
+    found: list[tuple[str, str, int | None]] = []
     for h in pack.meta.headings:
         for n, m in enumerate(re.finditer(h.pattern, pack.text, flags=re.MULTILINE), start=1):
             section = h.section.replace("{n}", str(n))
             section = re.sub(r"\{(\d+)\}", lambda g, m=m: m.group(int(g.group(1))), section)
-            found.append((section, m.group(h.title_group).strip()))
-    found += [(o.section, o.heading) for o in pack.meta.outline]
+            found.append((section, m.group(h.title_group).strip(), m.start()))
+    for o in pack.meta.outline:
+        words = r"\s+".join(re.escape(w) for w in o.heading.split())
+        m = re.search(words, pack.text)
+        found.append((o.section, o.heading, m.start() if m else None))
     seen, unique = set(), []
-    for section, title in found:
+    for section, title, at in found:
         if section not in seen:
             seen.add(section)
-            unique.append((section, title))
+            unique.append((section, title, at))
     return unique
 
 
-def _cites_section(cited: str, section: str) -> bool:
-    if not cited.startswith(section):
-        return False
-    rest = cited[len(section):]
-    return not rest or not (rest[0].isdigit() or (rest[0] == "." and rest[1:2].isdigit()))
+def _paragraphs(pack: Pack, body: str) -> list[str]:
+    p = pack.meta.paragraphs
+    if p.join:
+        body = re.sub(p.join, " ", body)
+    blocks = re.split(r"\n\s*\n", body)
+    if p.starts:
+        blocks = [part for b in blocks for part in re.split(f"(?m)(?={p.starts})", b)]
+    out: list[str] = []
+    carry = ""
+    for b in blocks:
+        b = re.sub(r"\s+", " ", b).strip()
+        if not b:
+            continue
+        if len(b) <= 6:  # a label alone on its line ("(7)", "(a)"): it heads the next block
+            carry = f"{carry} {b}".strip()
+            continue
+        out.append(f"{carry} {b}".strip() if carry else b)
+        carry = ""
+    return out
+
+
+_HISTORY = re.compile(r"^\[(?:Amended|Added|Adopted|Rep\.?)|^State Law Reference|^\(Ord\b|^\[.*\]$", re.I)
+_RULE_WORDS = re.compile(r"\b(?:shall|may|must|means|is|are|includes?|unlawful|no person)\b", re.I)
+
+
+def _structural(para: str, heading: str, first: bool) -> str | None:
+    """Why a paragraph carries no rule of its own: the heading, a history note, a title."""
+    if first and normalise(heading)[:30] in normalise(para) and len(para) <= len(heading) + 40:
+        return "the section's heading"
+    if _HISTORY.search(para):
+        return "a history or reference note (amendments, the statute referred to): no rule"
+    if len(para.split()) <= 10 and not _RULE_WORDS.search(para):
+        return "a subsection's title: its rule is in the paragraphs that follow"
+    return None
+
+
+def _same_words(quote: str, para: str) -> bool:
+    return quote in para or para in quote or quote[:_MATCH] in para or quote[-_MATCH:] in para or para[:_MATCH] in quote
+
+
+def _source(func, seen: set) -> str:
+    """A function's source with that of the module-level functions it calls, recursively."""
+    if func in seen:
+        return ""
+    seen.add(func)
+    try:
+        src = inspect.getsource(func)
+    except (OSError, TypeError):
+        return ""
+    module = inspect.getmodule(func)
+    parts = [src]
+    for name in set(re.findall(r"\b([A-Za-z_]\w*)\(", src)):
+        called = inspect.unwrap(getattr(module, name, None) or (lambda: None))  # a cached helper too
+        if (inspect.isfunction(called) or inspect.isclass(called)) and called.__module__ == func.__module__:
+            parts.append(_source(called, seen))
+    return "\n".join(parts)
+
+
+@cache
+def _question_sources() -> dict[str, str]:
+    load_topics()
+    return {name: _source(q.decide, set()) for name, q in QUESTIONS.items()}
+
+
+def questions_reading(path: str) -> list[str]:
+    """The questions whose code reads provision `path` ("section.key"), found in their source (and
+    that of the helpers they call): it reads `pack.<section>` and names the key; where none names
+    it, every question reading the section."""
+    top, key = path.split(".", 1)
+    readers = {n: src for n, src in _question_sources().items() if f"pack.{top}" in src}
+    naming = [n for n, src in readers.items() if re.search(rf"\.{re.escape(key)}\b|\"{re.escape(key)}\"", src)]
+    return sorted(naming or readers)
 
 
 def coverage(pack_id: str) -> dict:
     pack = load_pack(pack_id)
     own = [(path, cites) for path, origin, cites in pack.provisions() if origin == pack.id]
-    not_encoded = {n.section: n.reason for n in pack.meta.not_encoded}
-    rows = []
-    for section, title in headings(pack):
-        provisions = sorted({path for path, cites in own if any(_cites_section(c.section, section) for c in cites)})
-        rows.append({"section": section, "heading": title, "provisions": provisions,
-                     "not_encoded": not_encoded.get(section)})
+    starts = _starts(pack)
+    placed = sorted((at, section) for section, _, at in starts if at is not None)
+    ends = {
+        section: (placed[i + 1][0] if i + 1 < len(placed) else len(pack.text)) for i, (_, section) in enumerate(placed)
+    }
+    reasons: dict[str, list] = {}
+    for n in pack.meta.not_encoded:
+        reasons.setdefault(n.section, []).append(n)
+    rows, unaccounted = [], []
+    for section, title, at in starts:
+        cited = [(path, cite) for path, cites in own for cite in cites if within(cite.section, section)]
+        provisions = sorted({path for path, _ in cited})
+        section_reason = next((n.reason for n in reasons.get(section, []) if not n.anchors), None)
+        subsections = []
+        if at is not None:
+            for i, para in enumerate(_paragraphs(pack, pack.text[at : ends[section]]), start=1):
+                words = normalise(para)
+                hits = sorted({path for path, cite in cited if _same_words(normalise(cite.quote), words)})
+                reason = next(
+                    (n.reason for n in reasons.get(section, []) if any(normalise(a) in words for a in n.anchors)), None
+                )
+                if not hits and reason is None:
+                    reason = _structural(para, title, i == 1) or section_reason
+                label = _LABEL.match(para)
+                row = {
+                    "paragraph": f"{section} ¶{i}",
+                    "label": label.group(1) if label else None,
+                    "begins": para[:90],
+                    "provisions": hits,
+                    "questions": sorted({q for path in hits for q in questions_reading(path)}),
+                    "not_encoded": None if hits else reason,
+                }
+                subsections.append(row)
+                if not hits and reason is None:
+                    unaccounted.append(row["paragraph"])
+        elif not provisions and section_reason is None:
+            unaccounted.append(section)
+        rows.append(
+            {
+                "section": section,
+                "heading": title,
+                "provisions": provisions,
+                "questions": sorted({q for path in provisions for q in questions_reading(path)}),
+                "not_encoded": section_reason,
+                "subsections": subsections,
+            }
+        )
     listed = {r["section"] for r in rows}
     for path, cites in own:  # cited sections the headings do not name (numbers lost in the text)
         for c in cites:
-            if not any(_cites_section(c.section, known) for known in listed):
-                rows.append({"section": c.section, "heading": None, "provisions": [path], "not_encoded": None})
+            if not any(within(c.section, known) for known in listed):
+                rows.append(
+                    {
+                        "section": c.section,
+                        "heading": None,
+                        "provisions": [path],
+                        "questions": questions_reading(path),
+                        "not_encoded": None,
+                        "subsections": [],
+                    }
+                )
                 listed.add(c.section)
-    for section, reason in not_encoded.items():
+    for section, entries in reasons.items():
         if section not in listed:
-            rows.append({"section": section, "heading": None, "provisions": [], "not_encoded": reason})
+            rows.append(
+                {
+                    "section": section,
+                    "heading": None,
+                    "provisions": [],
+                    "questions": [],
+                    "not_encoded": entries[0].reason,
+                    "subsections": [],
+                }
+            )
     return {
         "jurisdiction": pack.id,
         "text": pack.meta.text,
         "sections": rows,
-        "unaccounted": [r["section"] for r in rows if not r["provisions"] and not r["not_encoded"]],
+        "paragraphs": sum(len(r["subsections"]) for r in rows),
+        "unaccounted": unaccounted,
     }

@@ -87,8 +87,13 @@ class DeclaredElsewhereRequirements(Provision):
 
 
 class PermitFee(Provision):
+    """`proration`: how a first-year fee is prorated where the text says only "prorated": `by_day`
+    (the days left in the year, the day of issue included, over the year's days) or `none`. The
+    pack's reading, answered beside the fee (`method`, `remaining` of `of`) so the clerk sees it."""
+
     amount: Amount
     prorate_first_year: bool
+    proration: Literal["by_day", "none"] = "none"
 
 
 class Waiver(Provision):
@@ -295,12 +300,15 @@ def compliance_deadline(pack, facts: ComplianceFacts, on: date, local) -> Decisi
     if none:
         return none
     s: DangerousDogsSection = pack.dangerous_dogs
+    runs_from = "determination"
     if facts.appeal_failed_on is not None and s.compliance_after_appeal is not None:
-        rule, start = s.compliance_after_appeal, facts.appeal_failed_on
+        rule, start, runs_from = s.compliance_after_appeal, facts.appeal_failed_on, "unsuccessful_appeal"
     else:
         start = facts.determined_on
     last, moved = last_day(rule.days, start, pack)
-    return Decision(last, (rule.cite.citation, *moved), choice_notes(rule))
+    value = {"last_day": last, "days": rule.days, "runs_from": runs_from, "from_day": start,
+             "moved_past_sunday_or_holiday": bool(moved)}
+    return Decision(value, (rule.cite.citation, *moved), choice_notes(rule))
 
 
 class AppealFacts(Facts):
@@ -396,13 +404,15 @@ def vicious_dog_permit_fee(pack, facts: PermitFeeFacts, on: date, local) -> Deci
     if annual is None:
         return Decision(None, (rule.cite.citation,), (f"no permit fee in force on {on}",))
     notes = list(choice_notes(rule))
-    fee = annual
-    if rule.prorate_first_year and facts.first_permit:
-        year_days = (date(on.year + 1, 1, 1) - date(on.year, 1, 1)).days
+    fee, prorated = annual, rule.prorate_first_year and facts.first_permit and rule.proration != "none"
+    remaining = period = None
+    if prorated:  # by_day
+        period = (date(on.year + 1, 1, 1) - date(on.year, 1, 1)).days
         remaining = (date(on.year + 1, 1, 1) - on).days
-        fee = (annual * remaining / year_days).quantize(CENT, rounding=ROUND_HALF_UP)
-        notes.append(f"{remaining} of {year_days} days remain in the year, the day of issue included")
-    return Decision(fee, (rule.cite.citation,), tuple(notes))
+        fee = (annual * remaining / period).quantize(CENT, rounding=ROUND_HALF_UP)
+    value = {"fee": fee, "annual_fee": annual, "prorated": prorated, "method": rule.proration if prorated else "none",
+             "remaining": remaining, "of": period}
+    return Decision(value, (rule.cite.citation,), tuple(notes))
 
 
 class WaiverFacts(Facts):
@@ -437,7 +447,10 @@ class RemovalFacts(Facts):
           doc="When a dangerous or vicious dog must be out of the municipality after written notice to remove it.")
 def removal_deadline(pack, facts: RemovalFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "removal", "removal deadline")
-    return none or Decision(rule.after(facts.served_at), (rule.cite.citation,), choice_notes(rule))
+    if none:
+        return none
+    value = {"due_at": rule.after(facts.served_at), "hours": rule.hours}
+    return Decision(value, (rule.cite.citation,), choice_notes(rule))
 
 
 class MovedInFacts(Facts):
@@ -451,7 +464,8 @@ def declared_elsewhere_deadline(pack, facts: MovedInFacts, on: date, local) -> D
     if none:
         return none
     last, moved = last_day(rule.days, facts.moved_in_on, pack)
-    return Decision(last, (rule.cite.citation, *moved), choice_notes(rule))
+    value = {"last_day": last, "days": rule.days, "moved_past_sunday_or_holiday": bool(moved)}
+    return Decision(value, (rule.cite.citation, *moved), choice_notes(rule))
 
 
 @question("declared_elsewhere_start", facts=DeclaredElsewhereFacts,
@@ -459,4 +473,4 @@ def declared_elsewhere_deadline(pack, facts: MovedInFacts, on: date, local) -> D
               "vicious elsewhere and moved in (the text sets none; the pack's reading).")
 def declared_elsewhere_start(pack, facts: DeclaredElsewhereFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "declared_elsewhere_requirements", "requirements for a dog declared elsewhere")
-    return none or Decision(_elsewhere_start(rule, facts), (rule.cite.citation,), choice_notes(rule))
+    return none or Decision({"starts_on": _elsewhere_start(rule, facts)}, (rule.cite.citation,), choice_notes(rule))

@@ -8,6 +8,7 @@ schedule applies to the sections it lists and their subsections.
 from __future__ import annotations
 
 from datetime import date
+from typing import Literal
 
 from pydantic import Field
 
@@ -29,6 +30,8 @@ class Schedule(Provision):
     after_notice_of_prior_bite: Tier | None = None
     plus_costs: bool = False
     imprisonment_days: int | None = None
+    # "on default of payment" (the ordinances) or "and/or" (s. 95.21): whether jail is only for not paying
+    imprisonment: Literal["on_default_of_payment", "fine_or_jail_or_both"] = "on_default_of_payment"
     each_day: Provision | None = None
 
 
@@ -60,6 +63,7 @@ class ForfeitureFacts(Facts):
     violation: str
     offense_number: int = Field(default=1, ge=1)
     after_notice_of_prior_bite: bool = False
+    days: int = Field(default=1, ge=1)  # days the violation occurred or continued
 
 
 @question("forfeiture", facts=ForfeitureFacts,
@@ -90,6 +94,16 @@ def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
     not_set += [m for m in (missing_low, missing_high) if m]
     if rule.each_day is not None:
         cites.append(rule.each_day.cite.citation)
+    each_day = rule.each_day is not None
+    # "A separate offense shall be deemed committed on each day": over N days the range is N times one day's
+    counted = facts.days if each_day else 1
+    if rule.imprisonment_days is None:
+        penalty = "fine"
+    else:
+        penalty = "fine_or_jail_or_both" if rule.imprisonment == "fine_or_jail_or_both" else "fine_with_jail_on_default"
     value = {"minimum": low, "maximum": high, "plus_costs": rule.plus_costs,
-             "imprisonment_days": rule.imprisonment_days, "each_day_separate": rule.each_day is not None}
+             "imprisonment_days": rule.imprisonment_days, "each_day_separate": each_day,
+             "penalty": penalty, "offenses_counted": counted,
+             "total_minimum": None if low is None else low * counted,
+             "total_maximum": None if high is None else high * counted}
     return Decision(value, tuple(cites), tuple(notes), tuple(not_set))

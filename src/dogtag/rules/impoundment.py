@@ -181,13 +181,15 @@ def impoundment_release(pack, facts: ReleaseFacts, on: date, local) -> Decision:
             cites.append(rule.cite.citation)
             conditions += [c for c in rule.conditions if c not in conditions]
     unmet = [c for c in conditions if not _met(c, facts)]
-    fee = None
+    fee = base = daily = days = None
+    plus_: list[str] = []
     if s.release_fee is not None:
         rule = s.release_fee
         cites.append(rule.cite.citation)
         tier = max((t for t in rule.tiers if t.from_impoundment <= facts.impoundment_number),
                    key=lambda t: t.from_impoundment)
         fee, missing = amount_at(tier.amount, on, local, rule.cite.citation)
+        base = fee
         if missing:
             not_set.append(missing)
         if rule.per_day is not None:
@@ -197,11 +199,14 @@ def impoundment_release(pack, facts: ReleaseFacts, on: date, local) -> Decision:
                 not_set.append(missing)
             fee = None if fee is None or daily is None else fee + daily * days
             notes.append(f"{days} day(s) in the shelter, counted from the day of impoundment to the day of release")
+        plus_ = list(rule.plus)
         notes += [f"plus {p.replace('_', ' ')}" for p in rule.plus]
         if rule.choice:
             notes.append(rule.choice)
     if s.costs_incurred is not None:
         cites.append(s.costs_incurred.cite.citation)
         notes.append("the owner pays the costs of impoundment and care actually incurred")
-    value = {"conditions": conditions, "unmet": unmet, "may_release": not unmet and not not_set, "fee": fee}
+    value = {"conditions": conditions, "unmet": unmet, "may_release": not unmet and not not_set, "fee": fee,
+             "impoundment_fee": base, "daily_fee": daily, "days_in_shelter": days, "total": fee,
+             "plus": plus_, "plus_costs_incurred": s.costs_incurred is not None}
     return Decision(value, tuple(cites), tuple(notes), tuple(not_set))

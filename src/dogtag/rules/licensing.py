@@ -391,6 +391,12 @@ def _period_words(period: Period) -> str:
     return f"{n} {unit}{'s' if n != 1 else ''}"
 
 
+def licensable_age_label(pack: Pack) -> str:
+    """When an animal must be licensed, in the pack's words and figures ("more than 5 months of
+    age"), for screens that speak before a license is priced (the portal's first page)."""
+    return f"more than {_period_words(pack.licensing.licensable_age.age)} of age"
+
+
 def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
     """Why a late fee is due, in the pack's own figures ("not licensed before April 1"), for the
     clerk's and the resident's screens; templates never carry the dates or periods themselves."""

@@ -7,7 +7,7 @@ litter's grace under § 7-1-6(f) runs until the day before the young animals' fi
 """
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from .amounts import LocalAmounts, amount_at
@@ -48,6 +48,7 @@ class Term(Provision):
 @section("kennel")
 class KennelSection(Strict):
     required: Threshold | None = None
+    individual_licenses_too: Provision | None = None  # the kennel license is in addition to each dog's
     maximum: Maximum | None = None
     siting: Siting | None = None
     fee: Fees | None = None
@@ -62,6 +63,9 @@ class LitterException(Provision):
 
 
 class MultipleDogLicense(Provision):
+    """`instead_of_individual_tax`: the license's tax takes the place of each dog's license tax."""
+
+    instead_of_individual_tax: Provision | None = None
     available_above: int | None = None
     required_above: int | None = None
     included_dogs: int
@@ -89,6 +93,10 @@ class HouseholdSection(Strict):
 class KennelFacts(Facts):
     dogs_born_on: list[date]
     renewal: bool = False
+    # the license years this premises held a kennel license, not void: given, they decide `renewal`
+    # ("subsequent uninterrupted renewals": a license for the year before the one applied for)
+    licensed_years: list[int] | None = None
+    license_year: int | None = None
     from_other_structures_ft: Decimal | None = None
     from_lot_lines_ft: Decimal | None = None
     kennel_sq_ft: Decimal | None = None
@@ -128,6 +136,9 @@ def kennel_license(pack: Pack, f: KennelFacts, on: date, local: LocalAmounts) ->
     cites, not_set, notes = [k.required.cite.citation], [], []
     over = _over(f.dogs_born_on, k.required.over_age, on)
     value: dict = {"dogs_over_age": over, "required": over > k.required.more_than}
+    if k.individual_licenses_too is not None:
+        value["individual_licenses_due"] = True
+        cites.append(k.individual_licenses_too.cite.citation)
     if k.maximum is not None:
         value["over_limit"] = _over(f.dogs_born_on, k.maximum.over_age, on) > k.maximum.at_most
         value["at_most"] = k.maximum.at_most
@@ -145,8 +156,13 @@ def kennel_license(pack: Pack, f: KennelFacts, on: date, local: LocalAmounts) ->
         value["siting"] = checks
         value["minimum_sq_ft"] = s.sq_ft_per_animal * len(f.dogs_born_on)
         cites.append(s.cite.citation)
+    renewal = f.renewal
+    if f.licensed_years is not None:
+        renewal = (f.license_year or on.year) - 1 in f.licensed_years
+    value["renewal"] = renewal
+    value["renewal_from"] = "license history" if f.licensed_years is not None else "stated"
     if value["required"] and k.fee is not None:
-        fee, missing = amount_at(k.fee.renewal if f.renewal else k.fee.initial, on, local, k.fee.cite.citation)
+        fee, missing = amount_at(k.fee.renewal if renewal else k.fee.initial, on, local, k.fee.cite.citation)
         value["fee"] = fee
         cites.append(k.fee.cite.citation)
         if missing:
@@ -166,11 +182,12 @@ def multiple_dog_license(pack: Pack, f: DogCount, on: date, local: LocalAmounts)
         return _absent("multiple-dog license")
     cite = m.cite.citation
     cites, notes = [cite], []
-    dogs, waiting = f.dogs, 0
+    dogs, waiting, ends = f.dogs, 0, set()
     for born in f.litter_born_on:
         # Webster § 98-3B: "a litter of pups ... may be kept for not more than 10 weeks from birth"
         if m.litter_exception is not None and on <= plus(born, m.litter_exception.kept_for):
             waiting += 1
+            ends.add(plus(born, m.litter_exception.kept_for))
         else:
             dogs += 1
     if waiting:
@@ -179,16 +196,20 @@ def multiple_dog_license(pack: Pack, f: DogCount, on: date, local: LocalAmounts)
     required = m.required_above is not None and dogs > m.required_above
     available = required or (m.available_above is not None and dogs > m.available_above)
     value = {"required": required, "available": available, "tax": None, "tags": dogs if available else 0,
-             "dogs_counted": dogs, "litter_pups_not_counted": waiting}
+             "dogs_counted": dogs, "litter_pups_not_counted": waiting, "litter_exception_ends": sorted(ends),
+             "dogs_over_included": max(0, dogs - m.included_dogs) if available else 0,
+             "individual_taxes_due_under_it": None}
+    if available and m.instead_of_individual_tax is not None:
+        value["individual_taxes_due_under_it"] = False  # the license's own citation says so
     if not available:
         return Decision(value, tuple(cites), tuple(notes))
     base, missing_base = amount_at(m.tax, on, local, cite)
     extra = max(0, dogs - m.included_dogs)
     each, missing_each = amount_at(m.each_additional, on, local, cite) if extra else (Decimal(0), None)
     missing = tuple(x for x in (missing_base, missing_each) if x)
+    notes += [f"{extra} dog(s) over {m.included_dogs}"] if extra else []
     if not missing and base is not None and each is not None:
         value["tax"] = base + each * extra
-    notes += [f"{extra} dog(s) over {m.included_dogs}"] if extra else []
     return Decision(value, tuple(cites), tuple(notes), missing)
 
 
@@ -198,12 +219,15 @@ def household_limit(pack: Pack, f: HouseholdFacts, on: date, local: LocalAmounts
     h = pack.household.limit if pack.household else None
     if h is None:
         return _absent("household limit")
-    counted = sum(
-        1 for a in f.animals if a.species in h.species
-        and not (a.from_litter and a.born_on is not None and on < plus(a.born_on, h.litter_grace))
-    )
+    graced = [a for a in f.animals if a.species in h.species
+              and a.from_litter and a.born_on is not None and on < plus(a.born_on, h.litter_grace)]
+    counted = sum(1 for a in f.animals if a.species in h.species) - len(graced)
+    # the last day each young animal is still excepted: the day before it is counted
+    ends = sorted({plus(a.born_on, h.litter_grace) - timedelta(days=1) for a in graced})
     over = counted > h.more_than and not f.zoning_allows_more
     notes = ("zoning specifically allows more",) if f.zoning_allows_more and counted > h.more_than else ()
     if any(a.from_litter for a in f.animals) and h.choice:
         notes += (h.choice,)
-    return Decision({"counted": counted, "more_than": h.more_than, "over_limit": over}, (h.cite.citation,), notes)
+    value = {"counted": counted, "more_than": h.more_than, "over_limit": over, "litter_excepted": len(graced),
+             "litter_allowance_ends": ends}
+    return Decision(value, (h.cite.citation,), notes)

@@ -51,17 +51,23 @@ def barking_nuisance(pack, facts: BarkingFacts, on: date, local) -> Decision:
         rule = s.barking_complaints
         filed = sorted(c.filed_on for c in facts.complaints if c.formal_written and c.filed_on <= on)
         n = rule.complaints
+        # the period ending on `on`: complaints filed no more than `within_days` days before it
+        window_from = on - timedelta(days=rule.within_days)
+        counts = {"complaints_needed": n, "window_from": window_from, "window_to": on,
+                  "complaints_in_window": sum(1 for d in filed if d >= window_from)}
         for first, last in zip(filed, filed[n - 1:], strict=False):
             if last - first <= timedelta(days=rule.within_days):
-                return Decision({"violation": True, "complaints_from": first, "complaints_to": last},
+                return Decision({"violation": True, "complaints_from": first, "complaints_to": last, **counts},
                                 (rule.cite.citation,), choice_notes(rule))
-        return Decision({"violation": False, "complaints_from": None, "complaints_to": None},
+        return Decision({"violation": False, "complaints_from": None, "complaints_to": None, **counts},
                         (rule.cite.citation,), choice_notes(rule))
     if s is not None and s.barking_after_notice is not None:
         rule = s.barking_after_notice
         after = (facts.notice_received_on is not None and facts.noise_continued_on is not None
                  and facts.noise_continued_on > facts.notice_received_on and facts.noise_continued_on <= on)
-        return Decision({"violation": after, "complaints_from": None, "complaints_to": None},
+        return Decision({"violation": after, "complaints_from": None, "complaints_to": None,
+                         "complaints_needed": None, "window_from": None, "window_to": None,
+                         "complaints_in_window": None},
                         (rule.cite.citation,), choice_notes(rule))
     cites = (s.barking.cite.citation,) if s is not None and s.barking is not None else ()
     return Decision(None, cites, ("this ordinance sets no complaint count or notice rule; "

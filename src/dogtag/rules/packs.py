@@ -35,7 +35,8 @@ LAW = Path(__file__).resolve().parent.parent / "law"
 TEXTS = LAW / "texts"
 # More law folders (os.pathsep-separated), each laid out like `law/`: `<id>.yaml` and `texts/`.
 EXTRA_LAW_ENV = "DOGTAG_EXTRA_LAW"
-META_KEYS = ("id", "name", "county", "inherits", "text", "headings", "outline", "not_encoded", "inferred_numbers")
+META_KEYS = ("id", "name", "county", "inherits", "text", "headings", "outline", "not_encoded", "inferred_numbers",
+             "paragraphs")
 
 
 class PackError(ValueError):
@@ -59,8 +60,22 @@ class OutlineEntry(Strict):
 
 
 class NotEncoded(Strict):
+    """A part of the text deliberately not encoded, with the reason. Without `anchors` it covers
+    every paragraph of `section` no provision encodes; with them, only the paragraphs containing
+    one of the quoted words."""
+
     section: str
     reason: str
+    anchors: list[str] = []
+
+
+class Paragraphs(Strict):
+    """How the text divides into paragraphs (subsections) for `law coverage`: `starts` is a regex
+    (multiline) at which a new paragraph begins besides a blank line; `join` is a regex replaced by
+    a space first (page breaks, a transcription's page numbers)."""
+
+    starts: str | None = None
+    join: str | None = None
 
 
 class InferredNumber(Strict):
@@ -81,6 +96,7 @@ class _Meta(Strict):
     outline: list[OutlineEntry] = []
     not_encoded: list[NotEncoded] = []
     inferred_numbers: list[InferredNumber] = []
+    paragraphs: Paragraphs = Paragraphs()
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):

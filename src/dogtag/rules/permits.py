@@ -223,6 +223,8 @@ def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Deci
         if on > due:
             notes.append(f"renewed after {due.isoformat()}, the day the fee was due; the ordinance sets no late fee")
     cites = list(fee.citations) + [term.cite.citation] + [r.cite.citation for r in (insurance, statement) if r]
-    value = {"may_issue": True, "reasons": {}, "fee": fee.value, "fee_kind": "renewal" if renewal else "initial",
+    value = {"may_issue": True, "reasons": {}, "fee": fee.value["fee"],
+             "proration": {k: fee.value[k] for k in ("prorated", "method", "remaining", "of")},
+             "fee_kind": "renewal" if renewal else "initial",
              "expires": term.ends.of(year), "renewal_due": term.renewal_due.of(year + 1)}
     return Decision(value, tuple(cites), tuple(notes))

@@ -124,7 +124,9 @@ def _revaccination_due(pack: Pack, f: VaccinationFacts, on: date, local: LocalAm
     if (skip := _not_covered(pack, f.species)) is not None:
         return skip
     due, cites = revaccination_due(pack, f)
-    return Decision(due, tuple(cites), ())
+    value = {"last_day": due, "after": "initial_vaccination" if f.initial else "vaccination",
+             "certificate_expires_on": f.certificate_expires_on}
+    return Decision(value, tuple(cites), ())
 
 
 @question("rabies_current", facts=VaccinationFacts,

@@ -17,6 +17,7 @@ figure is not confirmed by the text we have). Building blocks:
   answers not_set with the section, never a guess.
 - `Period`: `{days: 30}`, `{months: 5}` or `{years: 2}`.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_right
@@ -26,7 +27,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Annotated, Any, Generic, Literal, TypeVar, get_args
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, model_validator
 from pydantic_core import core_schema
 
 from .decision import Citation
@@ -40,11 +41,22 @@ class Strict(BaseModel):
 
 def _no_float(value: Any) -> Any:
     if isinstance(value, float):
-        raise ValueError(f"write money as a quoted string (\"{value:.2f}\"), never a float")
+        raise ValueError(f'write money as a quoted string ("{value:.2f}"), never a float')
     return value
 
 
 Money = Annotated[Decimal, BeforeValidator(_no_float)]
+
+
+def _not_negative(value: Decimal) -> Decimal:
+    if value < 0:
+        raise ValueError("a measurement is not negative")
+    return value
+
+
+# Feet, inches: a fact measured by the officer ("4.5"), never negative. (Not `Field(ge=0)`: pydantic
+# writes that bound into the JSON Schema as a float, and a schema carries no float.)
+Measure = Annotated[Decimal, BeforeValidator(_no_float), AfterValidator(_not_negative)]
 
 
 class _CiteFields(Strict):
@@ -74,15 +86,21 @@ class Cite:
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> core_schema.CoreSchema:
         from_fields = core_schema.no_info_after_validator_function(
-            lambda fields: cls(fields.section, fields.quote), handler.generate_schema(_CiteFields))
-        return core_schema.union_schema([core_schema.is_instance_schema(cls), from_fields],
-                                        mode="left_to_right")
+            lambda fields: cls(fields.section, fields.quote), handler.generate_schema(_CiteFields)
+        )
+        return core_schema.union_schema([core_schema.is_instance_schema(cls), from_fields], mode="left_to_right")
 
 
 class Provision(Strict):
+    """`also`: the other subsections whose words the provision encodes (cited beside `cite`)."""
+
     cite: Cite
+    also: list[Cite] = []
     choice: str | None = None
     unconfirmed: str | None = None
+
+    def citations(self) -> tuple[Citation, ...]:
+        return (self.cite.citation, *(c.citation for c in self.also))
 
 
 class Dated(Generic[T]):

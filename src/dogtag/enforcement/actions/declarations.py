@@ -180,7 +180,11 @@ def serve_removal_notice(decl, *, acting_user, served_at) -> Declaration:
         decl, acting_user=acting_user, action="declaration.removal_notice", roles=OFFICERS, status_reason=served
     )
     set_deadline(
-        decl.case, "removal", "Remove the dog from the municipality", timezone.make_aware(decision.value), decision
+        decl.case,
+        "removal",
+        "Remove the dog from the municipality",
+        timezone.make_aware(decision.value["due_at"]),
+        decision,
     )
     return decl
 
@@ -226,9 +230,13 @@ def register_declared_elsewhere(
         registered_on=today(),
     )
     decl = save_record(decl, acting_user=acting_user, action="declaration.declared_elsewhere", roles=OFFICERS)
-    set_deadline(case, "declared_elsewhere", "The owner notifies the police and the clerk", decision.value, decision)
+    set_deadline(
+        case, "declared_elsewhere", "The owner notifies the police and the clerk", decision.value["last_day"], decision
+    )
     if notified_on:
-        meet(case, "declared_elsewhere", notified_on, "late" if notified_on > decision.value else "notified")
+        meet(
+            case, "declared_elsewhere", notified_on, "late" if notified_on > decision.value["last_day"] else "notified"
+        )
     set_compliance(decl)
     update_requirements(decl)
     return decl

@@ -128,11 +128,12 @@ def decide_hearing(
     decl = hearing.declaration
     compliance = law.ask(decl.municipality, "compliance_deadline", {"determined_on": decl.determined_on}, today())
     if outcome != Hearing.Outcome.REVERSED and compliance.value is not None:
+        latest = compliance.value["last_day"]
         if comply_by is None:
-            comply_by = compliance.value
-        if comply_by > compliance.value:
+            comply_by = latest
+        if comply_by > latest:
             raise ValidationError(
-                {"comply_by": f"The schedule may run to {compliance.value} at the latest ({law.sections(compliance)})."}
+                {"comply_by": f"The schedule may run to {latest} at the latest ({law.sections(compliance)})."}
             )
     if outcome == Hearing.Outcome.MODIFIED and not classification:
         raise ValidationError({"classification": "Say what the determination is modified to."})
@@ -264,6 +265,6 @@ def decide_appeal(appeal, *, acting_user, decided_on, outcome) -> Appeal:
     facts = {"determined_on": decl.determined_on}
     after = law.ask(decl.municipality, "compliance_deadline", {**facts, "appeal_failed_on": decided_on}, today())
     before = law.ask(decl.municipality, "compliance_deadline", facts, today())
-    if after.value is not None and after.value != before.value:
+    if after.value is not None and after.value["last_day"] != (before.value or {}).get("last_day"):
         set_compliance(decl, appeal_failed_on=decided_on)
     return appeal

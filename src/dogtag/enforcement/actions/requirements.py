@@ -78,7 +78,7 @@ def set_compliance(decl, *, appeal_failed_on=None, comply_by=None):
     if decl.moved_in_on:
         # A dog declared elsewhere: the pack's reading of [h] says from when its clocks run.
         start = law.ask(decl.municipality, "declared_elsewhere_start", elsewhere_facts(decl), today())
-        determined_on = start.value or determined_on
+        determined_on = start.value["starts_on"] if start.value else determined_on
     decision = law.ask(
         decl.municipality,
         "compliance_deadline",
@@ -94,7 +94,7 @@ def set_compliance(decl, *, appeal_failed_on=None, comply_by=None):
         decl.case,
         "compliance",
         label,
-        comply_by or decision.value,
+        comply_by or decision.value["last_day"],
         decision,
         citations=law.cites(decision) + extra,
         notes=notes,
