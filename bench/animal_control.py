@@ -2,20 +2,24 @@
 certificate) under a district rabies quarantine, and an officer with 2,000 open cases across the
 five municipalities, time the officer's pages in-process through Django's full request stack:
 the exemption lookup by tag, the list of animals not exempt (a page, and the CSV of 10,000), and
-"my cases". Prints median and 95th percentile in milliseconds.
+"my cases". Each page is timed against its floor, the page's own SQL replayed on the raw cursor,
+interleaved (A B A B ...); each ends with a RESULT line of its p99 in ms (the CSV: its median
+wall seconds). The goals are this bench's, not issue 12's table: a page p99 <= 50 ms at any
+scale (the counter's goal), the CSV of 10,000 rows <= 2 s.
 
-    .venv/bin/python bench/animal_control.py
+    .venv/bin/python bench/animal_control.py         # BENCH_SCALE=10k|100k|1m (default 100k)
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dogtag_bench_ac .venv/bin/python bench/animal_control.py
 """
 
 import os
 import random
-import statistics
 import tempfile
-import time
 from datetime import date, timedelta
 
-ANIMALS = int(os.environ.get("BENCH_ANIMALS", 100_000))
+from _harness import Bench, latencies_ms, percentile, replay, sql_of
+
+bench = Bench("animal_control")
+ANIMALS = bench.size
 CASES = int(os.environ.get("BENCH_CASES", 2_000))
 SAMPLES = int(os.environ.get("BENCH_SAMPLES", 50))
 
@@ -86,15 +90,6 @@ def populate():
     return webster, officer, district
 
 
-def timed(fn, n):
-    times = []
-    for i in range(n):
-        started = time.perf_counter()
-        fn(i)
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times), sorted(times)[max(int(len(times) * 0.95) - 1, 0)]
-
-
 def main():
     webster, officer, district = populate()
     in_process_pages()
@@ -115,25 +110,43 @@ def main():
 
     def csv(i):
         r = client.get(f"/districts/{district.pk}/not-exempt/", {"format": "csv"})
-        assert r.status_code == 200 and r.content.count(b"\n") >= min(10_000, ANIMALS // 5), r.content[:300]
+        body = b"".join(r.streaming_content) if r.streaming else r.content  # exports are streamed
+        assert r.status_code == 200 and body.count(b"\n") >= min(10_000, ANIMALS // 5), body[:300]
 
     def my_cases(i):
         r = client.get("/my-cases/")
         assert r.status_code == 200 and b"complaint" in r.content.lower(), r.content[-500:]
 
     lookup(0)
-    print(
-        f"engine: {connection.vendor}, {Animal.objects.filter(municipality=webster).count():,} animals in Webster, "
+    bench.note(
+        f"{Animal.objects.filter(municipality=webster).count():,} animals in Webster, "
         f"{Case.objects.filter(closed_on=None).count():,} open cases"
     )
     for name, fn, n in (
-        ("exemption lookup by rabies tag", lookup, SAMPLES),
-        ("animals not exempt, a page of 100", not_exempt, SAMPLES),
-        ("animals not exempt, CSV of 10,000", csv, max(SAMPLES // 10, 3)),
-        (f"my cases ({CASES:,} open)", my_cases, max(SAMPLES // 5, 5)),
+        ("animal_control.exemption_lookup", lookup, SAMPLES),
+        ("animal_control.not_exempt_page", not_exempt, SAMPLES),
+        ("animal_control.not_exempt_csv", csv, max(SAMPLES // 10, 3)),
+        ("animal_control.my_cases", my_cases, max(SAMPLES // 5, 5)),
     ):
-        median, p95 = timed(fn, n)
-        print(f"{name}: median {median:.1f} ms, p95 {p95:.1f} ms ({n} pages)")
+        statements = sql_of(lambda fn=fn: fn(0))
+
+        def page(fn=fn, n=n):
+            return percentile(latencies_ms(fn, n), 99)
+
+        def floor(statements=statements, n=n):
+            return percentile(latencies_ms(lambda i: replay(statements), n), 99)
+
+        runs = bench.interleave(
+            {"dogtag": page, "floor": floor},
+            repetitions=3,
+            label=f"{name}: {n} pages a run, {len(statements)} statements (figure: p99 ms)",
+        )
+        if name.endswith("_csv"):
+            seconds = runs["dogtag"].wall.median / n
+            bench.result(name, ratio=runs.ratio("wall"), value=seconds, unit="s", goal="value<=2", met=seconds <= 2)
+        else:
+            p99 = runs["dogtag"].figure.median
+            bench.result(name, ratio=runs.ratio("figure"), value=p99, unit="ms", goal="value<=50", met=p99 <= 50)
 
 
 if __name__ == "__main__":

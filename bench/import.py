@@ -6,7 +6,7 @@ executemany of the parsed rows into such a table). Memory: the process's peak re
 
     .venv/bin/python bench/import.py                 # SQLite in a temporary folder
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dogtag_bench .venv/bin/python bench/import.py
-    BENCH_ROWS=1000000 ...                           # the memory goal is at a million rows
+    BENCH_SCALE=1m ...                               # the memory goal is at a million rows
 """
 
 import csv
@@ -16,7 +16,6 @@ import sys
 import tempfile
 import time
 
-ROWS = int(os.environ.get("BENCH_ROWS", 100_000))
 GOAL_SECONDS, GOAL_RATIO, GOAL_MB = 20.0, 30.0, 300
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
@@ -25,6 +24,10 @@ os.environ.setdefault("DOGTAG_VAR_DIR", tempfile.mkdtemp(prefix="dogtag-bench-")
 sys.path.insert(0, os.path.dirname(__file__))
 
 from _fixtures import ensure_postgres_database  # noqa: E402
+from _harness import Bench  # noqa: E402
+
+bench = Bench("import")
+ROWS = int(os.environ.get("BENCH_ROWS", 0)) or bench.size  # BENCH_ROWS: the older name, still read
 
 ensure_postgres_database()
 
@@ -83,10 +86,6 @@ def floor(path) -> float:
     return seconds
 
 
-def result(name, ratio, value, unit, goal, met):
-    print(f"RESULT {name} ratio={ratio:.1f} value={value:.1f}{unit} goal={goal} met={'yes' if met else 'no'}")
-
-
 def main():
     call_command("migrate", verbosity=0)
     call_command("demo", stdout=open(os.devnull, "w"))
@@ -127,10 +126,26 @@ def main():
     print(f"  peak memory (resident): {peak_mb():.0f} MB")
     print(f"  load average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     name, ratio, peak = f"import_{engine}_{ROWS}", write / median, peak_mb()
-    result(f"{name}_seconds", ratio, write, "s", f"<={GOAL_SECONDS:.0f}s", write <= GOAL_SECONDS)
+    bench.result(
+        f"{name}_seconds",
+        ratio=ratio,
+        value=write,
+        unit="s",
+        goal=f"value<={GOAL_SECONDS:.0f}",
+        met=write <= GOAL_SECONDS,
+    )
     if engine == "postgresql":
-        result(f"{name}_vs_copy", ratio, ratio, "x", f"<={GOAL_RATIO:.0f}x", ratio <= GOAL_RATIO)
-    result(f"{name}_memory", peak / GOAL_MB, peak, "MB", f"<={GOAL_MB}MB", peak <= GOAL_MB)
+        bench.result(
+            f"{name}_vs_copy",
+            ratio=ratio,
+            value=ratio,
+            unit="x",
+            goal=f"ratio<={GOAL_RATIO:.0f}",
+            met=ratio <= GOAL_RATIO,
+        )
+    bench.result(
+        f"{name}_memory", ratio=peak / GOAL_MB, value=peak, unit="MB", goal=f"value<={GOAL_MB}", met=peak <= GOAL_MB
+    )
 
 
 if __name__ == "__main__":

@@ -66,6 +66,8 @@ class RenewalTests(BaseTestCase):
         self.assertIn("Pat Owner", text)
         self.assertIn("Rex", text)
         self.assertIn("$10.00", text)
+        self.assertIn("Due by: March 31, 2027", text)
+        self.assertNotIn("Page 1 of", text)  # a letter of its own, not a page of the batch
 
     @on(date(2026, 12, 1))
     def test_a_second_run_adds_nothing(self):

@@ -1,13 +1,16 @@
+import json
 from datetime import date, datetime
 from decimal import Decimal
 
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpResponse
 from ninja import Router, Schema, Status
+from ninja.responses import NinjaJSONEncoder
 
-from dogtag.accounts.scope import get_for_user, scoped
+from dogtag.accounts.scope import get_for_user, municipality_ids, scoped
 from dogtag.licensing import actions
-from dogtag.licensing.models import License, RenewalRun, Tag
+from dogtag.licensing.models import License, RenewalRun
 from dogtag.licensing.owed import what_is_owed
+from dogtag.licensing.tag_lookup import license_for_tag
 from dogtag.registry.models import Animal, today
 
 router = Router(tags=["licensing"])
@@ -158,16 +161,12 @@ def replace_tag(request, pk: int, payload: ReplaceTagIn):
 @router.get("/municipalities/{slug}/tags/{year}/{serial}", response=LicenseOut)
 def tag_lookup(request, slug: str, year: int, serial: int):
     """The license a tag serial was issued to, in a municipality the user serves."""
-    # One query for the tag, its license and the license's municipality (scoped to the user's
-    # municipalities, which the token check already holds); one more for the license's tags.
-    tag = get_object_or_404(
-        scoped(request.auth, Tag.objects.select_related("license__municipality")),
-        municipality__slug=slug,
-        license_year=year,
-        serial=serial,
-        license__isnull=False,
-    )
-    return tag.license
+    # One query, compiled once (licensing/tag_lookup.py); scoped to the user's municipalities,
+    # which the token check already holds. The row is the response: no model, no schema object.
+    found = license_for_tag(slug, year, serial, municipality_ids(request.auth))
+    if found is None:
+        raise Http404("No such tag among the municipalities you serve.")
+    return HttpResponse(json.dumps(found, cls=NinjaJSONEncoder), content_type="application/json; charset=utf-8")
 
 
 @router.get("/renewal-runs", response=list[RenewalRunOut])
