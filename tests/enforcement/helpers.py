@@ -13,14 +13,8 @@ from dogtag.registry import actions
 from dogtag.registry.models import Municipality
 from tests.base import BaseTestCase, make_user
 
-# Every step on a case, every new case but a declaration (a dog may be declared again on new
-# incidents), and the permits issued from a declaration's page.
-SENT_TWICE = {
-    *STEPS,
-    *(name for name in NEW if name not in ("declaration-new", "declared-elsewhere-new")),
-    "declaration-vicious-dog-permit",
-    "declaration-vicious-dog-permit-renew",
-}
+# Every step on a case, every new case, and the permits issued from a declaration's page.
+SENT_TWICE = {*STEPS, *NEW, "declaration-vicious-dog-permit", "declaration-vicious-dog-permit-renew"}
 RECORDS = [
     model
     for label in ("enforcement", "permits", "licensing", "registry", "audit")

@@ -47,6 +47,14 @@ def declare_dog(
     applied); the finding must rest on evidence."""
     require_role(acting_user, municipality.pk, OFFICERS)
     determined_on = as_date(determined_on) or today()
+    # The same finding sent twice (a double click, a retried call) is the one on record; a new
+    # finding on new incidents is a new declaration.
+    recorded = Declaration.objects.filter(
+        municipality=municipality, animal=animal, determined_on=determined_on, evidence=evidence,
+        incidents=rules.to_json(incidents), moved_in_on=None,
+    ).first()  # fmt: skip
+    if recorded is not None:
+        return recorded
     if not evidence.strip():
         raise ValidationError(
             {
@@ -201,6 +209,11 @@ def register_declared_elsewhere(
     (today); the [g] permit, due "upon acquisition", from the move-in day."""
     require_role(acting_user, municipality.pk, OFFICERS)
     moved_in_on, notified_on = as_date(moved_in_on), as_date(notified_on)
+    recorded = Declaration.objects.filter(
+        municipality=municipality, animal=animal, declared_by=declared_by, moved_in_on=moved_in_on
+    ).first()
+    if recorded is not None:
+        return recorded  # the same registration sent twice
     decision = law.ask(municipality, "declared_elsewhere_deadline", {"moved_in_on": moved_in_on}, today())
     if decision.value is None:
         raise ValidationError({"moved_in_on": "This ordinance has no rule for dogs declared elsewhere."})
