@@ -26,6 +26,7 @@ from dogtag.licensing.models import (
 )
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
 from dogtag.licensing.unlicensed import unlicensed_rows
+from dogtag.licensing.years import license_years_on_sale
 from dogtag.outbox import actions as outbox_actions
 from dogtag.registry.models import Animal, today
 from dogtag.rules.delegations import delegated_amounts
@@ -37,7 +38,7 @@ def counter(request, pk):
     """The clerk's counter: what the animal owes today, why, and the license issued on payment."""
     animal = get_for_user(request.user, Animal.objects.select_related("municipality"), pk)
     on = today()
-    years = _license_years(animal.municipality, on)
+    years = license_years_on_sale(animal.municipality, on)
     chosen = request.POST.get("license_year") or request.GET.get("license_year") or ""
     year = int(chosen) if chosen.isdigit() and int(chosen) in years else years[0]
     owed = what_is_owed(animal, on, year)
@@ -73,14 +74,6 @@ def counter(request, pk):
         "can_issue": has_role(request.user, animal.municipality_id, actions.CLERKS),
     }
     return render(request, "licensing/counter.html", context)
-
-
-def _license_years(municipality, on) -> list[int]:
-    """The license year today and, once the next year's tags are in stock (clerks sell them in
-    December, before January 1), the next one: the clerk chooses."""
-    year = license_year_of(law.pack_of(municipality), on)
-    ahead = Tag.objects.filter(municipality=municipality, license_year=year + 1, status=Tag.Status.IN_STOCK)
-    return [year, year + 1] if ahead.exists() else [year]
 
 
 def _next(request) -> str:

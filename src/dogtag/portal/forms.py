@@ -29,6 +29,21 @@ class StartForm(Form):
     email = forms.EmailField(
         label="Your email address", help_text="We email you a link to come back to your application."
     )
+    license_year = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="License year")
+
+    def __init__(self, *args, years: list[int], **kwargs):
+        """`years`: the license years on sale in any municipality; a choice only in December,
+        once a clerk holds next year's tags."""
+        super().__init__(*args, **kwargs)
+        if len(years) > 1:
+            self.fields["license_year"].choices = [(y, f"{y} license") for y in years]
+            self.fields["license_year"].initial = years[0]
+            self.fields["license_year"].help_text = (
+                f"Next year's licenses go on sale before January 1; a {years[-1]} license is valid "
+                f"through December 31, {years[-1]}."
+            )
+        else:
+            del self.fields["license_year"]
 
 
 def _date(label, **kw):

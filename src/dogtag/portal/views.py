@@ -15,6 +15,7 @@ from dogtag.lib.client import client_address
 from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.licensing import law
+from dogtag.licensing.years import license_years_on_sale
 from dogtag.portal import actions, payments, tables
 from dogtag.portal.forms import (
     OWNER,
@@ -42,10 +43,10 @@ def _licensing_municipalities():
 
 
 def home(request):
-    form = StartForm(posted(request))
-    form.fields["municipality"].queryset = Municipality.objects.filter(
-        pk__in=[m.pk for m in _licensing_municipalities()]
-    )
+    licensing = _licensing_municipalities()
+    years = sorted({y for m in licensing for y in license_years_on_sale(m, today())})
+    form = StartForm(posted(request), years=years)
+    form.fields["municipality"].queryset = Municipality.objects.filter(pk__in=[m.pk for m in licensing])
     if request.method == "POST" and form.is_valid():
         application = run_action(form, actions.start_application)
         if application:
