@@ -13,7 +13,7 @@ from dogtag.imports.models import ImportRun
 from dogtag.licensing.actions import store_tag_return_list
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
-from tests.licensing.base import benton_license, benton_renewal_run
+from tests.licensing.base import benton_license, benton_renewal_run, benton_replacement_tag
 from tests.licensing.kennel_fixtures import benton_multiple_dog_and_kennel
 from tests.permits.fixtures import benton_permits
 from tests.portal.fixtures import benton_application
@@ -60,6 +60,8 @@ OBJECTS.update(
         "kennel-inspection-correct": "kennel_inspection",
     }
 )
+# a replacement tag's receipt (tests/licensing/test_replacement_tag.py)
+OBJECTS["tag-receipt"] = "tag"
 # a roll's import run (the page shows its check and progress; the worker writes it)
 OBJECTS["import-run"] = "import_run"
 # API collection -> the Benton object whose pk fills `{pk}`.
@@ -199,6 +201,7 @@ class IsolationTests(BaseTestCase):
         super().setUpTestData()
         cls.ownership = cls.dog.ownerships.get()
         cls.fee, cls.license = benton_license(cls)
+        cls.tag = benton_replacement_tag(cls)
         cls.renewal_run = benton_renewal_run(cls)
         cls.tag_return_list = store_tag_return_list(municipality=cls.benton, license_year=2026, on=date(2026, 12, 31))
         cls.token = issue_api_token(acting_user=cls.outsider, user=cls.outsider, name="Cedarburg clinic")[1]

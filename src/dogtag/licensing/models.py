@@ -68,6 +68,10 @@ class Tag(Scoped):
     serial = models.PositiveIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.IN_STOCK)
     license = models.ForeignKey("License", null=True, blank=True, on_delete=models.PROTECT, related_name="tags")
+    # The charge paid for this tag when it replaced a lost one and the fee schedule set a charge.
+    replacement_payment = models.ForeignKey(
+        "Payment", null=True, blank=True, on_delete=models.PROTECT, related_name="replacement_tags"
+    )
 
     class Meta:
         ordering = ["license_year", "serial"]
@@ -116,7 +120,6 @@ class Payment(Scoped, Voidable):
         return self.received_by.get_full_name() or self.received_by.username
 
 
-
 class ReceiptCounter(models.Model):
     """The last receipt number given in a municipality's year. Taking the next one updates this
     row, which holds the other clerks' transactions until the payment commits, so two receipts
@@ -131,6 +134,7 @@ class ReceiptCounter(models.Model):
 
     def __str__(self):
         return f"Receipts of {self.year}: {self.last}"
+
 
 class Refund(Scoped):
     """Money handed back when a license is voided: on the day it is paid out, in the day's close
