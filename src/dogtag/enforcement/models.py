@@ -421,6 +421,7 @@ class Hearing(Scoped):
 
     declaration = models.ForeignKey(Declaration, on_delete=models.PROTECT, related_name="hearings")
     scheduled_on = models.DateField()
+    time = models.TimeField(null=True, blank=True)  # null only on hearings scheduled before it was asked
     place = models.CharField(max_length=200)
     interested_parties = models.TextField("interested parties notified by regular mail", blank=True)
     window = models.JSONField(default=dict, blank=True)
@@ -434,6 +435,14 @@ class Hearing(Scoped):
 
     def __str__(self):
         return f"Hearing on {self.scheduled_on}"
+
+    @property
+    def when(self) -> str:
+        """`March 12, 2026 at 10:00 AM` (the date alone on a hearing scheduled without a time)."""
+        day = f"{self.scheduled_on:%B} {self.scheduled_on.day}, {self.scheduled_on.year}"
+        if self.time is None:
+            return day
+        return f"{day} at {self.time.hour % 12 or 12}:{self.time:%M} {'AM' if self.time.hour < 12 else 'PM'}"
 
 
 class Appeal(Scoped):
