@@ -14,7 +14,8 @@ from tests.enforcement.test_complaints import pdf_text
 class WarningLetterTests(EnforcementTestCase):
     def complain(self, slug, dog, filed_on, kind="barking"):
         data = {"kind": kind, "complainant_name": "Nell Neighbor", "animal": dog.pk, "observed_on": filed_on,
-                "observed_time": "2:00 AM", "place": "9 Elm St", "filed_on": filed_on, "formal_written": "on"}  # fmt: skip
+                "observed_time": "2:00 AM", "place": "9 Elm St", "filed_on": filed_on,
+                "formal_written": "on"}  # fmt: skip
         self.assert_posted(self.post("complaint-new", slug, data))
         return Complaint.objects.latest("pk")
 
