@@ -3,6 +3,7 @@ from django import forms
 from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.forms import PaymentFields
 from dogtag.portal.models import MunicipalityContact
+from dogtag.portal.quote import held_documents
 from dogtag.registry.models import Animal, Municipality, birth_date_too_early, earliest_birth_date, today
 
 # The fields a resident fills in, in the order the page shows them; `data` keeps them as typed.
@@ -104,9 +105,10 @@ class ApplicationForm(Form):
             self.add_error("expires_on", "The expiry date must be after the date of the shot.")
         app = self.application
         if app is not None:
-            if not app.rabies_certificate:
+            held = held_documents(app, data.get("certificate_serial"), on)
+            if not app.rabies_certificate and not held["rabies"]:
                 self.add_error("rabies_certificate_file", "Upload a photo or PDF of the rabies certificate.")
-            if data.get("altered") and not app.altered_evidence:
+            if data.get("altered") and not app.altered_evidence and not held["altered"]:
                 self.add_error(
                     "altered_evidence_file",
                     "Upload the evidence that your dog is spayed or neutered (Wis. Stats. s. 174.05(2): "

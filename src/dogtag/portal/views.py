@@ -29,7 +29,7 @@ from dogtag.portal.forms import (
     StartForm,
 )
 from dogtag.portal.models import Application, MunicipalityContact
-from dogtag.portal.quote import plain_lines
+from dogtag.portal.quote import held_documents, plain_lines
 from dogtag.registry.models import Animal, Municipality, Person, today
 
 
@@ -74,6 +74,7 @@ def renew(request, token):
 def _form_page(request, app, form, **extra):
     context = {
         "application": app,
+        "held": held_documents(app, app.data.get("certificate_serial"), today()),
         "form": form,
         "owner_fields": [form[name] for name in OWNER],
         "rabies_fields": [form[name] for name in RABIES],
@@ -208,6 +209,7 @@ def review_application(request, pk):
         "reject": reject,
         "can_decide": can_decide and app.status == Application.Status.SUBMITTED,
         "on": today(),
+        "held": held_documents(app, app.data.get("certificate_serial"), today()),
     }
     return render(request, "portal/review_application.html", context)
 
