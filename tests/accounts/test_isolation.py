@@ -82,6 +82,7 @@ OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enfor
 # The public portal, open by design: applications are reached by their emailed token, the found-dog
 # lookup shows a dog's name and whom to call, never the owner (tests/portal/test_found.py).
 OPEN_PAGES |= {"portal-home", "portal-application", "portal-review", "portal-renew", "portal-unsubscribe"}
+OPEN_PAGES.add("municipality-seal-image")  # a seal is public, as on paper (tests/registry/test_seal.py)
 OBJECTS["application"] = "application"  # the clerk's review of an online application (tests/portal/fixtures.py)
 LIST_PAGES = {"home", "search"}  # scoped lists: answer 200 without Benton's records
 LIST_PAGES |= {"my-cases", "calendar-reset"}

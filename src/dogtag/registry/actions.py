@@ -3,15 +3,18 @@ role in the record's municipality, validates, saves and writes one audit event
 (DESIGN.md, layer rule 2). Views, the API and the CLI call these and nothing else."""
 
 from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, save_and_record, snapshot
+from dogtag.lib import uploads
 from dogtag.registry.models import (
     Animal,
     DuplicateRabiesTag,
+    Municipality,
     Ownership,
     Person,
     Premises,
@@ -301,4 +304,26 @@ def add_municipality(*, acting_user, rule_pack: str, slug: str = "", administrat
         for user in administrators:
             Membership.objects.create(user=user, municipality=municipality, role=Role.ADMINISTRATOR)
         record(acting_user=acting_user, action="municipality.add", obj=municipality)
+    return municipality
+
+
+SEAL_KINDS = (".png", ".jpg")
+CLERKS_AND_ADMINISTRATORS = (Role.CLERK, Role.ADMINISTRATOR)
+
+
+@transaction.atomic
+def set_seal(municipality, *, acting_user, upload) -> Municipality:
+    """The municipality's seal, replaced by a new image: a PNG or JPEG by its content, not its name."""
+    require_role(acting_user, municipality.pk, CLERKS_AND_ADMINISTRATORS)
+    if upload is None:
+        raise ValidationError({"seal": "Choose the image of the seal (PNG or JPEG)."})
+    error, extension = uploads.check(upload)
+    if not error and extension not in SEAL_KINDS:
+        error = "The seal must be an image: a PNG or a JPEG, not a PDF."
+    if error:
+        raise ValidationError({"seal": error.replace(uploads.WANTED, "Upload the seal as a PNG or JPEG image.")})
+    before = snapshot(municipality)
+    municipality.seal.save(f"{municipality.slug}-seal{extension}", ContentFile(upload.read()), save=False)
+    municipality.save(update_fields=["seal"])
+    record(acting_user=acting_user, action="municipality.seal", obj=municipality, before=before)
     return municipality

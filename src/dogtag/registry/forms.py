@@ -95,3 +95,7 @@ class TransferForm(Form):
         self.fields["to_person"].queryset = Person.objects.filter(municipality=municipality)
         for name, label in (questions or {}).items():
             self.fields[name] = yes_no(label)
+
+
+class SealForm(Form):
+    seal = forms.FileField(label="The seal (a PNG or JPEG image)")

@@ -5,6 +5,8 @@ from dogtag.registry import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("search/", views.search, name="search"),
+    path("m/<slug:slug>/seal/", views.seal, name="municipality-seal"),
+    path("m/<slug:slug>/seal.img", views.seal_image, name="municipality-seal-image"),
     path("m/<slug:slug>/people/new/", views.person_new, name="person-new"),
     path("m/<slug:slug>/premises/new/", views.premises_new, name="premises-new"),
     path("m/<slug:slug>/animals/new/", views.animal_new, name="animal-new"),

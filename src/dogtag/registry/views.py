@@ -1,14 +1,15 @@
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.shortcuts import redirect, render
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, redirect, render
 
 from dogtag.accounts.scope import get_for_user, municipalities
 from dogtag.audit.models import AuditEvent
 from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.tables import exports
-from dogtag.lib.web import action_page, municipality_for, posted, to
+from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.registry import actions, forms, tables
-from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination, today
+from dogtag.registry.models import Animal, Municipality, Ownership, Person, Premises, RabiesVaccination, today
 
 
 @login_required
@@ -231,3 +232,30 @@ def vaccination_duplicate_tag(request, pk):
         title=f"Duplicate rabies tag for {vaccination}",
         done=to("vaccination", pk),
     )
+
+
+SEAL_TYPES = {".png": "image/png", ".jpg": "image/jpeg"}
+
+
+@login_required
+def seal(request, slug):
+    """The clerk uploads the municipality's seal (PNG or JPEG), shown on its screens and documents."""
+    municipality = municipality_for(request, slug, actions.CLERKS_AND_ADMINISTRATORS)
+    form = forms.SealForm(posted(request), request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        fields = {"upload": form.cleaned_data["seal"]}
+        done = run_action(form, actions.set_seal, municipality, acting_user=request.user, fields=fields)
+        if done:
+            return redirect("municipality", slug=slug)
+    return render(request, "registry/seal.html", {"form": form, "municipality": municipality})
+
+
+def seal_image(request, slug):
+    """The seal as an image: public, as a seal is (the portal shows it too)."""
+    municipality = get_object_or_404(Municipality, slug=slug)
+    if not municipality.seal:
+        raise Http404("No seal uploaded.")
+    extension = "." + municipality.seal.name.rsplit(".", 1)[-1]
+    response = FileResponse(municipality.seal.open("rb"), content_type=SEAL_TYPES.get(extension, "image/png"))
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
