@@ -5,6 +5,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from dogtag.lib.dates import shown
 from dogtag.registry.models import Animal, Person, Premises, RabiesVaccination, Scoped
 
 
@@ -37,7 +38,7 @@ class FeeScheduleEntry(Scoped, Voidable):
         ]
 
     def __str__(self):
-        return f"{self.key} ${self.amount} from {self.effective_on}"
+        return f"{self.key.replace('_', ' ').replace('.', ' — ')} ${self.amount} from {shown(self.effective_on)}"
 
 
 class TagLot(Scoped):
@@ -279,7 +280,7 @@ class Inspection(Scoped):
         ordering = ["inspected_on"]
 
     def __str__(self):
-        return f"Inspection by {self.inspector_name} ({self.get_inspector_display()}) on {self.inspected_on}"
+        return f"Inspection by {self.inspector_name} ({self.get_inspector_display()}) on {shown(self.inspected_on)}"
 
     @property
     def open_findings(self):

@@ -27,6 +27,7 @@ from dogtag.enforcement.models import (
     Impoundment,
     today,
 )
+from dogtag.lib.dates import shown
 from dogtag.licensing.models import License
 from dogtag.registry.actions import save_record
 
@@ -104,8 +105,10 @@ def impound(
     if basis.value["ground_listed"] is False:
         reason_label = Impoundment.Reason(reason).label if reason in Impoundment.Reason.values else reason
         raise ValidationError(
-            {"reason": f"{law.sections(basis)} does not let an officer impound an animal for this reason "
-             f"({reason_label.lower()})."}
+            {
+                "reason": f"{law.sections(basis)} does not let an officer impound an animal for this reason "
+                f"({reason_label.lower()})."
+            }
         )
     if basis.value["evidence_met"] is False:
         raise ValidationError(
@@ -121,7 +124,7 @@ def impound(
         acting_user=acting_user,
         municipality=municipality,
         kind=Case.Kind.IMPOUNDMENT,
-        title=f"Impounded {impounded_on}: {animal or description}",
+        title=f"Impounded {shown(as_date(impounded_on))}: {animal or description}",
         animal=animal,
         owner=owner,
         opened_on=impounded_on,
