@@ -93,6 +93,11 @@ LIST_PAGES |= {"two-factor", "two-factor-verify"}
 BENTON_DATA = ["Rex", "Pat Owner", "12 Main St", "985112000000001", "RT-555"]
 SEARCHES = ["Re", "Pat", "12 Mai", "98511200", "RT-5"]
 SEARCH_PAGES = {"search", "district-lookup"}
+SEARCH_PAGES |= {
+    "pick-people",
+    "pick-premises",
+    "pick-animals",
+}  # the pickers' type-ahead (tests/registry/test_pickers.py)
 # One body valid for every write operation (schemas ignore the fields they do not take), so
 # a refusal comes from the scope check, not from a malformed request.
 VALID_BODY = {

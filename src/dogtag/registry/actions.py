@@ -96,8 +96,27 @@ VACCINATION_FIELDS = (
 )
 
 
+def likely_duplicate(municipality, name: str, street: str) -> Person | None:
+    """A person already on record with the same name at the same address (case and spacing aside)."""
+    if not (name or "").strip() or not (street or "").strip():
+        return None
+    same = Person.objects.filter(
+        municipality=municipality, name__iexact=" ".join(name.split()), street__iexact=" ".join(street.split())
+    )
+    return same.order_by("pk").first()
+
+
 @transaction.atomic
-def create_person(*, acting_user, municipality, **fields) -> Person:
+def create_person(*, acting_user, municipality, confirm_not_duplicate=False, **fields) -> Person:
+    """A new person; refused while one with the same name and address is on record, unless the
+    clerk confirms it is someone else (a parent and a child of one name, say)."""
+    if not confirm_not_duplicate and (same := likely_duplicate(municipality, fields.get("name"), fields.get("street"))):
+        raise ValidationError(
+            {
+                "confirm_not_duplicate": f"{same.name}, {same.street} is already on record (person #{same.pk}). "
+                "Use that record, or tick the box if this is a different person."
+            }
+        )
     person = Person(municipality=municipality, **fields)
     return save_record(person, acting_user=acting_user, action="person.create", roles=REGISTRARS)
 

@@ -2,6 +2,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from dogtag.accounts.scope import get_for_user, municipalities
 from dogtag.audit.models import AuditEvent
@@ -35,14 +36,19 @@ def search(request):
 @login_required
 def person_new(request, slug):
     municipality = municipality_for(request, slug, actions.REGISTRARS)
-    form = forms.PersonForm(posted(request))
+    # "New person" from a picker keeps what was typed there.
+    form = forms.NewPersonForm(posted(request), initial={"name": request.GET.get("name", "")})
+    back = request.GET.get("next", "")
+    if not (back.startswith("/") and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})):
+        back = ""
     return action_page(
         request,
         form,
         actions.create_person,
         municipality=municipality,
         title=f"New person — {municipality}",
-        done=to("person"),
+        # back to the form the picker was on, with the new person chosen
+        done=(lambda person: f"{back}?owner={person.pk}") if back else to("person"),
     )
 
 
@@ -259,3 +265,33 @@ def seal_image(request, slug):
     response = FileResponse(municipality.seal.open("rb"), content_type=SEAL_TYPES.get(extension, "image/png"))
     response["Cache-Control"] = "public, max-age=3600"
     return response
+
+
+PICK_LIMIT = 10
+PICKS = ("people", "premises", "animals")
+
+
+@login_required
+def pick(request, slug, kind):
+    """The picker's matches for what was typed (any `*_q` or `q` parameter): at most ten, in one
+    query, scoped to the municipality."""
+    municipality = municipality_for(request, slug)
+    q = next((v for k, v in request.GET.items() if k == "q" or k.endswith("_q")), "").strip()
+    rows = []
+    if len(q) >= 2:
+        if kind == "people":
+            found = Person.objects.filter(municipality=municipality).filter(
+                Q(name__icontains=q) | Q(street__icontains=q)
+            )
+            rows = [
+                (p.pk, f"{p.name}, {p.street}", f"{p.street}, {p.city}") for p in found.order_by("name")[:PICK_LIMIT]
+            ]
+        elif kind == "premises":
+            found = Premises.objects.filter(municipality=municipality, street__icontains=q).order_by("street")
+            rows = [(p.pk, p.street, p.get_use_display()) for p in found[:PICK_LIMIT]]
+        elif kind == "animals":
+            found = Animal.objects.filter(municipality=municipality).filter(
+                Q(name__icontains=q) | Q(microchip__icontains=q)
+            )
+            rows = [(a.pk, str(a), a.breed) for a in found.order_by("name")[:PICK_LIMIT]]
+    return render(request, "registry/_picks.html", {"rows": rows, "q": q})
