@@ -17,7 +17,7 @@ class PersonForm(ActionForm):
 
 class NewPersonForm(PersonForm):
     confirm_not_duplicate = forms.BooleanField(
-        required=False, label="This is a different person from the one on record with the same name and address"
+        required=False, label="Add anyway: this is someone else than the person already on record"
     )
 
 
