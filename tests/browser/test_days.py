@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from dogtag.enforcement.models import Case
 from dogtag.licensing.models import License, Refund
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Animal, Municipality
@@ -147,10 +148,14 @@ PAGES = [
     ("counter", "benton-clerk", "/animals/{dog}/license/"),
     ("animal", "benton-clerk", "/animals/{dog}/"),
     ("person", "benton-clerk", "/people/{owner}/"),
+    ("license", "benton-clerk", "/licenses/{license}/"),
+    ("fees", "benton-clerk", "/m/benton/fees/"),
+    ("day-close", "benton-clerk", "/m/benton/reports/day-close/"),
     ("applications", "benton-clerk", "/m/benton/applications/"),
     ("dashboard", "benton-clerk", "/m/benton/dashboard/"),
     ("officer-home", "officer", "/m/benton/"),
     ("my-cases", "officer", "/my-cases/"),
+    ("case", "officer", "/cases/{case}/"),
     ("found-dog", None, "/found/"),
     ("portal", None, "/apply/"),
 ]
@@ -160,7 +165,12 @@ def test_each_main_page_at_desktop_and_phone_size(page, live_server):
     page.set_default_navigation_timeout(30_000)
     call_command("demo", "--with-sample-data", stdout=io.StringIO())
     dog = Animal.objects.filter(municipality__slug="benton", species="dog").order_by("pk").first()
-    ids = {"dog": dog.pk, "owner": dog.current_owners()[0].person_id}
+    ids = {
+        "dog": dog.pk,
+        "owner": dog.current_owners()[0].person_id,
+        "license": License.objects.filter(municipality__slug="benton").order_by("pk").first().pk,
+        "case": Case.objects.filter(municipality__slug="benton").order_by("pk").first().pk,
+    }
     SCREENSHOTS.mkdir(exist_ok=True)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
