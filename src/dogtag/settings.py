@@ -192,6 +192,7 @@ LOGOUT_REDIRECT_URL = "login"
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/Chicago"
 USE_I18N = False
+FORMAT_MODULE_PATH = ["dogtag.formats"]  # one date format on screen: March 1, 2027
 USE_TZ = True
 
 STATIC_URL = "/static/"

@@ -13,7 +13,7 @@ from dogtag.imports.models import ImportRun
 from dogtag.licensing.actions import store_tag_return_list
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
-from tests.licensing.base import benton_license, benton_renewal_run
+from tests.licensing.base import benton_license, benton_renewal_run, benton_replacement_tag
 from tests.licensing.kennel_fixtures import benton_multiple_dog_and_kennel
 from tests.permits.fixtures import benton_permits
 from tests.portal.fixtures import benton_application
@@ -60,6 +60,8 @@ OBJECTS.update(
         "kennel-inspection-correct": "kennel_inspection",
     }
 )
+# a replacement tag's receipt (tests/licensing/test_replacement_tag.py)
+OBJECTS["tag-receipt"] = "tag"
 # a roll's import run (the page shows its check and progress; the worker writes it)
 OBJECTS["import-run"] = "import_run"
 # API collection -> the Benton object whose pk fills `{pk}`.
@@ -80,6 +82,7 @@ OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enfor
 # The public portal, open by design: applications are reached by their emailed token, the found-dog
 # lookup shows a dog's name and whom to call, never the owner (tests/portal/test_found.py).
 OPEN_PAGES |= {"portal-home", "portal-application", "portal-review", "portal-renew", "portal-unsubscribe"}
+OPEN_PAGES.add("municipality-seal-image")  # a seal is public, as on paper (tests/registry/test_seal.py)
 OBJECTS["application"] = "application"  # the clerk's review of an online application (tests/portal/fixtures.py)
 LIST_PAGES = {"home", "search"}  # scoped lists: answer 200 without Benton's records
 LIST_PAGES |= {"my-cases", "calendar-reset"}
@@ -90,6 +93,11 @@ LIST_PAGES |= {"two-factor", "two-factor-verify"}
 BENTON_DATA = ["Rex", "Pat Owner", "12 Main St", "985112000000001", "RT-555"]
 SEARCHES = ["Re", "Pat", "12 Mai", "98511200", "RT-5"]
 SEARCH_PAGES = {"search", "district-lookup"}
+SEARCH_PAGES |= {
+    "pick-people",
+    "pick-premises",
+    "pick-animals",
+}  # the pickers' type-ahead (tests/registry/test_pickers.py)
 # One body valid for every write operation (schemas ignore the fields they do not take), so
 # a refusal comes from the scope check, not from a malformed request.
 VALID_BODY = {
@@ -199,6 +207,7 @@ class IsolationTests(BaseTestCase):
         super().setUpTestData()
         cls.ownership = cls.dog.ownerships.get()
         cls.fee, cls.license = benton_license(cls)
+        cls.tag = benton_replacement_tag(cls)
         cls.renewal_run = benton_renewal_run(cls)
         cls.tag_return_list = store_tag_return_list(municipality=cls.benton, license_year=2026, on=date(2026, 12, 31))
         cls.token = issue_api_token(acting_user=cls.outsider, user=cls.outsider, name="Cedarburg clinic")[1]

@@ -106,6 +106,7 @@ def test_an_officer_walks_a_river_hills_determination_to_the_hearing_decision(pa
         expect(page.get_by_role("row").filter(has_text="spay neuter")).to_contain_text("stayed")
         button(page, "Schedule the hearing").click()
         page.get_by_label("Scheduled on").fill((window["earliest"] - timedelta(days=1)).isoformat())
+        page.get_by_label("Time").fill("10:30")
         page.get_by_label("Place").fill("Village Hall")
         save(page)
         # the refusal beside the field (the error summary at the top links to it)
@@ -116,6 +117,7 @@ def test_an_officer_walks_a_river_hills_determination_to_the_hearing_decision(pa
         page.get_by_label("Scheduled on").fill(window["earliest"].isoformat())
         save(page)
         expect(button(page, "Hearing decision")).to_be_visible()
+        expect(page.get_by_text(re.compile(r"Hearing .* at 10:30 AM, Village Hall"))).to_be_visible()
         expect(page.locator("div.actions").get_by_role("link", name="Hearing notice (PDF)")).to_be_visible()
 
     with on(window["earliest"]):

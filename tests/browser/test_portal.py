@@ -21,7 +21,6 @@ from dogtag.portal.models import MunicipalityContact
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Municipality
 from tests.browser.test_registry import log_in
-from tests.portal.helpers import PDF
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PHONE = {"width": 390, "height": 844}
@@ -95,15 +94,18 @@ def test_a_resident_renews_from_the_notice_link_and_the_clerk_approves(page, liv
     # the notice's email is written when the worker (here: on commit, in this process) prints it
     licensing.start_renewal_run(acting_user=clerk, municipality=benton, license_year=this_year.license_year + 1)
     link = re.search(r"(http\S+/renew/\S+/)", Message.objects.get(kind="renewal-notice").text).group(1)
+    MunicipalityContact.objects.create(municipality=benton, office_address="1 Main St, Benton",
+                                       clerk_phone="608-555-0142", clerk_hours="Monday–Friday 8 a.m.–4 p.m.",
+                                       police_phone="608-555-0911")  # fmt: skip
 
     page.set_viewport_size(PHONE)
     page.goto(link)
     expect(page.get_by_role("heading", level=1)).to_contain_text("Renew the license for Rex")
     expect(page.get_by_label("Dog's name")).to_have_value("Rex")
     expect(page.get_by_label("Rabies certificate number")).to_have_value("R-1001")
-    page.get_by_label("Photo or PDF of the rabies certificate").set_input_files(
-        {"name": "certificate.pdf", "mimeType": "application/pdf", "buffer": PDF}
-    )
+    # The clerk holds the current certificate: it is not asked for again.
+    expect(page.get_by_text("The clerk already holds rabies certificate R-1001")).to_be_visible()
+    expect(page.get_by_role("complementary", name="The clerk's office")).to_contain_text("608-555-")
     page.get_by_role("button", name="Check the cost").click()
     expect(page.get_by_text("Your dog's license costs $10.00 because it is not spayed or neutered")).to_be_visible()
     expect(page.get_by_label("Pay at the clerk's counter or by mailed check")).to_be_checked()
@@ -114,7 +116,7 @@ def test_a_resident_renews_from_the_notice_link_and_the_clerk_approves(page, liv
     log_in(page, live_server, "benton-clerk")
     page.goto(f"{live_server.url}/m/benton/applications/")
     page.get_by_role("link", name="Rex").click()
-    expect(page.get_by_role("link", name="Rabies certificate (uploaded)")).to_be_visible()
+    expect(page.get_by_text("Rabies certificate R-1001 on file")).to_be_visible()
     page.get_by_label("Amount received").fill("10.00")
     page.get_by_role("button", name="Approve and issue the license").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text(f"{this_year.license_year + 1} dog license")

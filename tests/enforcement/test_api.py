@@ -105,7 +105,7 @@ class EnforcementApiTests(EnforcementTestCase):
             steps = [
                 ("declaration-serve", {"service_method": "personal_service", "served_on": "2026-03-02"}),
                 ("declaration-hearing-request", {"requested_on": "2026-03-02"}),  # not a future day
-                ("declaration-hearing", {"scheduled_on": "2026-03-10", "place": "Village Hall"}),
+                ("declaration-hearing", {"scheduled_on": "2026-03-10", "time": "09:30", "place": "Village Hall"}),
             ]
             for step, body in steps:
                 r = self.call("POST", f"/cases/{case}/steps/{step}", body)
@@ -119,7 +119,9 @@ class EnforcementApiTests(EnforcementTestCase):
             self.assertEqual(hearing["due_on"], "2026-03-10")
             # [c](3): the hearing "not more than fourteen days" after service
             r = self.call(
-                "POST", f"/cases/{case}/steps/declaration-hearing", {"scheduled_on": "2026-03-17", "place": "Hall"}
+                "POST",
+                f"/cases/{case}/steps/declaration-hearing",
+                {"scheduled_on": "2026-03-17", "time": "09:30", "place": "Hall"},
             )
             self.assertEqual(r.status_code, 422)
             self.assertIn("between 2026-03-09 and 2026-03-16", r.json()["errors"]["scheduled_on"][0])

@@ -12,6 +12,7 @@ from dogtag.enforcement import actions
 from dogtag.enforcement.models import Declaration
 from tests.base import on
 from tests.enforcement.helpers import EnforcementTestCase
+from tests.enforcement.test_complaints import pdf_text
 
 
 def incident(day, kind, victim="person", **flags):
@@ -89,17 +90,26 @@ class DeclarationTests(EnforcementTestCase):
             self.assertEqual(self.deadline(case, "requirement.identification_photographs").due_on, date(2026, 3, 12))
             # "no less than seven days, nor more than fourteen days, after the service": March 11 to March 18
             self.assertEqual(self.deadline(case, "hearing").due_on, date(2026, 3, 18))
-            r = self.post("declaration-hearing", decl.pk, {"scheduled_on": "2026-03-10", "place": "Village Hall"})
+            r = self.post(
+                "declaration-hearing", decl.pk, {"scheduled_on": "2026-03-10", "time": "10:00", "place": "Village Hall"}
+            )
             self.refused(r, "between 2026-03-11 and 2026-03-18")
+            r = self.post("declaration-hearing", decl.pk, {"scheduled_on": "2026-03-12", "place": "Village Hall"})
+            self.refused(r, "This field is required.")
+            self.assertFalse(decl.hearings.exists())
             self.assert_posted(
                 self.post(
                     "declaration-hearing",
                     decl.pk,
-                    {"scheduled_on": "2026-03-12", "place": "Village Hall", "interested_parties": "Vic Tim, 3 Oak Rd"},
+                    {"scheduled_on": "2026-03-12", "time": "14:30", "place": "Village Hall, 1 Main St",
+                     "interested_parties": "Vic Tim, 3 Oak Rd"},
                 )
-            )
+            )  # fmt: skip
+            self.assertContains(self.client.get(reverse("case", args=[decl.case_id])),
+                                "Hearing March 12, 2026 at 2:30 PM, Village Hall, 1 Main St")  # fmt: skip
             notice = self.client.get(reverse("declaration-hearing-notice-pdf", args=[decl.pk]))
-            self.assertTrue(notice.content.startswith(b"%PDF"))
+            self.assertIn("March 12, 2026 at 2:30 PM", pdf_text(notice))
+            self.assertIn("Village Hall, 1 Main St", pdf_text(notice))
         with on(date(2026, 3, 10)):
             self.assert_posted(
                 self.post(
@@ -397,7 +407,11 @@ class DeclarationTests(EnforcementTestCase):
             self.assert_posted(self.post("declaration-serve", decl.pk, served))
             self.assert_posted(self.post("declaration-hearing-request", decl.pk, {"requested_on": "2026-03-04"}))
             self.assert_posted(
-                self.post("declaration-hearing", decl.pk, {"scheduled_on": "2026-03-12", "place": "Village Hall"})
+                self.post(
+                    "declaration-hearing",
+                    decl.pk,
+                    {"scheduled_on": "2026-03-12", "time": "10:00", "place": "Village Hall"},
+                )
             )
         with on(date(2026, 3, 12)):
             self.assert_posted(

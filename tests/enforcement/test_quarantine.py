@@ -274,7 +274,7 @@ class QuarantineTests(EnforcementTestCase):
             stray = "brown shepherd mix, red collar, ran north"
             self.assert_posted(self.post("bite-new", "webster", {**body, "animal_description": stray}))
             bite = Case.objects.get(kind="bite").bite
-            self.assertEqual(bite.case.title, f"Bite by {stray} on 2026-06-01")
+            self.assertEqual(bite.case.title, f"Bite by {stray} on June 1, 2026")
             page = self.client.get(reverse("case", args=[bite.case_id]))
             self.assertContains(page, reverse("bite-identify", args=[bite.pk]))
             self.assertNotContains(page, reverse("bite-quarantine", args=[bite.pk]))
@@ -286,7 +286,7 @@ class QuarantineTests(EnforcementTestCase):
             bite.refresh_from_db()
             bite.case.refresh_from_db()
             self.assertEqual((bite.animal, bite.case.animal, bite.case.owner), (dog, dog, owner))
-            self.assertEqual(bite.case.title, f"Bite by {dog} on 2026-06-01")
+            self.assertEqual(bite.case.title, f"Bite by {dog} on June 1, 2026")
             self.assert_posted(
                 self.post("bite-quarantine", bite.pk, {"place": "isolation_facility", "facility": "Burnett shelter"})
             )

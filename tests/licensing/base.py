@@ -85,3 +85,10 @@ def benton_renewal_run(t):
     run.refresh_from_db()
     t.renewal_chunk = run.chunks.get()
     return run
+
+
+def benton_replacement_tag(t):
+    """Rex's lost tag replaced for the $3.00 charge the board set (after `benton_license`)."""
+    actions.set_fee(acting_user=t.clerk, municipality=t.benton, key="replacement_tag", amount=Decimal("3.00"),
+                    effective_on=date(2026, 1, 1), authority="Res. 2026-4")  # fmt: skip
+    return actions.replace_tag(t.license, acting_user=t.clerk, payment={"method": "cash", "amount": "3.00"})

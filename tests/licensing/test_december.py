@@ -8,8 +8,11 @@ from django.urls import reverse
 
 from dogtag.licensing import actions
 from dogtag.licensing.models import License
+from dogtag.portal.models import Application
+from dogtag.portal.quote import quote
 from tests.base import BaseTestCase, on, vaccinate
 from tests.licensing.base import BENTON_FEES, set_fees
+from tests.portal.helpers import FULL
 
 DECEMBER = date(2026, 12, 1)
 
@@ -72,3 +75,50 @@ class DecemberSalesTests(BaseTestCase):
                                        name=f"Dog {n}", sex="male", birth_date=date(2020, 1, 1))  # fmt: skip
         vaccinate(dog, self.vet, f"R-{n}", date(2026, 6, 1), date(2029, 6, 1))
         return dog
+
+
+@on(DECEMBER)
+class DecemberPortalTests(BaseTestCase):
+    """The portal sells the years the counter sells: next year's once its tags are in stock."""
+
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        set_fees(cls.clerk, cls.benton, BENTON_FEES)
+        set_fees(cls.clerk, cls.benton, {"license_tax.unaltered": "12.00"}, effective_on=date(2027, 1, 1),
+                 authority="Res. 2026-9")  # fmt: skip
+        actions.receive_tag_lot(acting_user=cls.clerk, municipality=cls.benton, license_year=2026,
+                                first_serial=1, last_serial=9)  # fmt: skip
+
+    def start(self, **fields):
+        return self.client.post("/apply/", {"municipality": self.benton.pk, "email": "dana@example.org", **fields})
+
+    def test_without_next_years_tags_the_portal_offers_no_choice(self):
+        self.assertNotContains(self.client.get("/apply/"), "License year")
+        self.start()
+        self.assertEqual(Application.objects.get().license_year, 2026)
+
+    def test_with_next_years_tags_the_resident_chooses_2027_and_is_quoted_2027_rates(self):
+        actions.receive_tag_lot(acting_user=self.clerk, municipality=self.benton, license_year=2027,
+                                first_serial=501, last_serial=509)  # fmt: skip
+        r = self.client.get("/apply/")
+        self.assertContains(r, '<option value="2027">2027 license</option>', html=True)
+        self.start(license_year="2027")
+        app = Application.objects.get()
+        self.assertEqual(app.license_year, 2027)
+        owed = quote(app_with(app, FULL), DECEMBER)
+        self.assertEqual((owed.license_year, owed.total), (2027, Decimal("12.00")))
+
+    def test_a_municipality_without_next_years_tags_refuses_next_year_by_field(self):
+        actions.receive_tag_lot(acting_user=self.clerk, municipality=self.benton, license_year=2027,
+                                first_serial=501, last_serial=509)  # fmt: skip
+        r = self.client.post(
+            "/apply/", {"municipality": self.webster.pk, "email": "d@example.org", "license_year": "2027"}
+        )
+        self.assertContains(r, "sells 2026 licenses today, not 2027", status_code=200)
+        self.assertFalse(Application.objects.exists())
+
+
+def app_with(app, data):
+    app.data = dict(data)
+    return app

@@ -101,7 +101,7 @@ class KennelTests(BaseTestCase):
         inspection = kennel.inspections.get()
         r, unchanged = self.approve(kennel, amount="50.00")
         self.assertTrue(unchanged)
-        self.assertContains(r, "The problems found by County Health Officer Lee Health on 2026-03-09 are not recorded")
+        self.assertContains(r, "County Health Officer Lee Health on March 9, 2026 are not recorded")
         self.assertContains(r, "must be corrected before approval (§ 115-3B(2))")
 
         r = self.client.post(reverse("kennel-inspection-correct", args=[inspection.pk]), {"corrected_on": "2026-03-10"})

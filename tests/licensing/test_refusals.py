@@ -57,7 +57,7 @@ class RefusalTests(BaseTestCase):
         registry.update_vaccination(self.vaccination, acting_user=self.vet, expires_on=date(2026, 3, 2))
         r, unchanged = self.issue(self.dog, method="cash", amount="15.00")
         self.assertTrue(unchanged)
-        self.assertContains(r, "Rabies certificate R-1001 expired on 2026-03-01; § 115-3A(4) requires current")
+        self.assertContains(r, "Rabies certificate R-1001 expired on March 1, 2026; § 115-3A(4) requires current")
 
     def test_it_refuses_a_species_the_municipality_does_not_license(self):
         set_fees(self.clerk, self.benton, BENTON_FEES)
@@ -87,7 +87,7 @@ class RefusalTests(BaseTestCase):
             )
             r, unchanged = self.issue(pup)
         self.assertTrue(unchanged)
-        self.assertContains(r, "Pip is not licensable in 2026: it becomes licensable on 2027-02-01")
+        self.assertContains(r, "Pip is not licensable in 2026: it becomes licensable on February 1, 2027")
 
     def test_it_refuses_a_second_license_for_the_year(self):
         set_fees(self.clerk, self.benton, BENTON_FEES)

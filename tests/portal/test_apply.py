@@ -118,7 +118,7 @@ class ApplyTests(BaseTestCase):
         app = self.start()
         self.fill(app, vaccinated_on="2024-06-10", expires_on="2025-06-10")
         r = self.client.get(f"/apply/a/{app.token}/review/")
-        self.assertContains(r, "Rabies certificate R-2001 expired on 2025-06-09")
+        self.assertContains(r, "Rabies certificate R-2001 expired on June 9, 2025")
         self.assertContains(r, 'id="id_expires_on_error"')
 
     @override_settings(DOGTAG_PAYMENT_PROVIDERS=["counter", "test-card"])

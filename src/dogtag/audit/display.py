@@ -1,6 +1,8 @@
 """An audit event's changes in the clerk's words: each field by its label, a choice by its
 display name, a related record by its name, a yes/no as yes/no, structured values flattened."""
 
+from datetime import date
+
 from django.apps import apps
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
@@ -20,7 +22,18 @@ def _field(model, name):
         return None
 
 
+def _day(value: str) -> str:
+    """An ISO date (a snapshot keeps dates as JSON text) as `March 1, 2027`; else as it is."""
+    try:
+        d = date.fromisoformat(value) if len(value) == 10 else None
+    except ValueError:
+        d = None
+    return f"{d:%B} {d.day}, {d.year}" if d else value
+
+
 def _flat(value) -> str:
+    if isinstance(value, str):
+        return _day(value)
     if isinstance(value, dict):
         return "; ".join(f"{k.replace('_', ' ')}: {_flat(v)}" for k, v in value.items() if v not in (None, "", [], {}))
     if isinstance(value, list):

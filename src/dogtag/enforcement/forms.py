@@ -264,6 +264,7 @@ class HearingRequestForm(Form):
 
 class ScheduleHearingForm(Form):
     scheduled_on = date_field()
+    time = forms.TimeField(label="Time", widget=forms.TimeInput(attrs={"type": "time"}))
     place = forms.CharField()
     interested_parties = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 

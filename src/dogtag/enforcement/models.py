@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from dogtag.lib.dates import shown
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Person, Scoped
 
@@ -80,7 +81,7 @@ class Deadline(Scoped):
         ordering = ["due_on", "pk"]
 
     def __str__(self):
-        return f"{self.label}: {self.due_on}"
+        return f"{self.label}: {shown(self.due_on)}"
 
     @property
     def overdue(self):
@@ -125,7 +126,7 @@ class Complaint(Scoped):
         ordering = ["filed_on", "pk"]
 
     def __str__(self):
-        return f"{self.get_kind_display()} complaint by {self.complainant_name}, {self.filed_on}"
+        return f"{self.get_kind_display()} complaint by {self.complainant_name}, {shown(self.filed_on)}"
 
 
 class Impoundment(Scoped):
@@ -175,7 +176,7 @@ class Impoundment(Scoped):
     license_note = models.CharField(max_length=300, blank=True)
 
     def __str__(self):
-        return f"Impoundment of {self.description} on {self.impounded_on}"
+        return f"Impoundment of {self.description} on {shown(self.impounded_on)}"
 
     @property
     def owner_known(self):
@@ -196,7 +197,7 @@ class BiteReport(Scoped):
     reported_by = models.CharField(max_length=200, blank=True)
 
     def __str__(self):
-        return f"Bite by {self.animal or self.animal_description or 'an unknown animal'} on {self.bitten_on}"
+        return f"Bite by {self.animal or self.animal_description or 'an unknown animal'} on {shown(self.bitten_on)}"
 
 
 class QuarantineOrder(Scoped):
@@ -263,7 +264,7 @@ class Examination(Scoped):
         ordering = ["examined_on", "pk"]
 
     def __str__(self):
-        return f"Examination ({self.get_which_display().lower()}) on {self.examined_on}"
+        return f"Examination ({self.get_which_display().lower()}) on {shown(self.examined_on)}"
 
 
 class DistrictQuarantine(Scoped):
@@ -276,7 +277,7 @@ class DistrictQuarantine(Scoped):
     decision = models.JSONField(default=dict, blank=True)
 
     def __str__(self):
-        return f"District rabies quarantine from {self.declared_on}"
+        return f"District rabies quarantine from {shown(self.declared_on)}"
 
 
 class Declaration(Scoped):
@@ -330,7 +331,7 @@ class Declaration(Scoped):
     IN_FORCE_STATUSES = (Status.IN_FORCE, Status.AFFIRMED, Status.MODIFIED)
 
     def __str__(self):
-        return f"{self.animal} declared {self.get_classification_display().lower()} on {self.determined_on}"
+        return f"{self.animal} declared {self.get_classification_display().lower()} on {shown(self.determined_on)}"
 
     @property
     def in_force(self):
@@ -392,7 +393,7 @@ class EscapeNotification(Scoped):
         ordering = ["occurred_at", "pk"]
 
     def __str__(self):
-        return f"{self.get_event_display()} on {timezone.localtime(self.occurred_at):%Y-%m-%d %H:%M}"
+        return f"{self.get_event_display()} on {shown(self.occurred_at)}"
 
 
 class ComplianceFailure(Scoped):
@@ -410,7 +411,7 @@ class ComplianceFailure(Scoped):
         ordering = ["found_on", "pk"]
 
     def __str__(self):
-        return f"Failure to comply found on {self.found_on}"
+        return f"Failure to comply found on {shown(self.found_on)}"
 
 
 class Hearing(Scoped):
@@ -421,6 +422,7 @@ class Hearing(Scoped):
 
     declaration = models.ForeignKey(Declaration, on_delete=models.PROTECT, related_name="hearings")
     scheduled_on = models.DateField()
+    time = models.TimeField(null=True, blank=True)  # null only on hearings scheduled before it was asked
     place = models.CharField(max_length=200)
     interested_parties = models.TextField("interested parties notified by regular mail", blank=True)
     window = models.JSONField(default=dict, blank=True)
@@ -433,7 +435,15 @@ class Hearing(Scoped):
     decision_received_on = models.DateField(null=True, blank=True)
 
     def __str__(self):
-        return f"Hearing on {self.scheduled_on}"
+        return f"Hearing on {shown(self.scheduled_on)}"
+
+    @property
+    def when(self) -> str:
+        """`March 12, 2026 at 10:00 AM` (the date alone on a hearing scheduled without a time)."""
+        day = f"{self.scheduled_on:%B} {self.scheduled_on.day}, {self.scheduled_on.year}"
+        if self.time is None:
+            return day
+        return f"{day} at {self.time.hour % 12 or 12}:{self.time:%M} {'AM' if self.time.hour < 12 else 'PM'}"
 
 
 class Appeal(Scoped):
@@ -450,7 +460,7 @@ class Appeal(Scoped):
     outcome = models.CharField(max_length=12, choices=Outcome.choices, blank=True)
 
     def __str__(self):
-        return f"Appeal filed {self.filed_on}"
+        return f"Appeal filed {shown(self.filed_on)}"
 
 
 class Citation(Scoped):

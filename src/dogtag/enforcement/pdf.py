@@ -33,3 +33,12 @@ def context_for(obj) -> dict | None:
     elif isinstance(obj, Citation):
         context["citation"] = obj
     return context
+
+
+def warning_letter_applies(complaint) -> bool:
+    """A warning letter answers a case's first barking complaint, before any violation is found."""
+    if complaint.kind != Complaint.Kind.BARKING:
+        return False
+    first = complaint.case.complaints.filter(kind=Complaint.Kind.BARKING).order_by("filed_on", "pk").first()
+    value = (complaint.finding or {}).get("value") or {}
+    return first == complaint and not value.get("violation")

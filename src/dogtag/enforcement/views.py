@@ -228,6 +228,7 @@ DOCUMENTS = {
     "quarantine-examinations-pdf": ("quarantines", QuarantineOrder, "examination_record", "examination-record"),
     "complaint-notice-pdf": ("complaints", Complaint, "at_large_notice", "at-large-notice"),
     "complaint-petition-pdf": ("complaints", Complaint, "petition", "petition"),
+    "complaint-warning-pdf": ("complaints", Complaint, "warning_letter", "warning-letter"),
     "district-notice-pdf": ("districts", DistrictQuarantine, "district_notice", "district-quarantine"),
     "declaration-determination-pdf": ("declarations", Declaration, "determination", "determination"),
     "declaration-hearing-notice-pdf": ("declarations", Declaration, "hearing_notice", "hearing-notice"),
@@ -242,6 +243,8 @@ def document(request, pk, name):
     _, model, template, filename = DOCUMENTS[name]
     obj = get_for_user(request.user, model.objects.all(), pk)
     context = pdf.context_for(obj)
+    if name == "complaint-warning-pdf" and not pdf.warning_letter_applies(obj):
+        context = None
     if context is None:
         raise Http404("This document does not apply to this record.")
     return pdf_response(f"enforcement/pdf/{template}.html", context, f"{filename}-{obj.pk}.pdf")

@@ -25,6 +25,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.text import slugify
 
+from dogtag.lib import dates
 from dogtag.lib.pdf import pdf_response
 
 # A cell starting with one of these is a formula to Excel, LibreOffice or Google Sheets
@@ -205,8 +206,8 @@ def shown(value):
         return "yes" if value else "no"
     if isinstance(value, Decimal):
         return f"${value:,.2f}"
-    if isinstance(value, date):
-        return f"{value:%B} {value.day}, {value.year}"
+    if isinstance(value, date):  # and datetime: March 1, 2027, 2:05 PM
+        return dates.shown(value)
     return value
 
 

@@ -110,6 +110,7 @@ class VoidIn(ReasonIn):
 
 class ReplaceTagIn(Schema):
     tag_serial: int | None = None
+    payment: PaymentIn | None = None  # when the fee schedule sets a replacement-tag charge
 
 
 class RenewalRunOut(Schema):
@@ -154,7 +155,8 @@ def void_license(request, pk: int, payload: VoidIn):
 @router.post("/licenses/{pk}/replace-tag", response=LicenseOut)
 def replace_tag(request, pk: int, payload: ReplaceTagIn):
     license = get_for_user(request.auth, License.objects, pk, actions.CLERKS)
-    actions.replace_tag(license, acting_user=request.auth, tag_serial=payload.tag_serial)
+    payment = payload.payment.dict() if payload.payment else None
+    actions.replace_tag(license, acting_user=request.auth, tag_serial=payload.tag_serial, payment=payment)
     return license
 
 

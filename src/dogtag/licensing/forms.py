@@ -29,7 +29,7 @@ class TagLotForm(Form):
     received_on = forms.DateField(widget=DateInput())
 
 
-class ReplaceTagForm(Form):
+class ReplaceTagForm(PaymentFields):
     tag_serial = forms.IntegerField(required=False, min_value=1, label="New tag in hand (blank: next in stock)")
 
 

@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
+from dogtag.lib.dates import shown
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
@@ -100,7 +101,7 @@ def kennel_inspection_correct(request, pk):
         CorrectionForm(posted(request), initial={"corrected_on": today()}),
         kennel_licenses.record_correction,
         inspection,
-        title=f"Problems found on {inspection.inspected_on} corrected",
+        title=f"Problems found on {shown(inspection.inspected_on)} corrected",
         done=to("kennel", inspection.kennel_license_id),
     )
 

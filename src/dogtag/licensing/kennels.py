@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from dogtag.lib.dates import shown
 from dogtag.licensing import law
 from dogtag.licensing.models import KennelLicense
 from dogtag.licensing.owed import _section, fee_label
@@ -183,6 +184,6 @@ def _check_inspections(kennel, r: Review, section: str):
         if i.open_findings:
             r.refuse(
                 "inspection",
-                f"The problems found by {i.get_inspector_display()} {i.inspector_name} on {i.inspected_on} are not "
-                f"recorded as corrected; they must be corrected before approval ({section}).",
+                f"The problems found by {i.get_inspector_display()} {i.inspector_name} on {shown(i.inspected_on)} "
+                f"are not recorded as corrected; they must be corrected before approval ({section}).",
             )

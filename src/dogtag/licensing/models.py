@@ -5,6 +5,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from dogtag.lib.dates import shown
 from dogtag.registry.models import Animal, Person, Premises, RabiesVaccination, Scoped
 
 
@@ -37,7 +38,7 @@ class FeeScheduleEntry(Scoped, Voidable):
         ]
 
     def __str__(self):
-        return f"{self.key} ${self.amount} from {self.effective_on}"
+        return f"{self.key.replace('_', ' ').replace('.', ' — ')} ${self.amount} from {shown(self.effective_on)}"
 
 
 class TagLot(Scoped):
@@ -68,6 +69,10 @@ class Tag(Scoped):
     serial = models.PositiveIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.IN_STOCK)
     license = models.ForeignKey("License", null=True, blank=True, on_delete=models.PROTECT, related_name="tags")
+    # The charge paid for this tag when it replaced a lost one and the fee schedule set a charge.
+    replacement_payment = models.ForeignKey(
+        "Payment", null=True, blank=True, on_delete=models.PROTECT, related_name="replacement_tags"
+    )
 
     class Meta:
         ordering = ["license_year", "serial"]
@@ -116,7 +121,6 @@ class Payment(Scoped, Voidable):
         return self.received_by.get_full_name() or self.received_by.username
 
 
-
 class ReceiptCounter(models.Model):
     """The last receipt number given in a municipality's year. Taking the next one updates this
     row, which holds the other clerks' transactions until the payment commits, so two receipts
@@ -131,6 +135,7 @@ class ReceiptCounter(models.Model):
 
     def __str__(self):
         return f"Receipts of {self.year}: {self.last}"
+
 
 class Refund(Scoped):
     """Money handed back when a license is voided: on the day it is paid out, in the day's close
@@ -275,7 +280,7 @@ class Inspection(Scoped):
         ordering = ["inspected_on"]
 
     def __str__(self):
-        return f"Inspection by {self.inspector_name} ({self.get_inspector_display()}) on {self.inspected_on}"
+        return f"Inspection by {self.inspector_name} ({self.get_inspector_display()}) on {shown(self.inspected_on)}"
 
     @property
     def open_findings(self):

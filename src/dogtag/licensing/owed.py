@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django.db.models import Q
 
+from dogtag.lib.dates import shown
 from dogtag.licensing import law
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership
@@ -117,7 +118,7 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
         # a license year it does not reach licensable age in.
         licensable = required.value["licensable_on"]
         reason = (
-            f"{animal.name} is not licensable in {year}: it becomes licensable on {licensable}"
+            f"{animal.name} is not licensable in {year}: it becomes licensable on {shown(licensable)}"
             if licensable > on
             else (required.notes[0] if required.notes else "no license is required")
         )
@@ -241,7 +242,7 @@ def _check_rabies(animal, on, owed, citation, local=None):
             Refusal(
                 "vaccination",
                 f"Rabies certificate {latest.certificate_serial} expired on "
-                f"{through}; {section} requires current immunization before a "
+                f"{shown(through)}; {section} requires current immunization before a "
                 "license is issued.",
                 citation,
             )

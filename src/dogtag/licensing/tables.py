@@ -9,6 +9,7 @@ from dogtag.lib.tables import Column, Report, table
 from dogtag.lib.web import municipality_for
 from dogtag.licensing import kennels as kennel_law
 from dogtag.licensing import law, multiple_dogs
+from dogtag.licensing.charges import CHARGES
 from dogtag.licensing.models import FeeScheduleEntry, KennelLicense, License, RenewalChunk, RenewalRun, Tag, TagLot
 from dogtag.licensing.owed import fee_label
 from dogtag.licensing.unlicensed import unlicensed_rows
@@ -222,6 +223,11 @@ def fees(request, slug) -> Report:
     for key in delegated_amounts(law.pack_of(m)):
         empty = "Not set: nothing that needs it can be issued."
         schedule.append(table(fee_label(key), FEES, entries.filter(key=key), empty=empty, row_class=_void))
+        schedule[-1].key = f"{key}-"
+    for key, label in CHARGES.items():  # set by resolution, not by the ordinance (licensing/charges.py)
+        schedule.append(
+            table(label.capitalize(), FEES, entries.filter(key=key), empty="Not set: no charge.", row_class=_void)
+        )
         schedule[-1].key = f"{key}-"
     return Report("Fee schedule", str(m), schedule, municipality=m)
 

@@ -9,6 +9,7 @@ urlpatterns = [
     path("licenses/<int:pk>/replace-tag/", views.license_replace_tag, name="license-replace-tag"),
     path("licenses/<int:pk>/certificate.pdf", views.license_certificate, name="license-certificate"),
     path("licenses/<int:pk>/receipt.pdf", views.license_receipt, name="license-receipt"),
+    path("tags/<int:pk>/receipt.pdf", views.tag_receipt, name="tag-receipt"),
     path("m/<slug:slug>/fees/", views.fees, name="fees"),
     path("fees/<int:pk>/void/", views.fee_void, name="fee-void"),
     path("m/<slug:slug>/tags/", views.tags, name="tags"),

@@ -12,8 +12,9 @@ from dogtag.accounts.scope import get_for_user, has_role, require_role
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.tables import exports
-from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
+from dogtag.lib.web import action_page, municipality_for, posted, run_action
 from dogtag.licensing import actions, forms, law, tables
+from dogtag.licensing.charges import CHARGES, charge_on
 from dogtag.licensing.models import (
     FeeScheduleEntry,
     License,
@@ -23,6 +24,7 @@ from dogtag.licensing.models import (
     TagReturnList,
 )
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
+from dogtag.licensing.years import license_years_on_sale
 from dogtag.outbox import actions as outbox_actions
 from dogtag.registry.models import Animal, today
 from dogtag.rules.delegations import delegated_amounts
@@ -34,7 +36,7 @@ def counter(request, pk):
     """The clerk's counter: what the animal owes today, why, and the license issued on payment."""
     animal = get_for_user(request.user, Animal.objects.select_related("municipality"), pk)
     on = today()
-    years = _license_years(animal.municipality, on)
+    years = license_years_on_sale(animal.municipality, on)
     chosen = request.POST.get("license_year") or request.GET.get("license_year") or ""
     year = int(chosen) if chosen.isdigit() and int(chosen) in years else years[0]
     owed = what_is_owed(animal, on, year)
@@ -72,14 +74,6 @@ def counter(request, pk):
     return render(request, "licensing/counter.html", context)
 
 
-def _license_years(municipality, on) -> list[int]:
-    """The license year today and, once the next year's tags are in stock (clerks sell them in
-    December, before January 1), the next one: the clerk chooses."""
-    year = license_year_of(law.pack_of(municipality), on)
-    ahead = Tag.objects.filter(municipality=municipality, license_year=year + 1, status=Tag.Status.IN_STOCK)
-    return [year, year + 1] if ahead.exists() else [year]
-
-
 def _next(request) -> str:
     """Where the clerk came from (an impoundment's release), to return there once licensed."""
     url = request.POST.get("next") or request.GET.get("next") or ""
@@ -89,7 +83,8 @@ def _next(request) -> str:
 @login_required
 def license(request, pk):
     license = get_for_user(request.user, License.objects.select_related("municipality", "animal", "payment"), pk)
-    return render(request, "licensing/license.html", {"license": license, "tags": license.tags.all()})
+    tags = license.tags.select_related("replacement_payment")
+    return render(request, "licensing/license.html", {"license": license, "tags": tags})
 
 
 @login_required
@@ -109,15 +104,36 @@ def license_void(request, pk):
 
 @login_required
 def license_replace_tag(request, pk):
-    license = get_for_user(request.user, License.objects, pk, actions.CLERKS)
-    return action_page(
-        request,
-        forms.ReplaceTagForm(posted(request)),
-        actions.replace_tag,
-        license,
-        title=f"Replace the lost tag of {license}",
-        done=to("license", pk),
+    """A lost tag replaced; the charge, when the fee schedule sets one, taken with a receipt."""
+    license = get_for_user(request.user, License.objects.select_related("municipality"), pk, actions.CLERKS)
+    charge = charge_on(license.municipality, "replacement_tag", today())
+    initial = {"amount": charge.amount, "method": "cash"} if charge else {}
+    form = forms.ReplaceTagForm(posted(request), initial=initial)
+    if request.method == "POST" and form.is_valid():
+        fields = {"tag_serial": form.cleaned_data["tag_serial"], "payment": form.payment() if charge else None}
+        tag = run_action(form, actions.replace_tag, license, acting_user=request.user, fields=fields)
+        if tag:
+            if tag.replacement_payment:
+                messages.success(
+                    request, f"Tag {tag.serial} issued; receipt no. {tag.replacement_payment.receipt_number}."
+                )
+            return redirect("license", pk=pk)
+    context = {"license": license, "form": form, "charge": charge}
+    return render(request, "licensing/replace_tag.html", context)
+
+
+@login_required
+def tag_receipt(request, pk):
+    """The receipt for a replacement tag's charge."""
+    tag = get_for_user(
+        request.user,
+        Tag.objects.select_related("municipality", "license", "replacement_payment__received_by"),
+        pk,
     )
+    if tag.replacement_payment is None:
+        raise Http404("No charge was paid for this tag.")
+    context = {"tag": tag, "payment": tag.replacement_payment, "license": tag.license, "municipality": tag.municipality}
+    return pdf_response("licensing/tag_receipt.html", context, f"receipt-{tag.replacement_payment.receipt_number}.pdf")
 
 
 def _license_document(request, pk, template, filename):
@@ -141,21 +157,24 @@ def license_receipt(request, pk):
 def fees(request, slug, report):
     municipality = report.municipality
     delegated = delegated_amounts(law.pack_of(municipality))
-    keys = [(key, fee_label(key)) for key in delegated]
+    keys = [(key, fee_label(key)) for key in delegated] + list(CHARGES.items())
     form = forms.FeeForm(posted(request), keys=keys)
     if request.method == "POST" and form.is_valid():
         if run_action(form, actions.set_fee, acting_user=request.user, municipality=municipality):
             return redirect("fees", slug=slug)
+    pages = report.pages(request)
     schedule = [
         {"key": key, "citations": (cite,), "shown": shown}
-        for (key, cite), shown in zip(delegated.items(), report.pages(request), strict=True)
+        for (key, cite), shown in zip(delegated.items(), pages, strict=False)
     ]
+    charges = [{"key": key, "shown": shown} for key, shown in zip(CHARGES, pages[len(delegated) :], strict=True)]
     return render(
         request,
         "licensing/fees.html",
         {
             "municipality": municipality,
             "schedule": schedule,
+            "charges": charges,
             "form": form,
             "can_edit": has_role(request.user, municipality.pk, actions.CLERKS),
         },

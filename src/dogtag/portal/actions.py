@@ -17,8 +17,8 @@ from dogtag.audit.record import record, snapshot
 from dogtag.lib import links, uploads
 from dogtag.lib.pdf import render_pdf
 from dogtag.licensing import actions as licensing
-from dogtag.licensing import law
 from dogtag.licensing.models import License, Payment, Tag
+from dogtag.licensing.years import license_years_on_sale
 from dogtag.outbox import mail
 from dogtag.portal import payments
 from dogtag.portal.forms import ApplicationForm, draft_values
@@ -26,7 +26,6 @@ from dogtag.portal.models import Application, Lookup, LookupCounter, Municipalit
 from dogtag.portal.quote import quote
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Animal, RabiesVaccination, today
-from dogtag.rules.licensing import license_year_of
 
 CLERKS = licensing.CLERKS
 SEE_OWNER = (Role.OFFICER, Role.ADMINISTRATOR)
@@ -46,11 +45,17 @@ def _email(application, template, kind, context=None, attachment=None):
 
 
 @transaction.atomic
-def start_application(*, municipality, email: str) -> Application:
-    """A new license application; the emailed link is the resident's way back to it."""
+def start_application(*, municipality, email: str, license_year: int | None = None) -> Application:
+    """A new license application; the emailed link is the resident's way back to it. In
+    December, once the clerk holds next year's tags, the resident may choose next year's license
+    (the years the counter sells, `license_years_on_sale`)."""
     if not email or "@" not in email:
         raise ValidationError({"email": "Enter your email address, like name@example.com."})
-    year = license_year_of(law.pack_of(municipality), today())
+    years = license_years_on_sale(municipality, today())
+    if license_year is not None and license_year not in years:
+        on_sale = " and ".join(map(str, years))
+        raise ValidationError({"license_year": f"{municipality} sells {on_sale} licenses today, not {license_year}."})
+    year = license_year or years[0]
     application = Application.objects.create(municipality=municipality, email=email, license_year=year)
     record(acting_user=None, action="application.start", obj=application)
     _email(application, "started", "application-started")

@@ -3,6 +3,7 @@ from django import forms
 from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.portal.models import MunicipalityContact
+from dogtag.portal.quote import held_documents
 from dogtag.registry.models import Animal, Municipality, birth_date_too_early, earliest_birth_date, today
 
 # The fields a resident fills in, in the order the page shows them; `data` keeps them as typed.
@@ -29,6 +30,21 @@ class StartForm(Form):
     email = forms.EmailField(
         label="Your email address", help_text="We email you a link to come back to your application."
     )
+    license_year = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="License year")
+
+    def __init__(self, *args, years: list[int], **kwargs):
+        """`years`: the license years on sale in any municipality; a choice only in December,
+        once a clerk holds next year's tags."""
+        super().__init__(*args, **kwargs)
+        if len(years) > 1:
+            self.fields["license_year"].choices = [(y, f"{y} license") for y in years]
+            self.fields["license_year"].initial = years[0]
+            self.fields["license_year"].help_text = (
+                f"Next year's licenses go on sale before January 1; a {years[-1]} license is valid "
+                f"through December 31, {years[-1]}."
+            )
+        else:
+            del self.fields["license_year"]
 
 
 def _date(label, **kw):
@@ -89,9 +105,10 @@ class ApplicationForm(Form):
             self.add_error("expires_on", "The expiry date must be after the date of the shot.")
         app = self.application
         if app is not None:
-            if not app.rabies_certificate:
+            held = held_documents(app, data.get("certificate_serial"), on)
+            if not app.rabies_certificate and not held["rabies"]:
                 self.add_error("rabies_certificate_file", "Upload a photo or PDF of the rabies certificate.")
-            if data.get("altered") and not app.altered_evidence:
+            if data.get("altered") and not app.altered_evidence and not held["altered"]:
                 self.add_error(
                     "altered_evidence_file",
                     "Upload the evidence that your dog is spayed or neutered (Wis. Stats. s. 174.05(2): "

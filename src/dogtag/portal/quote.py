@@ -6,6 +6,7 @@ prefetched, and a new dog stands in with pk 0 (no license or multiple-dog licens
 import copy
 from datetime import date
 
+from dogtag.licensing import law
 from dogtag.licensing.owed import Owed, what_is_owed
 from dogtag.registry.models import Animal, RabiesVaccination
 
@@ -58,6 +59,26 @@ def quote(application, on: date) -> Owed:
     prefetched._result_cache, prefetched._prefetch_done = known, True
     animal._prefetched_objects_cache = {"vaccinations": prefetched}
     return what_is_owed(animal, on, application.license_year)
+
+
+def held_documents(application, certificate_serial, on) -> dict:
+    """What the clerk already holds for a renewal and need not be sent again: the dog's rabies
+    certificate on file under the number given, if the engine finds it current on `on` (with
+    `through`, the last day it is); and the evidence of spaying or neutering on the register."""
+    animal = application.animal if application.animal_id else None
+    if animal is None:
+        return {"rabies": None, "through": None, "altered": False}
+    held = {"rabies": None, "through": None, "altered": animal.altered and bool(animal.altered_evidence.strip())}
+    vaccinations = list(animal.vaccinations.filter(voided_at=None))
+    latest = max(vaccinations, key=lambda v: v.vaccinated_on, default=None)
+    if latest is None or not certificate_serial or latest.certificate_serial != certificate_serial:
+        return held
+    facts = {"species": animal.species, "vaccinated_on": latest.vaccinated_on, "initial": len(vaccinations) == 1,
+             "certificate_expires_on": latest.expires_on}  # fmt: skip
+    current = law.ask(animal.municipality, "rabies_current", facts, on, {})
+    if current.value is not None and current.value["current"]:
+        held.update(rabies=latest, through=current.value["through"])
+    return held
 
 
 def _date(value):

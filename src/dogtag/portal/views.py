@@ -15,6 +15,7 @@ from dogtag.lib.client import client_address
 from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.licensing import law
+from dogtag.licensing.years import license_years_on_sale
 from dogtag.portal import actions, payments, tables
 from dogtag.portal.forms import (
     OWNER,
@@ -28,7 +29,7 @@ from dogtag.portal.forms import (
     StartForm,
 )
 from dogtag.portal.models import Application, MunicipalityContact
-from dogtag.portal.quote import plain_lines
+from dogtag.portal.quote import held_documents, plain_lines
 from dogtag.registry.models import Animal, Municipality, Person, today
 
 
@@ -42,10 +43,10 @@ def _licensing_municipalities():
 
 
 def home(request):
-    form = StartForm(posted(request))
-    form.fields["municipality"].queryset = Municipality.objects.filter(
-        pk__in=[m.pk for m in _licensing_municipalities()]
-    )
+    licensing = _licensing_municipalities()
+    years = sorted({y for m in licensing for y in license_years_on_sale(m, today())})
+    form = StartForm(posted(request), years=years)
+    form.fields["municipality"].queryset = Municipality.objects.filter(pk__in=[m.pk for m in licensing])
     if request.method == "POST" and form.is_valid():
         application = run_action(form, actions.start_application)
         if application:
@@ -75,6 +76,7 @@ def renew(request, token):
 def _form_page(request, app, form, **extra):
     context = {
         "application": app,
+        "held": held_documents(app, app.data.get("certificate_serial"), today()),
         "form": form,
         "owner_fields": [form[name] for name in OWNER],
         "rabies_fields": [form[name] for name in RABIES],
@@ -209,6 +211,7 @@ def review_application(request, pk):
         "reject": reject,
         "can_decide": can_decide and app.status == Application.Status.SUBMITTED,
         "on": today(),
+        "held": held_documents(app, app.data.get("certificate_serial"), today()),
     }
     return render(request, "portal/review_application.html", context)
 

@@ -3,15 +3,18 @@ role in the record's municipality, validates, saves and writes one audit event
 (DESIGN.md, layer rule 2). Views, the API and the CLI call these and nothing else."""
 
 from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, save_and_record, snapshot
+from dogtag.lib import uploads
 from dogtag.registry.models import (
     Animal,
     DuplicateRabiesTag,
+    Municipality,
     Ownership,
     Person,
     Premises,
@@ -93,8 +96,27 @@ VACCINATION_FIELDS = (
 )
 
 
+def likely_duplicate(municipality, name: str, street: str) -> Person | None:
+    """A person already on record with the same name at the same address (case and spacing aside)."""
+    if not (name or "").strip() or not (street or "").strip():
+        return None
+    same = Person.objects.filter(
+        municipality=municipality, name__iexact=" ".join(name.split()), street__iexact=" ".join(street.split())
+    )
+    return same.order_by("pk").first()
+
+
 @transaction.atomic
-def create_person(*, acting_user, municipality, **fields) -> Person:
+def create_person(*, acting_user, municipality, confirm_not_duplicate=False, **fields) -> Person:
+    """A new person; refused while one with the same name and address is on record, unless the
+    clerk confirms it is someone else (a parent and a child of one name, say)."""
+    if not confirm_not_duplicate and (same := likely_duplicate(municipality, fields.get("name"), fields.get("street"))):
+        raise ValidationError(
+            {
+                "confirm_not_duplicate": f"{same.name}, {same.street} is already on record (person #{same.pk}). "
+                "Use that record, or tick the box if this is a different person."
+            }
+        )
     person = Person(municipality=municipality, **fields)
     return save_record(person, acting_user=acting_user, action="person.create", roles=REGISTRARS)
 
@@ -301,4 +323,26 @@ def add_municipality(*, acting_user, rule_pack: str, slug: str = "", administrat
         for user in administrators:
             Membership.objects.create(user=user, municipality=municipality, role=Role.ADMINISTRATOR)
         record(acting_user=acting_user, action="municipality.add", obj=municipality)
+    return municipality
+
+
+SEAL_KINDS = (".png", ".jpg")
+CLERKS_AND_ADMINISTRATORS = (Role.CLERK, Role.ADMINISTRATOR)
+
+
+@transaction.atomic
+def set_seal(municipality, *, acting_user, upload) -> Municipality:
+    """The municipality's seal, replaced by a new image: a PNG or JPEG by its content, not its name."""
+    require_role(acting_user, municipality.pk, CLERKS_AND_ADMINISTRATORS)
+    if upload is None:
+        raise ValidationError({"seal": "Choose the image of the seal (PNG or JPEG)."})
+    error, extension = uploads.check(upload)
+    if not error and extension not in SEAL_KINDS:
+        error = "The seal must be an image: a PNG or a JPEG, not a PDF."
+    if error:
+        raise ValidationError({"seal": error.replace(uploads.WANTED, "Upload the seal as a PNG or JPEG image.")})
+    before = snapshot(municipality)
+    municipality.seal.save(f"{municipality.slug}-seal{extension}", ContentFile(upload.read()), save=False)
+    municipality.save(update_fields=["seal"])
+    record(acting_user=acting_user, action="municipality.seal", obj=municipality, before=before)
     return municipality

@@ -7,6 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from dogtag.lib.dates import shown
+
 
 def today():
     return timezone.localdate()
@@ -23,6 +25,9 @@ class Municipality(models.Model):
     county = models.CharField(max_length=100)
     rule_pack = models.CharField(max_length=50, unique=True, help_text="Rule pack id, e.g. wi-benton")
     slug = models.SlugField(unique=True)
+    # The municipality's seal, a PNG or JPEG checked by its content (lib/uploads.py), on its
+    # screens and its documents; stored through the storage API.
+    seal = models.FileField(upload_to="seals/", blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -216,7 +221,7 @@ class Ownership(Scoped):
         ordering = ["-started_on"]
 
     def __str__(self):
-        return f"{self.person}, {self.get_role_display().lower()} of {self.animal} from {self.started_on}"
+        return f"{self.person}, {self.get_role_display().lower()} of {self.animal} from {shown(self.started_on)}"
 
     def clean(self):
         if self.ended_on and self.ended_on < self.started_on:
@@ -254,7 +259,7 @@ class RabiesVaccination(Scoped):
         ]
 
     def __str__(self):
-        return f"Rabies certificate {self.certificate_serial} ({self.vaccinated_on})"
+        return f"Rabies certificate {self.certificate_serial} ({shown(self.vaccinated_on)})"
 
     def clean(self):
         errors = {}
@@ -295,4 +300,4 @@ class DuplicateRabiesTag(Scoped):
         ordering = ["issued_on"]
 
     def __str__(self):
-        return f"Duplicate rabies tag {self.tag_number} ({self.issued_on})"
+        return f"Duplicate rabies tag {self.tag_number} ({shown(self.issued_on)})"

@@ -5,6 +5,9 @@ from dogtag.registry import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("search/", views.search, name="search"),
+    path("m/<slug:slug>/seal/", views.seal, name="municipality-seal"),
+    *(path(f"m/<slug:slug>/pick/{kind}/", views.pick, {"kind": kind}, name=f"pick-{kind}") for kind in views.PICKS),
+    path("m/<slug:slug>/seal.img", views.seal_image, name="municipality-seal-image"),
     path("m/<slug:slug>/people/new/", views.person_new, name="person-new"),
     path("m/<slug:slug>/premises/new/", views.premises_new, name="premises-new"),
     path("m/<slug:slug>/animals/new/", views.animal_new, name="animal-new"),

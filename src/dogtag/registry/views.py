@@ -1,14 +1,16 @@
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.shortcuts import redirect, render
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from dogtag.accounts.scope import get_for_user, municipalities
 from dogtag.audit.models import AuditEvent
 from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.tables import exports
-from dogtag.lib.web import action_page, municipality_for, posted, to
+from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.registry import actions, forms, tables
-from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination, today
+from dogtag.registry.models import Animal, Municipality, Ownership, Person, Premises, RabiesVaccination, today
 
 
 @login_required
@@ -34,14 +36,19 @@ def search(request, report):
 @login_required
 def person_new(request, slug):
     municipality = municipality_for(request, slug, actions.REGISTRARS)
-    form = forms.PersonForm(posted(request))
+    # "New person" from a picker keeps what was typed there.
+    form = forms.NewPersonForm(posted(request), initial={"name": request.GET.get("name", "")})
+    back = request.GET.get("next", "")
+    if not (back.startswith("/") and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})):
+        back = ""
     return action_page(
         request,
         form,
         actions.create_person,
         municipality=municipality,
         title=f"New person — {municipality}",
-        done=to("person"),
+        # back to the form the picker was on, with the new person chosen
+        done=(lambda person: f"{back}?owner={person.pk}") if back else to("person"),
     )
 
 
@@ -231,3 +238,60 @@ def vaccination_duplicate_tag(request, pk):
         title=f"Duplicate rabies tag for {vaccination}",
         done=to("vaccination", pk),
     )
+
+
+SEAL_TYPES = {".png": "image/png", ".jpg": "image/jpeg"}
+
+
+@login_required
+def seal(request, slug):
+    """The clerk uploads the municipality's seal (PNG or JPEG), shown on its screens and documents."""
+    municipality = municipality_for(request, slug, actions.CLERKS_AND_ADMINISTRATORS)
+    form = forms.SealForm(posted(request), request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        fields = {"upload": form.cleaned_data["seal"]}
+        done = run_action(form, actions.set_seal, municipality, acting_user=request.user, fields=fields)
+        if done:
+            return redirect("municipality", slug=slug)
+    return render(request, "registry/seal.html", {"form": form, "municipality": municipality})
+
+
+def seal_image(request, slug):
+    """The seal as an image: public, as a seal is (the portal shows it too)."""
+    municipality = get_object_or_404(Municipality, slug=slug)
+    if not municipality.seal:
+        raise Http404("No seal uploaded.")
+    extension = "." + municipality.seal.name.rsplit(".", 1)[-1]
+    response = FileResponse(municipality.seal.open("rb"), content_type=SEAL_TYPES.get(extension, "image/png"))
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+PICK_LIMIT = 10
+PICKS = ("people", "premises", "animals")
+
+
+@login_required
+def pick(request, slug, kind):
+    """The picker's matches for what was typed (any `*_q` or `q` parameter): at most ten, in one
+    query, scoped to the municipality."""
+    municipality = municipality_for(request, slug)
+    q = next((v for k, v in request.GET.items() if k == "q" or k.endswith("_q")), "").strip()
+    rows = []
+    if len(q) >= 2:
+        if kind == "people":
+            found = Person.objects.filter(municipality=municipality).filter(
+                Q(name__icontains=q) | Q(street__icontains=q)
+            )
+            rows = [
+                (p.pk, f"{p.name}, {p.street}", f"{p.street}, {p.city}") for p in found.order_by("name")[:PICK_LIMIT]
+            ]
+        elif kind == "premises":
+            found = Premises.objects.filter(municipality=municipality, street__icontains=q).order_by("street")
+            rows = [(p.pk, p.street, p.get_use_display()) for p in found[:PICK_LIMIT]]
+        elif kind == "animals":
+            found = Animal.objects.filter(municipality=municipality).filter(
+                Q(name__icontains=q) | Q(microchip__icontains=q)
+            )
+            rows = [(a.pk, str(a), a.breed) for a in found.order_by("name")[:PICK_LIMIT]]
+    return render(request, "registry/_picks.html", {"rows": rows, "q": q})

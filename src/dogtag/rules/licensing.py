@@ -255,7 +255,8 @@ class _PackTerms:
 
 
 def _trigger_of(name: str, last_day: date) -> tuple[str, date, str]:
-    return name, last_day, f"{name}: the last day to license without a late fee was {last_day}"
+    on_paper = f"{last_day:%B} {last_day.day}, {last_day.year}"
+    return name, last_day, f"{name}: the last day to license without a late fee was {on_paper}"
 
 
 @cache

@@ -73,8 +73,13 @@ def request_hearing(decl, *, acting_user, requested_on) -> Declaration:
 
 
 @transaction.atomic
-def schedule_hearing(decl, *, acting_user, scheduled_on, place, interested_parties="") -> Hearing:
+def schedule_hearing(decl, *, acting_user, scheduled_on, time, place, interested_parties="") -> Hearing:
+    """A hearing has a day inside the law's window, a time and a place, all on its notice."""
     scheduled_on = as_date(scheduled_on)
+    if time is None:
+        raise ValidationError({"time": "Enter the time of the hearing, like 10:00 AM."})
+    if not (place or "").strip():
+        raise ValidationError({"place": "Enter where the hearing is held, like the Village Hall, 1 Main St."})
     if not decl.contest_timely:
         raise ValidationError({"scheduled_on": "The owner has not requested a hearing in time."})
     window = law.ask(decl.municipality, "hearing_window", {"served_on": decl.effective_on}, today())
@@ -92,7 +97,7 @@ def schedule_hearing(decl, *, acting_user, scheduled_on, place, interested_parti
     if pending is not None:
         raise ValidationError(
             {
-                "scheduled_on": f"A hearing is already scheduled for {pending.scheduled_on:%B %-d, %Y} at "
+                "scheduled_on": f"A hearing is already scheduled for {pending.when} at "
                 f"{pending.place}; decide it before scheduling another."
             }
         )
@@ -100,6 +105,7 @@ def schedule_hearing(decl, *, acting_user, scheduled_on, place, interested_parti
         municipality=decl.municipality,
         declaration=decl,
         scheduled_on=scheduled_on,
+        time=time,
         place=place,
         interested_parties=interested_parties,
         window=law.stored(window),

@@ -29,6 +29,7 @@ from dogtag.enforcement.models import (
     Impoundment,
     today,
 )
+from dogtag.lib.dates import shown
 from dogtag.licensing.models import License
 from dogtag.registry.actions import save_record
 
@@ -132,7 +133,7 @@ def impound(
         acting_user=acting_user,
         municipality=municipality,
         kind=Case.Kind.IMPOUNDMENT,
-        title=f"Impounded {impounded_on}: {animal or description}",
+        title=f"Impounded {shown(as_date(impounded_on))}: {animal or description}",
         animal=animal,
         owner=owner,
         opened_on=impounded_on,

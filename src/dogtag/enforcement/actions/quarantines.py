@@ -31,6 +31,7 @@ from dogtag.enforcement.models import (
     QuarantineOrder,
     today,
 )
+from dogtag.lib.dates import shown
 from dogtag.registry.actions import save_record
 
 
@@ -54,7 +55,7 @@ def report_bite(*, acting_user, municipality, animal, victim_name, bitten_on, pl
         acting_user=acting_user,
         municipality=municipality,
         kind=Case.Kind.BITE,
-        title=f"Bite by {animal or fields['animal_description']} on {bitten_on}",
+        title=f"Bite by {animal or fields['animal_description']} on {shown(as_date(bitten_on))}",
         animal=animal,
         opened_on=today(),
     )
@@ -115,7 +116,7 @@ def identify_biting_animal(bite, *, acting_user, animal) -> BiteReport:
         raise ValidationError({"animal": "Choose the animal from this municipality's registry."})
     case = bite.case
     case.animal, case.owner = animal, next((o.person for o in animal.current_owners()), None)
-    case.title = f"Bite by {animal} on {bite.bitten_on}"
+    case.title = f"Bite by {animal} on {shown(bite.bitten_on)}"
     case.save(update_fields=["animal", "owner", "title"])
     return change(bite, acting_user=acting_user, action="bite.identify", roles=STAFF, animal=animal)
 
@@ -177,7 +178,7 @@ def order_exposure_quarantine(*, acting_user, municipality, animal, exposed_on, 
         acting_user=acting_user,
         municipality=municipality,
         kind=Case.Kind.EXPOSURE,
-        title=f"{animal} exposed to a rabid animal on {exposed_on}",
+        title=f"{animal} exposed to a rabid animal on {shown(as_date(exposed_on))}",
         animal=animal,
     )
     order = QuarantineOrder(

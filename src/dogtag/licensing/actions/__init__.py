@@ -15,6 +15,7 @@ from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.lib.tasks import enqueue
 from dogtag.licensing import law
 from dogtag.licensing.actions.tags import take_tag
+from dogtag.licensing.charges import CHARGES, charge_on
 from dogtag.licensing.models import FeeScheduleEntry, License, Payment, ReceiptCounter, Refund, Tag, TagLot
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry.models import today
@@ -36,7 +37,7 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
         amount = Decimal(str(amount)) if amount is not None else None
     except ArithmeticError:
         amount = None
-    if key not in delegated:
+    if key not in delegated and key not in CHARGES:
         errors["key"] = f"{municipality}'s ordinance leaves no amount called {key!r} to the fee schedule."
     if amount is None or not amount.is_finite() or amount < 0:
         errors["amount"] = "Enter an amount of $0.00 or more, in dollars and cents."
@@ -314,15 +315,26 @@ def _void(license, *, acting_user, reason, roles, action) -> License:
 
 
 @transaction.atomic
-def replace_tag(license, *, acting_user, tag_serial: int | None = None) -> Tag:
-    """A lost tag is retired and a new one from stock carries the license on."""
+def replace_tag(license, *, acting_user, tag_serial: int | None = None, payment: dict | None = None) -> Tag:
+    """A lost tag is retired and a new one from stock carries the license on; when the fee
+    schedule sets a replacement-tag charge on the day, it is paid first, with a receipt."""
     require_role(acting_user, license.municipality_id, CLERKS)
     if license.voided_at:
         raise ValidationError({"license": f"License {license.serial} is void."})
+    charge = charge_on(license.municipality, "replacement_tag", today())
+    paid = record_payment(
+        acting_user=acting_user,
+        municipality=license.municipality,
+        payer=license.holder,
+        due=charge.amount if charge else ZERO,
+        payment=payment,
+        what="replacement tag",
+    )
     before = snapshot(license)
     license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.LOST)
     tag = take_tag(license.municipality, license.license_year, tag_serial)
-    Tag.objects.filter(pk=tag.pk).update(license=license)
+    Tag.objects.filter(pk=tag.pk).update(license=license, replacement_payment=paid)
+    tag.license, tag.replacement_payment = license, paid
     record(acting_user=acting_user, action="license.replace_tag", obj=license, before=before)
     return tag
 
