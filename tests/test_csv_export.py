@@ -136,7 +136,7 @@ class ListCsvTests(BaseTestCase):
         with patch.object(enforcement_tables, "CASES", [*enforcement_tables.CASES, Column("Kind", "kind")]):
             (table_shown,) = tables_of(self.client.get(url))
             exported = rows_of(self.client.get(url, {"format": "csv"}))
-        self.assertEqual(table_shown[1], ["Case", "Opened", "Animal", "Owner", "Status", "Kind"])
+        self.assertEqual(table_shown[1], ["Case", "Opened", "Animal", "Owner", "Status", "Closed on", "Kind"])
         self.assertEqual(exported[0], table_shown[1])
 
     def test_the_search_export_holds_what_the_page_shows(self):
@@ -173,7 +173,7 @@ class CompleteExportTests(BaseTestCase):
             rows = rows_of(self.client.get(url, {"format": "csv"}))
         # One query reads the cases, its rows fetched in chunks as the CSV is written.
         self.assertEqual(sum('FROM "enforcement_case"' in q["sql"] for q in queries.captured_queries), 1)
-        self.assertEqual(rows[0], ["Case", "Opened", "Animal", "Owner", "Status"])
+        self.assertEqual(rows[0], ["Case", "Opened", "Animal", "Owner", "Status", "Closed on"])
         self.assertEqual(len(rows), 1 + 10_000)
         self.assertEqual(len({row[0] for row in rows[1:]}), 10_000)
 

@@ -175,8 +175,20 @@ CONTENT_SECURITY_POLICY = {
 PERMISSIONS_POLICY = {
     feature: []
     for feature in (
-        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen", "geolocation",
-        "gyroscope", "magnetometer", "microphone", "midi", "payment", "usb", "xr-spatial-tracking",
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "fullscreen",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "usb",
+        "xr-spatial-tracking",
     )
 }
 # A second factor (django-otp, TOTP): required of administrators, open to every staff user.

@@ -27,7 +27,7 @@ def user_for_token(raw: str):
     user = cache.get(key) if timeout() > 0 else None
     if user is not None:
         return user
-    found = ApiToken.objects.select_related("user").filter(token_hash=key[len(PREFIX):], revoked_at=None).first()
+    found = ApiToken.objects.select_related("user").filter(token_hash=key[len(PREFIX) :], revoked_at=None).first()
     if found is None or not found.user.is_active:
         return None
     user = found.user

@@ -8,6 +8,7 @@ from dogtag.accounts.scope import get_for_user, scoped
 from dogtag.enforcement import district
 from dogtag.enforcement.actions.cases import STAFF
 from dogtag.enforcement.models import Case, Deadline, DistrictQuarantine, today
+from dogtag.lib import dates
 from dogtag.lib.tables import Column, Report, table
 from dogtag.lib.web import municipality_for
 
@@ -28,7 +29,7 @@ def open_cases(user):
 
 
 def _status(case):
-    return f"closed {case.closed_on.isoformat()}" if case.closed_on else "open"
+    return "closed" if case.closed_on else "open"
 
 
 def _case(case):
@@ -45,6 +46,7 @@ CASES = [
     Column("Animal", lambda c: str(c.animal) if c.animal_id else ""),
     Column("Owner", lambda c: str(c.owner) if c.owner_id else ""),
     Column("Status", _status),
+    Column("Closed on", "closed_on"),
 ]
 
 
@@ -77,7 +79,7 @@ def municipality_cases(municipality):
 def my_cases(request) -> Report:
     cases = open_cases(request.user).prefetch_related(Prefetch("deadlines", queryset=PENDING, to_attr="pending"))
     rows = table("Open cases", MY_CASES, cases, empty="No open cases.", row_class=lambda c: _overdue(c) and "void")
-    return Report("My cases", f"open on {today().isoformat()}", [rows])
+    return Report("My cases", f"open on {dates.shown(today())}", [rows])
 
 
 def cases(request, slug) -> Report:
@@ -107,6 +109,6 @@ def not_exempt(request, pk) -> Report:
     animals, engine = district.not_exempt(d.municipality, on)
     empty = "Every live dog and cat on record is exempt."
     rows = table(f"Not exempt on {on:%B} {on.day}, {on.year}", NOT_EXEMPT, animals, empty=empty)
-    report = Report("Not exempt", f"{d} on {on.isoformat()}", [rows], municipality=d.municipality)
+    report = Report("Not exempt", f"{d} on {dates.shown(on)}", [rows], municipality=d.municipality)
     report.district, report.on, report.engine = d, on, engine
     return report

@@ -5,6 +5,7 @@ from django.db.models import Count, Prefetch
 from django.http import Http404
 from django.urls import reverse
 
+from dogtag.lib import dates
 from dogtag.lib.tables import Column, Report, table
 from dogtag.lib.web import municipality_for
 from dogtag.licensing import kennels as kennel_law
@@ -209,7 +210,8 @@ FEES = [
     Column("From", "effective_on"),
     Column("Amount", "amount"),
     Column("Set by", "authority"),
-    Column("Entered", lambda e: f"{e.created_by}, {e.created_at.date().isoformat()}"),
+    Column("Entered by", lambda e: str(e.created_by)),
+    Column("Entered on", lambda e: e.created_at.date()),
     Column("Void", lambda e: e.void_reason if e.voided_at else "", cell="licensing/cells/fee_void.html"),
 ]
 
@@ -252,6 +254,6 @@ def unlicensed(request, slug) -> Report:
     rows = table(
         f"Unlicensed for {year}", UNLICENSED, unlicensed_rows(m, year, on), empty="Every licensable animal is licensed."
     )
-    report = Report("Unlicensed", f"{m}, as of {on.isoformat()}", [rows], municipality=m)
+    report = Report("Unlicensed", f"{m}, as of {dates.shown(on)}", [rows], municipality=m)
     report.year, report.on = year, on
     return report

@@ -89,8 +89,9 @@ def backup(folder: Path) -> dict:
         database = SQLITE_FILE
     elif connection.vendor == "postgresql":
         env, args = _pg_env_and_args(db)
-        _run(["pg_dump", "--format=custom", "--no-owner", "--no-privileges", "--file", str(folder / PG_FILE), *args],
-             env)
+        _run(
+            ["pg_dump", "--format=custom", "--no-owner", "--no-privileges", "--file", str(folder / PG_FILE), *args], env
+        )
         database = PG_FILE
     else:
         raise BackupError(f"no backup for a {connection.vendor} database")
@@ -163,8 +164,19 @@ def restore(folder: Path, *, replace: bool = False) -> dict:
             source.close()
     else:
         env, args = _pg_env_and_args(db)
-        _run(["pg_restore", "--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction",
-              *args, str(folder / PG_FILE)], env)
+        _run(
+            [
+                "pg_restore",
+                "--clean",
+                "--if-exists",
+                "--no-owner",
+                "--no-privileges",
+                "--single-transaction",
+                *args,
+                str(folder / PG_FILE),
+            ],
+            env,
+        )
 
     for name in sorted(n for n in manifest["files"] if n.startswith("media/")):
         stored = name.removeprefix("media/")

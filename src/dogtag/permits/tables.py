@@ -31,7 +31,8 @@ HENS = [
     Column("Applicant", lambda p: str(p.applicant)),
     Column("Parcel", lambda p: str(p.premises)),
     Column("Hens", "hens"),
-    Column("Status", lambda p: p.get_status_display() + (f" {p.revoked_on.isoformat()}" if p.revoked_on else "")),
+    Column("Status", lambda p: p.get_status_display()),
+    Column("Revoked on", "revoked_on"),
     Column("Fee", _fee),
     Column("Expires", "expires_on"),
 ]

@@ -313,10 +313,15 @@ def add_municipality(*, acting_user, rule_pack: str, slug: str = "", administrat
     kinds = {label.lower(): value for value, label in Municipality.Kind.choices}
     kind, _, name = pack.name.partition(" of ")
     if kind.lower() not in kinds or not name or not pack.county:
-        raise ValidationError({"rule_pack": f"{rule_pack} is not a municipality's pack (its name is {pack.name!r}; "
-                                            "a municipality's reads 'Village of ...', 'Town of ...' or 'City of ...')"})
-    municipality = Municipality(name=name, kind=kinds[kind.lower()], county=pack.county, rule_pack=rule_pack,
-                                slug=slug or slugify(name))
+        raise ValidationError(
+            {
+                "rule_pack": f"{rule_pack} is not a municipality's pack (its name is {pack.name!r}; "
+                "a municipality's reads 'Village of ...', 'Town of ...' or 'City of ...')"
+            }
+        )
+    municipality = Municipality(
+        name=name, kind=kinds[kind.lower()], county=pack.county, rule_pack=rule_pack, slug=slug or slugify(name)
+    )
     with transaction.atomic():
         municipality.full_clean()
         municipality.save()

@@ -19,6 +19,7 @@ Adding law:
 See `catalogue` (questions), `schema` (pack building blocks, section registry), `packs`
 (loading, inheritance, quote checks), `dates` (day counting, holidays), `coverage`, `cli`.
 """
+
 from .amounts import LocalAmounts
 from .catalogue import QUESTIONS, Facts, ask, get_question, load_topics, question
 from .decision import Citation, Decision, NotSet, to_json
@@ -38,8 +39,30 @@ from .schema import (
 )
 
 __all__ = [
-    "Amount", "Citation", "Cite", "Dated", "Decision", "Facts", "LocalAmount", "LocalAmounts",
-    "MonthDay", "Money", "NotSet", "Pack", "PackError", "Period", "Provision", "QUESTIONS",
-    "Strict", "all_packs", "ask", "get_question", "load_pack", "load_topics", "question",
-    "register_section", "section", "to_json",
+    "Amount",
+    "Citation",
+    "Cite",
+    "Dated",
+    "Decision",
+    "Facts",
+    "LocalAmount",
+    "LocalAmounts",
+    "MonthDay",
+    "Money",
+    "NotSet",
+    "Pack",
+    "PackError",
+    "Period",
+    "Provision",
+    "QUESTIONS",
+    "Strict",
+    "all_packs",
+    "ask",
+    "get_question",
+    "load_pack",
+    "load_topics",
+    "question",
+    "register_section",
+    "section",
+    "to_json",
 ]

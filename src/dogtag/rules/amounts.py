@@ -3,6 +3,7 @@
 `local_amounts` (the input to `ask`) maps a key a pack declares (`{local: <key>}`) to dated
 values: `{"benton.license_tax.altered": {"2023-02-15": "12.00"}}`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -45,8 +46,9 @@ class LocalAmounts:
 NO_LOCAL_AMOUNTS = LocalAmounts({})
 
 
-def amount_at(amount: Dated | LocalAmount, on: date, local: LocalAmounts,
-              citation: Citation) -> tuple[Decimal | None, NotSet | None]:
+def amount_at(
+    amount: Dated | LocalAmount, on: date, local: LocalAmounts, citation: Citation
+) -> tuple[Decimal | None, NotSet | None]:
     """The amount in force on `on`, or (None, NotSet) when it is a local amount nobody has set."""
     if isinstance(amount, LocalAmount):
         value = local.at(amount.local, on)

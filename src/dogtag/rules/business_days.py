@@ -4,6 +4,7 @@ Saturdays, Sundays and Wisconsin legal holidays are not counted (`dates.is_busin
 s. 801.15(1)(b)); the day of the event is excluded (s. 990.001(4)). The number of days comes
 from the pack; this module only counts.
 """
+
 from __future__ import annotations
 
 from datetime import date

@@ -10,6 +10,7 @@ Django loads everything at app ready (registry's AppConfig calls `load_all`); a 
 batch job gets the same on first use. Afterwards the catalogue and the section registry are
 read-only (`QUESTIONS` and `SECTIONS` are `MappingProxyType` views; registering raises).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -56,8 +57,10 @@ def question(name: str, *, facts: type[BaseModel], doc: str):
         if name in _QUESTIONS and _QUESTIONS[name].decide is not func:
             raise ValueError(f"question {name!r} is registered twice")
         if _loaded and name not in _QUESTIONS:
-            raise RuntimeError(f"question {name!r} registered after the catalogue was loaded; "
-                               f"put it in a topic module of {__package__}")
+            raise RuntimeError(
+                f"question {name!r} registered after the catalogue was loaded; "
+                f"put it in a topic module of {__package__}"
+            )
         _QUESTIONS[name] = Question(name, facts, doc, func)
         return func
 
@@ -101,8 +104,13 @@ def get_question(name: str) -> Question:
         raise KeyError(f"no question {name!r}; known: {', '.join(sorted(QUESTIONS))}") from None
 
 
-def ask(jurisdiction: str, question: str, facts: Mapping[str, Any], on: date,
-        local_amounts: Mapping[str, Mapping[Any, Any]] | LocalAmounts | None = None) -> Decision:
+def ask(
+    jurisdiction: str,
+    question: str,
+    facts: Mapping[str, Any],
+    on: date,
+    local_amounts: Mapping[str, Mapping[Any, Any]] | LocalAmounts | None = None,
+) -> Decision:
     """Answer `question` under `jurisdiction`'s law on date `on` for `facts`."""
     from .packs import load_pack
 

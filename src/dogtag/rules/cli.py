@@ -6,6 +6,7 @@
 
 The `dogtag` console command wires the same `main(argv)`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,8 +34,15 @@ def _questions() -> list[dict]:
     for name in sorted(QUESTIONS):
         q = QUESTIONS[name]
         schema = q.facts.model_json_schema()
-        rows.append({"question": name, "doc": q.doc, "facts": schema.get("properties", {}),
-                     "required": schema.get("required", []), "facts_schema": schema})
+        rows.append(
+            {
+                "question": name,
+                "doc": q.doc,
+                "facts": schema.get("properties", {}),
+                "required": schema.get("required", []),
+                "facts_schema": schema,
+            }
+        )
     return rows
 
 

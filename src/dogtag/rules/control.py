@@ -1,6 +1,7 @@
 """At large and under control: when a dog off its owner's premises is "at large" (Benton § 115-5C,
 Webster § 98-6, Cedarburg § 7-1-6(c)(1), River Hills § 2.14(1)[c], Sampson Sections 4F and 6;
 s. 174.042's supervised hunting or training dog)."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -47,10 +48,13 @@ class AtLargeFacts(Facts):
     law_enforcement_dog: bool = False
 
 
-@question("at_large", facts=AtLargeFacts,
-          doc="Whether a dog is at large: off its owner's premises and not on a leash held as the ordinance "
-              "requires (length, holder's age and ability) or not under control, unless exempt (a supervised "
-              "hunting or training dog, a law-enforcement dog).")
+@question(
+    "at_large",
+    facts=AtLargeFacts,
+    doc="Whether a dog is at large: off its owner's premises and not on a leash held as the ordinance "
+    "requires (length, holder's age and ability) or not under control, unless exempt (a supervised "
+    "hunting or training dog, a law-enforcement dog).",
+)
 def at_large(pack, f: AtLargeFacts, on: date, local) -> Decision:
     s: ControlSection | None = pack.control
     rule = s.at_large if s is not None else None
@@ -65,7 +69,8 @@ def at_large(pack, f: AtLargeFacts, on: date, local) -> Decision:
         return answer(False, "on the owner's premises")
     for ex in s.at_large_exemptions:
         if (ex.exemption == "hunting_or_training" and f.hunting_or_training_supervised) or (
-                ex.exemption == "law_enforcement" and f.law_enforcement_dog):
+            ex.exemption == "law_enforcement" and f.law_enforcement_dog
+        ):
             cites.append(ex.cite.citation)
             return answer(False, f"exempt: {ex.exemption.replace('_', ' ')}")
     if rule.in_vehicle and f.in_vehicle:
@@ -73,8 +78,12 @@ def at_large(pack, f: AtLargeFacts, on: date, local) -> Decision:
     if rule.kept_by == "control" and (f.under_control or (f.on_leash and f.holder_able_to_control)):
         return answer(False, "within the control of a person")
     if not f.on_leash:
-        return answer(True, "off the owner's premises and not on a leash" if rule.kept_by == "leash"
-                      else "off the owner's premises and not within anyone's control")
+        return answer(
+            True,
+            "off the owner's premises and not on a leash"
+            if rule.kept_by == "leash"
+            else "off the owner's premises and not within anyone's control",
+        )
     if rule.leash_max_ft is not None and (f.leash_ft is None or f.leash_ft > rule.leash_max_ft):
         return answer(True, f"the leash is not shown to be {rule.leash_max_ft} feet or shorter")
     if rule.holder_min_age is not None and (f.holder_age is None or f.holder_age < rule.holder_min_age):

@@ -5,6 +5,7 @@ escapes, bites or attacks, and what a failure to comply brings (River Hills § 2
 The provisions live in the pack's `dangerous_dogs` section (`transfer`, `escape_notice`,
 `failure_to_comply`, `vicious_as_dangerous`); the questions are here.
 """
+
 from __future__ import annotations
 
 from datetime import date
@@ -63,17 +64,23 @@ class TransferFacts(Facts):
     status_disclosed: bool | None = None
 
 
-@question("dangerous_dog_transfer", facts=TransferFacts,
-          doc="Whether the owner of a declared dog may sell or otherwise transfer it to a recipient "
-              "(residence in the municipality, same household and premises, status disclosed); "
-              "`reasons` maps each fact that refuses it to why.")
+@question(
+    "dangerous_dog_transfer",
+    facts=TransferFacts,
+    doc="Whether the owner of a declared dog may sell or otherwise transfer it to a recipient "
+    "(residence in the municipality, same household and premises, status disclosed); "
+    "`reasons` maps each fact that refuses it to why.",
+)
 def dangerous_dog_transfer(pack, facts: TransferFacts, on: date, local) -> Decision:
     rule, none = _rule(pack, "transfer", "restriction on selling or transferring a declared dog")
     if none:
         return none
     if facts.classification not in rule.classes:
-        return Decision({"allowed": True, "reasons": {}}, (), (
-            f"the restriction binds {' and '.join(c.replace('_', ' ') for c in rule.classes)} dogs only",))
+        return Decision(
+            {"allowed": True, "reasons": {}},
+            (),
+            (f"the restriction binds {' and '.join(c.replace('_', ' ') for c in rule.classes)} dogs only",),
+        )
     cites, reasons = [rule.cite.citation], {}
     resident = facts.recipient_resides_in_municipality
     if resident is None:
@@ -81,7 +88,8 @@ def dangerous_dog_transfer(pack, facts: TransferFacts, on: date, local) -> Decis
     elif resident and facts.same_household_and_premises is not True:
         reasons["same_household_and_premises"] = (
             "a recipient within the municipality must reside permanently in the same household and "
-            "on the same premises as the owner")
+            "on the same premises as the owner"
+        )
     elif not resident:
         cites.append(rule.to_nonresidents.cite.citation)
     cites.append(rule.disclosure.cite.citation)
@@ -97,16 +105,22 @@ class EscapeFacts(Facts):
     event: Event
 
 
-@question("dangerous_dog_escape_notice", facts=EscapeFacts,
-          doc="Whether the owner or keeper of a declared dog must notify the police of an escape, "
-              "bite or attack, and whom; the law says 'immediately', with no number of hours.")
+@question(
+    "dangerous_dog_escape_notice",
+    facts=EscapeFacts,
+    doc="Whether the owner or keeper of a declared dog must notify the police of an escape, "
+    "bite or attack, and whom; the law says 'immediately', with no number of hours.",
+)
 def dangerous_dog_escape_notice(pack, facts: EscapeFacts, on: date, local) -> Decision:
     rule, none = _rule(pack, "escape_notice", "duty to notify the police of an escape")
     if none:
         return none
     if facts.classification not in rule.classes:
-        return Decision({"required": False, "whom": None, "when": None}, (), (
-            f"the duty binds {' and '.join(c.replace('_', ' ') for c in rule.classes)} dogs only",))
+        return Decision(
+            {"required": False, "whom": None, "when": None},
+            (),
+            (f"the duty binds {' and '.join(c.replace('_', ' ') for c in rule.classes)} dogs only",),
+        )
     cite = rule.cite if facts.event == "escaped_at_large" else rule.bite.cite
     value = {"required": True, "whom": rule.whom, "when": "immediately"}
     cites = (cite.citation, *_vicious_cites(pack, facts.classification))
@@ -117,16 +131,20 @@ class FailureFacts(Facts):
     classification: Class
 
 
-@question("failure_to_comply", facts=FailureFacts,
-          doc="What the ordinance makes of a declared dog's owner failing to comply with its requirements: "
-              "the license and the permit for keeping the dog revoked, the dog subject to seizure and impoundment.")
+@question(
+    "failure_to_comply",
+    facts=FailureFacts,
+    doc="What the ordinance makes of a declared dog's owner failing to comply with its requirements: "
+    "the license and the permit for keeping the dog revoked, the dog subject to seizure and impoundment.",
+)
 def failure_to_comply(pack, facts: FailureFacts, on: date, local) -> Decision:
     rule, none = _rule(pack, "failure_to_comply", "consequence of a failure to comply")
     if none:
         return none
     if facts.classification not in rule.classes:
-        return Decision(None, (), (
-            f"the consequences bind {' and '.join(c.replace('_', ' ') for c in rule.classes)} dogs only",))
+        return Decision(
+            None, (), (f"the consequences bind {' and '.join(c.replace('_', ' ') for c in rule.classes)} dogs only",)
+        )
     value = {"revoke_license": True, "revoke_permit": True, "seizure": True}
     cites = (rule.cite.citation, rule.seizure.cite.citation, *_vicious_cites(pack, facts.classification))
     return Decision(value, cites, choice_notes(rule))

@@ -5,6 +5,7 @@ River Hills § 2.14(6) in full; Benton's vicious-dog subsection, Webster § 98-6
 Cedarburg § 7-1-6(b) in their own terms. Which reading of the classification applies is the
 pack's `classification.scheme`; every number comes from the pack.
 """
+
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -29,10 +30,16 @@ Victim = Literal["person", "domestic_animal", "livestock"]
 
 Ground = Literal[
     # injury_tiers (potentially dangerous, dangerous, vicious)
-    "serious_injury_on_separate_occasions", "bite_or_injury", "repeated_within_period",
-    "at_large_threat_or_injury", "rabies_nonconformity",
+    "serious_injury_on_separate_occasions",
+    "bite_or_injury",
+    "repeated_within_period",
+    "at_large_threat_or_injury",
+    "rabies_nonconformity",
     # vicious_by_conduct
-    "propensity", "unprovoked_attack", "fighting", "breed",
+    "propensity",
+    "unprovoked_attack",
+    "fighting",
+    "breed",
     # vicious_by_bite_within_period (and "propensity")
     "bite_within_period",
 ]
@@ -134,6 +141,7 @@ def _section(pack, name: str, doing: str):
 
 # --- classification ---------------------------------------------------------------------
 
+
 class Incident(Facts):
     occurred_on: date
     kind: IncidentKind
@@ -163,8 +171,11 @@ def _injury_tiers(rule: Classification, counted: list[Incident], f: Classificati
         return len({i.occurred_on for i in counted if pred(i)})
 
     if occasions(lambda i: i.kind == "serious_injury" and i.off_owner_property) >= rule.occasions:
-        return ("vicious", "serious_injury_on_separate_occasions",
-                "serious physical injury on separate occasions off the owner's property")
+        return (
+            "vicious",
+            "serious_injury_on_separate_occasions",
+            "serious physical injury on separate occasions off the owner's property",
+        )
     for i in counted:
         if i.victim == "person" and (i.kind == "bite_injury" or (i.at_large and i.kind in HARM)):
             return "dangerous", "bite_or_injury", f"{i.kind.replace('_', ' ')} to a person on {i.occurred_on}"
@@ -180,11 +191,17 @@ def _injury_tiers(rule: Classification, counted: list[Incident], f: Classificati
         return "dangerous", "repeated_within_period", "more than one occasion within a twelve-month period"
     for i in counted:
         if i.at_large and (i.kind == "threat" or (i.victim != "person" and i.kind in HARM)):
-            return ("potentially_dangerous", "at_large_threat_or_injury",
-                    f"{i.kind.replace('_', ' ')} while at large on {i.occurred_on}")
+            return (
+                "potentially_dangerous",
+                "at_large_threat_or_injury",
+                f"{i.kind.replace('_', ' ')} while at large on {i.occurred_on}",
+            )
     if not f.rabies_conforming:
-        return ("potentially_dangerous", "rabies_nonconformity",
-                "not in strict conformity with the rabies control program")
+        return (
+            "potentially_dangerous",
+            "rabies_nonconformity",
+            "not in strict conformity with the rabies control program",
+        )
     return None, None, None
 
 
@@ -202,8 +219,14 @@ def _vicious_by_conduct(rule: Classification, counted: list[Incident], f: Classi
 
 def _vicious_by_bite_within_period(rule: Classification, counted: list[Incident], f: ClassificationFacts, on: date):
     since = plus_months(on, -rule.within_months)
-    hits = [i for i in counted if i.victim == "person" and i.off_owner_property
-            and i.kind in ("bite_injury", "serious_injury") and since < i.occurred_on <= on]
+    hits = [
+        i
+        for i in counted
+        if i.victim == "person"
+        and i.off_owner_property
+        and i.kind in ("bite_injury", "serious_injury")
+        and since < i.occurred_on <= on
+    ]
     if len(hits) >= rule.occasions:
         where = "to a person off the owner's premises"
         return "vicious", "bite_within_period", f"unprovoked bite or serious injury {where} on {hits[0].occurred_on}"
@@ -216,13 +239,19 @@ def _propensity(f: ClassificationFacts):
     return None, None, None
 
 
-SCHEMES = {"injury_tiers": _injury_tiers, "vicious_by_conduct": _vicious_by_conduct,
-           "vicious_by_bite_within_period": _vicious_by_bite_within_period}
+SCHEMES = {
+    "injury_tiers": _injury_tiers,
+    "vicious_by_conduct": _vicious_by_conduct,
+    "vicious_by_bite_within_period": _vicious_by_bite_within_period,
+}
 
 
-@question("dog_classification", facts=ClassificationFacts,
-          doc="Whether the facts bring a dog within the ordinance's potentially dangerous, dangerous "
-              "or vicious dog definitions (incidents, breed, fighting, exceptions).")
+@question(
+    "dog_classification",
+    facts=ClassificationFacts,
+    doc="Whether the facts bring a dog within the ordinance's potentially dangerous, dangerous "
+    "or vicious dog definitions (incidents, breed, fighting, exceptions).",
+)
 def dog_classification(pack, facts: ClassificationFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "classification", "dangerous- or vicious-dog classification")
     if none:
@@ -255,6 +284,7 @@ def dog_classification(pack, facts: ClassificationFacts, on: date, local) -> Dec
 
 # --- deadlines ----------------------------------------------------------------------------
 
+
 class ServedFacts(Facts):
     served_on: date
 
@@ -270,16 +300,22 @@ def _deadline(rule: BusinessDays, start: date, done: date | None) -> Decision:
     return Decision(value, (rule.cite.citation,), choice_notes(rule))
 
 
-@question("contest_deadline", facts=ContestFacts,
-          doc="The last day the owner may request a hearing contesting a determination (business days "
-              "after service), and whether a request made on `requested_on` is timely.")
+@question(
+    "contest_deadline",
+    facts=ContestFacts,
+    doc="The last day the owner may request a hearing contesting a determination (business days "
+    "after service), and whether a request made on `requested_on` is timely.",
+)
 def contest_deadline(pack, facts: ContestFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "contest", "deadline to contest a determination")
     return none or _deadline(rule, facts.served_on, facts.requested_on)
 
 
-@question("hearing_window", facts=ServedFacts,
-          doc="The earliest and latest day the hearing on a contested determination may be held.")
+@question(
+    "hearing_window",
+    facts=ServedFacts,
+    doc="The earliest and latest day the hearing on a contested determination may be held.",
+)
 def hearing_window(pack, facts: ServedFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "hearing_window", "hearing window")
     if none:
@@ -293,8 +329,11 @@ class ComplianceFacts(Facts):
     appeal_failed_on: date | None = None
 
 
-@question("compliance_deadline", facts=ComplianceFacts,
-          doc="The last day to comply with the regulations after a determination (or an unsuccessful appeal).")
+@question(
+    "compliance_deadline",
+    facts=ComplianceFacts,
+    doc="The last day to comply with the regulations after a determination (or an unsuccessful appeal).",
+)
 def compliance_deadline(pack, facts: ComplianceFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "compliance", "compliance deadline")
     if none:
@@ -306,8 +345,13 @@ def compliance_deadline(pack, facts: ComplianceFacts, on: date, local) -> Decisi
     else:
         start = facts.determined_on
     last, moved = last_day(rule.days, start, pack)
-    value = {"last_day": last, "days": rule.days, "runs_from": runs_from, "from_day": start,
-             "moved_past_sunday_or_holiday": bool(moved)}
+    value = {
+        "last_day": last,
+        "days": rule.days,
+        "runs_from": runs_from,
+        "from_day": start,
+        "moved_past_sunday_or_holiday": bool(moved),
+    }
     return Decision(value, (rule.cite.citation, *moved), choice_notes(rule))
 
 
@@ -316,9 +360,12 @@ class AppealFacts(Facts):
     appealed_on: date | None = None
 
 
-@question("appeal_deadline", facts=AppealFacts,
-          doc="The last day to appeal the hearing decision (business days after receiving it), and "
-              "whether an appeal made on `appealed_on` is timely.")
+@question(
+    "appeal_deadline",
+    facts=AppealFacts,
+    doc="The last day to appeal the hearing decision (business days after receiving it), and "
+    "whether an appeal made on `appealed_on` is timely.",
+)
 def appeal_deadline(pack, facts: AppealFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "appeal", "appeal deadline")
     return none or _deadline(rule, facts.decision_received_on, facts.appealed_on)
@@ -346,9 +393,12 @@ def _elsewhere_start(rule: DeclaredElsewhereRequirements, f: DeclaredElsewhereFa
     return max(f.moved_in_on, min(known)) if known else f.moved_in_on
 
 
-@question("requirement_deadlines", facts=RequirementFacts,
-          doc="Each requirement that follows a declaration (spay/neuter, photographs, signs, insurance, "
-              "permit, ...): whether it binds, its deadline, whether a timely contest stays it, any amount.")
+@question(
+    "requirement_deadlines",
+    facts=RequirementFacts,
+    doc="Each requirement that follows a declaration (spay/neuter, photographs, signs, insurance, "
+    "permit, ...): whether it binds, its deadline, whether a timely contest stays it, any amount.",
+)
 def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Decision:
     rules, none = _section(pack, "requirements", "requirements after a declaration")
     if none:
@@ -365,8 +415,12 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
         if facts.classification not in r.classes:
             continue
         cites.append(r.cite.citation)
-        start = {"declaration": declared_on, "determination": determined_on or declared_on,
-                 "written_notice": facts.written_notice_on, "before_permit": None}[r.runs_from]
+        start = {
+            "declaration": declared_on,
+            "determination": determined_on or declared_on,
+            "written_notice": facts.written_notice_on,
+            "before_permit": None,
+        }[r.runs_from]
         stayed = r.stayed_by_contest and facts.contested
         runs_from, deadline = r.runs_from, None
         if elsewhere is not None and r.upon_acquisition:
@@ -377,8 +431,13 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
             elif r.days is not None:
                 deadline, moved = last_day(r.days, start, pack)
                 moved_by += [c for c in moved if c not in moved_by]
-        value[r.name] = {"mandatory": r.mandatory, "deadline": deadline, "runs_from": runs_from,
-                         "stayed": stayed, "amount": r.amount}
+        value[r.name] = {
+            "mandatory": r.mandatory,
+            "deadline": deadline,
+            "runs_from": runs_from,
+            "stayed": stayed,
+            "amount": r.amount,
+        }
         if r.choice and r.choice not in notes:
             notes.append(r.choice)
     # One citation per requirement, in the order of `value`; then the rules that moved a last day.
@@ -392,8 +451,11 @@ class PermitFeeFacts(Facts):
     first_permit: bool = True
 
 
-@question("vicious_dog_permit_fee", facts=PermitFeeFacts,
-          doc="The annual vicious-dog permit fee for a permit issued on `on` (the first year prorated).")
+@question(
+    "vicious_dog_permit_fee",
+    facts=PermitFeeFacts,
+    doc="The annual vicious-dog permit fee for a permit issued on `on` (the first year prorated).",
+)
 def vicious_dog_permit_fee(pack, facts: PermitFeeFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "permit_fee", "vicious-dog permit fee")
     if none:
@@ -410,8 +472,14 @@ def vicious_dog_permit_fee(pack, facts: PermitFeeFacts, on: date, local) -> Deci
         period = (date(on.year + 1, 1, 1) - date(on.year, 1, 1)).days
         remaining = (date(on.year + 1, 1, 1) - on).days
         fee = (annual * remaining / period).quantize(CENT, rounding=ROUND_HALF_UP)
-    value = {"fee": fee, "annual_fee": annual, "prorated": prorated, "method": rule.proration if prorated else "none",
-             "remaining": remaining, "of": period}
+    value = {
+        "fee": fee,
+        "annual_fee": annual,
+        "prorated": prorated,
+        "method": rule.proration if prorated else "none",
+        "remaining": remaining,
+        "of": period,
+    }
     return Decision(value, (rule.cite.citation,), tuple(notes))
 
 
@@ -423,8 +491,11 @@ class WaiverFacts(Facts):
     behavior_program_completed: bool
 
 
-@question("declaration_waiver", facts=WaiverFacts,
-          doc="When the owner may apply to have a declaration waived, and whether the conditions hold on `on`.")
+@question(
+    "declaration_waiver",
+    facts=WaiverFacts,
+    doc="When the owner may apply to have a declaration waived, and whether the conditions hold on `on`.",
+)
 def declaration_waiver(pack, facts: WaiverFacts, on: date, local) -> Decision:
     rules, none = _section(pack, "waivers", "waiver of a declaration")
     if none:
@@ -433,8 +504,12 @@ def declaration_waiver(pack, facts: WaiverFacts, on: date, local) -> Decision:
     if rule is None:
         return Decision(None, (), (f"a {facts.classification.replace('_', ' ')} declaration cannot be waived here",))
     from_ = plus_months(facts.declared_on, 12 * rule.years)
-    eligible = (on >= from_ and facts.no_subsequent_violations and facts.complied_throughout
-                and facts.behavior_program_completed)
+    eligible = (
+        on >= from_
+        and facts.no_subsequent_violations
+        and facts.complied_throughout
+        and facts.behavior_program_completed
+    )
     value = {"apply_from": from_, "eligible": eligible, "rescind_within_days": rule.rescind_within_days}
     return Decision(value, (rule.cite.citation,), choice_notes(rule))
 
@@ -443,8 +518,11 @@ class RemovalFacts(Facts):
     served_at: datetime
 
 
-@question("removal_deadline", facts=RemovalFacts,
-          doc="When a dangerous or vicious dog must be out of the municipality after written notice to remove it.")
+@question(
+    "removal_deadline",
+    facts=RemovalFacts,
+    doc="When a dangerous or vicious dog must be out of the municipality after written notice to remove it.",
+)
 def removal_deadline(pack, facts: RemovalFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "removal", "removal deadline")
     if none:
@@ -457,8 +535,11 @@ class MovedInFacts(Facts):
     moved_in_on: date
 
 
-@question("declared_elsewhere_deadline", facts=MovedInFacts,
-          doc="The last day to notify police and clerk of a dog declared dangerous or vicious elsewhere.")
+@question(
+    "declared_elsewhere_deadline",
+    facts=MovedInFacts,
+    doc="The last day to notify police and clerk of a dog declared dangerous or vicious elsewhere.",
+)
 def declared_elsewhere_deadline(pack, facts: MovedInFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "declared_elsewhere", "rule for dogs declared elsewhere")
     if none:
@@ -468,9 +549,12 @@ def declared_elsewhere_deadline(pack, facts: MovedInFacts, on: date, local) -> D
     return Decision(value, (rule.cite.citation, *moved), choice_notes(rule))
 
 
-@question("declared_elsewhere_start", facts=DeclaredElsewhereFacts,
-          doc="The day from which this ordinance's requirements run for a dog declared dangerous or "
-              "vicious elsewhere and moved in (the text sets none; the pack's reading).")
+@question(
+    "declared_elsewhere_start",
+    facts=DeclaredElsewhereFacts,
+    doc="The day from which this ordinance's requirements run for a dog declared dangerous or "
+    "vicious elsewhere and moved in (the text sets none; the pack's reading).",
+)
 def declared_elsewhere_start(pack, facts: DeclaredElsewhereFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "declared_elsewhere_requirements", "requirements for a dog declared elsewhere")
     return none or Decision({"starts_on": _elsewhere_start(rule, facts)}, (rule.cite.citation,), choice_notes(rule))

@@ -10,6 +10,7 @@
   `holidays` package's Wisconsin calendar is not used as is); `is_business_day(d)`: not a
   Saturday, Sunday or legal holiday (s. 801.15(1)(b), as the ordinances' "business days" are read).
 """
+
 from __future__ import annotations
 
 import calendar

@@ -3,6 +3,7 @@
 A `Decision` is frozen and JSON-ready (`to_json`): money as "10.00", dates as ISO strings, so the
 clerk's screen, the API and `dogtag rules ask` show the same figures with the same "why".
 """
+
 from __future__ import annotations
 
 import dataclasses

@@ -5,6 +5,7 @@ State: ss. 174.042, 174.02, 95.21 (`statute`); each ordinance's own penalty sect
 Sampson Section 9, Cedarburg § 7-1-25. A violation is named by the section violated; a
 schedule applies to the sections it lists and their subsections.
 """
+
 from __future__ import annotations
 
 from datetime import date
@@ -66,9 +67,12 @@ class ForfeitureFacts(Facts):
     days: int = Field(default=1, ge=1)  # days the violation occurred or continued
 
 
-@question("forfeiture", facts=ForfeitureFacts,
-          doc="The forfeiture (minimum and maximum) for a violation of a section and the offense number; "
-              "court costs, imprisonment on default, and whether each day is a separate offense.")
+@question(
+    "forfeiture",
+    facts=ForfeitureFacts,
+    doc="The forfeiture (minimum and maximum) for a violation of a section and the offense number; "
+    "court costs, imprisonment on default, and whether each day is a separate offense.",
+)
 def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
     s: ForfeituresSection = pack.forfeitures
     schedules = list(s.ordinance) + list(s.statute)
@@ -101,9 +105,15 @@ def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
         penalty = "fine"
     else:
         penalty = "fine_or_jail_or_both" if rule.imprisonment == "fine_or_jail_or_both" else "fine_with_jail_on_default"
-    value = {"minimum": low, "maximum": high, "plus_costs": rule.plus_costs,
-             "imprisonment_days": rule.imprisonment_days, "each_day_separate": each_day,
-             "penalty": penalty, "offenses_counted": counted,
-             "total_minimum": None if low is None else low * counted,
-             "total_maximum": None if high is None else high * counted}
+    value = {
+        "minimum": low,
+        "maximum": high,
+        "plus_costs": rule.plus_costs,
+        "imprisonment_days": rule.imprisonment_days,
+        "each_day_separate": each_day,
+        "penalty": penalty,
+        "offenses_counted": counted,
+        "total_minimum": None if low is None else low * counted,
+        "total_maximum": None if high is None else high * counted,
+    }
     return Decision(value, tuple(cites), tuple(notes), tuple(not_set))

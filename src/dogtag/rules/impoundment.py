@@ -3,6 +3,7 @@
 State base ch. 173 (s. 173.23 release); River Hills § 2.14(4), Webster § 98-7, Cedarburg § 7-1-7,
 Sampson Ord. 3-2007 Sections 4 and 8.
 """
+
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -16,8 +17,9 @@ from .decision import Decision
 from .schema import Amount, Provision, Strict, section
 from .spans import Days, last_day
 
-Condition = Literal["proof_of_ownership", "licensed_or_prepaid", "vaccinated_or_prepaid",
-                    "charges_paid", "licensed", "tagged"]
+Condition = Literal[
+    "proof_of_ownership", "licensed_or_prepaid", "vaccinated_or_prepaid", "charges_paid", "licensed", "tagged"
+]
 
 
 class Basis(Provision):
@@ -26,9 +28,17 @@ class Basis(Provision):
     accepts: list[Literal["officer_saw_or_heard", "sworn_complaint"]]
 
 
-Ground = Literal["pursues_vehicles", "attacks_person", "at_large", "barks_or_howls",
-                 "kills_or_worries_domestic_animal", "rabies", "unlicensed", "not_confined_in_rabies_quarantine",
-                 "other"]
+Ground = Literal[
+    "pursues_vehicles",
+    "attacks_person",
+    "at_large",
+    "barks_or_howls",
+    "kills_or_worries_domestic_animal",
+    "rabies",
+    "unlicensed",
+    "not_confined_in_rabies_quarantine",
+    "other",
+]
 
 
 class Grounds(Provision):
@@ -82,12 +92,15 @@ class BasisFacts(Facts):
     ground: Ground | None = None  # the conduct the animal is impounded for
 
 
-@question("impoundment_basis", facts=BasisFacts,
-          doc="May the officer impound: is the conduct one the ordinance lets an officer impound for "
-              "(`ground_listed`), and has the officer seen or heard the violation or does the officer hold a "
-              "signed sworn complaint (`evidence_met`)? `may_impound` is false if either fails, true if "
-              "every rule the ordinance sets is met, and null where it sets none (the officer's general "
-              "power under ch. 173, cited).")
+@question(
+    "impoundment_basis",
+    facts=BasisFacts,
+    doc="May the officer impound: is the conduct one the ordinance lets an officer impound for "
+    "(`ground_listed`), and has the officer seen or heard the violation or does the officer hold a "
+    "signed sworn complaint (`evidence_met`)? `may_impound` is false if either fails, true if "
+    "every rule the ordinance sets is met, and null where it sets none (the officer's general "
+    "power under ch. 173, cited).",
+)
 def impoundment_basis(pack, facts: BasisFacts, on: date, local) -> Decision:
     s: ImpoundmentSection = pack.impoundment
     cites, notes = [], []
@@ -119,9 +132,12 @@ class HoldingFacts(Facts):
     bit_person: bool = False
 
 
-@question("impoundment_holding", facts=HoldingFacts,
-          doc="How long an impounded animal is held: the last day the owner may claim it and the "
-              "day it counts as unclaimed or abandoned.")
+@question(
+    "impoundment_holding",
+    facts=HoldingFacts,
+    doc="How long an impounded animal is held: the last day the owner may claim it and the "
+    "day it counts as unclaimed or abandoned.",
+)
 def impoundment_holding(pack, facts: HoldingFacts, on: date, local) -> Decision:
     s: ImpoundmentSection = pack.impoundment
     rule = s.holding if facts.owner_known or s.stray_holding is None else s.stray_holding
@@ -131,8 +147,9 @@ def impoundment_holding(pack, facts: HoldingFacts, on: date, local) -> Decision:
     if rule.days is None:
         notes.append(rule.unconfirmed or "no holding period in force here")
         return Decision(None, tuple(cites), tuple(notes))
-    start = {"notice": facts.notice_on, "notice_received": facts.notice_received_on,
-             "custody": facts.impounded_on}[rule.runs_from]
+    start = {"notice": facts.notice_on, "notice_received": facts.notice_received_on, "custody": facts.impounded_on}[
+        rule.runs_from
+    ]
     if start is None:
         needed = {"notice": "notice_on", "notice_received": "notice_received_on"}[rule.runs_from]
         notes.append(f"the holding period runs from the {rule.runs_from.replace('_', ' ')}; {needed} is not yet known")
@@ -142,8 +159,7 @@ def impoundment_holding(pack, facts: HoldingFacts, on: date, local) -> Decision:
     if facts.bit_person and s.biter_observation is not None:
         claim_by = max(claim_by, s.biter_observation.after(facts.impounded_on))
         cites.append(s.biter_observation.cite.citation)
-    return Decision({"claim_by": claim_by, "unclaimed_from": claim_by + timedelta(days=1)},
-                    tuple(cites), tuple(notes))
+    return Decision({"claim_by": claim_by, "unclaimed_from": claim_by + timedelta(days=1)}, tuple(cites), tuple(notes))
 
 
 class ReleaseFacts(Facts):
@@ -170,9 +186,12 @@ def _met(condition: str, f: ReleaseFacts) -> bool:
     }[condition]
 
 
-@question("impoundment_release", facts=ReleaseFacts,
-          doc="Release of an impounded animal to its owner on date `on`: the conditions, which are "
-              "unmet, and the release fee (by impoundment number, plus any daily fee).")
+@question(
+    "impoundment_release",
+    facts=ReleaseFacts,
+    doc="Release of an impounded animal to its owner on date `on`: the conditions, which are "
+    "unmet, and the release fee (by impoundment number, plus any daily fee).",
+)
 def impoundment_release(pack, facts: ReleaseFacts, on: date, local) -> Decision:
     s: ImpoundmentSection = pack.impoundment
     cites, notes, not_set, conditions = [], [], [], []
@@ -186,8 +205,9 @@ def impoundment_release(pack, facts: ReleaseFacts, on: date, local) -> Decision:
     if s.release_fee is not None:
         rule = s.release_fee
         cites.append(rule.cite.citation)
-        tier = max((t for t in rule.tiers if t.from_impoundment <= facts.impoundment_number),
-                   key=lambda t: t.from_impoundment)
+        tier = max(
+            (t for t in rule.tiers if t.from_impoundment <= facts.impoundment_number), key=lambda t: t.from_impoundment
+        )
         fee, missing = amount_at(tier.amount, on, local, rule.cite.citation)
         base = fee
         if missing:
@@ -206,7 +226,16 @@ def impoundment_release(pack, facts: ReleaseFacts, on: date, local) -> Decision:
     if s.costs_incurred is not None:
         cites.append(s.costs_incurred.cite.citation)
         notes.append("the owner pays the costs of impoundment and care actually incurred")
-    value = {"conditions": conditions, "unmet": unmet, "may_release": not unmet and not not_set, "fee": fee,
-             "impoundment_fee": base, "daily_fee": daily, "days_in_shelter": days, "total": fee,
-             "plus": plus_, "plus_costs_incurred": s.costs_incurred is not None}
+    value = {
+        "conditions": conditions,
+        "unmet": unmet,
+        "may_release": not unmet and not not_set,
+        "fee": fee,
+        "impoundment_fee": base,
+        "daily_fee": daily,
+        "days_in_shelter": days,
+        "total": fee,
+        "plus": plus_,
+        "plus_costs_incurred": s.costs_incurred is not None,
+    }
     return Decision(value, tuple(cites), tuple(notes), tuple(not_set))

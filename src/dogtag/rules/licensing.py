@@ -11,6 +11,7 @@ Choices on ambiguous text (each also written beside its provision in the packs):
   before the license year began; dogs acquired or coming of age during the year answer to the
   30-day and licensable-age triggers instead.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -136,8 +137,8 @@ class TimeSection(Strict):
     last_day_extension: LastDayExtension | None = None
 
 
-
 # --- questions -----------------------------------------------------------------------------
+
 
 class Animal(Facts):
     species: Species = "dog"
@@ -201,8 +202,21 @@ def _memo_put(memo: dict, key, value):
 class _PackTerms:
     """The pack's licensing provisions as plain values and prebuilt citation tuples."""
 
-    __slots__ = ("species", "not_required", "free", "late_cites", "by_licensable_age",
-                 "_age", "_within", "_extend", "_species_cite", "_due", "_acquisition", "_by_age", "_excluded")
+    __slots__ = (
+        "species",
+        "not_required",
+        "free",
+        "late_cites",
+        "by_licensable_age",
+        "_age",
+        "_within",
+        "_extend",
+        "_species_cite",
+        "_due",
+        "_acquisition",
+        "_by_age",
+        "_excluded",
+    )
 
     def __init__(self, pack: Pack):
         lic = pack.licensing
@@ -222,16 +236,18 @@ class _PackTerms:
         self._due: dict[date, date] = {}
         self._acquisition: dict[date, tuple[str, date, str]] = {}
         self._by_age: dict[date, tuple[str, date, str]] = {}
-        self._excluded = {"kept": ("kept only for educational or scientific purposes: no license required",
-                                   self.not_required)}
+        self._excluded = {
+            "kept": ("kept only for educational or scientific purposes: no license required", self.not_required)
+        }
 
     def exclusion(self, a) -> tuple[str, Citation] | None:
         species = a.species
         if species not in self.species:
             excluded = self._excluded.get(species)
             if excluded is None:
-                excluded = _memo_put(self._excluded, species,
-                                     (f"no {species} license under this law", self._species_cite))
+                excluded = _memo_put(
+                    self._excluded, species, (f"no {species} license under this law", self._species_cite)
+                )
             return excluded
         if a.kept_only_for_education_or_science and self.not_required is not None:
             return self._excluded["kept"]
@@ -245,8 +261,11 @@ class _PackTerms:
     def acquisition(self, acquired: date) -> tuple[str, date, str]:
         trigger = self._acquisition.get(acquired)
         if trigger is None:
-            trigger = _memo_put(self._acquisition, acquired,
-                                _trigger_of("acquisition", last_day_within(acquired, self._within, self._extend)))
+            trigger = _memo_put(
+                self._acquisition,
+                acquired,
+                _trigger_of("acquisition", last_day_within(acquired, self._within, self._extend)),
+            )
         return trigger
 
     def by_age(self, due: date) -> tuple[str, date, str]:
@@ -315,8 +334,9 @@ class _Tax:
         self.halved = None
         if half is not None and amount is not None:
             halved = (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
-            self.halved = _Tax(halved, cites + (half.cite.citation, *half_reading), notes, not_set, late_cites,
-                               late_amount)
+            self.halved = _Tax(
+                halved, cites + (half.cite.citation, *half_reading), notes, not_set, late_cites, late_amount
+            )
 
 
 class _Day:
@@ -331,8 +351,10 @@ class _Day:
         self.late_amount, missing = amount_at(lic.late_fee.amount, on, local, terms.late_cites[0])
         self.late_not_set = (missing,) if missing else ()
         self.tax = (self._tax(lic, terms, on, local, False), self._tax(lic, terms, on, local, True))
-        self.free = {cite: _Tax(ZERO, (cite,), (FREE_NOTE,), (), terms.late_cites, self.late_amount)
-                     for cite in set(terms.free.values())}
+        self.free = {
+            cite: _Tax(ZERO, (cite,), (FREE_NOTE,), (), terms.late_cites, self.late_amount)
+            for cite in set(terms.free.values())
+        }
 
     def _tax(self, lic, terms: _PackTerms, on: date, local: LocalAmounts, altered: bool) -> _Tax:
         tax = lic.tax or lic.minimum_tax
@@ -387,8 +409,9 @@ def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citati
 
 
 def _period_words(period: Period) -> str:
-    n, unit = next((n, u) for n, u in ((period.days, "day"), (period.months, "month"), (period.years, "year"))
-                   if n is not None)
+    n, unit = next(
+        (n, u) for n, u in ((period.days, "day"), (period.months, "month"), (period.years, "year")) if n is not None
+    )
     return f"{n} {unit}{'s' if n != 1 else ''}"
 
 
@@ -479,8 +502,9 @@ def license_charges(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Dec
 _BATCHABLE = {"license_tax": license_tax, "late_fee": late_fee, "license_charges": license_charges}
 
 
-def decide_many(pack: Pack, animals: Iterable, on: date, local: LocalAmounts = NO_LOCAL_AMOUNTS,
-                question: str = "license_charges") -> list[Decision]:
+def decide_many(
+    pack: Pack, animals: Iterable, on: date, local: LocalAmounts = NO_LOCAL_AMOUNTS, question: str = "license_charges"
+) -> list[Decision]:
     """`question` (license_tax, late_fee or license_charges) for many animals on one day, in order.
 
     Animals that agree on every fact the answer turns on share one Decision, computed once by the
@@ -532,15 +556,24 @@ def decide_many(pack: Pack, animals: Iterable, on: date, local: LocalAmounts = N
     return decisions
 
 
-@question("license_required", facts=Animal,
-          doc="Whether the animal must be licensed for the license year, from when and by when.")
+@question(
+    "license_required",
+    facts=Animal,
+    doc="Whether the animal must be licensed for the license year, from when and by when.",
+)
 def license_required(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
     lic = pack.licensing
     due = licensable_on(pack, a.born_on)
     year = a.license_year or license_year_of(pack, on)
     cites = [lic.licensable_age.cite.citation]
-    value = {"required": False, "license_year": year, "licensable_on": due, "due_by": None,
-             "trigger": None, "free_license": False}
+    value = {
+        "required": False,
+        "license_year": year,
+        "licensable_on": due,
+        "due_by": None,
+        "trigger": None,
+        "free_license": False,
+    }
     excluded = _exclusion(pack, a)
     if excluded:
         return Decision(value, (excluded[1],), (excluded[0],))

@@ -5,6 +5,7 @@ Cedarburg's household limit (§ 7-1-6(f)).
 Choices: a dog is "over the age of five months" from the day after its five-month birthday; a
 litter's grace under § 7-1-6(f) runs until the day before the young animals' five-month birthday.
 """
+
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -127,8 +128,11 @@ def _absent(what: str) -> Decision:
     return Decision(None, (), (f"no {what} under this law",))
 
 
-@question("kennel_license", facts=KennelFacts,
-          doc="Kennel license: required, over the limit, site checks, fee (initial or renewal), expiry.")
+@question(
+    "kennel_license",
+    facts=KennelFacts,
+    doc="Kennel license: required, over the limit, site checks, fee (initial or renewal), expiry.",
+)
 def kennel_license(pack: Pack, f: KennelFacts, on: date, local: LocalAmounts) -> Decision:
     k = pack.kennel
     if k is None or k.required is None:
@@ -174,8 +178,11 @@ def kennel_license(pack: Pack, f: KennelFacts, on: date, local: LocalAmounts) ->
     return Decision(value, tuple(cites), tuple(notes), tuple(not_set))
 
 
-@question("multiple_dog_license", facts=DogCount,
-          doc="Multiple-dog license: available or required, its tax, and the number of tags.")
+@question(
+    "multiple_dog_license",
+    facts=DogCount,
+    doc="Multiple-dog license: available or required, its tax, and the number of tags.",
+)
 def multiple_dog_license(pack: Pack, f: DogCount, on: date, local: LocalAmounts) -> Decision:
     m = pack.multiple_dog.license if pack.multiple_dog else None
     if m is None:
@@ -195,10 +202,17 @@ def multiple_dog_license(pack: Pack, f: DogCount, on: date, local: LocalAmounts)
         notes.append(f"{waiting} pup(s) of a litter still within the litter exception are not counted")
     required = m.required_above is not None and dogs > m.required_above
     available = required or (m.available_above is not None and dogs > m.available_above)
-    value = {"required": required, "available": available, "tax": None, "tags": dogs if available else 0,
-             "dogs_counted": dogs, "litter_pups_not_counted": waiting, "litter_exception_ends": sorted(ends),
-             "dogs_over_included": max(0, dogs - m.included_dogs) if available else 0,
-             "individual_taxes_due_under_it": None}
+    value = {
+        "required": required,
+        "available": available,
+        "tax": None,
+        "tags": dogs if available else 0,
+        "dogs_counted": dogs,
+        "litter_pups_not_counted": waiting,
+        "litter_exception_ends": sorted(ends),
+        "dogs_over_included": max(0, dogs - m.included_dogs) if available else 0,
+        "individual_taxes_due_under_it": None,
+    }
     if available and m.instead_of_individual_tax is not None:
         value["individual_taxes_due_under_it"] = False  # the license's own citation says so
     if not available:
@@ -213,14 +227,20 @@ def multiple_dog_license(pack: Pack, f: DogCount, on: date, local: LocalAmounts)
     return Decision(value, tuple(cites), tuple(notes), missing)
 
 
-@question("household_limit", facts=HouseholdFacts,
-          doc="Whether a household keeps more dogs and cats than the limit (litters excepted for a time).")
+@question(
+    "household_limit",
+    facts=HouseholdFacts,
+    doc="Whether a household keeps more dogs and cats than the limit (litters excepted for a time).",
+)
 def household_limit(pack: Pack, f: HouseholdFacts, on: date, local: LocalAmounts) -> Decision:
     h = pack.household.limit if pack.household else None
     if h is None:
         return _absent("household limit")
-    graced = [a for a in f.animals if a.species in h.species
-              and a.from_litter and a.born_on is not None and on < plus(a.born_on, h.litter_grace)]
+    graced = [
+        a
+        for a in f.animals
+        if a.species in h.species and a.from_litter and a.born_on is not None and on < plus(a.born_on, h.litter_grace)
+    ]
     counted = sum(1 for a in f.animals if a.species in h.species) - len(graced)
     # the last day each young animal is still excepted: the day before it is counted
     ends = sorted({plus(a.born_on, h.litter_grace) - timedelta(days=1) for a in graced})
@@ -228,6 +248,11 @@ def household_limit(pack: Pack, f: HouseholdFacts, on: date, local: LocalAmounts
     notes = ("zoning specifically allows more",) if f.zoning_allows_more and counted > h.more_than else ()
     if any(a.from_litter for a in f.animals) and h.choice:
         notes += (h.choice,)
-    value = {"counted": counted, "more_than": h.more_than, "over_limit": over, "litter_excepted": len(graced),
-             "litter_allowance_ends": ends}
+    value = {
+        "counted": counted,
+        "more_than": h.more_than,
+        "over_limit": over,
+        "litter_excepted": len(graced),
+        "litter_allowance_ends": ends,
+    }
     return Decision(value, (h.cite.citation,), notes)

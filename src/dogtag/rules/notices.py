@@ -1,4 +1,5 @@
 """When a notice is effective: River Hills § 2.14(6)[c](4) and the door posting of [i]."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -33,9 +34,12 @@ class YearFacts(Facts):
     year: int
 
 
-@question("legal_holidays", facts=YearFacts,
-          doc="The Wisconsin legal holidays of a year (s. 995.20) the engine skips in business days and "
-              "past which a last day moves: [{day, name}], as the state pack pins them.")
+@question(
+    "legal_holidays",
+    facts=YearFacts,
+    doc="The Wisconsin legal holidays of a year (s. 995.20) the engine skips in business days and "
+    "past which a last day moves: [{day, name}], as the state pack pins them.",
+)
 def legal_holidays_of(pack, facts: YearFacts, on: date, local) -> Decision:
     from .dates import legal_holidays
 
@@ -50,9 +54,12 @@ def _needs(fact: str) -> ValueError:
     return ValueError(f"{fact} is required for this method of notice")
 
 
-@question("notice_effective", facts=NoticeFacts,
-          doc="The day a notice to an owner takes effect: regular mail, certified mail (received or "
-              "refused, then posting or publication), personal service, posting on the door.")
+@question(
+    "notice_effective",
+    facts=NoticeFacts,
+    doc="The day a notice to an owner takes effect: regular mail, certified mail (received or "
+    "refused, then posting or publication), personal service, posting on the door.",
+)
 def notice_effective(pack, facts: NoticeFacts, on: date, local) -> Decision:
     s: NoticesSection | None = pack.notices
     rule = None if s is None else getattr(s, "refused_certified_mail" if facts.refused else facts.method)
@@ -66,11 +73,17 @@ def notice_effective(pack, facts: NoticeFacts, on: date, local) -> Decision:
     if facts.refused:
         days = [d for d in (facts.posted_on, facts.published_on) if d is not None]
         if not days:
-            return Decision(None, (rule.cite.citation,),
-                            ("certified mail was refused: the notice takes effect when posted or published",))
+            return Decision(
+                None,
+                (rule.cite.citation,),
+                ("certified mail was refused: the notice takes effect when posted or published",),
+            )
         return Decision(min(days), (rule.cite.citation,), notes)
-    given = {"certified_mail": ("received_on", facts.received_on), "personal_service": ("served_on", facts.served_on),
-             "door_posting": ("posted_on", facts.posted_on)}[facts.method]
+    given = {
+        "certified_mail": ("received_on", facts.received_on),
+        "personal_service": ("served_on", facts.served_on),
+        "door_posting": ("posted_on", facts.posted_on),
+    }[facts.method]
     if given[1] is None:
         raise _needs(given[0])
     return Decision(given[1], (rule.cite.citation,), notes)

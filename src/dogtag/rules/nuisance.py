@@ -1,5 +1,6 @@
 """Nuisance: barking (Benton § 115-11, Webster § 98-12, Sampson Section 5D) and Cedarburg's
 citizen complaint procedure for dogs at large (§ 7-1-6(c)(2), used again by § 7-1-10(b))."""
+
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -42,9 +43,12 @@ class BarkingFacts(Facts):
     noise_continued_on: date | None = None
 
 
-@question("barking_nuisance", facts=BarkingFacts,
-          doc="Is a barking dog (or crying cat) in violation on `on`: enough formal written complaints "
-              "within the period, or noise continuing after the written notice?")
+@question(
+    "barking_nuisance",
+    facts=BarkingFacts,
+    doc="Is a barking dog (or crying cat) in violation on `on`: enough formal written complaints "
+    "within the period, or noise continuing after the written notice?",
+)
 def barking_nuisance(pack, facts: BarkingFacts, on: date, local) -> Decision:
     s: NuisanceSection | None = pack.nuisance
     if s is not None and s.barking_complaints is not None:
@@ -53,25 +57,54 @@ def barking_nuisance(pack, facts: BarkingFacts, on: date, local) -> Decision:
         n = rule.complaints
         # the period ending on `on`: complaints filed no more than `within_days` days before it
         window_from = on - timedelta(days=rule.within_days)
-        counts = {"complaints_needed": n, "window_from": window_from, "window_to": on,
-                  "complaints_in_window": sum(1 for d in filed if d >= window_from)}
-        for first, last in zip(filed, filed[n - 1:], strict=False):
+        counts = {
+            "complaints_needed": n,
+            "window_from": window_from,
+            "window_to": on,
+            "complaints_in_window": sum(1 for d in filed if d >= window_from),
+        }
+        for first, last in zip(filed, filed[n - 1 :], strict=False):
             if last - first <= timedelta(days=rule.within_days):
-                return Decision({"violation": True, "complaints_from": first, "complaints_to": last, **counts},
-                                (rule.cite.citation,), choice_notes(rule))
-        return Decision({"violation": False, "complaints_from": None, "complaints_to": None, **counts},
-                        (rule.cite.citation,), choice_notes(rule))
+                return Decision(
+                    {"violation": True, "complaints_from": first, "complaints_to": last, **counts},
+                    (rule.cite.citation,),
+                    choice_notes(rule),
+                )
+        return Decision(
+            {"violation": False, "complaints_from": None, "complaints_to": None, **counts},
+            (rule.cite.citation,),
+            choice_notes(rule),
+        )
     if s is not None and s.barking_after_notice is not None:
         rule = s.barking_after_notice
-        after = (facts.notice_received_on is not None and facts.noise_continued_on is not None
-                 and facts.noise_continued_on > facts.notice_received_on and facts.noise_continued_on <= on)
-        return Decision({"violation": after, "complaints_from": None, "complaints_to": None,
-                         "complaints_needed": None, "window_from": None, "window_to": None,
-                         "complaints_in_window": None},
-                        (rule.cite.citation,), choice_notes(rule))
+        after = (
+            facts.notice_received_on is not None
+            and facts.noise_continued_on is not None
+            and facts.noise_continued_on > facts.notice_received_on
+            and facts.noise_continued_on <= on
+        )
+        return Decision(
+            {
+                "violation": after,
+                "complaints_from": None,
+                "complaints_to": None,
+                "complaints_needed": None,
+                "window_from": None,
+                "window_to": None,
+                "complaints_in_window": None,
+            },
+            (rule.cite.citation,),
+            choice_notes(rule),
+        )
     cites = (s.barking.cite.citation,) if s is not None and s.barking is not None else ()
-    return Decision(None, cites, ("this ordinance sets no complaint count or notice rule; "
-                                  "habitual barking is a question of fact for the officer and the court",))
+    return Decision(
+        None,
+        cites,
+        (
+            "this ordinance sets no complaint count or notice rule; "
+            "habitual barking is a question of fact for the officer and the court",
+        ),
+    )
 
 
 class AtLargeFacts(Facts):
@@ -80,9 +113,12 @@ class AtLargeFacts(Facts):
     observed_again_on: date | None = None
 
 
-@question("at_large_complaint", facts=AtLargeFacts,
-          doc="Cedarburg's citizen procedure for a dog at large: the next step after a complaint, and "
-              "what a petition to the City Attorney must contain.")
+@question(
+    "at_large_complaint",
+    facts=AtLargeFacts,
+    doc="Cedarburg's citizen procedure for a dog at large: the next step after a complaint, and "
+    "what a petition to the City Attorney must contain.",
+)
 def at_large_complaint(pack, facts: AtLargeFacts, on: date, local) -> Decision:
     s: NuisanceSection | None = pack.nuisance
     if s is None or s.at_large_complaints is None:

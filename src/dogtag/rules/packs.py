@@ -16,6 +16,7 @@ A pack is loaded once per process under the catalogue's lock (a thread never see
 built) and is read-only afterwards: its attributes cannot be reassigned and its mappings are
 `MappingProxyType` views.
 """
+
 from __future__ import annotations
 
 import os
@@ -35,8 +36,18 @@ LAW = Path(__file__).resolve().parent.parent / "law"
 TEXTS = LAW / "texts"
 # More law folders (os.pathsep-separated), each laid out like `law/`: `<id>.yaml` and `texts/`.
 EXTRA_LAW_ENV = "DOGTAG_EXTRA_LAW"
-META_KEYS = ("id", "name", "county", "inherits", "text", "headings", "outline", "not_encoded", "inferred_numbers",
-             "paragraphs")
+META_KEYS = (
+    "id",
+    "name",
+    "county",
+    "inherits",
+    "text",
+    "headings",
+    "outline",
+    "not_encoded",
+    "inferred_numbers",
+    "paragraphs",
+)
 
 
 class PackError(ValueError):
@@ -105,9 +116,7 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=True)
             if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark
-                )
+                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
             seen.add(key)
         return super().construct_mapping(node, deep)
 
@@ -118,7 +127,8 @@ _UniqueKeyLoader.yaml_implicit_resolvers = {
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 _UniqueKeyLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 
 
 def read_yaml(path: Path) -> Any:
@@ -138,13 +148,27 @@ def normalise(text: str) -> str:
 class Pack:
     """A validated, inheritance-resolved pack. Section models are attributes: `pack.licensing`."""
 
-    def __init__(self, meta: _Meta, file: str, text: str, chain: tuple[str, ...],
-                 raw_sections: dict[str, dict], origins: dict[tuple[str, str], str],
-                 sections: dict[str, BaseModel]):
+    def __init__(
+        self,
+        meta: _Meta,
+        file: str,
+        text: str,
+        chain: tuple[str, ...],
+        raw_sections: dict[str, dict],
+        origins: dict[tuple[str, str], str],
+        sections: dict[str, BaseModel],
+    ):
         fields = {
-            "id": meta.id, "name": meta.name, "county": meta.county, "inherits": meta.inherits,
-            "meta": meta, "file": file, "text": text, "chain": chain,
-            "raw_sections": MappingProxyType(raw_sections), "origins": MappingProxyType(origins),
+            "id": meta.id,
+            "name": meta.name,
+            "county": meta.county,
+            "inherits": meta.inherits,
+            "meta": meta,
+            "file": file,
+            "text": text,
+            "chain": chain,
+            "raw_sections": MappingProxyType(raw_sections),
+            "origins": MappingProxyType(origins),
             "sections": MappingProxyType(sections),
         }
         # plain attributes: `pack.licensing` is one dict lookup
@@ -197,7 +221,7 @@ def within(cited: str, section: str) -> bool:
     """`§ 115-3B(4)` is within `§ 115-3`; `§ 115-30` is not."""
     if not cited.startswith(section):
         return False
-    rest = cited[len(section):]
+    rest = cited[len(section) :]
     return not rest or not (rest[0].isdigit() or (rest[0] == "." and rest[1:2].isdigit()))
 
 
@@ -208,8 +232,9 @@ def _error_path(err: dict) -> str:
         if isinstance(part, str) and ("[" in part or part[:1].isupper()):
             continue
         text = part.isoformat() if hasattr(part, "isoformat") else str(part)
-        parts.append(re.sub(r"datetime\.date\((\d+), (\d+), (\d+)\)",
-                            lambda m: f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}", text))
+        parts.append(
+            re.sub(r"datetime\.date\((\d+), (\d+), (\d+)\)", lambda m: f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}", text)
+        )
     return ".".join(parts)
 
 
@@ -323,8 +348,9 @@ def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
             err = errors[0]
             origin = origins.get((name, str(err["loc"][0])), pack_id) if err["loc"] else pack_id
             also = "; ".join(f"{name}.{_error_path(e)}: {e['msg']}" for e in errors[1:4])
-            raise PackError(f"{origin}.yaml", f"{name}.{_error_path(err)}",
-                            err["msg"] + (f" (also {also})" if also else "")) from None
+            raise PackError(
+                f"{origin}.yaml", f"{name}.{_error_path(err)}", err["msg"] + (f" (also {also})" if also else "")
+            ) from None
         raw_sections[name] = merged
 
     metas = {**(parent.metas if parent else {}), pack_id: meta}

@@ -2,6 +2,7 @@
 (§ 2.14(6)[g]): whether it may issue, its fee and its term. The vicious-dog permit fee itself
 (prorated in the first year) is in dangerous_dogs; this module adds the permit year, the renewal
 date and the insurance shown before issue."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -85,11 +86,14 @@ class HenFacts(Facts):
     transferred_from_another_permittee: bool = False
 
 
-@question("hen_permit", facts=HenFacts,
-          doc="Cedarburg backyard hens: may a permit issue (zoning, number, roosters, owners' consent, "
-              "premises registration), the fee (application or renewal, never prorated) and its expiry "
-              "(December 31 of `for_year`; by default the year of `on`, and for a renewal the permit year "
-              "after the renewed one's, `renews_expiring_on`, or after the year of `on`).")
+@question(
+    "hen_permit",
+    facts=HenFacts,
+    doc="Cedarburg backyard hens: may a permit issue (zoning, number, roosters, owners' consent, "
+    "premises registration), the fee (application or renewal, never prorated) and its expiry "
+    "(December 31 of `for_year`; by default the year of `on`, and for a renewal the permit year "
+    "after the renewed one's, `renews_expiring_on`, or after the year of `on`).",
+)
 def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
     s: PermitsSection | None = pack.permits
     if s is None or s.hen_fees is None:
@@ -108,15 +112,18 @@ def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
     check(s.hen_limit, birds <= s.hen_limit.most, f"more than {s.hen_limit.most} hens")
     h = s.hen_housing
     if h is not None and birds:
-        given = [(facts.coop_cu_ft, h.coop_cu_ft_per_chicken * birds, "coop"),
-                 (facts.pen_cu_ft, h.pen_cu_ft_per_chicken * birds, "pen")]
+        given = [
+            (facts.coop_cu_ft, h.coop_cu_ft_per_chicken * birds, "coop"),
+            (facts.pen_cu_ft, h.pen_cu_ft_per_chicken * birds, "pen"),
+        ]
         for have, need, what in given:
             if have is not None:
                 check(h, have >= need, f"the {what} has {have} cubic feet; {birds} chickens need {need}")
         if facts.nesting_boxes is not None:
             need = -(-birds // h.birds_per_nesting_box)
-            check(h, facts.nesting_boxes >= need,
-                  f"{facts.nesting_boxes} nesting box(es); {birds} chickens need {need}")
+            check(
+                h, facts.nesting_boxes >= need, f"{facts.nesting_boxes} nesting box(es); {birds} chickens need {need}"
+            )
     if s.hen_not_transferable is not None and facts.transferred_from_another_permittee:
         check(s.hen_not_transferable, False, "a permit is not transferable: the new keeper applies for a permit")
     check(s.roosters, facts.roosters <= s.roosters.most, "roosters or other crowing fowl")
@@ -133,8 +140,13 @@ def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
         cites.append(s.hen_renewal.cite.citation)
     if year < on.year:
         return Decision(None, (s.hen_permit_year.cite.citation,), (f"the permit year {year} has ended",))
-    value = {"may_issue": not reasons, "reasons": reasons, "fee": fee,
-             "fee_kind": "renewal" if renewing else "application", "expires": s.hen_permit_year.ends.of(year)}
+    value = {
+        "may_issue": not reasons,
+        "reasons": reasons,
+        "fee": fee,
+        "fee_kind": "renewal" if renewing else "application",
+        "expires": s.hen_permit_year.ends.of(year),
+    }
     notes = ("a renewal with changes needs a new full application",) if facts.renewal and facts.changes else ()
     return Decision(value, tuple(cites), notes, tuple(not_set))
 
@@ -154,9 +166,12 @@ class SitePlanFacts(Facts):
     changes: bool = False
 
 
-@question("hen_permit_site_plan", facts=SitePlanFacts,
-          doc="Cedarburg backyard hens: whether the application must attach the site plan (a new or "
-              "changed application does; a renewal without changes keeps the plan on file).")
+@question(
+    "hen_permit_site_plan",
+    facts=SitePlanFacts,
+    doc="Cedarburg backyard hens: whether the application must attach the site plan (a new or "
+    "changed application does; a renewal without changes keeps the plan on file).",
+)
 def hen_permit_site_plan(pack, facts: SitePlanFacts, on: date, local) -> Decision:
     s: PermitsSection | None = pack.permits
     if s is None or s.hen_site_plan is None:
@@ -171,9 +186,12 @@ class NoFacts(Facts):
     pass
 
 
-@question("hen_permit_revocation", facts=NoFacts,
-          doc="Cedarburg backyard hens: the provision a revocation rests on, and what the text says of "
-              "the procedure (the choice made where it says nothing).")
+@question(
+    "hen_permit_revocation",
+    facts=NoFacts,
+    doc="Cedarburg backyard hens: the provision a revocation rests on, and what the text says of "
+    "the procedure (the choice made where it says nothing).",
+)
 def hen_permit_revocation(pack, facts: NoFacts, on: date, local) -> Decision:
     s: PermitsSection | None = pack.permits
     if s is None or s.hen_revocation is None:
@@ -189,10 +207,13 @@ class ViciousPermitFacts(Facts):
     renews_expiring_on: date | None = None
 
 
-@question("vicious_dog_permit", facts=ViciousPermitFacts,
-          doc="The annual vicious-dog permit issued (or renewed, `renews_expiring_on` the old permit's "
-              "last day) on `on`: whether it may issue (insurance or bond shown first), the fee "
-              "(the first prorated, a renewal never), the day it expires and the day renewal is due.")
+@question(
+    "vicious_dog_permit",
+    facts=ViciousPermitFacts,
+    doc="The annual vicious-dog permit issued (or renewed, `renews_expiring_on` the old permit's "
+    "last day) on `on`: whether it may issue (insurance or bond shown first), the fee "
+    "(the first prorated, a renewal never), the day it expires and the day renewal is due.",
+)
 def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Decision:
     from .dangerous_dogs import PermitFeeFacts, vicious_dog_permit_fee
 
@@ -207,14 +228,19 @@ def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Deci
     insurance, statement = s.vicious_dog_permit_insurance, s.vicious_dog_permit_insurance_statement
     missing = {
         "insurance": (insurance, facts.insurance_shown, "no liability insurance or surety bond shown"),
-        "insurance_statement_signed": (statement, facts.insurance_statement_signed,
-                                       "the owner has not signed the statement attesting to keep the insurance"),
+        "insurance_statement_signed": (
+            statement,
+            facts.insurance_statement_signed,
+            "the owner has not signed the statement attesting to keep the insurance",
+        ),
     }
     refused = {name: (rule, reason) for name, (rule, done, reason) in missing.items() if rule is not None and not done}
     if refused:
-        return Decision({"may_issue": False, "reasons": {name: reason for name, (_, reason) in refused.items()}},
-                        tuple(rule.cite.citation for rule, _ in refused.values()),
-                        tuple(rule.choice for rule, _ in refused.values() if rule.choice))
+        return Decision(
+            {"may_issue": False, "reasons": {name: reason for name, (_, reason) in refused.items()}},
+            tuple(rule.cite.citation for rule, _ in refused.values()),
+            tuple(rule.choice for rule, _ in refused.values() if rule.choice),
+        )
     notes = list(fee.notes) + ([term.choice] if term.choice else [])
     year = on.year
     if renewal:
@@ -223,8 +249,13 @@ def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Deci
         if on > due:
             notes.append(f"renewed after {due.isoformat()}, the day the fee was due; the ordinance sets no late fee")
     cites = list(fee.citations) + [term.cite.citation] + [r.cite.citation for r in (insurance, statement) if r]
-    value = {"may_issue": True, "reasons": {}, "fee": fee.value["fee"],
-             "proration": {k: fee.value[k] for k in ("prorated", "method", "remaining", "of")},
-             "fee_kind": "renewal" if renewal else "initial",
-             "expires": term.ends.of(year), "renewal_due": term.renewal_due.of(year + 1)}
+    value = {
+        "may_issue": True,
+        "reasons": {},
+        "fee": fee.value["fee"],
+        "proration": {k: fee.value[k] for k in ("prorated", "method", "remaining", "of")},
+        "fee_kind": "renewal" if renewal else "initial",
+        "expires": term.ends.of(year),
+        "renewal_due": term.renewal_due.of(year + 1),
+    }
     return Decision(value, tuple(cites), tuple(notes))

@@ -3,6 +3,7 @@
 State base s. 95.21 (adopted by every ordinance); Webster § 98-5 and § 98-9, Cedarburg § 7-1-5
 and § 7-1-9 and Benton's bite-report section restate it or add to it.
 """
+
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -46,9 +47,12 @@ class BiteFacts(Facts):
     isolation_starts_on: date | None = None
 
 
-@question("bite_quarantine", facts=BiteFacts,
-          doc="Quarantine after a bite: place allowed, delivery deadline, observation end, "
-              "the three examination days, the owner's confinement.")
+@question(
+    "bite_quarantine",
+    facts=BiteFacts,
+    doc="Quarantine after a bite: place allowed, delivery deadline, observation end, "
+    "the three examination days, the owner's confinement.",
+)
 def bite_quarantine(pack, facts: BiteFacts, on: date, local) -> Decision:
     q: QuarantineSection = pack.quarantine
     cites, notes = [q.place.cite.citation, q.observation.cite.citation, q.examinations.cite.citation], []
@@ -96,18 +100,27 @@ class ExposureFacts(Facts):
     immunized_on_exposure: bool
 
 
-@question("exposure_quarantine", facts=ExposureFacts,
-          doc="Quarantine after exposure to a rabid animal: 180 days with the vaccination window, "
-              "or 60 days and revaccination, by immunization on the exposure date.")
+@question(
+    "exposure_quarantine",
+    facts=ExposureFacts,
+    doc="Quarantine after exposure to a rabid animal: 180 days with the vaccination window, "
+    "or 60 days and revaccination, by immunization on the exposure date.",
+)
 def exposure_quarantine(pack, facts: ExposureFacts, on: date, local) -> Decision:
     q: QuarantineSection = pack.quarantine
     if facts.immunized_on_exposure:
-        value = {"confined_until": q.exposure_immunized.after(facts.exposed_on),
-                 "vaccination_window": None, "revaccinate": "as_soon_as_possible"}
+        value = {
+            "confined_until": q.exposure_immunized.after(facts.exposed_on),
+            "vaccination_window": None,
+            "revaccinate": "as_soon_as_possible",
+        }
         return Decision(value, (q.exposure_immunized.cite.citation,))
     start, end = q.vaccination_window.after(facts.exposed_on)
-    value = {"confined_until": q.exposure_not_immunized.after(facts.exposed_on),
-             "vaccination_window": {"from": start, "to": end}, "revaccinate": None}
+    value = {
+        "confined_until": q.exposure_not_immunized.after(facts.exposed_on),
+        "vaccination_window": {"from": start, "to": end},
+        "revaccinate": None,
+    }
     return Decision(value, (q.exposure_not_immunized.cite.citation, q.vaccination_window.cite.citation))
 
 
@@ -117,9 +130,12 @@ class DistrictFacts(Facts):
     tag_attached: bool
 
 
-@question("district_quarantine", facts=DistrictFacts,
-          doc="Where a district is quarantined for rabies: must this animal be kept confined, "
-              "tied, leashed or muzzled, or is it exempt?")
+@question(
+    "district_quarantine",
+    facts=DistrictFacts,
+    doc="Where a district is quarantined for rabies: must this animal be kept confined, "
+    "tied, leashed or muzzled, or is it exempt?",
+)
 def district_quarantine(pack, facts: DistrictFacts, on: date, local) -> Decision:
     q: QuarantineSection = pack.quarantine
     if q is None or q.district is None:
@@ -134,6 +150,9 @@ def district_quarantine(pack, facts: DistrictFacts, on: date, local) -> Decision
         cites.append(q.district_exemption.cite.citation)
         if q.district_exemption.choice:
             notes.append(q.district_exemption.choice)
-    value = {"must_be_restrained": covered and not exempt, "exempt": exempt,
-             "posting_places": q.district.posting_places}
+    value = {
+        "must_be_restrained": covered and not exempt,
+        "exempt": exempt,
+        "posting_places": q.district.posting_places,
+    }
     return Decision(value, tuple(cites), tuple(notes))

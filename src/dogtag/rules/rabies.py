@@ -4,6 +4,7 @@ revaccination due, immunization current on a date, and the duty when an animal i
 Choice: "before the date that immunization expires as stated on the certificate" makes the day
 before that date the last day to revaccinate; the animal is not currently immunized on it.
 """
+
 from __future__ import annotations
 
 from datetime import date
@@ -76,8 +77,11 @@ def _not_covered(pack: Pack, species: str) -> Decision | None:
     return None
 
 
-@question("rabies_first_vaccination_due", facts=FirstFacts,
-          doc="Last day for the first rabies vaccination (by age, or after being brought in).")
+@question(
+    "rabies_first_vaccination_due",
+    facts=FirstFacts,
+    doc="Last day for the first rabies vaccination (by age, or after being brought in).",
+)
 def first_vaccination_due(pack: Pack, f: FirstFacts, on: date, local: LocalAmounts) -> Decision:
     r = pack.rabies
     if (skip := _not_covered(pack, f.species)) is not None:
@@ -91,10 +95,16 @@ def first_vaccination_due(pack: Pack, f: FirstFacts, on: date, local: LocalAmoun
     if bi is not None and f.brought_in_on is not None and f.brought_in_on >= plus(f.born_on, bi.after_age):
         cites = [bi.cite.citation]
         if f.current_certificate:
-            return Decision({"due": None, "reason": "current_certificate", "age_reached_on": age_day}, tuple(cites),
-                            ("brought in with a current certificate: no vaccination due now",))
-        value = {"due": last_day_within(f.brought_in_on, bi.within, _extend(pack)), "reason": "brought_in",
-                 "age_reached_on": age_day}
+            return Decision(
+                {"due": None, "reason": "current_certificate", "age_reached_on": age_day},
+                tuple(cites),
+                ("brought in with a current certificate: no vaccination due now",),
+            )
+        value = {
+            "due": last_day_within(f.brought_in_on, bi.within, _extend(pack)),
+            "reason": "brought_in",
+            "age_reached_on": age_day,
+        }
     return Decision(value, tuple(cites), ())
 
 
@@ -118,19 +128,28 @@ def revaccination_due(pack: Pack, f: VaccinationFacts) -> tuple[date, list]:
     return due, cites
 
 
-@question("rabies_revaccination_due", facts=VaccinationFacts,
-          doc="Last day to revaccinate after a vaccination (initial: within 1 year; then the certificate's date).")
+@question(
+    "rabies_revaccination_due",
+    facts=VaccinationFacts,
+    doc="Last day to revaccinate after a vaccination (initial: within 1 year; then the certificate's date).",
+)
 def _revaccination_due(pack: Pack, f: VaccinationFacts, on: date, local: LocalAmounts) -> Decision:
     if (skip := _not_covered(pack, f.species)) is not None:
         return skip
     due, cites = revaccination_due(pack, f)
-    value = {"last_day": due, "after": "initial_vaccination" if f.initial else "vaccination",
-             "certificate_expires_on": f.certificate_expires_on}
+    value = {
+        "last_day": due,
+        "after": "initial_vaccination" if f.initial else "vaccination",
+        "certificate_expires_on": f.certificate_expires_on,
+    }
     return Decision(value, tuple(cites), ())
 
 
-@question("rabies_current", facts=VaccinationFacts,
-          doc="Whether the animal is currently immunized on a date, given its latest vaccination.")
+@question(
+    "rabies_current",
+    facts=VaccinationFacts,
+    doc="Whether the animal is currently immunized on a date, given its latest vaccination.",
+)
 def rabies_current(pack: Pack, f: VaccinationFacts, on: date, local: LocalAmounts) -> Decision:
     if (skip := _not_covered(pack, f.species)) is not None:
         return skip

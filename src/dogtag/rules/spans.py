@@ -1,4 +1,5 @@
 """Provisions that are a span of time, shared by the animal-control topics."""
+
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
