@@ -128,7 +128,9 @@ def main():
         ("animal_control.not_exempt_csv", csv, max(SAMPLES // 10, 3)),
         ("animal_control.my_cases", my_cases, max(SAMPLES // 5, 5)),
     ):
-        statements = sql_of(lambda fn=fn: fn(0))
+        # The floor replays the page's reads; a write on the first view (the officer's calendar
+        # key, made when "my cases" is first opened) would fail as a duplicate when replayed.
+        statements = [q for q in sql_of(lambda fn=fn: fn(0)) if q.lstrip().upper().startswith(("SELECT", "WITH"))]
 
         def page(fn=fn, n=n):
             return percentile(latencies_ms(fn, n), 99)
