@@ -81,7 +81,7 @@ def _structural(para: str, heading: str, first: bool) -> str | None:
         return "the section's heading"
     if _HISTORY.search(para):
         return "a history or reference note (amendments, the statute referred to): no rule"
-    if len(para.split()) <= 10 and not _RULE_WORDS.search(para):
+    if len(para.split()) <= 6 and not _RULE_WORDS.search(para) and "(" not in para:
         return "a subsection's title: its rule is in the paragraphs that follow"
     return None
 
