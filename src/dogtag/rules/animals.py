@@ -16,13 +16,14 @@ from pydantic import Field
 from .catalogue import Facts, question
 from .dates import plus_months
 from .decision import Decision
-from .schema import Measure, Provision, Strict, section
+from .schema import Cite, Measure, Provision, Strict, section
 from .spans import choice_notes, last_day
 
 
 class ProhibitedKind(Strict):
     kind: str
     at_least_length_in: int | None = None  # "30 inches in length or more"
+    cite: Cite | None = None  # the list item's own words
 
 
 class PetShopConditions(Strict):
@@ -103,6 +104,8 @@ class ProhibitedFacts(Facts):
     length_in: Measure | None = None
     wild_or_dangerous_propensities: bool = False  # the officer's finding, for an animal not listed
     keeper: str | None = None  # pet_shop, zoo, circus, veterinarian_for_treatment, ...
+    # the officer's finding that the quarters conform to zoning, are clean and sanitary and escape-proof
+    quarters_conform: bool = False
     nearest_residence_ft: Measure | None = None
 
 
@@ -125,21 +128,28 @@ def prohibited_animal(pack, f: ProhibitedFacts, on: date, local) -> Decision:
     rule: ProhibitedAnimals | None = _rule(pack, "prohibited")
     if rule is None:
         return _no_rule(ProhibitedAnswer, "prohibited animals")
-    listed = False
+    listed, cites = False, list(rule.citations())
     for k in rule.kinds:
         if k.kind == f.kind:
             listed = k.at_least_length_in is None or (f.length_in is not None and f.length_in >= k.at_least_length_in)
+            if k.cite is not None:
+                cites.insert(1, k.cite.citation)
     caught = listed or f.wild_or_dangerous_propensities
     exempt, fails = False, []
     if caught and f.keeper in rule.exempt_keepers:
         exempt = True
         if rule.conditions and f.keeper in rule.conditions_bind:
             within = rule.conditions.no_residence_within_ft
+            if not f.quarters_conform:
+                exempt = False
+                fails.append(
+                    "the quarters are not shown to conform to zoning, to be clean and sanitary and to prevent escape"
+                )
             if f.nearest_residence_ft is None or f.nearest_residence_ft <= within:
                 exempt = False
                 fails.append(f"a person is not shown to live more than {within} feet from the animals' quarters")
     value = ProhibitedAnswer(True, caught and not exempt, listed, exempt, tuple(fails))
-    return Decision(value, (*rule.citations(),), choice_notes(rule))
+    return Decision(value, tuple(cites), choice_notes(rule))
 
 
 class RedemptionFacts(Facts):

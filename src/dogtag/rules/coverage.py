@@ -81,7 +81,8 @@ def _structural(para: str, heading: str, first: bool) -> str | None:
         return "the section's heading"
     if _HISTORY.search(para):
         return "a history or reference note (amendments, the statute referred to): no rule"
-    if len(para.split()) <= 10 and not _RULE_WORDS.search(para):
+    body = _LABEL.sub("", para, count=1)
+    if len(body.split()) <= 6 and not _RULE_WORDS.search(body) and "(" not in body:
         return "a subsection's title: its rule is in the paragraphs that follow"
     return None
 
