@@ -255,7 +255,7 @@ class HenPermitTests(EnforcementTestCase):
             self.assertEqual(self.client.get(reverse("hen-permit-pdf", args=[permit.pk])).status_code, 404)
             self.assertEqual(HenPermit.objects.count(), 2)
             listing = self.client.get(reverse("hen-permits", args=["cedarburg"]), {"status": "revoked"})
-            self.assertContains(listing, "2026-12-22")
+            self.assertContains(listing, "December 22, 2026")
 
     def test_a_refused_permit_is_not_renewed_or_revoked(self):
         person, _, _ = self.owner_and_dog("cedarburg", "Rooster")

@@ -81,7 +81,7 @@ class ViciousDogPermitTests(EnforcementTestCase):
                 any("due on or before January 1st" in c["quote"] for c in deadline.citations), deadline.citations
             )
             listing = self.client.get(reverse("declaration-vicious-dog-permits", args=[decl.pk])).content.decode()
-            self.assertIn("2026-12-31", listing)
+            self.assertIn("December 31, 2026", listing)
             self.assertIn("Renew the vicious-dog permit: January 1, 2027", listing)
             case_page = self.client.get(reverse("case", args=[decl.case_id])).content.decode()
             self.assertIn("expires December 31, 2026", case_page)
