@@ -115,7 +115,7 @@ def test_an_officer_walks_a_bite_from_report_to_release(page, live_server):
             expect(row).to_contain_text("§ 98-")
         delivery = deadlines.get_by_role("row").filter(has_text="Deliver the animal to the place of isolation")
         expect(delivery).to_contain_text(f"{bitten + timedelta(days=1):%B} {(bitten + timedelta(days=1)).day}")
-        expect(delivery).to_contain_text("15:00")
+        expect(delivery).to_contain_text("3:00 PM")
         delivery.get_by_text("why?").click()
         expect(delivery).to_contain_text("no later than 24 hours after the original order is issued")
         shot(page, "deadlines")
