@@ -1,18 +1,16 @@
 from django import forms
 
 from dogtag.lib.forms import DateInput, Form, ScopedForm
+from dogtag.licensing import payment_fields
 from dogtag.licensing.models import Payment
 from dogtag.permits.models import HenPermit
 from dogtag.registry.models import Person, Premises
 
 
-class PaymentFields(forms.Form):
+class PaymentFields(payment_fields.PaymentFields):
     """The fee, taken when the permit issues (nothing is taken for a refusal)."""
 
     method = forms.ChoiceField(choices=[("", "—"), *Payment.Method.choices], required=False, label="Paid by")
-    amount = forms.DecimalField(max_digits=9, decimal_places=2, required=False, label="Amount received")
-    check_number = forms.CharField(max_length=30, required=False)
-    card_reference = forms.CharField(max_length=60, required=False, label="Card transaction reference")
     PAYMENT = ("method", "amount", "check_number", "card_reference")
 
     def __init__(self, *args, **kwargs):
@@ -22,7 +20,7 @@ class PaymentFields(forms.Form):
 
     def action_fields(self):
         data = {k: v for k, v in self.cleaned_data.items() if k not in self.PAYMENT}
-        return {**data, "payment": {k: self.cleaned_data.get(k) for k in self.PAYMENT}}
+        return {**data, "payment": self.payment()}
 
 
 class HenPermitForm(PaymentFields, ScopedForm):
