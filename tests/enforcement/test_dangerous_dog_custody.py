@@ -172,7 +172,7 @@ class CustodyTests(EnforcementTestCase):
             self.refused(
                 r,
                 "A subsequent violation is recorded: Escaped its enclosure",
-                "2026-06-09 21:15",
+                "June 9, 2026, 9:15 PM",
                 "§ 2.14(6)[e](1)(viii)",
             )
         decl.refresh_from_db()
