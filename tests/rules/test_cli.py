@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from dogtag.rules.cli import main
 
@@ -96,6 +97,65 @@ def test_the_list_gives_each_questions_complete_json_schema_with_defs_and_enums(
     validator = jsonschema_rs.Draft202012Validator(by_name["at_large"]["facts_schema"])
     assert validator.is_valid({"off_owner_premises": True, "leash_ft": 6})
     assert not validator.is_valid({"leash_ft": 6})  # off_owner_premises is required
+
+
+# Questions that still answer a plain dict, a bare date or amount, or None with the meaning in its
+# notes (issue 13, "One answer shape"): each leaves this set when it gets a value type.
+NO_VALUE_TYPE_YET = {
+    "appeal_deadline", "at_large", "at_large_complaint", "barking_nuisance", "bite_quarantine",
+    "compliance_deadline", "contest_deadline", "dangerous_dog_escape_notice", "dangerous_dog_transfer",
+    "declaration_waiver", "declared_elsewhere_deadline", "declared_elsewhere_start", "district_quarantine",
+    "dog_classification", "exposure_quarantine", "failure_to_comply", "forfeiture", "hearing_window",
+    "hen_permit", "hen_permit_revocation", "hen_permit_site_plan", "household_limit", "impoundment_basis",
+    "impoundment_holding", "impoundment_release", "kennel_license", "late_fee", "legal_holidays",
+    "license_charges", "license_contents", "license_expiry", "license_remittance", "license_required",
+    "license_tax", "multiple_dog_license", "notice_effective", "rabies_current",
+    "rabies_first_vaccination_due", "rabies_revaccination_due", "removal_deadline",
+    "requirement_deadlines", "vicious_dog_permit", "vicious_dog_permit_fee",
+}  # fmt: skip
+
+
+def test_the_list_gives_each_questions_value_schema_an_object_with_named_fields():
+    import jsonschema_rs
+
+    code, out = run(["rules", "list"])
+    assert code == 0
+    untyped = {q["question"] for q in out if q["value_schema"] is None}
+    assert untyped == NO_VALUE_TYPE_YET, "a question without a value type, or one converted and still listed"
+    for q in out:
+        schema = q["value_schema"]
+        if schema is None:
+            continue
+        assert jsonschema_rs.meta.is_valid(schema), q["question"]
+        assert schema["type"] == "object" and schema["properties"], q["question"]
+    outside = next(q for q in out if q["question"] == "declared_dog_outside")["value_schema"]
+    assert {"applies", "complies", "failures", "leash_max_ft"} <= set(outside["properties"])
+
+
+def test_every_cases_value_is_its_questions_type_and_fits_its_schema():
+    """Each YAML case's answer is an instance of the question's declared value type, and its JSON
+    is valid against the value schema `rules list` prints."""
+    import jsonschema_rs
+
+    from dogtag.rules import ask
+    from dogtag.rules.catalogue import get_question
+    from dogtag.rules.packs import read_yaml
+
+    checked = 0
+    cases = Path(__file__).parent / "cases"
+    for path in sorted(cases.glob("*/*.yaml")):
+        for case in read_yaml(path) or []:
+            q = get_question(case["question"])
+            if q.value is None or "error" in case["expect"]:
+                continue
+            args = (path.parent.name, q.name, case.get("facts") or {}, case["on"], case.get("local_amounts"))
+            decision = ask(*args)
+            assert isinstance(decision.value, q.value), (path.name, case["name"], decision.value)
+            validator = jsonschema_rs.Draft202012Validator(q.value_schema())
+            errors = [e.message for e in validator.iter_errors(decision.to_json()["value"])]
+            assert not errors, (path.name, case["name"], errors)
+            checked += 1
+    assert checked > 50
 
 
 def test_coverage_lists_every_section_with_its_provisions_or_reason():

@@ -121,6 +121,7 @@ class ProhibitedAnswer:
 @question(
     "prohibited_animal",
     facts=ProhibitedFacts,
+    value=ProhibitedAnswer,
     doc="Whether keeping an animal is prohibited: a listed kind (with its length threshold), or an animal "
     "of wild, vicious or dangerous propensities, unless kept by an exempt keeper meeting the conditions.",
 )
@@ -168,6 +169,7 @@ class RedemptionAnswer:
 @question(
     "neglected_animal_redemption",
     facts=RedemptionFacts,
+    value=RedemptionAnswer,
     doc="An animal an officer removed as neglected: the owner's last day to redeem it by paying the expenses "
     "(within five days after notice), and the day from which it may be treated as a stray.",
 )
@@ -197,6 +199,7 @@ class TrapAnswer:
 @question(
     "trap_allowed",
     facts=TrapFacts,
+    value=TrapAnswer,
     doc="Whether setting, placing or tending a trap is allowed: live box-type traps only, except within "
     "buildings or homes and for the municipality's own duties.",
 )
@@ -236,6 +239,7 @@ class BeeAnswer:
 @question(
     "bee_keeping",
     facts=BeeFacts,
+    value=BeeAnswer,
     doc="Whether bees are kept as the ordinance allows: the hive's setback from every property boundary, the "
     "rear yard, a barrier of the minimum height when colonies are near an exterior boundary, water and "
     "the conditional use permit.",
@@ -283,6 +287,7 @@ class FowlSaleAnswer:
 @question(
     "fowl_sale",
     facts=FowlSaleFacts,
+    value=FowlSaleAnswer,
     doc="Whether living chicks, ducklings, other fowl or rabbits may be sold or given away: never dyed or "
     "colored; with brooder facilities; by a retailer, not under the minimum age in fewer than the "
     "minimum quantity unless for agricultural, wildlife or scientific purposes.",
@@ -331,6 +336,7 @@ class BiteDutyAnswer:
 @question(
     "bite_owner_duties",
     facts=BiteDutyFacts,
+    value=BiteDutyAnswer,
     doc="The duties of an owner or keeper who knows the animal bit a person: to whom to report (immediately), "
     "the confinement's last day and days, and surrender to an officer on demand.",
 )
@@ -366,6 +372,7 @@ class ShelterAnswer:
 @question(
     "shelter_standards",
     facts=ShelterFacts,
+    value=ShelterAnswer,
     doc="The standards of shelter an officer checks (temperature, ventilation, shade, shelter from weather, "
     "structure, space, sanitation), which the facts leave unmet, and an animal kept at an unoccupied "
     "residence.",

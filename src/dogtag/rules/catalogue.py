@@ -22,7 +22,7 @@ from datetime import date
 from types import MappingProxyType
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from .amounts import LocalAmounts
 from .decision import Decision
@@ -41,6 +41,16 @@ class Question:
     facts: type[BaseModel]
     doc: str
     decide: Callable[..., Decision]
+    # The type of the Decision's value (a dataclass or pydantic model with named fields): its JSON
+    # Schema is what `rules list` prints as value_schema. None only while the question still
+    # answers a bare scalar (tests/rules/test_cli.py pins which ones).
+    value: type | None = None
+
+    def value_schema(self) -> dict[str, Any] | None:
+        """The JSON Schema of the value as `Decision.to_json` writes it (money and dates as strings)."""
+        if self.value is None:
+            return None
+        return TypeAdapter(self.value).json_schema(mode="serialization")
 
 
 _QUESTIONS: dict[str, Question] = {}
@@ -50,7 +60,7 @@ LOCK = threading.RLock()
 _NOT_TOPICS = {"cli", "catalogue", "packs", "schema", "decision", "amounts", "dates"}
 
 
-def question(name: str, *, facts: type[BaseModel], doc: str):
+def question(name: str, *, facts: type[BaseModel], doc: str, value: type | None = None):
     def register(func: Callable[..., Decision]) -> Callable[..., Decision]:
         # No lock here: a topic module registers while it is imported, and importing one under
         # LOCK while another thread imports it would wait on both locks at once.
@@ -61,7 +71,7 @@ def question(name: str, *, facts: type[BaseModel], doc: str):
                 f"question {name!r} registered after the catalogue was loaded; "
                 f"put it in a topic module of {__package__}"
             )
-        _QUESTIONS[name] = Question(name, facts, doc, func)
+        _QUESTIONS[name] = Question(name, facts, doc, func, value)
         return func
 
     return register

@@ -41,6 +41,7 @@ def _questions() -> list[dict]:
                 "facts": schema.get("properties", {}),
                 "required": schema.get("required", []),
                 "facts_schema": schema,
+                "value_schema": q.value_schema(),
             }
         )
     return rows

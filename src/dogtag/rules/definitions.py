@@ -78,6 +78,7 @@ class OwnerAnswer:
 @question(
     "owner",
     facts=OwnerFacts,
+    value=OwnerAnswer,
     doc="Whether a person is the animal's 'owner' as the ordinance defines it: owning, harboring, keeping "
     "(or sheltering), or, where the ordinance presumes it, occupying premises the animal stays on or "
     "returns to daily for the period set.",
@@ -117,6 +118,7 @@ class UntaggedAnswer:
 @question(
     "untagged",
     facts=UntaggedFacts,
+    value=UntaggedAnswer,
     doc="Whether a dog is 'untagged' (River Hills: an 'unlicensed dog') as the ordinance defines it, any "
     "exemption that applies, and whether the missing tag is presumptive evidence the dog is unlicensed.",
 )
@@ -169,6 +171,7 @@ class KennelAnswer:
 @question(
     "kennel_definition",
     facts=KennelFacts,
+    value=KennelAnswer,
     doc="Whether an establishment is a 'kennel' as the ordinance defines it: at least the number of dogs "
     "set, kept for show, sale, boarding or breeding.",
 )

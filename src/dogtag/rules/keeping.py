@@ -117,6 +117,7 @@ class OutsideAnswer:
 @question(
     "declared_dog_outside",
     facts=OutsideFacts,
+    value=OutsideAnswer,
     doc="Whether a declared dog outside its enclosure is kept as the ordinance requires: leash length, "
     "a person in physical control, not tied to an object, the muzzle (and its excuses), who may walk it.",
 )
@@ -188,6 +189,7 @@ class EnclosureAnswer:
 @question(
     "declared_dog_enclosure",
     facts=EnclosureFacts,
+    value=EnclosureAnswer,
     doc="Whether a declared dog's pen or kennel meets the ordinance: secure sides and top (or sides of a "
     "minimum height), a bottom attached or sides embedded to a minimum depth, locked; no multiple dwelling.",
 )
@@ -236,6 +238,7 @@ class InsuranceAnswer:
 @question(
     "declared_dog_insurance",
     facts=InsuranceFacts,
+    value=InsuranceAnswer,
     doc="The liability insurance a declared dog's owner keeps: whether required, the minimum, and the "
     "notice the policy must give before (or on) cancellation, and to whom.",
 )
@@ -274,6 +277,7 @@ class StatusAnswer:
 @question(
     "declared_dog_status",
     facts=StatusFacts,
+    value=StatusAnswer,
     doc="How long a declaration lasts: until waived (and from when the owner may apply), for the dog's "
     "life, or the text sets no end.",
 )
