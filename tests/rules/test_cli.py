@@ -109,7 +109,7 @@ NO_VALUE_TYPE_YET = {
     "hen_permit", "hen_permit_revocation", "hen_permit_site_plan", "household_limit", "impoundment_basis",
     "impoundment_holding", "impoundment_release", "kennel_license", "late_fee", "legal_holidays",
     "license_charges", "license_contents", "license_expiry", "license_remittance", "license_required",
-    "license_tax", "multiple_dog_license", "notice_effective", "rabies_current",
+    "license_tax", "multiple_dog_license", "rabies_current",
     "rabies_first_vaccination_due", "rabies_revaccination_due", "removal_deadline",
     "requirement_deadlines", "vicious_dog_permit", "vicious_dog_permit_fee",
 }  # fmt: skip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
@@ -54,9 +55,20 @@ def _needs(fact: str) -> ValueError:
     return ValueError(f"{fact} is required for this method of notice")
 
 
+@dataclass(frozen=True)
+class NoticeEffective:
+    """`rule_set`: the ordinance sets when this notice takes effect; `effective_on` the day it does;
+    `awaiting` what must happen first when that day is not yet known (certified mail refused)."""
+
+    rule_set: bool
+    effective_on: date | None = None
+    awaiting: Literal["posting_or_publication"] | None = None
+
+
 @question(
     "notice_effective",
     facts=NoticeFacts,
+    value=NoticeEffective,
     doc="The day a notice to an owner takes effect: regular mail, certified mail (received or "
     "refused, then posting or publication), personal service, posting on the door.",
 )
@@ -64,21 +76,23 @@ def notice_effective(pack, facts: NoticeFacts, on: date, local) -> Decision:
     s: NoticesSection | None = pack.notices
     rule = None if s is None else getattr(s, "refused_certified_mail" if facts.refused else facts.method)
     if rule is None:
-        return Decision(None, (), ("this ordinance sets no rule for when this notice is effective",))
+        return Decision(
+            NoticeEffective(rule_set=False), (), ("this ordinance sets no rule for when this notice is effective",)
+        )
     notes = (rule.choice,) if rule.choice else ()
     if facts.method == "regular_mail":
         if facts.mailed_on is None:
             raise _needs("mailed_on")
-        return Decision(rule.after(facts.mailed_on), (rule.cite.citation,), notes)
+        return Decision(NoticeEffective(True, rule.after(facts.mailed_on)), (rule.cite.citation,), notes)
     if facts.refused:
         days = [d for d in (facts.posted_on, facts.published_on) if d is not None]
         if not days:
             return Decision(
-                None,
+                NoticeEffective(True, awaiting="posting_or_publication"),
                 (rule.cite.citation,),
                 ("certified mail was refused: the notice takes effect when posted or published",),
             )
-        return Decision(min(days), (rule.cite.citation,), notes)
+        return Decision(NoticeEffective(True, min(days)), (rule.cite.citation,), notes)
     given = {
         "certified_mail": ("received_on", facts.received_on),
         "personal_service": ("served_on", facts.served_on),
@@ -86,4 +100,4 @@ def notice_effective(pack, facts: NoticeFacts, on: date, local) -> Decision:
     }[facts.method]
     if given[1] is None:
         raise _needs(given[0])
-    return Decision(given[1], (rule.cite.citation,), notes)
+    return Decision(NoticeEffective(True, given[1]), (rule.cite.citation,), notes)

@@ -134,8 +134,8 @@ def serve_declaration(
         "posted_on": posted_on,
     }
     decision = law.ask(decl.municipality, "notice_effective", facts, today(), field="service_method")
-    effective = decision.value
-    if decision.value is None and not decision.citations:
+    effective = decision.value.effective_on
+    if not decision.value.rule_set:
         # The ordinance names no rule: the notice takes effect the day the owner has it.
         effective = served_on or received_on or posted_on or mailed_on
     if effective is None:
