@@ -94,7 +94,7 @@ def test_an_officer_walks_a_river_hills_determination_to_the_hearing_decision(pa
         save(page)
         # [c](3): the owner's written request "within 5 business days of service"
         request_row = page.get_by_role("row").filter(has_text="Last day for the owner's written request")
-        expect(request_row).to_contain_text(long_date(contest["deadline"]))
+        expect(request_row).to_contain_text(long_date(contest.deadline))
         expect(request_row).to_contain_text("§ 2.14(6)[c](3)")
         expect(button(page, "Service")).to_have_count(0)
 

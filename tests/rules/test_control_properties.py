@@ -54,7 +54,7 @@ def test_business_day_deadlines_fall_on_a_business_day_after_the_trigger(served_
         ("contest_deadline", {"served_on": served_on}),
         ("appeal_deadline", {"decision_received_on": served_on}),
     ):
-        deadline = ask("wi-river-hills", question, facts, served_on).value["deadline"]
+        deadline = ask("wi-river-hills", question, facts, served_on).value.deadline
         assert deadline > served_on and is_business_day(deadline)
         counted = sum(is_business_day(served_on + timedelta(days=n)) for n in range(1, (deadline - served_on).days + 1))
         assert counted == 5

@@ -148,7 +148,7 @@ def declaration_steps(decl, hearings, appeals) -> set[str]:
         steps.add("serve")
     elif not decl.contest_requested_on:
         contest = law.ask(m, "contest_deadline", {"served_on": decl.effective_on}, on)
-        steps.add("hearing-request" if contest.value is not None else "appeal")
+        steps.add("hearing-request" if contest.value.applies else "appeal")
     if decl.contest_timely and hearing is None:
         steps.add("hearing")
     if hearing is not None and not hearing.held_on:

@@ -8,6 +8,7 @@ pack's `classification.scheme`; every number comes from the pack.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP
 from typing import Literal
@@ -131,11 +132,13 @@ class DangerousDogsSection(Strict):
     vicious_as_dangerous: Provision | None = None
 
 
-def _section(pack, name: str, doing: str):
+def _section(pack, name: str, doing: str, absent=None):
+    """The pack's rule `name`, or the Decision saying the ordinance sets none (its value `absent`,
+    the question's answer with `applies` false, for a question whose value has a type)."""
     s: DangerousDogsSection | None = pack.dangerous_dogs
     rule = None if s is None else getattr(s, name)
     if rule is None or rule == []:
-        return None, Decision(None, (), (f"this ordinance sets no {doing}",))
+        return None, Decision(absent, (), (f"this ordinance sets no {doing}",))
     return rule, None
 
 
@@ -294,20 +297,34 @@ class ContestFacts(Facts):
     requested_on: date | None = None
 
 
+@dataclass(frozen=True)
+class BusinessDaysDeadline:
+    """`applies`: the ordinance sets this deadline; `deadline` its last day; `timely` whether the
+    act was done by then (None until it is done)."""
+
+    applies: bool
+    deadline: date | None = None
+    timely: bool | None = None
+
+
+NO_DEADLINE = BusinessDaysDeadline(applies=False)
+
+
 def _deadline(rule: BusinessDays, start: date, done: date | None) -> Decision:
     last = rule.after(start)
-    value = {"deadline": last, "timely": None if done is None else done <= last}
+    value = BusinessDaysDeadline(True, last, None if done is None else done <= last)
     return Decision(value, (rule.cite.citation,), choice_notes(rule))
 
 
 @question(
     "contest_deadline",
     facts=ContestFacts,
+    value=BusinessDaysDeadline,
     doc="The last day the owner may request a hearing contesting a determination (business days "
     "after service), and whether a request made on `requested_on` is timely.",
 )
 def contest_deadline(pack, facts: ContestFacts, on: date, local) -> Decision:
-    rule, none = _section(pack, "contest", "deadline to contest a determination")
+    rule, none = _section(pack, "contest", "deadline to contest a determination", NO_DEADLINE)
     return none or _deadline(rule, facts.served_on, facts.requested_on)
 
 
@@ -363,11 +380,12 @@ class AppealFacts(Facts):
 @question(
     "appeal_deadline",
     facts=AppealFacts,
+    value=BusinessDaysDeadline,
     doc="The last day to appeal the hearing decision (business days after receiving it), and "
     "whether an appeal made on `appealed_on` is timely.",
 )
 def appeal_deadline(pack, facts: AppealFacts, on: date, local) -> Decision:
-    rule, none = _section(pack, "appeal", "appeal deadline")
+    rule, none = _section(pack, "appeal", "appeal deadline", NO_DEADLINE)
     return none or _deadline(rule, facts.decision_received_on, facts.appealed_on)
 
 

@@ -159,12 +159,12 @@ def serve_declaration(
     )
     meet(decl.case, "service", effective, decl.get_service_method_display())
     contest = law.ask(decl.municipality, "contest_deadline", {"served_on": effective}, today())
-    if contest.value is not None:
+    if contest.value.applies:
         set_deadline(
             decl.case,
             "contest",
             "Last day for the owner's written request for a hearing",
-            contest.value["deadline"],
+            contest.value.deadline,
             contest,
         )
     return decl

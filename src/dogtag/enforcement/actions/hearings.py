@@ -39,15 +39,15 @@ def request_hearing(decl, *, acting_user, requested_on) -> Declaration:
     decision = law.ask(
         decl.municipality, "contest_deadline", {"served_on": decl.effective_on, "requested_on": requested_on}, today()
     )
-    if decision.value is None:
+    if not decision.value.applies:
         raise ValidationError(
             {"requested_on": "This ordinance provides no hearing on a determination; the owner may appeal."}
         )
-    if not decision.value["timely"]:
+    if not decision.value.timely:
         raise ValidationError(
             {
                 "requested_on": f"The request of {requested_on} is late: the last day was "
-                f"{decision.value['deadline']} ({law.sections(decision)})."
+                f"{decision.value.deadline} ({law.sections(decision)})."
             }
         )
     decl = change(
@@ -189,12 +189,12 @@ def record_decision_received(hearing, *, acting_user, decision_received_on) -> H
         decision_received_on=decision_received_on,
     )
     appeal = law.ask(hearing.municipality, "appeal_deadline", {"decision_received_on": decision_received_on}, today())
-    if appeal.value is not None and hearing.declaration.case.is_open:
+    if appeal.value.applies and hearing.declaration.case.is_open:
         set_deadline(
             hearing.declaration.case,
             "appeal",
             "Last day to appeal to the Board of Appeals",
-            appeal.value["deadline"],
+            appeal.value.deadline,
             appeal,
         )
     return hearing
@@ -223,13 +223,13 @@ def file_appeal(decl, *, acting_user, filed_on, to, stay_granted=False) -> Appea
             {"decision_received_on": hearing.decision_received_on, "appealed_on": filed_on},
             today(),
         )
-        if decision.value is not None:
-            timely = decision.value["timely"]
+        if decision.value.applies:
+            timely = decision.value.timely
             if not timely:
                 raise ValidationError(
                     {
                         "filed_on": f"The appeal of {filed_on} is late: the last day was "
-                        f"{decision.value['deadline']} ({law.sections(decision)})."
+                        f"{decision.value.deadline} ({law.sections(decision)})."
                     }
                 )
     appeal = Appeal(
