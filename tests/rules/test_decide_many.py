@@ -41,13 +41,11 @@ def animals(draw, on: date):
 @st.composite
 def herds(draw):
     on = draw(st.dates(min_value=date(2019, 1, 1), max_value=date(2028, 12, 31)))
-    local = LocalAmounts.of(
-        {
-            key: {"2018-01-01": draw(money), **({"2024-07-01": draw(money)} if draw(st.booleans()) else {})}
-            for key in ("license_tax.altered", "license_tax.unaltered", "late_fee")
-            if draw(st.integers(0, 4))  # now and then a fee nobody has set
-        }
-    )
+    local = LocalAmounts.of({
+        key: {"2018-01-01": draw(money), **({"2024-07-01": draw(money)} if draw(st.booleans()) else {})}
+        for key in ("license_tax.altered", "license_tax.unaltered", "late_fee")
+        if draw(st.integers(0, 4))  # now and then a fee nobody has set
+    })
     herd = draw(st.lists(animals(on), min_size=1, max_size=30))
     # Repeat some animals so groups really form.
     herd += draw(st.lists(st.sampled_from(herd), max_size=30))
@@ -67,29 +65,21 @@ def test_it_answers_as_one_by_one(question, case):
 def test_it_computes_each_group_once():
     pack = load_pack("wi-benton")
     on = date(2026, 5, 2)
-    local = LocalAmounts.of(
-        {
-            "license_tax.altered": {"2020-01-01": "5.00"},
-            "license_tax.unaltered": {"2020-01-01": "10.00"},
-            "late_fee": {"2020-01-01": "5.00"},
-        }
-    )
+    local = LocalAmounts.of({"license_tax.altered": {"2020-01-01": "5.00"},
+                             "license_tax.unaltered": {"2020-01-01": "10.00"}, "late_fee": {"2020-01-01": "5.00"}})
     renewing = [Animal(born_on=date(2015 + i % 8, 1 + i % 12, 1 + i % 28), altered=i % 2 == 0) for i in range(1000)]
     decisions = decide_many(pack, renewing, on, local)
     # Owned before the year began and licensed after March 31: two groups, altered or not.
     assert len({id(d) for d in decisions}) == 2
-    assert {d.value["total"] for d in decisions} == {
-        license_charges(pack, renewing[0], on, local).value["total"],
-        license_charges(pack, renewing[1], on, local).value["total"],
-    }
+    assert {d.value["total"] for d in decisions} == {license_charges(pack, renewing[0], on, local).value["total"],
+                                                     license_charges(pack, renewing[1], on, local).value["total"]}
 
 
 def test_it_takes_any_object_with_the_facts():
     from collections import namedtuple
 
-    Row = namedtuple(
-        "Row", "species born_on altered acquired_on trained_to kept_only_for_education_or_science license_year"
-    )
+    Row = namedtuple("Row", "species born_on altered acquired_on trained_to kept_only_for_education_or_science "
+                            "license_year")
     pack, on = load_pack("wi-cedarburg"), date(2026, 8, 3)
     row = Row("cat", date(2026, 2, 20), False, None, None, False, None)
     facts = Animal(species="cat", born_on=date(2026, 2, 20))

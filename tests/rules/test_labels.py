@@ -8,10 +8,8 @@ import pytest
 from dogtag.rules import ask, load_pack, packs
 from dogtag.rules.licensing import late_fee_trigger_label
 
-TEXT = (
-    "§ 1 A late fee of $4 is due from an owner who failed to obtain a license prior to March 15 "
-    "or within 20 days of acquiring ownership of a licensable dog.\n"
-)
+TEXT = ("§ 1 A late fee of $4 is due from an owner who failed to obtain a license prior to March 15 "
+        "or within 20 days of acquiring ownership of a licensable dog.\n")
 PACK = """id: wi-labels
 name: Test Labels
 county: Nowhere

@@ -56,12 +56,9 @@ def test_a_late_fee_is_charged_only_when_a_trigger_holds(case):
     pack = load_pack(jurisdiction)
     decision = late_fee(pack, animal, on, local)
     trigger = late_fee_trigger(pack, animal, on)
-    holds = (
-        trigger is not None
-        and on > trigger[1]
-        and not (animal.kept_only_for_education_or_science and pack.licensing.not_required is not None)
-        and animal.species in pack.licensing.species.species
-    )
+    holds = trigger is not None and on > trigger[1] and not (
+        animal.kept_only_for_education_or_science and pack.licensing.not_required is not None
+    ) and animal.species in pack.licensing.species.species
     amount = decision.value["amount"]
     if amount is None or amount > 0:  # charged, or charged once the local amount is set
         assert holds and decision.value["trigger"] == trigger[0]

@@ -41,9 +41,8 @@ def test_it_answers_the_license_tax_and_late_fee_from_its_own_text(maple_falls):
 
 
 def test_it_answers_the_bite_quarantine_with_its_own_confinement_and_the_states_observation(maple_falls):
-    d = ask(
-        "wi-maple-falls", "bite_quarantine", {"bitten_on": "2026-06-01", "currently_immunized": True}, date(2026, 6, 1)
-    ).to_json()
+    d = ask("wi-maple-falls", "bite_quarantine", {"bitten_on": "2026-06-01", "currently_immunized": True},
+            date(2026, 6, 1)).to_json()
     assert d["value"]["owner_confinement_ends"] == "2026-06-13"
     assert d["value"]["observation_ends"] == "2026-06-11"
     assert d["value"]["places_allowed"] == ["isolation_facility", "owner_premises"]
