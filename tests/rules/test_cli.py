@@ -107,7 +107,7 @@ NO_VALUE_TYPE_YET = {
     "declaration_waiver", "declared_elsewhere_deadline", "declared_elsewhere_start", "district_quarantine",
     "dog_classification", "exposure_quarantine", "failure_to_comply", "forfeiture", "hearing_window",
     "hen_permit", "hen_permit_revocation", "hen_permit_site_plan", "household_limit", "impoundment_basis",
-    "impoundment_holding", "impoundment_release", "kennel_license", "late_fee", "legal_holidays",
+    "impoundment_release", "kennel_license", "late_fee", "legal_holidays",
     "license_charges", "license_contents", "license_expiry", "license_remittance", "license_required",
     "license_tax", "multiple_dog_license", "rabies_current",
     "rabies_first_vaccination_due", "rabies_revaccination_due", "removal_deadline",

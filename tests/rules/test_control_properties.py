@@ -101,7 +101,7 @@ def test_the_owner_may_always_claim_after_the_notice(jurisdiction, impounded_on,
         {"impounded_on": impounded_on, "notice_on": notice, "notice_received_on": notice, "bit_person": bit_person},
         notice,
     ).value
-    assert notice < value["claim_by"] < value["unclaimed_from"]
+    assert notice < value.claim_by < value.unclaimed_from
 
 
 @FAST

@@ -6,6 +6,7 @@ Sampson Ord. 3-2007 Sections 4 and 8.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Literal
 
@@ -132,9 +133,23 @@ class HoldingFacts(Facts):
     bit_person: bool = False
 
 
+@dataclass(frozen=True)
+class HoldingAnswer:
+    """`period_in_force`: a holding period is in force here; it `runs_from` the notice, its receipt
+    or custody; `claim_by` the owner's last day and `unclaimed_from` the day after, or, while the
+    day it runs from is unknown, `awaiting` the fact it waits for."""
+
+    period_in_force: bool
+    runs_from: Literal["notice", "notice_received", "custody"]
+    claim_by: date | None = None
+    unclaimed_from: date | None = None
+    awaiting: Literal["notice_on", "notice_received_on"] | None = None
+
+
 @question(
     "impoundment_holding",
     facts=HoldingFacts,
+    value=HoldingAnswer,
     doc="How long an impounded animal is held: the last day the owner may claim it and the "
     "day it counts as unclaimed or abandoned.",
 )
@@ -146,20 +161,21 @@ def impoundment_holding(pack, facts: HoldingFacts, on: date, local) -> Decision:
         notes.append(rule.choice)
     if rule.days is None:
         notes.append(rule.unconfirmed or "no holding period in force here")
-        return Decision(None, tuple(cites), tuple(notes))
+        return Decision(HoldingAnswer(False, rule.runs_from), tuple(cites), tuple(notes))
     start = {"notice": facts.notice_on, "notice_received": facts.notice_received_on, "custody": facts.impounded_on}[
         rule.runs_from
     ]
     if start is None:
         needed = {"notice": "notice_on", "notice_received": "notice_received_on"}[rule.runs_from]
         notes.append(f"the holding period runs from the {rule.runs_from.replace('_', ' ')}; {needed} is not yet known")
-        return Decision(None, tuple(cites), tuple(notes))
+        return Decision(HoldingAnswer(True, rule.runs_from, awaiting=needed), tuple(cites), tuple(notes))
     claim_by, moved = last_day(rule.days, start, pack)
     cites += moved
     if facts.bit_person and s.biter_observation is not None:
         claim_by = max(claim_by, s.biter_observation.after(facts.impounded_on))
         cites.append(s.biter_observation.cite.citation)
-    return Decision({"claim_by": claim_by, "unclaimed_from": claim_by + timedelta(days=1)}, tuple(cites), tuple(notes))
+    value = HoldingAnswer(True, rule.runs_from, claim_by, claim_by + timedelta(days=1))
+    return Decision(value, tuple(cites), tuple(notes))
 
 
 class ReleaseFacts(Facts):

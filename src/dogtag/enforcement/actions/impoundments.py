@@ -48,17 +48,17 @@ def _holding(imp) -> None:
         },
         imp.impounded_on,
     )
-    if decision.value is None:
+    if decision.value.claim_by is None:
         if not imp.notice_on:
             set_deadline(
                 imp.case, "notice", "Notify the owner (or post the notice in public places)", imp.impounded_on, decision
             )
         return
-    claim_by = decision.value["claim_by"]
+    claim_by = decision.value.claim_by
     set_deadline(
         imp.case,
         "claim_by",
-        f"Last day for the owner to claim; unclaimed from {decision.value['unclaimed_from']:%B %-d, %Y}",
+        f"Last day for the owner to claim; unclaimed from {decision.value.unclaimed_from:%B %-d, %Y}",
         claim_by,
         decision,
     )
