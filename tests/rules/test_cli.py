@@ -102,7 +102,7 @@ def test_the_list_gives_each_questions_complete_json_schema_with_defs_and_enums(
 # Questions that still answer a plain dict, a bare date or amount, or None with the meaning in its
 # notes (issue 13, "One answer shape"): each leaves this set when it gets a value type.
 NO_VALUE_TYPE_YET = {
-    "at_large", "at_large_complaint", "barking_nuisance", "bite_quarantine",
+    "at_large", "at_large_complaint", "bite_quarantine",
     "compliance_deadline", "dangerous_dog_escape_notice", "dangerous_dog_transfer",
     "declaration_waiver", "declared_elsewhere_deadline", "declared_elsewhere_start", "district_quarantine",
     "dog_classification", "exposure_quarantine", "failure_to_comply", "forfeiture", "hearing_window",

@@ -3,7 +3,9 @@ citizen complaint procedure for dogs at large (§ 7-1-6(c)(2), used again by § 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Literal
 
 from pydantic import Field
 
@@ -43,9 +45,26 @@ class BarkingFacts(Facts):
     noise_continued_on: date | None = None
 
 
+@dataclass(frozen=True)
+class BarkingAnswer:
+    """`decided_by`: the ordinance's test: a count of formal written complaints within a period,
+    noise continuing after the written notice, or none (a question of fact for the officer and
+    the court, `violation` None). The complaint fields are the count's, None under another test."""
+
+    decided_by: Literal["complaint_count", "noise_after_notice", "question_of_fact"]
+    violation: bool | None
+    complaints_from: date | None = None
+    complaints_to: date | None = None
+    complaints_needed: int | None = None
+    window_from: date | None = None
+    window_to: date | None = None
+    complaints_in_window: int | None = None
+
+
 @question(
     "barking_nuisance",
     facts=BarkingFacts,
+    value=BarkingAnswer,
     doc="Is a barking dog (or crying cat) in violation on `on`: enough formal written complaints "
     "within the period, or noise continuing after the written notice?",
 )
@@ -66,12 +85,12 @@ def barking_nuisance(pack, facts: BarkingFacts, on: date, local) -> Decision:
         for first, last in zip(filed, filed[n - 1 :], strict=False):
             if last - first <= timedelta(days=rule.within_days):
                 return Decision(
-                    {"violation": True, "complaints_from": first, "complaints_to": last, **counts},
+                    BarkingAnswer("complaint_count", True, first, last, **counts),
                     (rule.cite.citation,),
                     choice_notes(rule),
                 )
         return Decision(
-            {"violation": False, "complaints_from": None, "complaints_to": None, **counts},
+            BarkingAnswer("complaint_count", False, **counts),
             (rule.cite.citation,),
             choice_notes(rule),
         )
@@ -84,21 +103,13 @@ def barking_nuisance(pack, facts: BarkingFacts, on: date, local) -> Decision:
             and facts.noise_continued_on <= on
         )
         return Decision(
-            {
-                "violation": after,
-                "complaints_from": None,
-                "complaints_to": None,
-                "complaints_needed": None,
-                "window_from": None,
-                "window_to": None,
-                "complaints_in_window": None,
-            },
+            BarkingAnswer("noise_after_notice", after),
             (rule.cite.citation,),
             choice_notes(rule),
         )
     cites = (s.barking.cite.citation,) if s is not None and s.barking is not None else ()
     return Decision(
-        None,
+        BarkingAnswer("question_of_fact", None),
         cites,
         (
             "this ordinance sets no complaint count or notice rule; "
