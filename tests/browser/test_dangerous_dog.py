@@ -19,6 +19,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from dogtag import rules
+from dogtag.lib.dates import shown
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Municipality
 from tests.base import on
@@ -70,7 +71,8 @@ def test_an_officer_walks_a_river_hills_determination_to_the_hearing_decision(pa
         log_in(page, live_server, "officer")
         page.goto(f"{live_server.url}/m/river-hills/declarations/new/")
         finding = page.get_by_role("group", name="The finding")
-        finding.get_by_label("Animal").select_option(label="Fang (dog)")
+        finding.get_by_label("Animal").fill("Fang")
+        finding.get_by_role("option", name=re.compile(r"^Fang \(dog\)")).click()
         finding.get_by_label("Determined on").fill(determined.isoformat())
         finding.get_by_label("Evidence").fill("bite report of the victim, who will testify")
         incident = page.get_by_role("group", name="The incident it rests on")
@@ -111,7 +113,8 @@ def test_an_officer_walks_a_river_hills_determination_to_the_hearing_decision(pa
         save(page)
         # the refusal beside the field (the error summary at the top links to it)
         refusal = page.get_by_text(
-            f"The hearing is held between {window['earliest']} and {window['latest']} (§ 2.14(6)[c](3)).", exact=True
+            f"The hearing is held between {shown(window['earliest'])} and {shown(window['latest'])} (§ 2.14(6)[c](3)).",
+            exact=True,
         )
         expect(refusal).to_be_visible()
         page.get_by_label("Scheduled on").fill(window["earliest"].isoformat())

@@ -124,7 +124,7 @@ class EnforcementApiTests(EnforcementTestCase):
                 {"scheduled_on": "2026-03-17", "time": "09:30", "place": "Hall"},
             )
             self.assertEqual(r.status_code, 422)
-            self.assertIn("between 2026-03-09 and 2026-03-16", r.json()["errors"]["scheduled_on"][0])
+            self.assertIn("between March 9, 2026 and March 16, 2026", r.json()["errors"]["scheduled_on"][0])
             r = self.call("POST", f"/cases/{case}/steps/declaration-hearing", {"place": "Hall"})
             self.assertEqual(r.json()["errors"]["scheduled_on"], ["This field is required."])
             self.assertEqual(self.call("POST", f"/cases/{case}/steps/impoundment-release", {}).status_code, 404)

@@ -136,7 +136,7 @@ class ComplaintTests(EnforcementTestCase):
         with on(date(2026, 5, 12)):
             self.assert_posted(self.post("complaint-next-step", complaint.pk, {"police_notice_on": "2026-05-08"}))
             r = self.post("complaint-next-step", complaint.pk, {"observed_again_on": "2026-05-08"})
-            self.refused(r, "The repeat comes after the written notice of 2026-05-08")
+            self.refused(r, "The repeat comes after the written notice of May 8, 2026")
             # Section 5: barking "after receipt of written notice from the Town Board"
             self.assert_posted(self.post("complaint-next-step", complaint.pk, {"observed_again_on": "2026-05-11"}))
             complaint.refresh_from_db()

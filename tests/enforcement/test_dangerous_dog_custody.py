@@ -336,7 +336,8 @@ class CustodyTests(EnforcementTestCase):
             form = self.client.get(
                 reverse("impoundment-new", args=["river-hills"]), {"animal": dog.pk, "reason": "vicious"}
             )
-            self.assertContains(form, f'<option value="{dog.pk}" selected>')
+            self.assertContains(form, f'name="animal" value="{dog.pk}"')  # the picker, with the dog chosen
+            self.assertContains(form, f'value="{dog}"')
             r = self.post(
                 "impoundment-new",
                 "river-hills",

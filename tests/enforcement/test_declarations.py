@@ -79,7 +79,7 @@ class DeclarationTests(EnforcementTestCase):
             self.assertEqual(self.deadline(case, "contest").due_on, date(2026, 3, 11))
         with on(date(2026, 3, 12)):
             r = self.post("declaration-hearing-request", decl.pk, {"requested_on": "2026-03-12"})
-            self.refused(r, "is late: the last day was 2026-03-11", "§ 2.14(6)[c](3)")
+            self.refused(r, "is late: the last day was March 11, 2026", "§ 2.14(6)[c](3)")
         with on(date(2026, 3, 6)):
             self.assert_posted(self.post("declaration-hearing-request", decl.pk, {"requested_on": "2026-03-06"}))
             self.assertIn("Schedule the hearing", self.steps(case))
@@ -93,7 +93,7 @@ class DeclarationTests(EnforcementTestCase):
             r = self.post(
                 "declaration-hearing", decl.pk, {"scheduled_on": "2026-03-10", "time": "10:00", "place": "Village Hall"}
             )
-            self.refused(r, "between 2026-03-11 and 2026-03-18")
+            self.refused(r, "between March 11, 2026 and March 18, 2026")
             r = self.post("declaration-hearing", decl.pk, {"scheduled_on": "2026-03-12", "place": "Village Hall"})
             self.refused(r, "This field is required.")
             self.assertFalse(decl.hearings.exists())
@@ -129,7 +129,7 @@ class DeclarationTests(EnforcementTestCase):
                     "comply_by": "2026-04-05",
                 },
             )
-            self.refused(r, "may run to 2026-04-01 at the latest")
+            self.refused(r, "may run to April 1, 2026 at the latest")
             self.assert_posted(
                 self.post(
                     "declaration-hearing-decision",
@@ -152,7 +152,7 @@ class DeclarationTests(EnforcementTestCase):
             self.assertEqual(self.deadline(case, "appeal").due_on, date(2026, 3, 20))
         with on(date(2026, 3, 23)):
             r = self.post("declaration-appeal", decl.pk, {"filed_on": "2026-03-23", "to": "Board of Appeals"})
-            self.refused(r, "is late: the last day was 2026-03-20")
+            self.refused(r, "is late: the last day was March 20, 2026")
         with on(date(2026, 3, 19)):
             self.assert_posted(
                 self.post("declaration-appeal", decl.pk, {"filed_on": "2026-03-19", "to": "Board of Appeals"})
@@ -360,7 +360,7 @@ class DeclarationTests(EnforcementTestCase):
         with on(date(2026, 3, 3)):
             # [d](3): "may apply ... to have the declaration waived after two (2) years"
             r = self.post("declaration-waiver", decl.pk, {"applied_on": "2026-03-03", **waiver})
-            self.refused(r, "may apply from 2026-03-04", "§ 2.14(6)[d](3)")
+            self.refused(r, "may apply from March 4, 2026", "§ 2.14(6)[d](3)")
             r = self.post(
                 "declaration-waiver", decl.pk, {"applied_on": "2026-03-04", **waiver, "behavior_program_proof": ""}
             )

@@ -53,7 +53,7 @@ class QuarantineTests(EnforcementTestCase):
                 order.pk,
                 {"which": "last", "examined_on": "2026-06-01", "findings": "healthy"},
             )
-            self.refused(r, "This examination falls on 2026-06-11", "§ 98-5")
+            self.refused(r, "This examination falls on June 11, 2026", "§ 98-5")
             self.assert_posted(
                 self.post(
                     "quarantine-examination",
@@ -185,7 +185,7 @@ class QuarantineTests(EnforcementTestCase):
             r = self.post(
                 "quarantine-release", order.pk, {"released_on": "2026-07-09", "revaccinated_on": "2026-06-10"}
             )
-            self.refused(r, "between 2026-06-14 and 2026-06-24")
+            self.refused(r, "between June 14, 2026 and June 24, 2026")
             self.assert_posted(
                 self.post(
                     "quarantine-release", order.pk, {"released_on": "2026-07-09", "revaccinated_on": "2026-06-20"}
@@ -254,7 +254,7 @@ class QuarantineTests(EnforcementTestCase):
         self.login(self.doc)
         with on(date(2026, 8, 13)):
             r = self.post("quarantine-extend", order.pk, {"extended_until": "2026-08-12", "extension_reason": "x"})
-            self.refused(r, "An extension ends after 2026-08-13")
+            self.refused(r, "An extension ends after August 13, 2026")
             self.assert_posted(
                 self.post(
                     "quarantine-extend", order.pk, {"extended_until": "2026-08-17", "extension_reason": "lethargic"}

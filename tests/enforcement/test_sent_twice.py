@@ -25,7 +25,7 @@ class SentTwiceTests(EnforcementTestCase):
         case.refresh_from_db()
         self.assertEqual((case.closed_on, case.close_reason), (date(2026, 3, 2), "owner took the dog at the scene"))
         before = written()
-        self.refused(self.post("case-close", case.pk, {"reason": "again"}), "This case was closed on 2026-03-02")
+        self.refused(self.post("case-close", case.pk, {"reason": "again"}), "This case was closed on March 2, 2026")
         self.assertEqual(written(), before)
         self.assertTrue(r.status_code in (200, 302))
 

@@ -95,7 +95,7 @@ class ImportPlanTests(BaseTestCase):
         self.assertEqual((found.vaccinations_new, found.licenses_new), (2, 3))
         self.assertEqual(found.invalid_lines, {6, 7, 8})
         problems = {(p.line, p.column, p.value): p.rule for p in found.problems}
-        self.assertEqual(problems[(6, "birth_date", "2099-01-01")], "Birth date 2099-01-01 is in the future.")
+        self.assertEqual(problems[(6, "birth_date", "2099-01-01")], "Birth date January 1, 2099 is in the future.")
         self.assertEqual(problems[(7, "vaccinated_on", "05/01/2024")], "a date as YYYY-MM-DD")
         self.assertEqual(
             problems[(8, "altered_evidence", "")],
@@ -240,7 +240,9 @@ class ImportCommandTests(BaseTestCase):
         text = out.getvalue()
         self.assertIn("to import:         3", text)
         self.assertIn("owners:            1 new, 1 matched", text)
-        self.assertIn("line 6, column 'birth_date', value '2099-01-01': Birth date 2099-01-01 is in the future.", text)
+        self.assertIn(
+            "line 6, column 'birth_date', value '2099-01-01': Birth date January 1, 2099 is in the future.", text
+        )
         self.assertEqual(ImportRun.objects.count(), 0)
 
     def test_it_imports_with_a_progress_bar(self):
@@ -273,7 +275,7 @@ class UploadPageTests(BaseTestCase):
         self.assertContains(r, "Checked; waiting for your confirmation")
         self.assertContains(r, "read as UTF-8")
         self.assertContains(r, "Import 3 rows")
-        self.assertContains(r, "Birth date 2099-01-01 is in the future.")
+        self.assertContains(r, "Birth date January 1, 2099 is in the future.")
         self.assertEqual(Person.objects.count(), 1, "the check writes nothing")
         with self.captureOnCommitCallbacks(execute=True):
             r = self.client.post(r.request["PATH_INFO"], {"step": "confirm"})

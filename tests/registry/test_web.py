@@ -101,7 +101,7 @@ class StaffWebTests(BaseTestCase):
             },
         )
         self.assertEqual(r.status_code, 200)
-        self.assertContains(r, "Birth date 2027-01-01 is in the future.")
+        self.assertContains(r, "Birth date January 1, 2027 is in the future.")
         self.assertFalse(Animal.objects.filter(name="Future").exists())
 
     def test_an_edit_is_audited_with_the_fields_before_and_after(self):

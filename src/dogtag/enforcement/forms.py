@@ -13,8 +13,19 @@ from dogtag.enforcement.models import (
     Impoundment,
     QuarantineOrder,
 )
-from dogtag.lib.forms import DateInput, Form, ScopedForm
+from dogtag.lib.forms import DateInput, Form
+from dogtag.lib.forms import ScopedForm as _ScopedForm
 from dogtag.registry.models import Animal, Person
+from dogtag.registry.pickers import with_record_pickers
+
+
+class ScopedForm(_ScopedForm):
+    """Choices limited to the municipality, and the animal a type-ahead search (never a list of
+    every animal on record)."""
+
+    def __init__(self, *args, municipality, **kwargs):
+        super().__init__(*args, municipality=municipality, **kwargs)
+        with_record_pickers(self, municipality, "animals")
 
 
 class DateTimeInput(forms.DateTimeInput):

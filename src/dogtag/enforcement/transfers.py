@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 
 from dogtag.enforcement import law
 from dogtag.enforcement.models import Declaration
+from dogtag.lib.dates import shown
 
 QUESTIONS = {
     "recipient_resides_in_municipality": "Does the new owner reside in the municipality?",
@@ -30,7 +31,8 @@ class DeclaredDogTransfer:
 
     def __call__(self, animal, *, to_person, on, answers):
         for decl, decision in _refusals(animal, on, answers):
-            why = f"{animal.name} is declared {decl.get_classification_display().lower()} (since {decl.determined_on})"
+            kind = decl.get_classification_display().lower()
+            why = f"{animal.name} is declared {kind} (since {shown(decl.determined_on)})"
             raise ValidationError(
                 {
                     name: f"{why}: {reason} ({law.sections(decision)})."

@@ -5,6 +5,7 @@ from dogtag.licensing import payment_fields
 from dogtag.licensing.models import Payment
 from dogtag.permits.models import HenPermit
 from dogtag.registry.models import Person, Premises
+from dogtag.registry.pickers import with_record_pickers
 
 
 class PaymentFields(payment_fields.PaymentFields):
@@ -39,6 +40,11 @@ class HenPermitForm(PaymentFields, ScopedForm):
     roosters = forms.IntegerField(min_value=0, initial=0)
     renewal_of = forms.ModelChoiceField(HenPermit.objects.filter(status=HenPermit.Status.ISSUED), required=False)
     changes = forms.BooleanField(label="Changes since the last permit (a new full application)", required=False)
+
+    def __init__(self, *args, municipality, **kwargs):
+        super().__init__(*args, municipality=municipality, **kwargs)
+        # the applicant and the premises: type-ahead searches, never a list of every person or address
+        with_record_pickers(self, municipality, "people", "premises")
 
 
 class HenRenewForm(PaymentFields, Form):

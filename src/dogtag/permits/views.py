@@ -55,6 +55,8 @@ def hen_permit_new(request, slug):
             initial = {f: getattr(earlier, f) for f in ("zoning", "owners_of_record", "premises_registration", "hens")}
             initial.update(applicant=earlier.applicant_id, premises=earlier.premises_id, renewal_of=earlier.pk)
             initial["changes"] = True
+    if request.GET.get("owner", "").isdigit():  # back from the picker's "New person", the person chosen
+        initial.setdefault("applicant", request.GET["owner"])
     form = HenPermitForm(request.POST or None, request.FILES or None, municipality=municipality, initial=initial)
     if request.method == "POST" and form.is_valid():
         permit = run_action(

@@ -11,6 +11,7 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.lib import uploads
+from dogtag.lib.dates import shown
 from dogtag.registry.models import (
     Animal,
     DuplicateRabiesTag,
@@ -183,7 +184,7 @@ def add_ownership(animal, *, acting_user, person, role=Ownership.Role.OWNER, sta
 @transaction.atomic
 def end_ownership(ownership, *, acting_user, ended_on) -> Ownership:
     if ownership.ended_on:
-        raise ValidationError({"ended_on": f"This ownership already ended on {ownership.ended_on}."})
+        raise ValidationError({"ended_on": f"This ownership already ended on {shown(ownership.ended_on)}."})
     return _update(
         ownership,
         {"ended_on": ended_on},
@@ -288,7 +289,7 @@ def transfer_animal(animal, *, acting_user, to_person, on, **answers) -> Ownersh
         raise ValidationError({"to_person": f"{to_person} already owns {animal.name}."})
     for ownership in current:
         if ownership.started_on >= on:
-            raise ValidationError({"on": f"{ownership.person} became the owner on {ownership.started_on}."})
+            raise ValidationError({"on": f"{ownership.person} became the owner on {shown(ownership.started_on)}."})
         end_ownership(ownership, acting_user=acting_user, ended_on=on - ONE_DAY)
     return add_ownership(animal, acting_user=acting_user, person=to_person, started_on=on)
 

@@ -3,6 +3,7 @@ from django import forms
 from dogtag.lib.forms import ActionForm, DateInput, Form
 from dogtag.registry.actions import ANIMAL_FIELDS, PERSON_FIELDS, PREMISES_FIELDS, VACCINATION_FIELDS
 from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination
+from dogtag.registry.pickers import with_pickers
 
 
 def _date_widgets(*names):
@@ -107,46 +108,3 @@ class TransferForm(Form):
 
 class SealForm(Form):
     seal = forms.FileField(label="The seal (a PNG or JPEG image)")
-
-
-PICK_LABELS = {"people": lambda p: f"{p.name}, {p.street}", "premises": lambda p: p.street, "animals": str}
-
-
-class Picker(forms.Widget):
-    """A type-ahead search for a person, premises or animal (htmx): a hidden field keeps the
-    chosen record's id, the search box asks `registry.views.pick` for matches as the clerk
-    types, and "New ..." opens the new-record form with what was typed. Scales to any
-    register: it never lists every row."""
-
-    template_name = "registry/_picker.html"
-    NEW = {"people": ("person-new", "New person"), "premises": ("premises-new", "New premises")}
-
-    def __init__(self, kind: str, municipality, attrs=None):
-        super().__init__(attrs)
-        self.kind, self.municipality = kind, municipality
-
-    def get_context(self, name, value, attrs):
-        from django.urls import reverse
-
-        context = super().get_context(name, value, attrs)
-        model = {"people": Person, "premises": Premises, "animals": Animal}[self.kind]
-        chosen = (
-            model.objects.filter(municipality=self.municipality, pk=value).first()
-            if str(value or "").isdigit()
-            else None
-        )
-        new = self.NEW.get(self.kind)
-        context["widget"].update(
-            url=reverse(f"pick-{self.kind}", args=[self.municipality.slug]),
-            label=PICK_LABELS[self.kind](chosen) if chosen else "",
-            new_url=reverse(new[0], args=[self.municipality.slug]) if new else "",
-            new_label=new[1] if new else "",
-        )
-        return context
-
-
-def with_pickers(form, municipality, **kinds):
-    """Give the form's record fields a type-ahead `Picker` each: `owner="people"`."""
-    for name, kind in kinds.items():
-        form.fields[name].widget = Picker(kind, municipality)
-    return form

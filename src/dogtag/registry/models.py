@@ -100,8 +100,8 @@ def earliest_birth_date():
 
 def birth_date_too_early(day) -> str:
     return (
-        f"Birth date {day} is more than {settings.DOGTAG_OLDEST_ANIMAL_YEARS} years ago; "
-        f"no animal on record is older (the earliest accepted is {earliest_birth_date()})."
+        f"Birth date {shown(day)} is more than {settings.DOGTAG_OLDEST_ANIMAL_YEARS} years ago; "
+        f"no animal on record is older (the earliest accepted is {shown(earliest_birth_date())})."
     )
 
 
@@ -168,14 +168,16 @@ class Animal(Scoped):
     def clean(self):
         errors = {}
         if self.birth_date and self.birth_date > today():
-            errors["birth_date"] = f"Birth date {self.birth_date} is in the future."
+            errors["birth_date"] = f"Birth date {shown(self.birth_date)} is in the future."
         elif self.birth_date and self.birth_date < earliest_birth_date():
             errors["birth_date"] = birth_date_too_early(self.birth_date)
         if self.birth_date and self.acquired_on and self.acquired_on < self.birth_date:
-            errors["acquired_on"] = f"Date acquired {self.acquired_on} is before the birth date {self.birth_date}."
+            errors["acquired_on"] = (
+                f"Date acquired {shown(self.acquired_on)} is before the birth date {shown(self.birth_date)}."
+            )
         if self.birth_date and self.brought_in_on and self.brought_in_on < self.birth_date:
             errors["brought_in_on"] = (
-                f"Date brought in {self.brought_in_on} is before the birth date {self.birth_date}."
+                f"Date brought in {shown(self.brought_in_on)} is before the birth date {shown(self.birth_date)}."
             )
         if self.species == self.Species.HEN and self.sex == self.Sex.MALE:
             errors["sex"] = "A hen is female; a male chicken is a rooster."
@@ -225,7 +227,9 @@ class Ownership(Scoped):
 
     def clean(self):
         if self.ended_on and self.ended_on < self.started_on:
-            raise ValidationError({"ended_on": f"End {self.ended_on} is before the start {self.started_on}."})
+            raise ValidationError(
+                {"ended_on": f"End {shown(self.ended_on)} is before the start {shown(self.started_on)}."}
+            )
 
 
 class RabiesVaccination(Scoped):
@@ -264,15 +268,16 @@ class RabiesVaccination(Scoped):
     def clean(self):
         errors = {}
         if self.vaccinated_on and self.vaccinated_on > today():
-            errors["vaccinated_on"] = f"Vaccination date {self.vaccinated_on} is in the future."
+            errors["vaccinated_on"] = f"Vaccination date {shown(self.vaccinated_on)} is in the future."
         birth = self.animal.birth_date if self.animal_id else None
         if birth and self.vaccinated_on and self.vaccinated_on < birth:
             errors["vaccinated_on"] = (
-                f"Vaccination date {self.vaccinated_on} is before the animal's birth date {birth}."
+                f"Vaccination date {shown(self.vaccinated_on)} is before the animal's birth date {shown(birth)}."
             )
         if self.vaccinated_on and self.expires_on and self.expires_on <= self.vaccinated_on:
             errors["expires_on"] = (
-                f"Expiration date {self.expires_on} must be after the vaccination date {self.vaccinated_on}."
+                f"Expiration date {shown(self.expires_on)} must be after "
+                f"the vaccination date {shown(self.vaccinated_on)}."
             )
         if self.certificate_serial:
             clash = RabiesVaccination.objects.filter(

@@ -16,6 +16,7 @@ from dogtag.enforcement.models import (
     Deadline,
     today,
 )
+from dogtag.lib.dates import shown
 from dogtag.registry.actions import same_municipality, save_record
 from dogtag.registry.models import RabiesVaccination
 
@@ -129,7 +130,7 @@ def close_case(case, *, acting_user, reason: str, closed_on=None) -> Case:
     if not reason.strip():
         raise ValidationError({"reason": "Say why the case is closed."})
     if case.closed_on:
-        raise ValidationError({"reason": f"This case was closed on {case.closed_on}."})
+        raise ValidationError({"reason": f"This case was closed on {shown(case.closed_on)}."})
     return change(
         case,
         acting_user=acting_user,

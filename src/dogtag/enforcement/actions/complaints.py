@@ -18,6 +18,7 @@ from dogtag.enforcement.models import (
     Complaint,
     today,
 )
+from dogtag.lib.dates import shown
 from dogtag.registry.actions import save_record
 
 
@@ -69,7 +70,7 @@ def record_complaint(*, acting_user, municipality, kind, complainant_name, obser
         return recorded
     if observed_on and observed_on > filed_on:
         raise ValidationError(
-            {"observed_on": f"Observed on {observed_on}, after the complaint was filed ({filed_on})."}
+            {"observed_on": f"Observed on {shown(observed_on)}, after the complaint was filed ({shown(filed_on)})."}
         )
     case = None
     if animal is not None or owner is not None:
@@ -128,7 +129,7 @@ def record_notice_step(complaint, *, acting_user, police_notice_on=None, observe
     complaint.observed_again_on = observed_again_on or complaint.observed_again_on
     if complaint.observed_again_on and complaint.observed_again_on <= complaint.police_notice_on:
         raise ValidationError(
-            {"observed_again_on": f"The repeat comes after the written notice of {complaint.police_notice_on}."}
+            {"observed_again_on": f"The repeat comes after the written notice of {shown(complaint.police_notice_on)}."}
         )
     finding = _complaint_finding(complaint)
     if finding is None:

@@ -9,6 +9,7 @@ from django.utils import timezone
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import OFFICERS, already, as_date, set_deadline
 from dogtag.enforcement.models import ComplianceFailure, EscapeNotification, today
+from dogtag.lib.dates import shown
 from dogtag.licensing.actions import revoke_license
 from dogtag.licensing.models import License
 from dogtag.registry.actions import save_record
@@ -36,7 +37,10 @@ def record_escape_notification(
     occurred_on = timezone.localtime(occurred_at).date()
     if occurred_on < decl.determined_on:
         raise ValidationError(
-            {"occurred_at": f"That is before the declaration ({decl.determined_on}): record only what came after."}
+            {
+                "occurred_at": f"That is before the declaration ({shown(decl.determined_on)}): "
+                "record only what came after."
+            }
         )
     facts = {"classification": decl.classification, "event": event}
     decision = law.ask(decl.municipality, "dangerous_dog_escape_notice", facts, occurred_on, field="event")
@@ -76,7 +80,7 @@ def record_failure_to_comply(decl, *, acting_user, found_on, failure) -> Complia
     if not (failure or "").strip():
         raise ValidationError({"failure": "Say which requirement or condition was not met, and how it was found."})
     if found_on < decl.determined_on:
-        raise ValidationError({"found_on": f"That is before the declaration ({decl.determined_on})."})
+        raise ValidationError({"found_on": f"That is before the declaration ({shown(decl.determined_on)})."})
     decision = law.ask(decl.municipality, "failure_to_comply", {"classification": decl.classification}, found_on)
     if decision.value is None:
         raise ValidationError({"failure": "; ".join(decision.notes) or "The ordinance attaches no consequence here."})
@@ -92,7 +96,7 @@ def record_failure_to_comply(decl, *, acting_user, found_on, failure) -> Complia
         decision=law.stored(decision),
     )
     finding = save_record(finding, acting_user=acting_user, action="declaration.failure_to_comply", roles=OFFICERS)
-    reason = f"Revoked: failure to comply found on {found_on} ({law.sections(decision)}): {finding.failure}"
+    reason = f"Revoked: failure to comply found on {shown(found_on)} ({law.sections(decision)}): {finding.failure}"
     if in_force is not None and decision.value["revoke_license"]:
         revoke_license(in_force, acting_user=acting_user, reason=reason[:300])
     if decision.value["seizure"]:

@@ -28,6 +28,7 @@ from dogtag.enforcement.models import (
     Declaration,
     today,
 )
+from dogtag.lib.dates import shown
 from dogtag.registry.actions import save_record
 
 
@@ -142,7 +143,7 @@ def serve_declaration(
         raise ValidationError({"posted_on": "; ".join(decision.notes) or "Give the date of service."})
     if effective < decl.determined_on:
         raise ValidationError(
-            {"served_on": f"Service on {effective} is before the determination ({decl.determined_on})."}
+            {"served_on": f"Service on {shown(effective)} is before the determination ({shown(decl.determined_on)})."}
         )
     decl = change(
         decl,
@@ -263,9 +264,9 @@ def record_elsewhere_notice(decl, *, acting_user, notified_on) -> Declaration:
     if not decl.moved_in_on:
         raise ValidationError({"notified_on": "This dog was declared here, not elsewhere."})
     if decl.owner_notified_on:
-        raise ValidationError({"notified_on": f"The owner's notice is on record: {decl.owner_notified_on}."})
+        raise ValidationError({"notified_on": f"The owner's notice is on record: {shown(decl.owner_notified_on)}."})
     if notified_on < decl.moved_in_on:
-        raise ValidationError({"notified_on": f"That is before the dog moved in ({decl.moved_in_on})."})
+        raise ValidationError({"notified_on": f"That is before the dog moved in ({shown(decl.moved_in_on)})."})
     decl = change(
         decl, acting_user=acting_user, action="declaration.elsewhere_notice", roles=STAFF, owner_notified_on=notified_on
     )
@@ -307,7 +308,7 @@ def apply_for_waiver(
         raise ValidationError(
             {
                 "__all__": f"Not eligible for a waiver: the owner may apply from "
-                f"{decision.value['apply_from']} with no subsequent violations, compliance "
+                f"{shown(as_date(decision.value['apply_from']))} with no subsequent violations, compliance "
                 f"throughout and proof of a behavior modification programme "
                 f"({law.sections(decision)})."
             }

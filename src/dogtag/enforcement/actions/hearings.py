@@ -25,6 +25,7 @@ from dogtag.enforcement.models import (
     Hearing,
     today,
 )
+from dogtag.lib.dates import shown
 from dogtag.registry.actions import save_record
 
 
@@ -46,8 +47,8 @@ def request_hearing(decl, *, acting_user, requested_on) -> Declaration:
     if not decision.value.timely:
         raise ValidationError(
             {
-                "requested_on": f"The request of {requested_on} is late: the last day was "
-                f"{decision.value.deadline} ({law.sections(decision)})."
+                "requested_on": f"The request of {shown(requested_on)} is late: the last day was "
+                f"{shown(decision.value.deadline)} ({law.sections(decision)})."
             }
         )
     decl = change(
@@ -86,8 +87,8 @@ def schedule_hearing(decl, *, acting_user, scheduled_on, time, place, interested
     if window.value is not None and not (window.value["earliest"] <= scheduled_on <= window.value["latest"]):
         raise ValidationError(
             {
-                "scheduled_on": f"The hearing is held between {window.value['earliest']} and "
-                f"{window.value['latest']} ({law.sections(window)})."
+                "scheduled_on": f"The hearing is held between {shown(as_date(window.value['earliest']))} and "
+                f"{shown(as_date(window.value['latest']))} ({law.sections(window)})."
             }
         )
     # The same form sent twice (a double click, a resent page) must not make two hearings:
@@ -139,7 +140,7 @@ def decide_hearing(
             comply_by = latest
         if comply_by > latest:
             raise ValidationError(
-                {"comply_by": f"The schedule may run to {latest} at the latest ({law.sections(compliance)})."}
+                {"comply_by": f"The schedule may run to {shown(latest)} at the latest ({law.sections(compliance)})."}
             )
     if outcome == Hearing.Outcome.MODIFIED and not classification:
         raise ValidationError({"classification": "Say what the determination is modified to."})
@@ -228,8 +229,8 @@ def file_appeal(decl, *, acting_user, filed_on, to, stay_granted=False) -> Appea
             if not timely:
                 raise ValidationError(
                     {
-                        "filed_on": f"The appeal of {filed_on} is late: the last day was "
-                        f"{decision.value.deadline} ({law.sections(decision)})."
+                        "filed_on": f"The appeal of {shown(filed_on)} is late: the last day was "
+                        f"{shown(decision.value.deadline)} ({law.sections(decision)})."
                     }
                 )
     appeal = Appeal(

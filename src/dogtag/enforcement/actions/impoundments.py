@@ -181,9 +181,11 @@ def give_impound_notice(imp, *, acting_user, notice_method, notice_on, notice_re
         # rule packs carry no figure for it yet, so Dogtag asks for the places, not a count.
         raise ValidationError({"posted_at": f"Name the public places where the notice is posted{where}."})
     if notice_on < imp.impounded_on:
-        raise ValidationError({"notice_on": f"Notice on {notice_on} is before the impoundment ({imp.impounded_on})."})
+        raise ValidationError(
+            {"notice_on": f"Notice on {shown(notice_on)} is before the impoundment ({shown(imp.impounded_on)})."}
+        )
     if notice_received_on and notice_received_on < notice_on:
-        raise ValidationError({"notice_received_on": f"Received before it was given ({notice_on})."})
+        raise ValidationError({"notice_received_on": f"Received before it was given ({shown(notice_on)})."})
     imp = change(
         imp,
         acting_user=acting_user,
@@ -247,7 +249,7 @@ def release_impoundment(imp, *, acting_user, released_on=None, fee_paid=None, li
     released_on = as_date(released_on) or today()
     if imp.disposition:
         raise ValidationError(
-            {"__all__": f"Already disposed of: {imp.get_disposition_display()} on {imp.disposed_on}."}
+            {"__all__": f"Already disposed of: {imp.get_disposition_display()} on {shown(imp.disposed_on)}."}
         )
     decision = release_decision(imp, on=released_on, **conditions)
     problems = [CONDITION_WORDS[c] for c in decision.value["unmet"]]
@@ -281,7 +283,7 @@ def release_impoundment(imp, *, acting_user, released_on=None, fee_paid=None, li
 def dispose_unclaimed(imp, *, acting_user, disposition, disposed_on=None, disposed_to=""):
     disposed_on = as_date(disposed_on) or today()
     if imp.disposition:
-        raise ValidationError({"disposition": f"Already disposed of on {imp.disposed_on}."})
+        raise ValidationError({"disposition": f"Already disposed of on {shown(imp.disposed_on)}."})
     if disposition == Impoundment.Disposition.OWNER:
         raise ValidationError({"disposition": "Release to the owner goes through the release conditions."})
     if disposition in (Impoundment.Disposition.OTHER_PERSON, Impoundment.Disposition.SOLD) and not disposed_to.strip():

@@ -41,7 +41,7 @@ def report_bite(*, acting_user, municipality, animal, victim_name, bitten_on, pl
     with `identify_biting_animal` when it is found."""
     bitten_on = as_date(bitten_on)
     if bitten_on and bitten_on > today():
-        raise ValidationError({"bitten_on": f"Bite date {bitten_on} is in the future."})
+        raise ValidationError({"bitten_on": f"Bite date {shown(bitten_on)} is in the future."})
     if animal is None and not str(fields.get("animal_description") or "").strip():
         raise ValidationError({"animal": "Choose the animal, or describe it if it is unknown or a stray."})
     require_role(acting_user, municipality.pk, STAFF)
@@ -237,9 +237,10 @@ def record_examination(order, *, acting_user, which, examined_on, findings, sign
     }[which]
     if not ok:
         expected = {
-            "first": f"on {days['first']}",
-            "intervening": f"between {days['intervening_from']} and {days['intervening_to']}",
-            "last": f"on {_observation_end(order)}",
+            "first": f"on {shown(as_date(days['first']))}",
+            "intervening": f"between {shown(as_date(days['intervening_from']))} and "
+            f"{shown(as_date(days['intervening_to']))}",
+            "last": f"on {shown(_observation_end(order))}",
         }[which]
         raise ValidationError({"examined_on": f"This examination falls {expected}{where}."})
     exam = Examination(
@@ -265,7 +266,7 @@ def extend_quarantine(order, *, acting_user, extended_until, extension_reason):
     if not extension_reason.strip():
         raise ValidationError({"extension_reason": "Say why the isolation is extended."})
     if extended_until <= _observation_end(order):
-        raise ValidationError({"extended_until": f"An extension ends after {_observation_end(order)}."})
+        raise ValidationError({"extended_until": f"An extension ends after {shown(_observation_end(order))}."})
     order = change(
         order,
         acting_user=acting_user,
@@ -312,7 +313,7 @@ def release_quarantine(order, *, acting_user, released_on, release_certificate="
         if released_on < as_date(v["confined_until"]):
             raise ValidationError(
                 {
-                    "released_on": f"Confinement runs through {v['confined_until']} "
+                    "released_on": f"Confinement runs through {shown(as_date(v['confined_until']))} "
                     f"({law.sections(confinement.citations)})."
                 }
             )
@@ -320,7 +321,8 @@ def release_quarantine(order, *, acting_user, released_on, release_certificate="
         if window and not (revaccinated_on and as_date(window["from"]) <= revaccinated_on <= as_date(window["to"])):
             raise ValidationError(
                 {
-                    "revaccinated_on": f"The vaccination falls between {window['from']} and {window['to']} "
+                    "revaccinated_on": f"The vaccination falls between {shown(as_date(window['from']))} and "
+                    f"{shown(as_date(window['to']))} "
                     f"({law.sections(confinement.citations)})."
                 }
             )

@@ -12,6 +12,7 @@ from django.utils import timezone
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, save_and_record, snapshot
+from dogtag.lib.dates import shown
 from dogtag.lib.tasks import enqueue
 from dogtag.licensing import law
 from dogtag.licensing.actions.tags import take_tag
@@ -53,7 +54,9 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
     if FeeScheduleEntry.objects.filter(
         municipality=municipality, key=key, effective_on=effective_on, voided_at=None
     ).exists():
-        raise ValidationError({"effective_on": f"{key} already has an amount from {effective_on}; void it first."})
+        raise ValidationError(
+            {"effective_on": f"{key} already has an amount from {shown(effective_on)}; void it first."}
+        )
     entry = FeeScheduleEntry(
         municipality=municipality,
         key=key,

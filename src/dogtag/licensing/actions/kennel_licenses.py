@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, snapshot
+from dogtag.lib.dates import shown
 from dogtag.licensing.actions import CLERKS, record_payment
 from dogtag.licensing.kennels import APPLICATION_FIELDS, _application_section, is_renewal, provision, review
 from dogtag.licensing.models import Inspection, KennelLicense
@@ -56,7 +57,7 @@ def apply_for_kennel_license(*, acting_user, municipality, license_year: int | N
     if fields.get("capacity") is not None and fields["capacity"] < 1:
         errors["capacity"] = "The kennel capacity is a number of dogs, 1 or more."
     if fields.get("signed_on") and fields["signed_on"] > today():
-        errors["signed_on"] = f"The owner's signature date {fields['signed_on']} is in the future."
+        errors["signed_on"] = f"The owner's signature date {shown(fields['signed_on'])} is in the future."
     siting = _section(k.siting.cite.citation) if k.siting else section
     for name in ("from_other_structures_ft", "from_lot_lines_ft", "kennel_sq_ft"):
         if fields.get(name) is None or fields[name] < 0:
@@ -134,9 +135,9 @@ def record_correction(inspection, *, acting_user, corrected_on: date) -> Inspect
     if not inspection.findings.strip():
         errors["corrected_on"] = "This inspection found no problems to correct."
     elif inspection.corrected_on:
-        errors["corrected_on"] = f"Recorded as corrected on {inspection.corrected_on}."
+        errors["corrected_on"] = f"Recorded as corrected on {shown(inspection.corrected_on)}."
     elif corrected_on is None or corrected_on > today() or corrected_on < inspection.inspected_on:
-        errors["corrected_on"] = f"Enter a date from the inspection ({inspection.inspected_on}) to today."
+        errors["corrected_on"] = f"Enter a date from the inspection ({shown(inspection.inspected_on)}) to today."
     if errors:
         raise ValidationError(errors)
     before = snapshot(inspection)
