@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import Field
 
 from .catalogue import Facts, question
-from .dates import plus_months
+from .dates import ONE_DAY, plus_months
 from .decision import Decision
 from .schema import Cite, Measure, Provision, Strict, section
 from .spans import choice_notes, last_day
@@ -179,7 +179,7 @@ def neglected_animal_redemption(pack, f: RedemptionFacts, on: date, local) -> De
         return _no_rule(RedemptionAnswer, "redeeming a neglected animal")
     last, moved = last_day(rule.days, f.notified_on, pack)
     in_time = None if f.redeemed_on is None else f.redeemed_on <= last
-    value = RedemptionAnswer(True, last, last + timedelta(days=1), in_time)
+    value = RedemptionAnswer(True, last, last + ONE_DAY, in_time)
     return Decision(value, (*rule.citations(), *moved), choice_notes(rule))
 
 

@@ -7,13 +7,14 @@ Sampson Ord. 3-2007 Sections 4 and 8.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from typing import Literal
 
 from pydantic import Field
 
 from .amounts import amount_at
 from .catalogue import Facts, question
+from .dates import ONE_DAY
 from .decision import Decision
 from .schema import Amount, Provision, Strict, section
 from .spans import Days, last_day
@@ -174,7 +175,7 @@ def impoundment_holding(pack, facts: HoldingFacts, on: date, local) -> Decision:
     if facts.bit_person and s.biter_observation is not None:
         claim_by = max(claim_by, s.biter_observation.after(facts.impounded_on))
         cites.append(s.biter_observation.cite.citation)
-    value = HoldingAnswer(True, rule.runs_from, claim_by, claim_by + timedelta(days=1))
+    value = HoldingAnswer(True, rule.runs_from, claim_by, claim_by + ONE_DAY)
     return Decision(value, tuple(cites), tuple(notes))
 
 

@@ -8,12 +8,12 @@ litter's grace under § 7-1-6(f) runs until the day before the young animals' fi
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 
 from .amounts import LocalAmounts, amount_at
 from .catalogue import Facts, question
-from .dates import plus
+from .dates import ONE_DAY, plus
 from .decision import Decision
 from .licensing import Species
 from .packs import Pack
@@ -243,7 +243,7 @@ def household_limit(pack: Pack, f: HouseholdFacts, on: date, local: LocalAmounts
     ]
     counted = sum(1 for a in f.animals if a.species in h.species) - len(graced)
     # the last day each young animal is still excepted: the day before it is counted
-    ends = sorted({plus(a.born_on, h.litter_grace) - timedelta(days=1) for a in graced})
+    ends = sorted({plus(a.born_on, h.litter_grace) - ONE_DAY for a in graced})
     over = counted > h.more_than and not f.zoning_allows_more
     notes = ("zoning specifically allows more",) if f.zoning_allows_more and counted > h.more_than else ()
     if any(a.from_litter for a in f.animals) and h.choice:
