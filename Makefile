@@ -7,6 +7,10 @@ BIN := $(VENV)/bin
 UV := $(BIN)/uv
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 PORT ?= 8000
+# Keep byte-compiled modules (in .venv and src/, ignored by git), even where the environment asks
+# not to: every test process, server worker and task worker would otherwise compile Django and
+# Dogtag again when it starts.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test bench lock
 

@@ -110,7 +110,11 @@ class _Meta(Strict):
     paragraphs: Paragraphs = Paragraphs()
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+# libyaml's parser where it is installed (the packs are read at every process start), else PyYAML's own.
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen = set()
         for key_node, _ in node.value:
