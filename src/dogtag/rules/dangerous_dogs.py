@@ -138,9 +138,9 @@ class DangerousDogsSection(Strict):
     vicious_as_dangerous: Provision | None = None
 
 
-def _section(pack, name: str, doing: str, absent=None):
+def _section(pack, name: str, doing: str, absent):
     """The pack's rule `name`, or the Decision saying the ordinance sets none (its value `absent`,
-    the question's answer with `applies` false, for a question whose value has a type)."""
+    the question's answer with `applies` false)."""
     s: DangerousDogsSection | None = pack.dangerous_dogs
     rule = None if s is None else getattr(s, name)
     if rule is None or rule == []:
@@ -260,7 +260,8 @@ class ClassificationAnswer:
     """`applies`: the ordinance defines the classes; `classification` the one the facts meet (None:
     none), on `ground_name` (its words in `ground`, the facts that met it). `law_enforcement_dog`:
     the dog is excepted as one; `excused_incidents` how many incidents an exception took out of the
-    count; `prima_facie_vicious`: a bite, attack or injury to a person is counted where that is a
+    count, and `unrecognized_excuses` those given that are no exception here (their incidents
+    count); `prima_facie_vicious`: a bite, attack or injury to a person is counted where that is a
     prima facie showing of viciousness."""
 
     applies: bool
@@ -269,6 +270,7 @@ class ClassificationAnswer:
     ground_name: Ground | None = None
     law_enforcement_dog: bool = False
     excused_incidents: int = 0
+    unrecognized_excuses: tuple[str, ...] = ()
     prima_facie_vicious: bool = False
 
 
@@ -298,9 +300,9 @@ def dog_classification(pack, facts: ClassificationFacts, on: date, local) -> Dec
             value = ClassificationAnswer(True, law_enforcement_dog=True, excused_incidents=len(excused))
             return Decision(value, tuple(cites), tuple(notes))
         counted = [i for i in counted if i not in excused]
-    unknown = {i.excuse for i in counted if i.excuse is not None}
+    unknown = sorted({i.excuse for i in counted if i.excuse is not None})
     if unknown:
-        notes.append(f"excuse(s) {sorted(unknown)} are not exceptions in this ordinance; the incidents count")
+        notes.append(f"excuse(s) {unknown} are not exceptions in this ordinance; the incidents count")
     found, ground_name, ground = SCHEMES[rule.scheme](rule, counted, facts, on)
     # Each ground cites its own words; with none met, the definition as a whole.
     own = rule.grounds.get(ground_name) if ground_name else None
@@ -311,7 +313,7 @@ def dog_classification(pack, facts: ClassificationFacts, on: date, local) -> Dec
     if prima_facie:
         cites.append(s.prima_facie.cite.citation)
         notes.append("a bite, attack or injury to a person is a prima facie showing that the dog is vicious")
-    value = ClassificationAnswer(True, found, ground, ground_name, False, len(excused), prima_facie)
+    value = ClassificationAnswer(True, found, ground, ground_name, False, len(excused), tuple(unknown), prima_facie)
     return Decision(value, tuple(cites), tuple(notes))
 
 
