@@ -23,8 +23,8 @@ def test_the_vaccination_window_lies_inside_the_quarantine(jurisdiction, exposed
     value = ask(
         jurisdiction, "exposure_quarantine", {"exposed_on": exposed_on, "immunized_on_exposure": False}, exposed_on
     ).value
-    window = value["vaccination_window"]
-    assert exposed_on < window["from"] <= window["to"] <= value["confined_until"]
+    window = value.vaccination_window
+    assert exposed_on < window["from"] <= window["to"] <= value.confined_until
 
 
 @FAST
@@ -40,11 +40,11 @@ def test_quarantine_ends_after_the_bite_and_the_examinations_lie_inside_it(juris
         },
         bitten_on,
     ).value
-    exams = value["examination_days"]
-    assert bitten_on <= exams["first"] < exams["suggested_intervening"] < exams["last"] == value["observation_ends"]
-    assert value["delivery_deadline"] > datetime.combine(bitten_on, datetime.min.time())
-    assert value["owner_confinement_ends"] is None or value["owner_confinement_ends"] >= value["observation_ends"]
-    assert ("owner_premises" in value["places_allowed"]) <= immunized
+    exams = value.examination_days
+    assert bitten_on <= exams.first < exams.suggested_intervening < exams.last == value.observation_ends
+    assert value.delivery_deadline > datetime.combine(bitten_on, datetime.min.time())
+    assert value.owner_confinement_ends is None or value.owner_confinement_ends >= value.observation_ends
+    assert ("owner_premises" in value.places_allowed) <= immunized
 
 
 @FAST
@@ -69,26 +69,24 @@ def test_business_day_deadlines_fall_on_a_business_day_after_the_trigger(served_
 )
 def test_no_deadline_comes_before_its_trigger(jurisdiction, declared_on, classification, contested):
     hearing = ask("wi-river-hills", "hearing_window", {"served_on": declared_on}, declared_on).value
-    assert declared_on < hearing["earliest"] <= hearing["latest"]
+    assert declared_on < hearing.earliest <= hearing.latest
     compliance = ask("wi-river-hills", "compliance_deadline", {"determined_on": declared_on}, declared_on).value
-    assert compliance["last_day"] > declared_on
-    value = (
-        ask(
-            jurisdiction,
-            "requirement_deadlines",
-            {
-                "classification": classification,
-                "declared_on": declared_on,
-                "written_notice_on": declared_on,
-                "contested": contested,
-            },
-            declared_on,
-        ).value
-        or {}
-    )
-    for requirement in value.values():
-        assert requirement["deadline"] is None or requirement["deadline"] > declared_on
-        assert requirement["amount"] is None or requirement["amount"] > 0
+    assert compliance.last_day > declared_on
+    value = ask(
+        jurisdiction,
+        "requirement_deadlines",
+        {
+            "classification": classification,
+            "declared_on": declared_on,
+            "written_notice_on": declared_on,
+            "contested": contested,
+        },
+        declared_on,
+    ).value
+    assert value.applies
+    for requirement in value.requirements.values():
+        assert requirement.deadline is None or requirement.deadline > declared_on
+        assert requirement.amount is None or requirement.amount > 0
 
 
 @FAST
@@ -141,8 +139,8 @@ def test_no_forfeiture_is_negative_and_the_minimum_never_exceeds_the_maximum(jur
 @given(days, st.booleans())
 def test_the_permit_fee_is_never_negative_nor_above_the_annual_fee(on, first):
     fee = ask("wi-river-hills", "vicious_dog_permit_fee", {"first_permit": first}, on).value
-    annual = ask("wi-river-hills", "vicious_dog_permit_fee", {"first_permit": False}, on).value["fee"]
-    assert Decimal(0) < fee["fee"] <= annual == fee["annual_fee"]
+    annual = ask("wi-river-hills", "vicious_dog_permit_fee", {"first_permit": False}, on).value.fee
+    assert Decimal(0) < fee.fee <= annual == fee.annual_fee
 
 
 @FAST
@@ -161,4 +159,4 @@ def test_release_fees_are_never_negative(jurisdiction, impounded_on, stay, numbe
         impounded_on + timedelta(days=stay),
         local,
     ).value
-    assert value["fee"] is None or value["fee"] >= 0
+    assert value.fee is None or value.fee >= 0

@@ -73,7 +73,7 @@ class Engine:
     @property
     def applies(self) -> bool:
         """The ordinance has a district rabies quarantine provision."""
-        return self(Animal.Species.DOG, False, False).value is not None
+        return self(Animal.Species.DOG, False, False).value.applies
 
     def restrained(self) -> Q:
         """The combinations of facts the engine says must be confined, tied, leashed or muzzled, in
@@ -83,7 +83,7 @@ class Engine:
         by_answer = {True: defaultdict(set), False: defaultdict(set)}
         for species, immunized, tagged in product(every, (False, True), (False, True)):
             value = self(species, immunized, tagged).value
-            by_answer[bool(value and value["must_be_restrained"])][(immunized, tagged)].add(species)
+            by_answer[value.must_be_restrained][(immunized, tagged)].add(species)
 
         def terms(combinations):
             return [
@@ -107,7 +107,7 @@ class Answer:
 
     @property
     def value(self):
-        return self.decision.value or {}
+        return self.decision.value
 
     @property
     def tag(self) -> str:
@@ -186,9 +186,7 @@ def lookup(municipality, query: str, on: date) -> list[Answer]:
     for a in animals:
         certificate = certificates.get(a.pk)
         decision = engine(a.species, a.immunized, a.tagged)
-        reasons = (
-            _reasons(a.immunized, a.tagged, certificate) if (decision.value or {}).get("must_be_restrained") else []
-        )
+        reasons = _reasons(a.immunized, a.tagged, certificate) if decision.value.must_be_restrained else []
         answers.append(Answer(a, decision, certificate, licenses.get(a.pk), reasons))
     return answers
 

@@ -19,7 +19,7 @@ def context_for(obj) -> dict | None:
 
         context["imp"] = obj
         decision = release_decision(obj, on=today())
-        context["release_conditions"] = [CONDITION_WORDS[c] for c in decision.value["conditions"]]
+        context["release_conditions"] = [CONDITION_WORDS[c] for c in decision.value.conditions]
     elif isinstance(obj, QuarantineOrder):
         context["order"] = obj
         context["examinations"] = obj.examinations.select_related("veterinarian")

@@ -20,7 +20,7 @@ def _refusals(animal, on, answers):
     for decl in declarations.select_related("municipality"):
         facts = {"classification": decl.classification, **{name: answers.get(name) for name in QUESTIONS}}
         decision = law.ask(decl.municipality, "dangerous_dog_transfer", facts, on)
-        if decision.value is not None and not decision.value["allowed"]:
+        if not decision.value.allowed:
             yield decl, decision
 
 
@@ -36,7 +36,7 @@ class DeclaredDogTransfer:
             raise ValidationError(
                 {
                     name: f"{why}: {reason} ({law.sections(decision)})."
-                    for name, reason in decision.value["reasons"].items()
+                    for name, reason in decision.value.reasons.items()
                 }
             )
 

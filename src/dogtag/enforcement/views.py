@@ -160,13 +160,13 @@ def declaration_steps(decl, hearings, appeals) -> set[str]:
     if pending_appeal:
         steps.add("appeal-decision")
         steps.discard("appeal")
-    if law.ask(m, "removal_deadline", {"served_at": timezone.now()}, on).value is not None:
+    if law.ask(m, "removal_deadline", {"served_at": timezone.now()}, on).value.applies:
         steps.add("removal")
     facts = {"classification": decl.classification, "event": "escaped_at_large"}
     escape = law.ask(m, "dangerous_dog_escape_notice", facts, on)
-    if escape.value and escape.value["required"]:
+    if escape.value.required:
         steps.add("escape")
-    if law.ask(m, "failure_to_comply", {"classification": decl.classification}, on).value is not None:
+    if law.ask(m, "failure_to_comply", {"classification": decl.classification}, on).value.applies:
         steps.add("failure")
     waiver = {
         "classification": decl.classification,
@@ -175,10 +175,10 @@ def declaration_steps(decl, hearings, appeals) -> set[str]:
         "complied_throughout": False,
         "behavior_program_completed": False,
     }
-    if law.ask(m, "declaration_waiver", waiver, on).value is not None:
+    if law.ask(m, "declaration_waiver", waiver, on).value.applies:
         steps.add("waiver")
     if decl.classification == Declaration.Classification.VICIOUS and not decl.vicious_dog_permits.exists():
-        if law.ask(m, "vicious_dog_permit_fee", {}, on).value is not None:
+        if law.ask(m, "vicious_dog_permit_fee", {}, on).value.fee is not None:
             steps.add("vicious-dog-permit")
     return steps
 

@@ -4,6 +4,7 @@ s. 174.042's supervised hunting or training dog)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
@@ -26,8 +27,11 @@ class AtLarge(Provision):
     in_vehicle: bool = False
 
 
+ExemptionName = Literal["hunting_or_training", "law_enforcement"]
+
+
 class Exemption(Provision):
-    exemption: Literal["hunting_or_training", "law_enforcement"]
+    exemption: ExemptionName
 
 
 @section("control")
@@ -48,9 +52,21 @@ class AtLargeFacts(Facts):
     law_enforcement_dog: bool = False
 
 
+@dataclass(frozen=True)
+class AtLargeAnswer:
+    """`applies`: the law defines at large; `at_large` the answer (None where it does not), with its
+    `reason` in words, and the `exemption` that took the dog out of it, if one did."""
+
+    applies: bool
+    at_large: bool | None = None
+    reason: str | None = None
+    exemption: ExemptionName | None = None
+
+
 @question(
     "at_large",
     facts=AtLargeFacts,
+    value=AtLargeAnswer,
     doc="Whether a dog is at large: off its owner's premises and not on a leash held as the ordinance "
     "requires (length, holder's age and ability) or not under control, unless exempt (a supervised "
     "hunting or training dog, a law-enforcement dog).",
@@ -59,11 +75,11 @@ def at_large(pack, f: AtLargeFacts, on: date, local) -> Decision:
     s: ControlSection | None = pack.control
     rule = s.at_large if s is not None else None
     if rule is None:
-        return Decision({"at_large": None, "reason": None}, (), ("this law does not define at large",))
+        return Decision(AtLargeAnswer(applies=False), (), ("this law does not define at large",))
     cites, notes = [rule.cite.citation], list(choice_notes(rule))
 
-    def answer(at: bool, reason: str) -> Decision:
-        return Decision({"at_large": at, "reason": reason}, tuple(cites), tuple(notes))
+    def answer(at: bool, reason: str, exemption: ExemptionName | None = None) -> Decision:
+        return Decision(AtLargeAnswer(True, at, reason, exemption), tuple(cites), tuple(notes))
 
     if not f.off_owner_premises:
         return answer(False, "on the owner's premises")
@@ -72,7 +88,7 @@ def at_large(pack, f: AtLargeFacts, on: date, local) -> Decision:
             ex.exemption == "law_enforcement" and f.law_enforcement_dog
         ):
             cites.append(ex.cite.citation)
-            return answer(False, f"exempt: {ex.exemption.replace('_', ' ')}")
+            return answer(False, f"exempt: {ex.exemption.replace('_', ' ')}", ex.exemption)
     if rule.in_vehicle and f.in_vehicle:
         return answer(False, "properly restrained within a motor vehicle")
     if rule.kept_by == "control" and (f.under_control or (f.on_leash and f.holder_able_to_control)):

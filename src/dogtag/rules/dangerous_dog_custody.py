@@ -8,6 +8,7 @@ The provisions live in the pack's `dangerous_dogs` section (`transfer`, `escape_
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
 
@@ -43,12 +44,17 @@ class FailureToComply(Provision):
     seizure: Provision
 
 
-def _rule(pack, name: str, doing: str):
+def _rule(pack, name: str, doing: str, absent):
+    """The pack's rule `name`, or the Decision saying the ordinance sets none (its value `absent`)."""
     s = pack.dangerous_dogs
     rule = None if s is None else getattr(s, name)
     if rule is None:
-        return None, Decision(None, (), (f"this ordinance sets no {doing}",))
+        return None, Decision(absent, (), (f"this ordinance sets no {doing}",))
     return rule, None
+
+
+def _binds_only(rule, what: str) -> tuple[str, ...]:
+    return (f"{what} {' and '.join(c.replace('_', ' ') for c in rule.classes)} dogs only",)
 
 
 def _vicious_cites(pack, classification: str) -> tuple:
@@ -64,23 +70,34 @@ class TransferFacts(Facts):
     status_disclosed: bool | None = None
 
 
+TransferFact = Literal["recipient_resides_in_municipality", "same_household_and_premises", "status_disclosed"]
+
+
+@dataclass(frozen=True)
+class TransferAnswer:
+    """`restricted`: the ordinance restricts transferring a dog of this classification; `allowed`
+    whether this transfer may be made; `reasons` each fact that refuses it, with why."""
+
+    restricted: bool
+    allowed: bool
+    reasons: dict[TransferFact, str] = field(default_factory=dict)
+
+
 @question(
     "dangerous_dog_transfer",
     facts=TransferFacts,
+    value=TransferAnswer,
     doc="Whether the owner of a declared dog may sell or otherwise transfer it to a recipient "
     "(residence in the municipality, same household and premises, status disclosed); "
     "`reasons` maps each fact that refuses it to why.",
 )
 def dangerous_dog_transfer(pack, facts: TransferFacts, on: date, local) -> Decision:
-    rule, none = _rule(pack, "transfer", "restriction on selling or transferring a declared dog")
+    unrestricted = TransferAnswer(restricted=False, allowed=True)
+    rule, none = _rule(pack, "transfer", "restriction on selling or transferring a declared dog", unrestricted)
     if none:
         return none
     if facts.classification not in rule.classes:
-        return Decision(
-            {"allowed": True, "reasons": {}},
-            (),
-            (f"the restriction binds {' and '.join(c.replace('_', ' ') for c in rule.classes)} dogs only",),
-        )
+        return Decision(unrestricted, (), _binds_only(rule, "the restriction binds"))
     cites, reasons = [rule.cite.citation], {}
     resident = facts.recipient_resides_in_municipality
     if resident is None:
@@ -96,8 +113,7 @@ def dangerous_dog_transfer(pack, facts: TransferFacts, on: date, local) -> Decis
     if facts.status_disclosed is not True:
         reasons["status_disclosed"] = "the owner must disclose the dog's status to the recipient"
     cites += _vicious_cites(pack, facts.classification)
-    value = {"allowed": not reasons, "reasons": reasons}
-    return Decision(value, tuple(cites), choice_notes(rule))
+    return Decision(TransferAnswer(True, not reasons, reasons), tuple(cites), choice_notes(rule))
 
 
 class EscapeFacts(Facts):
@@ -105,24 +121,32 @@ class EscapeFacts(Facts):
     event: Event
 
 
+@dataclass(frozen=True)
+class EscapeNoticeAnswer:
+    """`required`: the owner or keeper must notify `whom`, `when` ("immediately": the law sets no
+    number of hours)."""
+
+    required: bool
+    whom: str | None = None
+    when: Literal["immediately"] | None = None
+
+
 @question(
     "dangerous_dog_escape_notice",
     facts=EscapeFacts,
+    value=EscapeNoticeAnswer,
     doc="Whether the owner or keeper of a declared dog must notify the police of an escape, "
     "bite or attack, and whom; the law says 'immediately', with no number of hours.",
 )
 def dangerous_dog_escape_notice(pack, facts: EscapeFacts, on: date, local) -> Decision:
-    rule, none = _rule(pack, "escape_notice", "duty to notify the police of an escape")
+    no_duty = EscapeNoticeAnswer(required=False)
+    rule, none = _rule(pack, "escape_notice", "duty to notify the police of an escape", no_duty)
     if none:
         return none
     if facts.classification not in rule.classes:
-        return Decision(
-            {"required": False, "whom": None, "when": None},
-            (),
-            (f"the duty binds {' and '.join(c.replace('_', ' ') for c in rule.classes)} dogs only",),
-        )
+        return Decision(no_duty, (), _binds_only(rule, "the duty binds"))
     cite = rule.cite if facts.event == "escaped_at_large" else rule.bite.cite
-    value = {"required": True, "whom": rule.whom, "when": "immediately"}
+    value = EscapeNoticeAnswer(True, rule.whom, "immediately")
     cites = (cite.citation, *_vicious_cites(pack, facts.classification))
     return Decision(value, cites, choice_notes(rule))
 
@@ -131,20 +155,31 @@ class FailureFacts(Facts):
     classification: Class
 
 
+@dataclass(frozen=True)
+class FailureAnswer:
+    """`applies`: the ordinance attaches consequences to this classification's failure to comply:
+    the license and the permit revoked (`revoke_license`, `revoke_permit`), the dog subject to
+    seizure and impoundment (`seizure`)."""
+
+    applies: bool
+    revoke_license: bool = False
+    revoke_permit: bool = False
+    seizure: bool = False
+
+
 @question(
     "failure_to_comply",
     facts=FailureFacts,
+    value=FailureAnswer,
     doc="What the ordinance makes of a declared dog's owner failing to comply with its requirements: "
     "the license and the permit for keeping the dog revoked, the dog subject to seizure and impoundment.",
 )
 def failure_to_comply(pack, facts: FailureFacts, on: date, local) -> Decision:
-    rule, none = _rule(pack, "failure_to_comply", "consequence of a failure to comply")
+    rule, none = _rule(pack, "failure_to_comply", "consequence of a failure to comply", FailureAnswer(applies=False))
     if none:
         return none
     if facts.classification not in rule.classes:
-        return Decision(
-            None, (), (f"the consequences bind {' and '.join(c.replace('_', ' ') for c in rule.classes)} dogs only",)
-        )
-    value = {"revoke_license": True, "revoke_permit": True, "seizure": True}
+        return Decision(FailureAnswer(applies=False), (), _binds_only(rule, "the consequences bind"))
+    value = FailureAnswer(True, revoke_license=True, revoke_permit=True, seizure=True)
     cites = (rule.cite.citation, rule.seizure.cite.citation, *_vicious_cites(pack, facts.classification))
     return Decision(value, cites, choice_notes(rule))

@@ -8,9 +8,9 @@ pack's `classification.scheme`; every number comes from the pack.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
 from pydantic import Field
@@ -74,8 +74,14 @@ class Exceptions(Provision):
     law_enforcement_dog: bool = False
 
 
+# Each requirement a declaration brings, by the name the packs give it.
+RequirementName = Literal[
+    "spay_neuter", "identification_photographs", "signs", "liability_insurance", "vicious_dog_permit", "dna_test"
+]
+
+
 class Requirement(Provision):
-    name: str
+    name: RequirementName
     classes: list[Class]
     mandatory: bool = True
     days: int | None = Field(default=None, ge=0)
@@ -132,9 +138,9 @@ class DangerousDogsSection(Strict):
     vicious_as_dangerous: Provision | None = None
 
 
-def _section(pack, name: str, doing: str, absent=None):
+def _section(pack, name: str, doing: str, absent):
     """The pack's rule `name`, or the Decision saying the ordinance sets none (its value `absent`,
-    the question's answer with `applies` false, for a question whose value has a type)."""
+    the question's answer with `applies` false)."""
     s: DangerousDogsSection | None = pack.dangerous_dogs
     rule = None if s is None else getattr(s, name)
     if rule is None or rule == []:
@@ -249,40 +255,66 @@ SCHEMES = {
 }
 
 
+@dataclass(frozen=True)
+class ClassificationAnswer:
+    """`applies`: the ordinance defines the classes; `classification` the one the facts meet (None:
+    none), on `ground_name` (its words in `ground`, the facts that met it). `law_enforcement_dog`:
+    the dog is excepted as one; `excused_incidents` how many incidents an exception took out of the
+    count, and `unrecognized_excuses` those given that are no exception here (their incidents
+    count); `prima_facie_vicious`: a bite, attack or injury to a person is counted where that is a
+    prima facie showing of viciousness."""
+
+    applies: bool
+    classification: Class | None = None
+    ground: str | None = None
+    ground_name: Ground | None = None
+    law_enforcement_dog: bool = False
+    excused_incidents: int = 0
+    unrecognized_excuses: tuple[str, ...] = ()
+    prima_facie_vicious: bool = False
+
+
 @question(
     "dog_classification",
     facts=ClassificationFacts,
+    value=ClassificationAnswer,
     doc="Whether the facts bring a dog within the ordinance's potentially dangerous, dangerous "
     "or vicious dog definitions (incidents, breed, fighting, exceptions).",
 )
 def dog_classification(pack, facts: ClassificationFacts, on: date, local) -> Decision:
-    rule, none = _section(pack, "classification", "dangerous- or vicious-dog classification")
+    rule, none = _section(
+        pack, "classification", "dangerous- or vicious-dog classification", ClassificationAnswer(applies=False)
+    )
     if none:
         return none
     s: DangerousDogsSection = pack.dangerous_dogs
     cites, notes = [rule.cite.citation], []
     counted = [i for i in facts.incidents if not i.provoked and i.occurred_on <= on]
+    excused = []
     if s.exceptions is not None:
         excused = [i for i in counted if i.excuse in s.exceptions.excuses]
         if excused or (facts.law_enforcement_dog and s.exceptions.law_enforcement_dog):
             cites.append(s.exceptions.cite.citation)
             notes.append("rebuttable presumption: excused incidents and law-enforcement dogs are not counted")
         if facts.law_enforcement_dog and s.exceptions.law_enforcement_dog:
-            return Decision({"classification": None, "ground": None}, tuple(cites), tuple(notes))
+            value = ClassificationAnswer(True, law_enforcement_dog=True, excused_incidents=len(excused))
+            return Decision(value, tuple(cites), tuple(notes))
         counted = [i for i in counted if i not in excused]
-    unknown = {i.excuse for i in counted if i.excuse is not None}
+    unknown = sorted({i.excuse for i in counted if i.excuse is not None})
     if unknown:
-        notes.append(f"excuse(s) {sorted(unknown)} are not exceptions in this ordinance; the incidents count")
+        notes.append(f"excuse(s) {unknown} are not exceptions in this ordinance; the incidents count")
     found, ground_name, ground = SCHEMES[rule.scheme](rule, counted, facts, on)
     # Each ground cites its own words; with none met, the definition as a whole.
     own = rule.grounds.get(ground_name) if ground_name else None
     cites[0] = own.cite.citation if own is not None else rule.cite.citation
     if rule.choice:
         notes.append(rule.choice)
-    if s.prima_facie is not None and any(i.victim == "person" and i.kind in ATTACK for i in counted):
+    prima_facie = s.prima_facie is not None and any(i.victim == "person" and i.kind in ATTACK for i in counted)
+    if prima_facie:
         cites.append(s.prima_facie.cite.citation)
         notes.append("a bite, attack or injury to a person is a prima facie showing that the dog is vicious")
-    return Decision({"classification": found, "ground": ground}, tuple(cites), tuple(notes))
+    value = ClassificationAnswer(True, found, ground, ground_name, False, len(excused), tuple(unknown), prima_facie)
+    return Decision(value, tuple(cites), tuple(notes))
 
 
 # --- deadlines ----------------------------------------------------------------------------
@@ -328,17 +360,27 @@ def contest_deadline(pack, facts: ContestFacts, on: date, local) -> Decision:
     return none or _deadline(rule, facts.served_on, facts.requested_on)
 
 
+@dataclass(frozen=True)
+class HearingWindow:
+    """`applies`: the ordinance sets a window; the hearing is held from `earliest` to `latest`."""
+
+    applies: bool
+    earliest: date | None = None
+    latest: date | None = None
+
+
 @question(
     "hearing_window",
     facts=ServedFacts,
+    value=HearingWindow,
     doc="The earliest and latest day the hearing on a contested determination may be held.",
 )
 def hearing_window(pack, facts: ServedFacts, on: date, local) -> Decision:
-    rule, none = _section(pack, "hearing_window", "hearing window")
+    rule, none = _section(pack, "hearing_window", "hearing window", HearingWindow(applies=False))
     if none:
         return none
     earliest, latest = rule.after(facts.served_on)
-    return Decision({"earliest": earliest, "latest": latest}, (rule.cite.citation,), choice_notes(rule))
+    return Decision(HearingWindow(True, earliest, latest), (rule.cite.citation,), choice_notes(rule))
 
 
 class ComplianceFacts(Facts):
@@ -346,13 +388,28 @@ class ComplianceFacts(Facts):
     appeal_failed_on: date | None = None
 
 
+@dataclass(frozen=True)
+class ComplianceDeadline:
+    """`applies`: the ordinance sets a compliance period; `last_day` ends the `days` counted from
+    `from_day` (the determination or the unsuccessful appeal, `runs_from`), moved past a Sunday or
+    legal holiday where the law says so."""
+
+    applies: bool
+    last_day: date | None = None
+    days: int | None = None
+    runs_from: Literal["determination", "unsuccessful_appeal"] | None = None
+    from_day: date | None = None
+    moved_past_sunday_or_holiday: bool | None = None
+
+
 @question(
     "compliance_deadline",
     facts=ComplianceFacts,
+    value=ComplianceDeadline,
     doc="The last day to comply with the regulations after a determination (or an unsuccessful appeal).",
 )
 def compliance_deadline(pack, facts: ComplianceFacts, on: date, local) -> Decision:
-    rule, none = _section(pack, "compliance", "compliance deadline")
+    rule, none = _section(pack, "compliance", "compliance deadline", ComplianceDeadline(applies=False))
     if none:
         return none
     s: DangerousDogsSection = pack.dangerous_dogs
@@ -362,13 +419,7 @@ def compliance_deadline(pack, facts: ComplianceFacts, on: date, local) -> Decisi
     else:
         start = facts.determined_on
     last, moved = last_day(rule.days, start, pack)
-    value = {
-        "last_day": last,
-        "days": rule.days,
-        "runs_from": runs_from,
-        "from_day": start,
-        "moved_past_sunday_or_holiday": bool(moved),
-    }
+    value = ComplianceDeadline(True, last, rule.days, runs_from, start, bool(moved))
     return Decision(value, (rule.cite.citation, *moved), choice_notes(rule))
 
 
@@ -411,20 +462,47 @@ def _elsewhere_start(rule: DeclaredElsewhereRequirements, f: DeclaredElsewhereFa
     return max(f.moved_in_on, min(known)) if known else f.moved_in_on
 
 
+@dataclass(frozen=True)
+class RequirementDeadline:
+    """One requirement: `mandatory` (else the officer or Board may impose it), its `deadline` (None
+    while stayed, before the permit, or awaiting the day it runs from), what it `runs_from`, whether
+    a timely contest has `stayed` it, and the `amount` it names (the insurance minimum)."""
+
+    mandatory: bool
+    deadline: date | None
+    runs_from: Literal["declaration", "determination", "written_notice", "before_permit", "acquisition"]
+    stayed: bool
+    amount: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class RequirementDeadlines:
+    """`applies`: the ordinance sets requirements after a declaration (and, for a dog declared
+    elsewhere, from when they run); `requirements` those binding this classification, by name, in
+    the ordinance's order."""
+
+    applies: bool
+    requirements: dict[RequirementName, RequirementDeadline] = field(default_factory=dict)
+
+
 @question(
     "requirement_deadlines",
     facts=RequirementFacts,
+    value=RequirementDeadlines,
     doc="Each requirement that follows a declaration (spay/neuter, photographs, signs, insurance, "
     "permit, ...): whether it binds, its deadline, whether a timely contest stays it, any amount.",
 )
 def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Decision:
-    rules, none = _section(pack, "requirements", "requirements after a declaration")
+    absent = RequirementDeadlines(applies=False)
+    rules, none = _section(pack, "requirements", "requirements after a declaration", absent)
     if none:
         return none
     cites, notes, value, moved_by = [], [], {}, []
     elsewhere, declared_on, determined_on = facts.declared_elsewhere, facts.declared_on, facts.determined_on
     if elsewhere is not None:
-        rule, none = _section(pack, "declared_elsewhere_requirements", "requirements for a dog declared elsewhere")
+        rule, none = _section(
+            pack, "declared_elsewhere_requirements", "requirements for a dog declared elsewhere", absent
+        )
         if none:
             return none
         declared_on = determined_on = _elsewhere_start(rule, elsewhere)
@@ -449,40 +527,51 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
             elif r.days is not None:
                 deadline, moved = last_day(r.days, start, pack)
                 moved_by += [c for c in moved if c not in moved_by]
-        value[r.name] = {
-            "mandatory": r.mandatory,
-            "deadline": deadline,
-            "runs_from": runs_from,
-            "stayed": stayed,
-            "amount": r.amount,
-        }
+        value[r.name] = RequirementDeadline(r.mandatory, deadline, runs_from, stayed, r.amount)
         if r.choice and r.choice not in notes:
             notes.append(r.choice)
     # One citation per requirement, in the order of `value`; then the rules that moved a last day.
     cites += [c for c in moved_by if c not in cites]
     if elsewhere is not None:
         cites.append(pack.dangerous_dogs.declared_elsewhere_requirements.cite.citation)
-    return Decision(value, tuple(cites), tuple(notes))
+    return Decision(RequirementDeadlines(True, value), tuple(cites), tuple(notes))
 
 
 class PermitFeeFacts(Facts):
     first_permit: bool = True
 
 
+@dataclass(frozen=True)
+class PermitFeeAnswer:
+    """`applies`: the ordinance sets a vicious-dog permit fee; `fee` what a permit issued on the day
+    pays (None while the local amount is not set, or none is in force: `in_force`), of the
+    `annual_fee`; `prorated` by `method`, `remaining` days of the year's `of`."""
+
+    applies: bool
+    in_force: bool = False
+    fee: Decimal | None = None
+    annual_fee: Decimal | None = None
+    prorated: bool = False
+    method: Literal["by_day", "none"] = "none"
+    remaining: int | None = None
+    of: int | None = None
+
+
 @question(
     "vicious_dog_permit_fee",
     facts=PermitFeeFacts,
+    value=PermitFeeAnswer,
     doc="The annual vicious-dog permit fee for a permit issued on `on` (the first year prorated).",
 )
 def vicious_dog_permit_fee(pack, facts: PermitFeeFacts, on: date, local) -> Decision:
-    rule, none = _section(pack, "permit_fee", "vicious-dog permit fee")
+    rule, none = _section(pack, "permit_fee", "vicious-dog permit fee", PermitFeeAnswer(applies=False))
     if none:
         return none
     annual, missing = amount_at(rule.amount, on, local, rule.cite.citation)
     if missing:
-        return Decision(None, (rule.cite.citation,), (), (missing,))
+        return Decision(PermitFeeAnswer(True, True), (rule.cite.citation,), (), (missing,))
     if annual is None:
-        return Decision(None, (rule.cite.citation,), (f"no permit fee in force on {on}",))
+        return Decision(PermitFeeAnswer(True), (rule.cite.citation,), (f"no permit fee in force on {on}",))
     notes = list(choice_notes(rule))
     fee, prorated = annual, rule.prorate_first_year and facts.first_permit and rule.proration != "none"
     remaining = period = None
@@ -490,14 +579,9 @@ def vicious_dog_permit_fee(pack, facts: PermitFeeFacts, on: date, local) -> Deci
         period = (date(on.year + 1, 1, 1) - date(on.year, 1, 1)).days
         remaining = (date(on.year + 1, 1, 1) - on).days
         fee = (annual * remaining / period).quantize(CENT, rounding=ROUND_HALF_UP)
-    value = {
-        "fee": fee,
-        "annual_fee": annual,
-        "prorated": prorated,
-        "method": rule.proration if prorated else "none",
-        "remaining": remaining,
-        "of": period,
-    }
+    value = PermitFeeAnswer(
+        True, True, fee, annual, prorated, rule.proration if prorated else "none", remaining, period
+    )
     return Decision(value, (rule.cite.citation,), tuple(notes))
 
 
@@ -509,18 +593,32 @@ class WaiverFacts(Facts):
     behavior_program_completed: bool
 
 
+@dataclass(frozen=True)
+class WaiverAnswer:
+    """`applies`: a declaration of this classification may be waived here; the owner may apply from
+    `apply_from`; `eligible`: the day has come and every condition holds; the waiver may be
+    rescinded within `rescind_within_days` (None: the text sets no such period)."""
+
+    applies: bool
+    apply_from: date | None = None
+    eligible: bool = False
+    rescind_within_days: int | None = None
+
+
 @question(
     "declaration_waiver",
     facts=WaiverFacts,
+    value=WaiverAnswer,
     doc="When the owner may apply to have a declaration waived, and whether the conditions hold on `on`.",
 )
 def declaration_waiver(pack, facts: WaiverFacts, on: date, local) -> Decision:
-    rules, none = _section(pack, "waivers", "waiver of a declaration")
+    rules, none = _section(pack, "waivers", "waiver of a declaration", WaiverAnswer(applies=False))
     if none:
         return none
     rule = next((w for w in rules if w.classification == facts.classification), None)
     if rule is None:
-        return Decision(None, (), (f"a {facts.classification.replace('_', ' ')} declaration cannot be waived here",))
+        notes = (f"a {facts.classification.replace('_', ' ')} declaration cannot be waived here",)
+        return Decision(WaiverAnswer(applies=False), (), notes)
     from_ = plus_months(facts.declared_on, 12 * rule.years)
     eligible = (
         on >= from_
@@ -528,7 +626,7 @@ def declaration_waiver(pack, facts: WaiverFacts, on: date, local) -> Decision:
         and facts.complied_throughout
         and facts.behavior_program_completed
     )
-    value = {"apply_from": from_, "eligible": eligible, "rescind_within_days": rule.rescind_within_days}
+    value = WaiverAnswer(True, from_, eligible, rule.rescind_within_days)
     return Decision(value, (rule.cite.citation,), choice_notes(rule))
 
 
@@ -536,16 +634,27 @@ class RemovalFacts(Facts):
     served_at: datetime
 
 
+@dataclass(frozen=True)
+class RemovalDeadline:
+    """`applies`: the ordinance sets a removal period; the dog is out by `due_at`, `hours` after
+    the written notice."""
+
+    applies: bool
+    due_at: datetime | None = None
+    hours: int | None = None
+
+
 @question(
     "removal_deadline",
     facts=RemovalFacts,
+    value=RemovalDeadline,
     doc="When a dangerous or vicious dog must be out of the municipality after written notice to remove it.",
 )
 def removal_deadline(pack, facts: RemovalFacts, on: date, local) -> Decision:
-    rule, none = _section(pack, "removal", "removal deadline")
+    rule, none = _section(pack, "removal", "removal deadline", RemovalDeadline(applies=False))
     if none:
         return none
-    value = {"due_at": rule.after(facts.served_at), "hours": rule.hours}
+    value = RemovalDeadline(True, rule.after(facts.served_at), rule.hours)
     return Decision(value, (rule.cite.citation,), choice_notes(rule))
 
 
@@ -553,26 +662,58 @@ class MovedInFacts(Facts):
     moved_in_on: date
 
 
+@dataclass(frozen=True)
+class DeclaredElsewhereDeadline:
+    """`applies`: the ordinance sets the notice for a dog declared elsewhere; `last_day` ends the
+    `days` after it moved in, moved past a Sunday or legal holiday where the law says so."""
+
+    applies: bool
+    last_day: date | None = None
+    days: int | None = None
+    moved_past_sunday_or_holiday: bool | None = None
+
+
 @question(
     "declared_elsewhere_deadline",
     facts=MovedInFacts,
+    value=DeclaredElsewhereDeadline,
     doc="The last day to notify police and clerk of a dog declared dangerous or vicious elsewhere.",
 )
 def declared_elsewhere_deadline(pack, facts: MovedInFacts, on: date, local) -> Decision:
-    rule, none = _section(pack, "declared_elsewhere", "rule for dogs declared elsewhere")
+    absent = DeclaredElsewhereDeadline(applies=False)
+    rule, none = _section(pack, "declared_elsewhere", "rule for dogs declared elsewhere", absent)
     if none:
         return none
     last, moved = last_day(rule.days, facts.moved_in_on, pack)
-    value = {"last_day": last, "days": rule.days, "moved_past_sunday_or_holiday": bool(moved)}
+    value = DeclaredElsewhereDeadline(True, last, rule.days, bool(moved))
     return Decision(value, (rule.cite.citation, *moved), choice_notes(rule))
+
+
+@dataclass(frozen=True)
+class DeclaredElsewhereStart:
+    """`applies`: the pack reads a day the requirements run from; `starts_on` that day, read from
+    the notice or registration or the day the dog moved in (`runs_from`)."""
+
+    applies: bool
+    starts_on: date | None = None
+    runs_from: Literal["notice_or_registration", "moved_in"] | None = None
 
 
 @question(
     "declared_elsewhere_start",
     facts=DeclaredElsewhereFacts,
+    value=DeclaredElsewhereStart,
     doc="The day from which this ordinance's requirements run for a dog declared dangerous or "
     "vicious elsewhere and moved in (the text sets none; the pack's reading).",
 )
 def declared_elsewhere_start(pack, facts: DeclaredElsewhereFacts, on: date, local) -> Decision:
-    rule, none = _section(pack, "declared_elsewhere_requirements", "requirements for a dog declared elsewhere")
-    return none or Decision({"starts_on": _elsewhere_start(rule, facts)}, (rule.cite.citation,), choice_notes(rule))
+    rule, none = _section(
+        pack,
+        "declared_elsewhere_requirements",
+        "requirements for a dog declared elsewhere",
+        DeclaredElsewhereStart(applies=False),
+    )
+    if none:
+        return none
+    value = DeclaredElsewhereStart(True, _elsewhere_start(rule, facts), rule.runs_from)
+    return Decision(value, (rule.cite.citation,), choice_notes(rule))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from typing import Literal
 
 from pydantic import Field
@@ -94,9 +95,24 @@ class BasisFacts(Facts):
     ground: Ground | None = None  # the conduct the animal is impounded for
 
 
+@dataclass(frozen=True)
+class BasisAnswer:
+    """`may_impound`: false if a rule the ordinance sets fails, true if every one is met, None where
+    it sets none (`general_custody_power`: the officer's power under ch. 173, cited) or the ground is
+    `awaiting`. `evidence_met` and `ground_listed` are each rule's answer (None: no such rule, or
+    the ground not yet said)."""
+
+    may_impound: bool | None
+    evidence_met: bool | None = None
+    ground_listed: bool | None = None
+    general_custody_power: bool = False
+    awaiting: Literal["ground"] | None = None
+
+
 @question(
     "impoundment_basis",
     facts=BasisFacts,
+    value=BasisAnswer,
     doc="May the officer impound: is the conduct one the ordinance lets an officer impound for "
     "(`ground_listed`), and has the officer seen or heard the violation or does the officer hold a "
     "signed sworn complaint (`evidence_met`)? `may_impound` is false if either fails, true if "
@@ -106,7 +122,7 @@ class BasisFacts(Facts):
 def impoundment_basis(pack, facts: BasisFacts, on: date, local) -> Decision:
     s: ImpoundmentSection = pack.impoundment
     cites, notes = [], []
-    evidence = ground = None
+    evidence = ground = awaiting = None
     if s.basis is not None:
         held = {"officer_saw_or_heard": facts.officer_saw_or_heard, "sworn_complaint": facts.sworn_complaint}
         evidence = any(held[a] for a in s.basis.accepts)
@@ -115,15 +131,18 @@ def impoundment_basis(pack, facts: BasisFacts, on: date, local) -> Decision:
         cites.append(s.grounds.cite.citation)
         notes += [s.grounds.choice] if s.grounds.choice else []
         if facts.ground is None:
+            awaiting = "ground"
             notes.append("say which conduct the animal is impounded for (ground)")
         else:
             ground = facts.ground in s.grounds.grounds
     checks = [c for c in (evidence, ground) if c is not None]
     may = False if False in checks else (True if checks else None)
-    if s.basis is None and s.grounds is None and s.custody is not None:
+    general = s.basis is None and s.grounds is None and s.custody is not None
+    if general:
         cites.append(s.custody.cite.citation)
         notes += [s.custody.choice] if s.custody.choice else []
-    return Decision({"may_impound": may, "evidence_met": evidence, "ground_listed": ground}, tuple(cites), tuple(notes))
+    value = BasisAnswer(may, evidence, ground, general, awaiting)
+    return Decision(value, tuple(cites), tuple(notes))
 
 
 class HoldingFacts(Facts):
@@ -203,9 +222,29 @@ def _met(condition: str, f: ReleaseFacts) -> bool:
     }[condition]
 
 
+@dataclass(frozen=True)
+class ReleaseAnswer:
+    """The release `conditions` (those `unmet`), `may_release` when none is unmet and every amount
+    is set; the `fee` (the `impoundment_fee` by impoundment number, plus `daily_fee` for each of the
+    `days_in_shelter`) and its `total`; what the owner pays `plus` it, and whether the costs of
+    impoundment and care actually incurred are added (`plus_costs_incurred`)."""
+
+    conditions: tuple[Condition, ...]
+    unmet: tuple[Condition, ...]
+    may_release: bool
+    fee: Decimal | None = None
+    impoundment_fee: Decimal | None = None
+    daily_fee: Decimal | None = None
+    days_in_shelter: int | None = None
+    total: Decimal | None = None
+    plus: tuple[str, ...] = ()
+    plus_costs_incurred: bool = False
+
+
 @question(
     "impoundment_release",
     facts=ReleaseFacts,
+    value=ReleaseAnswer,
     doc="Release of an impounded animal to its owner on date `on`: the conditions, which are "
     "unmet, and the release fee (by impoundment number, plus any daily fee).",
 )
@@ -243,16 +282,16 @@ def impoundment_release(pack, facts: ReleaseFacts, on: date, local) -> Decision:
     if s.costs_incurred is not None:
         cites.append(s.costs_incurred.cite.citation)
         notes.append("the owner pays the costs of impoundment and care actually incurred")
-    value = {
-        "conditions": conditions,
-        "unmet": unmet,
-        "may_release": not unmet and not not_set,
-        "fee": fee,
-        "impoundment_fee": base,
-        "daily_fee": daily,
-        "days_in_shelter": days,
-        "total": fee,
-        "plus": plus_,
-        "plus_costs_incurred": s.costs_incurred is not None,
-    }
+    value = ReleaseAnswer(
+        tuple(conditions),
+        tuple(unmet),
+        not unmet and not not_set,
+        fee,
+        base,
+        daily,
+        days,
+        fee,
+        tuple(plus_),
+        s.costs_incurred is not None,
+    )
     return Decision(value, tuple(cites), tuple(notes), tuple(not_set))

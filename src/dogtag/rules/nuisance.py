@@ -124,16 +124,28 @@ class AtLargeFacts(Facts):
     observed_again_on: date | None = None
 
 
+@dataclass(frozen=True)
+class AtLargeComplaintAnswer:
+    """`applies`: the ordinance has the citizen procedure; `next_step` after the complaint, and
+    what a petition to the City Attorney must contain."""
+
+    applies: bool
+    next_step: Literal["police_written_notice", "petition_city_attorney", "await_repeat_observation"] | None = None
+    petition_must_contain: tuple[str, ...] = ()
+
+
 @question(
     "at_large_complaint",
     facts=AtLargeFacts,
+    value=AtLargeComplaintAnswer,
     doc="Cedarburg's citizen procedure for a dog at large: the next step after a complaint, and "
     "what a petition to the City Attorney must contain.",
 )
 def at_large_complaint(pack, facts: AtLargeFacts, on: date, local) -> Decision:
     s: NuisanceSection | None = pack.nuisance
     if s is None or s.at_large_complaints is None:
-        return Decision(None, (), ("this ordinance has no citizen complaint procedure for dogs at large",))
+        notes = ("this ordinance has no citizen complaint procedure for dogs at large",)
+        return Decision(AtLargeComplaintAnswer(applies=False), (), notes)
     rule = s.at_large_complaints
     if facts.police_notice_on is None:
         step = "police_written_notice"
@@ -141,5 +153,5 @@ def at_large_complaint(pack, facts: AtLargeFacts, on: date, local) -> Decision:
         step = "petition_city_attorney"
     else:
         step = "await_repeat_observation"
-    value = {"next_step": step, "petition_must_contain": rule.petition_must_contain}
+    value = AtLargeComplaintAnswer(True, step, tuple(rule.petition_must_contain))
     return Decision(value, (rule.cite.citation,), choice_notes(rule))

@@ -219,8 +219,8 @@ def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Deci
 
     renewal = facts.renews_expiring_on is not None
     fee = vicious_dog_permit_fee(pack, PermitFeeFacts(first_permit=facts.first_permit and not renewal), on, local)
-    if fee.value is None:
-        return fee
+    if fee.value.fee is None:  # no fee in the ordinance, none in force, or its amount not set
+        return Decision(None, fee.citations, fee.notes, fee.not_set)
     s: PermitsSection | None = pack.permits
     term = s.vicious_dog_permit_year if s is not None else None
     if term is None:
@@ -252,8 +252,8 @@ def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Deci
     value = {
         "may_issue": True,
         "reasons": {},
-        "fee": fee.value["fee"],
-        "proration": {k: fee.value[k] for k in ("prorated", "method", "remaining", "of")},
+        "fee": fee.value.fee,
+        "proration": {k: getattr(fee.value, k) for k in ("prorated", "method", "remaining", "of")},
         "fee_kind": "renewal" if renewal else "initial",
         "expires": term.ends.of(year),
         "renewal_due": term.renewal_due.of(year + 1),

@@ -6,8 +6,11 @@ and § 7-1-9 and Benton's bite-report section restate it or add to it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal
+
+from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only from Python 3.12
 
 from .catalogue import Facts, question
 from .decision import Decision
@@ -47,9 +50,39 @@ class BiteFacts(Facts):
     isolation_starts_on: date | None = None
 
 
+PlaceAllowed = Literal["isolation_facility", "veterinarian_within_city", "owner_premises"]
+
+
+@dataclass(frozen=True)
+class ExaminationDays:
+    """The three examinations: the `first` day of isolation, one between `intervening_from` and
+    `intervening_to` (`suggested_intervening` the middle day), the `last` day."""
+
+    first: date
+    intervening_from: date
+    intervening_to: date
+    suggested_intervening: date
+    last: date
+
+
+@dataclass(frozen=True)
+class BiteQuarantine:
+    """Where the animal may be kept (`places_allowed`), by when it is delivered there
+    (`delivery_deadline`, None where no order time is known or no rule sets one), the day the
+    observation ends, the examination days, and the day the owner's confinement ends (None: no
+    such rule)."""
+
+    places_allowed: tuple[PlaceAllowed, ...]
+    delivery_deadline: datetime | None
+    observation_ends: date
+    examination_days: ExaminationDays
+    owner_confinement_ends: date | None = None
+
+
 @question(
     "bite_quarantine",
     facts=BiteFacts,
+    value=BiteQuarantine,
     doc="Quarantine after a bite: place allowed, delivery deadline, observation end, "
     "the three examination days, the owner's confinement.",
 )
@@ -74,24 +107,20 @@ def bite_quarantine(pack, facts: BiteFacts, on: date, local) -> Decision:
         notes += [q.isolation_period.choice] if q.isolation_period.choice else []
     if first >= ends:
         raise ValueError(f"isolation_starts_on {first} is not before the observation ends ({ends})")
-    value = {
-        "places_allowed": places,
-        "delivery_deadline": delivery,
-        "observation_ends": ends,
-        "examination_days": {
-            "first": first,
-            "intervening_from": date.fromordinal(first.toordinal() + 1),
-            "intervening_to": date.fromordinal(ends.toordinal() - 1),
-            "suggested_intervening": date.fromordinal((first.toordinal() + ends.toordinal()) // 2),
-            "last": ends,
-        },
-        "owner_confinement_ends": None,
-    }
+    examinations = ExaminationDays(
+        first,
+        date.fromordinal(first.toordinal() + 1),
+        date.fromordinal(ends.toordinal() - 1),
+        date.fromordinal((first.toordinal() + ends.toordinal()) // 2),
+        ends,
+    )
+    confinement_ends = None
     if q.owner_confinement is not None:
-        value["owner_confinement_ends"] = q.owner_confinement.after(facts.bitten_on)
+        confinement_ends = q.owner_confinement.after(facts.bitten_on)
         cites.append(q.owner_confinement.cite.citation)
     if q.examinations.choice:
         notes.append(q.examinations.choice)
+    value = BiteQuarantine(tuple(places), delivery, ends, examinations, confinement_ends)
     return Decision(value, tuple(cites), tuple(notes))
 
 
@@ -100,27 +129,36 @@ class ExposureFacts(Facts):
     immunized_on_exposure: bool
 
 
+# "from" is a Python keyword: the window is a typed mapping, its keys as the JSON has them.
+VaccinationWindow = TypedDict("VaccinationWindow", {"from": date, "to": date})
+
+
+@dataclass(frozen=True)
+class ExposureQuarantine:
+    """Confined until `confined_until`; an animal not immunized on exposure is vaccinated within
+    `vaccination_window`; an immunized one is revaccinated `revaccinate` (as soon as possible)."""
+
+    confined_until: date
+    vaccination_window: VaccinationWindow | None = None
+    revaccinate: Literal["as_soon_as_possible"] | None = None
+
+
 @question(
     "exposure_quarantine",
     facts=ExposureFacts,
+    value=ExposureQuarantine,
     doc="Quarantine after exposure to a rabid animal: 180 days with the vaccination window, "
     "or 60 days and revaccination, by immunization on the exposure date.",
 )
 def exposure_quarantine(pack, facts: ExposureFacts, on: date, local) -> Decision:
     q: QuarantineSection = pack.quarantine
     if facts.immunized_on_exposure:
-        value = {
-            "confined_until": q.exposure_immunized.after(facts.exposed_on),
-            "vaccination_window": None,
-            "revaccinate": "as_soon_as_possible",
-        }
+        value = ExposureQuarantine(q.exposure_immunized.after(facts.exposed_on), None, "as_soon_as_possible")
         return Decision(value, (q.exposure_immunized.cite.citation,))
     start, end = q.vaccination_window.after(facts.exposed_on)
-    value = {
-        "confined_until": q.exposure_not_immunized.after(facts.exposed_on),
-        "vaccination_window": {"from": start, "to": end},
-        "revaccinate": None,
-    }
+    value = ExposureQuarantine(
+        q.exposure_not_immunized.after(facts.exposed_on), VaccinationWindow({"from": start, "to": end})
+    )
     return Decision(value, (q.exposure_not_immunized.cite.citation, q.vaccination_window.cite.citation))
 
 
@@ -130,16 +168,31 @@ class DistrictFacts(Facts):
     tag_attached: bool
 
 
+@dataclass(frozen=True)
+class DistrictAnswer:
+    """`applies`: the ordinance provides for a district rabies quarantine; `covered`: it names this
+    species; `must_be_restrained` unless `exempt`; the notice is posted in `posting_places`."""
+
+    applies: bool
+    covered: bool = False
+    must_be_restrained: bool = False
+    exempt: bool = False
+    posting_places: int | None = None
+
+
 @question(
     "district_quarantine",
     facts=DistrictFacts,
+    value=DistrictAnswer,
     doc="Where a district is quarantined for rabies: must this animal be kept confined, "
     "tied, leashed or muzzled, or is it exempt?",
 )
 def district_quarantine(pack, facts: DistrictFacts, on: date, local) -> Decision:
     q: QuarantineSection = pack.quarantine
     if q is None or q.district is None:
-        return Decision(None, (), ("this ordinance has no district rabies quarantine provision",))
+        return Decision(
+            DistrictAnswer(applies=False), (), ("this ordinance has no district rabies quarantine provision",)
+        )
     cites, notes = [q.district.cite.citation], []
     covered = facts.species in q.district.species
     exempt = False
@@ -150,9 +203,5 @@ def district_quarantine(pack, facts: DistrictFacts, on: date, local) -> Decision
         cites.append(q.district_exemption.cite.citation)
         if q.district_exemption.choice:
             notes.append(q.district_exemption.choice)
-    value = {
-        "must_be_restrained": covered and not exempt,
-        "exempt": exempt,
-        "posting_places": q.district.posting_places,
-    }
+    value = DistrictAnswer(True, covered, covered and not exempt, exempt, q.district.posting_places)
     return Decision(value, tuple(cites), tuple(notes))

@@ -42,7 +42,7 @@ def _complaint_finding(complaint) -> dict | None:
             "observed_again_on": complaint.observed_again_on,
         }
         decision = law.ask(municipality, "at_large_complaint", facts, max(on, today()))
-        return law.stored(decision) if decision.value is not None else None
+        return law.stored(decision) if decision.value.applies else None
     return None
 
 

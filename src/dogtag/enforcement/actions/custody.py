@@ -44,7 +44,7 @@ def record_escape_notification(
         )
     facts = {"classification": decl.classification, "event": event}
     decision = law.ask(decl.municipality, "dangerous_dog_escape_notice", facts, occurred_on, field="event")
-    if decision.value is None or not decision.value["required"]:
+    if not decision.value.required:
         raise ValidationError({"event": "; ".join(decision.notes) or "The ordinance requires no such notice."})
     not_notified = notice_method == EscapeNotification.Method.NOT_NOTIFIED
     if not_notified and notified_at:
@@ -82,7 +82,7 @@ def record_failure_to_comply(decl, *, acting_user, found_on, failure) -> Complia
     if found_on < decl.determined_on:
         raise ValidationError({"found_on": f"That is before the declaration ({shown(decl.determined_on)})."})
     decision = law.ask(decl.municipality, "failure_to_comply", {"classification": decl.classification}, found_on)
-    if decision.value is None:
+    if not decision.value.applies:
         raise ValidationError({"failure": "; ".join(decision.notes) or "The ordinance attaches no consequence here."})
     in_force = License.objects.filter(
         animal=decl.animal, voided_at=None, issued_on__lte=found_on, expires_on__gte=found_on
@@ -97,9 +97,9 @@ def record_failure_to_comply(decl, *, acting_user, found_on, failure) -> Complia
     )
     finding = save_record(finding, acting_user=acting_user, action="declaration.failure_to_comply", roles=OFFICERS)
     reason = f"Revoked: failure to comply found on {shown(found_on)} ({law.sections(decision)}): {finding.failure}"
-    if in_force is not None and decision.value["revoke_license"]:
+    if in_force is not None and decision.value.revoke_license:
         revoke_license(in_force, acting_user=acting_user, reason=reason[:300])
-    if decision.value["seizure"]:
+    if decision.value.seizure:
         label = "Seize and impound the dog (subject to immediate seizure)"
         set_deadline(decl.case, "seizure", label, found_on, decision)
     return finding

@@ -72,8 +72,8 @@ def declare_dog(
         "rabies_conforming": currently_immunized(animal, determined_on),
     }
     decision = law.ask(municipality, "dog_classification", facts, determined_on, field="incidents")
-    value = decision.value or {}
-    if not value.get("classification"):
+    value = decision.value
+    if value.classification is None:
         note = "; ".join(decision.notes)
         raise ValidationError(
             {
@@ -85,7 +85,7 @@ def declare_dog(
         acting_user=acting_user,
         municipality=municipality,
         kind=Case.Kind.DECLARATION,
-        title=f"{animal} declared {value['classification'].replace('_', ' ')}",
+        title=f"{animal} declared {value.classification.replace('_', ' ')}",
         animal=animal,
         opened_on=determined_on,
     )
@@ -93,8 +93,8 @@ def declare_dog(
         municipality=municipality,
         case=case,
         animal=animal,
-        classification=value["classification"],
-        ground=value["ground"],
+        classification=value.classification,
+        ground=value.ground,
         evidence=evidence,
         incidents=rules.to_json(incidents),
         classification_decision=law.stored(decision),
@@ -180,7 +180,7 @@ def serve_removal_notice(decl, *, acting_user, served_at) -> Declaration:
         {"served_at": timezone.localtime(served_at).replace(tzinfo=None)},
         today(),
     )
-    if decision.value is None:
+    if not decision.value.applies:
         raise ValidationError({"served_at": "This ordinance sets no removal deadline."})
     served = f"Removal notice served {timezone.localtime(served_at):%Y-%m-%d %H:%M}"
     if already(decl, acting_user=acting_user, roles=OFFICERS, status_reason=served):
@@ -192,7 +192,7 @@ def serve_removal_notice(decl, *, acting_user, served_at) -> Declaration:
         decl.case,
         "removal",
         "Remove the dog from the municipality",
-        timezone.make_aware(decision.value["due_at"]),
+        timezone.make_aware(decision.value.due_at),
         decision,
     )
     return decl
@@ -216,7 +216,7 @@ def register_declared_elsewhere(
     if recorded is not None:
         return recorded  # the same registration sent twice
     decision = law.ask(municipality, "declared_elsewhere_deadline", {"moved_in_on": moved_in_on}, today())
-    if decision.value is None:
+    if not decision.value.applies:
         raise ValidationError({"moved_in_on": "This ordinance has no rule for dogs declared elsewhere."})
     if not conditions.strip():
         raise ValidationError({"conditions": "Record the restrictions the other agency imposed."})
@@ -245,12 +245,10 @@ def register_declared_elsewhere(
     )
     decl = save_record(decl, acting_user=acting_user, action="declaration.declared_elsewhere", roles=OFFICERS)
     set_deadline(
-        case, "declared_elsewhere", "The owner notifies the police and the clerk", decision.value["last_day"], decision
+        case, "declared_elsewhere", "The owner notifies the police and the clerk", decision.value.last_day, decision
     )
     if notified_on:
-        meet(
-            case, "declared_elsewhere", notified_on, "late" if notified_on > decision.value["last_day"] else "notified"
-        )
+        meet(case, "declared_elsewhere", notified_on, "late" if notified_on > decision.value.last_day else "notified")
     set_compliance(decl)
     update_requirements(decl)
     return decl
@@ -302,13 +300,13 @@ def apply_for_waiver(
         "behavior_program_completed": bool(behavior_program_proof.strip()),
     }
     decision = law.ask(decl.municipality, "declaration_waiver", facts, applied_on)
-    if decision.value is None:
+    if not decision.value.applies:
         raise ValidationError({"__all__": "; ".join(decision.notes)})
-    if not decision.value["eligible"]:
+    if not decision.value.eligible:
         raise ValidationError(
             {
                 "__all__": f"Not eligible for a waiver: the owner may apply from "
-                f"{shown(as_date(decision.value['apply_from']))} with no subsequent violations, compliance "
+                f"{shown(decision.value.apply_from)} with no subsequent violations, compliance "
                 f"throughout and proof of a behavior modification programme "
                 f"({law.sections(decision)})."
             }

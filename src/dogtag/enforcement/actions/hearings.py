@@ -61,12 +61,12 @@ def request_hearing(decl, *, acting_user, requested_on) -> Declaration:
     )
     meet(decl.case, "contest", requested_on, "hearing requested")
     window = law.ask(decl.municipality, "hearing_window", {"served_on": decl.effective_on}, today())
-    if window.value is not None:
+    if window.value.applies:
         set_deadline(
             decl.case,
             "hearing",
-            f"Hold the hearing (not before {window.value['earliest']:%B %-d})",
-            window.value["latest"],
+            f"Hold the hearing (not before {window.value.earliest:%B %-d})",
+            window.value.latest,
             window,
         )
     update_requirements(decl)
@@ -84,11 +84,11 @@ def schedule_hearing(decl, *, acting_user, scheduled_on, time, place, interested
     if not decl.contest_timely:
         raise ValidationError({"scheduled_on": "The owner has not requested a hearing in time."})
     window = law.ask(decl.municipality, "hearing_window", {"served_on": decl.effective_on}, today())
-    if window.value is not None and not (window.value["earliest"] <= scheduled_on <= window.value["latest"]):
+    if window.value.applies and not (window.value.earliest <= scheduled_on <= window.value.latest):
         raise ValidationError(
             {
-                "scheduled_on": f"The hearing is held between {shown(as_date(window.value['earliest']))} and "
-                f"{shown(as_date(window.value['latest']))} ({law.sections(window)})."
+                "scheduled_on": f"The hearing is held between {shown(window.value.earliest)} and "
+                f"{shown(window.value.latest)} ({law.sections(window)})."
             }
         )
     # The same form sent twice (a double click, a resent page) must not make two hearings:
@@ -134,8 +134,8 @@ def decide_hearing(
         return hearing
     decl = hearing.declaration
     compliance = law.ask(decl.municipality, "compliance_deadline", {"determined_on": decl.determined_on}, today())
-    if outcome != Hearing.Outcome.REVERSED and compliance.value is not None:
-        latest = compliance.value["last_day"]
+    if outcome != Hearing.Outcome.REVERSED and compliance.value.applies:
+        latest = compliance.value.last_day
         if comply_by is None:
             comply_by = latest
         if comply_by > latest:
@@ -272,6 +272,6 @@ def decide_appeal(appeal, *, acting_user, decided_on, outcome) -> Appeal:
     facts = {"determined_on": decl.determined_on}
     after = law.ask(decl.municipality, "compliance_deadline", {**facts, "appeal_failed_on": decided_on}, today())
     before = law.ask(decl.municipality, "compliance_deadline", facts, today())
-    if after.value is not None and after.value["last_day"] != (before.value or {}).get("last_day"):
+    if after.value.applies and after.value.last_day != before.value.last_day:
         set_compliance(decl, appeal_failed_on=decided_on)
     return appeal

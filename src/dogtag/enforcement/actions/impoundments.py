@@ -111,7 +111,7 @@ def impound(
         },
         impounded_on,
     )
-    if basis.value["ground_listed"] is False:
+    if basis.value.ground_listed is False:
         reason_label = Impoundment.Reason(reason).label if reason in Impoundment.Reason.values else reason
         raise ValidationError(
             {
@@ -119,7 +119,7 @@ def impound(
                 f"({reason_label.lower()})."
             }
         )
-    if basis.value["evidence_met"] is False:
+    if basis.value.evidence_met is False:
         raise ValidationError(
             {
                 "officer_saw_or_heard": f"{law.sections(basis)} requires that the impounding officer saw or heard the "
@@ -252,10 +252,10 @@ def release_impoundment(imp, *, acting_user, released_on=None, fee_paid=None, li
             {"__all__": f"Already disposed of: {imp.get_disposition_display()} on {shown(imp.disposed_on)}."}
         )
     decision = release_decision(imp, on=released_on, **conditions)
-    problems = [CONDITION_WORDS[c] for c in decision.value["unmet"]]
+    problems = [CONDITION_WORDS[c] for c in decision.value.unmet]
     if decision.not_set:
         problems.append(law.not_set_message(decision))
-    fee = decision.value["fee"]
+    fee = decision.value.fee
     if fee is not None and (fee_paid is None or Decimal(fee_paid) < fee):
         problems.append(f"the release fee of ${fee:.2f} (paid: ${Decimal(fee_paid or 0):.2f})")
     if problems:

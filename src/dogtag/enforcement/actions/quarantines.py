@@ -76,34 +76,30 @@ EXAM_KEYS = {"first": "examination.first", "intervening": "examination.interveni
 
 def _bite_deadlines(order, decision):
     v, case = decision.value, order.case
-    if order.place != QuarantineOrder.Place.OWNER_PREMISES and v["delivery_deadline"]:
-        due = (
-            timezone.make_aware(v["delivery_deadline"])
-            if timezone.is_naive(v["delivery_deadline"])
-            else v["delivery_deadline"]
-        )
+    if order.place != QuarantineOrder.Place.OWNER_PREMISES and v.delivery_deadline:
+        delivery = v.delivery_deadline
+        due = timezone.make_aware(delivery) if timezone.is_naive(delivery) else delivery
         set_deadline(case, "delivery", "Deliver the animal to the place of isolation", due, decision)
-    days = v["examination_days"]
-    set_deadline(case, EXAM_KEYS["first"], "Veterinary examination: first day of isolation", days["first"], decision)
+    days = v.examination_days
+    set_deadline(case, EXAM_KEYS["first"], "Veterinary examination: first day of isolation", days.first, decision)
     set_deadline(
         case,
         EXAM_KEYS["intervening"],
-        f"Veterinary examination: an intervening day "
-        f"({days['intervening_from']:%b %-d}–{days['intervening_to']:%b %-d})",
-        days["suggested_intervening"],
+        f"Veterinary examination: an intervening day ({days.intervening_from:%b %-d}–{days.intervening_to:%b %-d})",
+        days.suggested_intervening,
         decision,
     )
-    set_deadline(case, EXAM_KEYS["last"], "Veterinary examination: last day of isolation", days["last"], decision)
+    set_deadline(case, EXAM_KEYS["last"], "Veterinary examination: last day of isolation", days.last, decision)
     set_deadline(
         case,
         "observation",
         "Observation ends; release only on the veterinarian's certificate",
-        v["observation_ends"],
+        v.observation_ends,
         decision,
     )
-    if v["owner_confinement_ends"]:
+    if v.owner_confinement_ends:
         set_deadline(
-            case, "owner_confinement", "Owner keeps the animal confined through", v["owner_confinement_ends"], decision
+            case, "owner_confinement", "Owner keeps the animal confined through", v.owner_confinement_ends, decision
         )
 
 
@@ -139,8 +135,8 @@ def order_bite_quarantine(bite, *, acting_user, place, facility, ordered_at=None
         timezone.localtime(ordered_at).date(),
         field="isolation_starts_on",
     )
-    if place not in decision.value["places_allowed"]:
-        allowed = ", ".join(QuarantineOrder.Place(p).label.lower() for p in decision.value["places_allowed"])
+    if place not in decision.value.places_allowed:
+        allowed = ", ".join(QuarantineOrder.Place(p).label.lower() for p in decision.value.places_allowed)
         why = "" if immunized else " (not currently immunized on the day of the bite)"
         raise ValidationError({"place": f"Quarantine here must be at: {allowed}{why} ({law.sections(decision)})."})
     if hasattr(bite.case, "quarantine"):
@@ -193,9 +189,9 @@ def order_exposure_quarantine(*, acting_user, municipality, animal, exposed_on, 
     )
     order = save_record(order, acting_user=acting_user, action="quarantine.order", roles=OFFICERS)
     v = decision.value
-    set_deadline(case, "confinement", "Leashed or confined through", v["confined_until"], decision)
-    if v["vaccination_window"]:
-        w = v["vaccination_window"]
+    set_deadline(case, "confinement", "Leashed or confined through", v.confined_until, decision)
+    if v.vaccination_window:
+        w = v.vaccination_window
         set_deadline(case, "vaccination", f"Vaccinate against rabies between {w['from']:%B %-d} and", w["to"], decision)
     else:
         set_deadline(case, "vaccination", "Revaccinate as soon as possible", today(), decision)
@@ -411,7 +407,7 @@ def declare_district_quarantine(*, acting_user, municipality, declared_on, ends_
         {"species": "dog", "currently_immunized": False, "tag_attached": False},
         declared_on,
     )
-    if decision.value is None:
+    if not decision.value.applies:
         raise ValidationError({"area": "This ordinance has no district rabies quarantine provision."})
     if ends_on <= declared_on:
         raise ValidationError({"ends_on": "The quarantine ends after it is declared."})
@@ -433,11 +429,11 @@ def declare_district_quarantine(*, acting_user, municipality, declared_on, ends_
         decision=law.stored(decision),
     )
     district = save_record(district, acting_user=acting_user, action="district_quarantine.create", roles=STAFF)
-    if len([p for p in posted_at.split(";") if p.strip()]) < decision.value["posting_places"]:
+    if len([p for p in posted_at.split(";") if p.strip()]) < decision.value.posting_places:
         set_deadline(
             case,
             "posting",
-            f"Post the notice in {decision.value['posting_places']} public places",
+            f"Post the notice in {decision.value.posting_places} public places",
             declared_on,
             decision,
         )

@@ -36,15 +36,15 @@ def update_requirements(decl, *, only_stayed=False, runs_again_from=None):
     if decl.moved_in_on:
         facts["declared_elsewhere"] = elsewhere_facts(decl)
     decision = law.ask(decl.municipality, "requirement_deadlines", facts, today())
-    for name, v in (decision.value or {}).items():
+    for name, v in decision.value.requirements.items():
         req = decl.requirements.filter(name=name).first()
         if only_stayed and (req is None or not req.stayed):
             continue
         if req is None:
-            req = Requirement(municipality=decl.municipality, declaration=decl, name=name, imposed=v["mandatory"])
-        req.mandatory, req.deadline, req.stayed = v["mandatory"], v["deadline"], v["stayed"]
-        req.amount = v["amount"]
-        req.citations = _requirement_cites(decision, name, v)
+            req = Requirement(municipality=decl.municipality, declaration=decl, name=name, imposed=v.mandatory)
+        req.mandatory, req.deadline, req.stayed = v.mandatory, v.deadline, v.stayed
+        req.amount = v.amount
+        req.citations = _requirement_cites(decision, name)
         req.save()
         key = f"requirement.{name}"
         if req.imposed and req.deadline and not req.proof_on:
@@ -60,10 +60,10 @@ def update_requirements(decl, *, only_stayed=False, runs_again_from=None):
             drop(decl.case, key)
 
 
-def _requirement_cites(decision, name, v):
+def _requirement_cites(decision, name):
     """The requirement's own citation: the engine lists one per requirement, in the order of its
     value, before the rules that moved a last day."""
-    names = list(decision.value)
+    names = list(decision.value.requirements)
     own = decision.citations[names.index(name)] if len(decision.citations) >= len(names) else None
     rest = decision.citations[len(names) :]
     return citations_json(([own] if own else []) + list(rest))
@@ -78,14 +78,14 @@ def set_compliance(decl, *, appeal_failed_on=None, comply_by=None):
     if decl.moved_in_on:
         # A dog declared elsewhere: the pack's reading of [h] says from when its clocks run.
         start = law.ask(decl.municipality, "declared_elsewhere_start", elsewhere_facts(decl), today())
-        determined_on = start.value["starts_on"] if start.value else determined_on
+        determined_on = start.value.starts_on if start.value.applies else determined_on
     decision = law.ask(
         decl.municipality,
         "compliance_deadline",
         {"determined_on": determined_on, "appeal_failed_on": appeal_failed_on},
         today(),
     )
-    if decision.value is None:
+    if not decision.value.applies:
         return None
     label = "Comply with the regulations (or dispose of the dog)"
     extra = law.cites(start) if start is not None else []
@@ -94,7 +94,7 @@ def set_compliance(decl, *, appeal_failed_on=None, comply_by=None):
         decl.case,
         "compliance",
         label,
-        comply_by or decision.value["last_day"],
+        comply_by or decision.value.last_day,
         decision,
         citations=law.cites(decision) + extra,
         notes=notes,
