@@ -116,8 +116,8 @@ class PersonPickerTests(EnforcementTestCase):
         pat = self.person("webster", "Pat Cited", street="4 Court St")  # Webster § 98-6 sets its own forfeiture
         elsewhere = self.person("benton", "Ben Elsewhere")
         self.login(self.chief)
-        citation = {"violation": "98-6 running at large", "description": "at large", "violated_on": "2026-05-30", "days": 1,
-                    "costs": "0"}  # fmt: skip
+        citation = {"violation": "98-6 running at large", "description": "at large", "violated_on": "2026-05-30",
+                    "days": 1, "costs": "0"}  # fmt: skip
         # a refused form comes back with the person still chosen, by name
         r = self.post("citation-new", "webster", {**citation, "person": pat.pk, "violated_on": ""})
         self.assertContains(r, f'name="person" value="{pat.pk}"')
