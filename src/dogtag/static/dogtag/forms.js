@@ -23,7 +23,7 @@ document.addEventListener("input", (event) => {
 
 // A picker's "New person / New premises" in place (registry/_new_inline.html): it sits inside the
 // page's form, so Enter in its fields saves the new record instead of submitting the page's form;
-// Cancel closes it; focus goes to its first field when it opens and to the picker once it is saved.
+// Cancel closes it; focus goes to its first empty field when it opens and to the picker once it is saved.
 document.addEventListener("keydown", (event) => {
   const inline = event.target.closest("[data-pick-form]");
   if (!inline || event.key !== "Enter" || event.target.tagName === "TEXTAREA" || event.target.tagName === "BUTTON") return;
@@ -40,7 +40,9 @@ document.addEventListener("click", (event) => {
 document.addEventListener("htmx:afterSwap", (event) => {
   const target = event.detail.target;
   if (!target.classList.contains("picker-inline")) return;
-  const field = target.querySelector(".invalid input, .invalid select") || target.querySelector("input, select");
+  // the first field in error, else the first one still empty (what was typed fills the name or address)
+  const field = target.querySelector(".invalid input, .invalid select")
+    || target.querySelector("input:not([value]):not([type=checkbox])") || target.querySelector("input, select");
   if (field) field.focus();
 });
 document.addEventListener("htmx:load", (event) => {
