@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from dogtag.registry.models import Animal, RabiesVaccination
+from dogtag.registry.models import Animal, Premises, RabiesVaccination
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,3 +74,59 @@ def test_search_works_from_the_keyboard(page, live_server):
     expect(page.get_by_role("searchbox")).to_be_focused()
     page.keyboard.type("nobody-here")
     expect(page.get_by_text("No animal matches.")).to_be_visible()
+
+
+def test_new_person_opens_in_place_in_the_owner_picker_and_comes_back_chosen(page, live_server):
+    call_command("demo", stdout=io.StringIO())
+    log_in(page, live_server, "benton-clerk")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Village of Benton")
+    page.goto(f"{live_server.url}/m/benton/animals/new/")
+    page.wait_for_load_state("load")  # forms.js and htmx are deferred
+    page.get_by_label("Name", exact=True).fill("Juniper")
+    page.get_by_label("Breed").fill("Collie")
+    owner = page.get_by_label("Owner", exact=True)
+    owner.fill("Quinn Newcomb")
+    expect(page.get_by_text("No match for “Quinn Newcomb”.")).to_be_visible()
+    page.get_by_role("link", name="New person").click()
+    new = page.get_by_role("group", name="New person")
+    expect(new.get_by_label("Name", exact=True)).to_have_value("Quinn Newcomb")  # what was typed
+    expect(new.get_by_label("Mailing address")).to_be_focused()  # the first field still to fill
+    new.get_by_label("Mailing address").fill("77 Larch Ln")
+    new.get_by_label("City").fill("Benton")
+    new.get_by_label("Postal code").press_sequentially("53803")
+    new.get_by_label("Postal code").press("Enter")  # saves the new person, not the page's form
+    expect(page.get_by_role("group", name="New person")).to_have_count(0)
+    expect(owner).to_have_value("Quinn Newcomb, 77 Larch Ln")
+    expect(owner).to_be_focused()
+    assert page.url == f"{live_server.url}/m/benton/animals/new/"  # no page change
+    expect(page.get_by_label("Name", exact=True)).to_have_value("Juniper")  # the rest is kept
+    expect(page.get_by_label("Breed")).to_have_value("Collie")
+    page.get_by_label("Sex").select_option("female")
+    page.get_by_label("Birth date", exact=True).fill("2025-02-01")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Juniper")
+    assert Animal.objects.get(name="Juniper").current_owners().get().person.street == "77 Larch Ln"
+
+
+def test_new_premises_opens_in_place_on_the_hen_permit_form_and_comes_back_chosen(page, live_server):
+    call_command("demo", stdout=io.StringIO())
+    log_in(page, live_server, "cedarburg-clerk")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Cedarburg")
+    page.goto(f"{live_server.url}/m/cedarburg/hen-permits/new/")
+    page.wait_for_load_state("load")
+    page.get_by_label("All owners of record", exact=True).fill("Hattie Hen")
+    page.get_by_label("Hens", exact=True).fill("3")
+    premises = page.get_by_label("Premises", exact=True)
+    premises.fill("40 Coop Road")
+    page.get_by_role("link", name="New premises").click()
+    new = page.get_by_role("group", name="New premises")
+    expect(new.get_by_label("Address")).to_have_value("40 Coop Road")
+    new.get_by_label("Use").select_option("single-family")
+    new.get_by_role("button", name="Save the premises").click()
+    expect(premises).to_have_value("40 Coop Road")
+    expect(page.get_by_role("group", name="New premises")).to_have_count(0)
+    expect(page.get_by_label("All owners of record", exact=True)).to_have_value("Hattie Hen")
+    expect(page.get_by_label("Hens", exact=True)).to_have_value("3")
+    made = Premises.objects.get(street="40 Coop Road")
+    assert made.municipality.slug == "cedarburg"
+    assert page.locator('input[name="premises"]').input_value() == str(made.pk)

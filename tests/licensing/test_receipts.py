@@ -43,3 +43,21 @@ class ReceiptTests(BaseTestCase):
         self.assertEqual(len(pdf.pages), 1)
         box = pdf.pages[0].mediabox
         self.assertEqual((round(float(box.width)), round(float(box.height))), (612, 396))  # 8.5 x 5.5 in
+
+
+class CertificateTests(BaseTestCase):
+    def test_the_certificate_names_each_section_it_rests_on_once(self):
+        with on(date(2026, 2, 10)):
+            _, license = benton_license(self)
+        cited = [c["section"] for c in license.citations]
+        self.assertGreater(len(cited), len(set(cited)), "the license's figures cite one section twice")
+        self.login(self.clerk)
+        r = self.client.get(reverse("license-certificate", args=[license.pk]))
+        (page,) = PdfReader(__import__("io").BytesIO(r.content)).pages
+        lines = page.extract_text().splitlines()
+        self.assertIn("CERTIFICATEOFLICENSE", "".join(lines).replace(" ", "").upper())
+        (cite,) = [line for line in lines if cited[0] in line]  # the line of sections, at the foot
+        parts = cite.split("; ")
+        self.assertEqual(len(parts), len(set(parts)), cite)
+        for section in cited:
+            self.assertTrue(any(part.endswith(section) for part in parts), section)

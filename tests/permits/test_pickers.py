@@ -29,6 +29,6 @@ class HenPermitPickerTests(EnforcementTestCase):
         # back from "New person": the new person is the applicant, shown by name
         robin = registry.create_person(acting_user=clerk, municipality=place, name="Robin Rooster",
                                        street="3 Coop Ln", city="Cedarburg", postal_code="53012")  # fmt: skip
-        page = self.client.get(url, {"owner": robin.pk})
+        page = self.client.get(url, {"applicant": robin.pk})
         self.assertContains(page, f'name="applicant" value="{robin.pk}"')
         self.assertContains(page, 'value="Robin Rooster, 3 Coop Ln"')

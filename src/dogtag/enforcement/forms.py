@@ -20,12 +20,12 @@ from dogtag.registry.pickers import with_record_pickers
 
 
 class ScopedForm(_ScopedForm):
-    """Choices limited to the municipality, and the animal a type-ahead search (never a list of
-    every animal on record)."""
+    """Choices limited to the municipality, and the animal and the person (owner, person cited)
+    type-ahead searches (never a list of every animal or person on record)."""
 
     def __init__(self, *args, municipality, **kwargs):
         super().__init__(*args, municipality=municipality, **kwargs)
-        with_record_pickers(self, municipality, "animals")
+        with_record_pickers(self, municipality, "animals", "people")
 
 
 class DateTimeInput(forms.DateTimeInput):

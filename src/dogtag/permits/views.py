@@ -21,6 +21,7 @@ from dogtag.permits.forms import (
 from dogtag.permits.models import HenPermit
 from dogtag.permits.tables import HEN_PERMITS
 from dogtag.registry.models import today
+from dogtag.registry.pickers import chosen_on_return
 
 # --- hen permits ---------------------------------------------------------------------------------
 
@@ -55,9 +56,8 @@ def hen_permit_new(request, slug):
             initial = {f: getattr(earlier, f) for f in ("zoning", "owners_of_record", "premises_registration", "hens")}
             initial.update(applicant=earlier.applicant_id, premises=earlier.premises_id, renewal_of=earlier.pk)
             initial["changes"] = True
-    if request.GET.get("owner", "").isdigit():  # back from the picker's "New person", the person chosen
-        initial.setdefault("applicant", request.GET["owner"])
     form = HenPermitForm(request.POST or None, request.FILES or None, municipality=municipality, initial=initial)
+    chosen_on_return(request, form)  # back from a picker's "New person / New premises" page, the record chosen
     if request.method == "POST" and form.is_valid():
         permit = run_action(
             form,

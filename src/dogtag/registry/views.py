@@ -1,15 +1,16 @@
+from urllib.parse import urlencode
+
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 
 from dogtag.accounts.scope import get_for_user, municipalities
 from dogtag.audit.models import AuditEvent
 from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
-from dogtag.registry import actions, forms, tables
+from dogtag.registry import actions, forms, pickers, tables
 from dogtag.registry.models import Animal, Municipality, Ownership, Person, Premises, RabiesVaccination, today
 
 
@@ -36,20 +37,7 @@ def search(request, report):
 @login_required
 def person_new(request, slug):
     municipality = municipality_for(request, slug, actions.REGISTRARS)
-    # "New person" from a picker keeps what was typed there.
-    form = forms.NewPersonForm(posted(request), initial={"name": request.GET.get("name", "")})
-    back = request.GET.get("next", "")
-    if not (back.startswith("/") and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})):
-        back = ""
-    return action_page(
-        request,
-        form,
-        actions.create_person,
-        municipality=municipality,
-        title=f"New person — {municipality}",
-        # back to the form the picker was on, with the new person chosen
-        done=(lambda person: f"{back}?owner={person.pk}") if back else to("person"),
-    )
+    return _new_record(request, municipality, "people", forms.NewPersonForm, actions.create_person)
 
 
 @login_required
@@ -73,14 +61,50 @@ def person_edit(request, pk):
 @login_required
 def premises_new(request, slug):
     municipality = municipality_for(request, slug, actions.REGISTRARS)
-    form = forms.PremisesForm(posted(request))
+    return _new_record(request, municipality, "premises", forms.PremisesForm, actions.create_premises)
+
+
+# "New person / New premises": what a picker's search box held becomes the first field's value.
+NEW_RECORDS = {"people": ("person", "name", "person"), "premises": ("premises", "street", "premises")}
+
+
+def _new_record(request, municipality, kind, form_class, action):
+    """A new person or premises: on its own page (back to the picker's form with it chosen, if
+    it came from one), or in place in the picker (an htmx fragment, `_new_inline`)."""
+    shown_at, typed_field, noun = NEW_RECORDS[kind]
+    field = pickers.picked_field(request, kind)
+    typed = request.GET.get(f"{field}_q", request.GET.get(typed_field, "")).strip()
+    if request.headers.get("HX-Request"):
+        return _new_inline(request, municipality, kind, form_class, action, field, typed)
+    back = pickers.back_url(request)
+    if back and "next" not in request.GET:  # the picker's plain link: keep the way back in the address
+        return redirect(f"{request.path}?{urlencode({**request.GET.dict(), 'next': back})}")
     return action_page(
         request,
-        form,
-        actions.create_premises,
+        form_class(posted(request), initial={typed_field: typed}),
+        action,
         municipality=municipality,
-        title=f"New premises — {municipality}",
-        done=to("premises"),
+        title=f"New {noun} — {municipality}",
+        done=(lambda record: pickers.with_choice(back, field, record.pk)) if back else to(shown_at),
+    )
+
+
+def _new_inline(request, municipality, kind, form_class, action, field, typed):
+    """The picker's new-record form in place: its fields carry the prefix `new-<field>-` (the
+    outer form's own fields are posted along and ignored); on success the picker comes back
+    whole with the record chosen (HX-Retarget), everything else on the page as it was."""
+    shown_at, typed_field, noun = NEW_RECORDS[kind]
+    form = form_class(
+        posted(request), prefix=f"new-{field}", initial={typed_field: typed}, use_required_attribute=False
+    )
+    if request.method == "POST" and form.is_valid():
+        record = run_action(form, action, acting_user=request.user, municipality=municipality)
+        if record:
+            picker = pickers.Picker(kind, municipality).render(field, record.pk, attrs={"id": f"id_{field}"})
+            return HttpResponse(picker, headers={"HX-Retarget": "closest [data-picker]", "HX-Reswap": "outerHTML"})
+    url = f"{request.path}?{urlencode({'field': field})}"
+    return render(
+        request, "registry/_new_inline.html", {"form": form, "url": url, "noun": noun, "title": f"New {noun}"}
     )
 
 
@@ -106,7 +130,7 @@ def premises_edit(request, pk):
 @login_required
 def animal_new(request, slug):
     municipality = municipality_for(request, slug, actions.REGISTRARS)
-    form = forms.NewAnimalForm(posted(request), municipality=municipality, initial={"owner": request.GET.get("owner")})
+    form = pickers.chosen_on_return(request, forms.NewAnimalForm(posted(request), municipality=municipality))
     return action_page(
         request,
         form,
@@ -146,7 +170,7 @@ def animal_edit(request, pk):
 @login_required
 def ownership_new(request, pk):
     animal = get_for_user(request.user, Animal.objects, pk, actions.REGISTRARS)
-    form = forms.OwnershipForm(posted(request), municipality=animal.municipality)
+    form = pickers.chosen_on_return(request, forms.OwnershipForm(posted(request), municipality=animal.municipality))
     return action_page(
         request,
         form,

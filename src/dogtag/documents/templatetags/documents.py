@@ -21,3 +21,13 @@ def embedded(field_file) -> str:
         return ""
     kind = TYPES.get(field_file.name.rsplit(".", 1)[-1], "image/png")
     return f"data:{kind};base64,{base64.b64encode(content).decode()}"
+
+
+@register.filter
+def sections(citations) -> list[str]:
+    """The sections a document rests on, each once, in the order first cited ("Wis. Stats." before
+    the state's)."""
+    named = (
+        f"{'Wis. Stats. ' if c.get('jurisdiction') == 'wi' else ''}{c.get('section', '')}" for c in citations or []
+    )
+    return list(dict.fromkeys(named))

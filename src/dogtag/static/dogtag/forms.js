@@ -17,13 +17,35 @@ document.addEventListener("click", (event) => {
 });
 document.addEventListener("input", (event) => {
   const picker = event.target.closest("[data-picker]");
-  if (!picker || event.target.type !== "search") return;
+  if (!picker || event.target.type !== "search" || event.target.closest("[data-pick-form]")) return;
   picker.querySelector("[data-pick-value]").value = "";
-  const link = picker.querySelector("[data-pick-new]");
-  if (link) {
-    const url = new URL(link.href, location.href);
-    url.searchParams.set("name", event.target.value);
-    url.searchParams.set("next", location.pathname);
-    link.href = url.pathname + url.search;
-  }
+});
+
+// A picker's "New person / New premises" in place (registry/_new_inline.html): it sits inside the
+// page's form, so Enter in its fields saves the new record instead of submitting the page's form;
+// Cancel closes it; focus goes to its first empty field when it opens and to the picker once it is saved.
+document.addEventListener("keydown", (event) => {
+  const inline = event.target.closest("[data-pick-form]");
+  if (!inline || event.key !== "Enter" || event.target.tagName === "TEXTAREA" || event.target.tagName === "BUTTON") return;
+  event.preventDefault();
+  inline.querySelector("[data-pick-save]").click();
+});
+document.addEventListener("click", (event) => {
+  const cancel = event.target.closest("[data-pick-cancel]");
+  if (!cancel) return;
+  const picker = cancel.closest("[data-picker]");
+  cancel.closest(".picker-inline").replaceChildren();
+  picker.querySelector("[data-pick-new]").focus();
+});
+document.addEventListener("htmx:afterSwap", (event) => {
+  const target = event.detail.target;
+  if (!target.classList.contains("picker-inline")) return;
+  // the first field in error, else the first one still empty (what was typed fills the name or address)
+  const field = target.querySelector(".invalid input, .invalid select")
+    || target.querySelector("input:not([value]):not([type=checkbox])") || target.querySelector("input, select");
+  if (field) field.focus();
+});
+document.addEventListener("htmx:load", (event) => {
+  const picker = event.detail.elt;  // a picker swapped in whole: the new record saved and chosen
+  if (picker.matches && picker.matches("[data-picker]")) picker.querySelector("input[type=search]").focus();
 });
