@@ -6,8 +6,8 @@ middlewares, URL resolution and django-csp building a policy that never changes.
 wraps Django's WSGI application (dogtag/wsgi.py) and answers exactly that request itself, with
 the code the API uses for it:
 
-- the host checked by Django's own `HttpRequest.get_host` (ALLOWED_HOSTS), the HTTPS redirect and
-  refused user agents by SecurityMiddleware's and CommonMiddleware's own `process_request`;
+- the host (ALLOWED_HOSTS), the HTTPS redirect and refused user agents checked by
+  SecurityMiddleware's and CommonMiddleware's own `process_request` (`HttpRequest.get_host`);
 - the token through the API's `TokenAuth` (ninja's header parsing, `accounts.tokens`' cache);
 - the body from `licensing.tag_lookup.license_json`, which the API operation answers too;
 - the headers that the middleware in settings.MIDDLEWARE put on that answer, taken once per
@@ -147,10 +147,11 @@ class LeanTagLookup:
             return None
         request = WSGIRequest(environ)
         try:
-            request.get_host()  # DisallowedHost: Django's 400
+            # CommonMiddleware's asks request.get_host(): a host not in ALLOWED_HOSTS raises
+            # DisallowedHost (Django's 400), a refused user agent PermissionDenied (its 403).
             if self._security.process_request(request) or self._common.process_request(request):
                 return None  # a redirect
-        except Exception:  # a refused user agent (PermissionDenied)
+        except Exception:
             return None
         secure = request.is_secure()
         if secure not in self._headers:
