@@ -1,6 +1,7 @@
 """The tag lookup API over HTTP: `GET /api/v1/municipalities/<slug>/tags/<year>/<serial>` with a
 bearer token, against `dogtag serve` (gunicorn, 2 workers x 4 threads) on PostgreSQL, with
-BENCH_SCALE licensed dogs and their tags (default 1m). Its floor: the same lookup as one psycopg
+BENCH_SCALE licensed dogs and their tags (default 1m); DOGTAG_WORKERS, DOGTAG_THREADS and
+DOGTAG_WORKER_CLASS try other server settings. Its floor: the same lookup as one psycopg
 query (tag, license, municipality and the license's tags), from as many client threads.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dogtag_bench_tags .venv/bin/python bench/tag_lookup.py
@@ -106,7 +107,9 @@ def main():
     allowed = sorted(municipality_ids(clerk))
     connection.close()
     port = free_port()
-    server = start_server(port)
+    # DOGTAG_WORKERS x DOGTAG_THREADS (and DOGTAG_WORKER_CLASS) as `dogtag serve` reads them; 2 x 4 by default.
+    workers, threads = int(os.environ.get("DOGTAG_WORKERS", 2)), int(os.environ.get("DOGTAG_THREADS", 4))
+    server = start_server(port, workers=workers, threads=threads)
     headers = {"Authorization": f"Bearer {token}"}
     import psycopg
 
@@ -149,7 +152,8 @@ def main():
             sys.exit(f"the probe lookup answered {response.status}: {raw[:300]!r}")
         body = json.loads(raw)
         bench.note(f"{n:,} issued tags in Benton; serial 1 -> license {body['id']} ({body['animal_name']}); "
-                   f"{CLIENTS} clients x {per_client} lookups a run")
+                   f"{CLIENTS} clients x {per_client} lookups a run; server {workers} x {threads} "
+                   f"{os.environ.get('DOGTAG_WORKER_CLASS', 'gthread')}")
         runs = bench.interleave({"dogtag": dogtag, "floor": floor}, repetitions=3, warmup=1,
                                 label="tag lookup over HTTP vs one psycopg query")
         done = per_client * CLIENTS

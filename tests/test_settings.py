@@ -218,3 +218,15 @@ def test_errors_are_reported_to_the_sentry_dsn_when_one_is_set():
 def test_without_a_dsn_nothing_is_reported():
     r = dogtag("shell", "--no-imports", "-c", "import sentry_sdk; print(sentry_sdk.is_initialized())", **PRODUCTION)
     assert r.stdout.strip() == "False"
+
+
+def test_the_servers_worker_class_is_gthread_unless_sync_is_asked_and_nothing_else(monkeypatch):
+    from dogtag.ops.server import options
+
+    monkeypatch.delenv("DOGTAG_WORKER_CLASS", raising=False)
+    assert options()["worker_class"] == "gthread"
+    monkeypatch.setenv("DOGTAG_WORKER_CLASS", "sync")
+    assert options()["worker_class"] == "sync"
+    monkeypatch.setenv("DOGTAG_WORKER_CLASS", "eventlet")
+    with pytest.raises(ImproperlyConfiguredEnv, match="DOGTAG_WORKER_CLASS='eventlet'"):
+        options()

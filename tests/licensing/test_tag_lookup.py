@@ -79,3 +79,13 @@ class TagLookupTests(BaseTestCase):
         self.issue()
         outsider = issue_api_token(acting_user=self.outsider, user=self.outsider, name="elsewhere")[1]
         self.assertEqual(self.lookup(300, token=outsider).status_code, 404)
+
+    def test_a_serial_or_year_no_column_can_hold_is_not_found_not_a_server_error(self):
+        self.issue()
+        for path in ("2026/99999999999999999999", "99999999999999999999/300"):
+            with self.subTest(path=path):
+                r = self.client.get(
+                    f"/api/v1/municipalities/benton/tags/{path}", HTTP_AUTHORIZATION=f"Bearer {self.token}"
+                )
+                self.assertEqual(r.status_code, 404)
+                self.assertIn("detail", r.json())

@@ -8,13 +8,37 @@ import http.client
 import json
 import re
 import signal
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.ops.served import database, install, production_env, serving
+from tests.ops.served import REPO, database, install, production_env, serving
 
+# Webster filled with the sample (Benton has the seed's owner already), and a finder's token.
+TAG_SEED = r"""
+import json
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from dogtag.accounts.actions import issue_api_token
+from dogtag.licensing.models import Tag
+from dogtag.portal.sample import fill
+from dogtag.registry.models import Municipality
+
+User = get_user_model()
+webster = Municipality.objects.get(slug="webster")
+clerk = User.objects.get(username="webster-clerk")
+fill(webster, clerk=clerk, officer=User.objects.get(username="officer"), vet=User.objects.get(username="vet"))
+tag = Tag.objects.filter(municipality=webster, license__isnull=False).order_by("serial").first()
+with transaction.atomic():
+    token = issue_api_token(acting_user=None, user=clerk, name="finder")[1]
+print(json.dumps({"path": f"/api/v1/municipalities/webster/tags/{tag.license_year}/{tag.serial}",
+                  "token": token, "license": tag.license_id, "animal_name": tag.license.animal_name}))
+"""
 BURST = 400  # requests, half to the counter page, half to the API
 CLIENTS = 16  # concurrent connections
 
@@ -106,3 +130,29 @@ def test_sighup_restarts_the_workers_without_dropping_a_request_and_sigterm_stop
 
         assert server.stop(signal.SIGTERM) == 0
         assert any("Shutting down" in line for line in server.log_lines())
+
+
+def test_the_tag_lookup_is_answered_in_front_of_django_as_django_answers_it(installed, tmp_path):
+    """dogtag/lean.py answers the lookup; with a query string the same lookup is Django's (the
+    lean path leaves it alone), and the two answers are the same but for the Date."""
+    env, _ = installed
+    seeded = subprocess.run([sys.executable, "-c", TAG_SEED], env={**env, "DJANGO_SETTINGS_MODULE": "dogtag.settings"},
+                            capture_output=True, text=True, timeout=300, cwd=REPO)  # fmt: skip
+    assert seeded.returncode == 0, seeded.stderr[-3000:]
+    tag = json.loads(seeded.stdout.splitlines()[-1])
+    with serving({**env, "DOGTAG_WORKERS": "1", "DOGTAG_THREADS": "2"}, tmp_path) as server:
+        server.wait_until_accepting()
+        auth = {"Authorization": f"Bearer {tag['token']}"}
+        status, body, headers = get(server.port, tag["path"], auth)
+        assert status == 200, body[:300]
+        found = json.loads(body)
+        assert (found["id"], found["animal_name"], found["municipality"]) == (tag["license"], tag["animal_name"],
+                                                                             "webster")  # fmt: skip
+        assert headers["Content-Type"] == "application/json; charset=utf-8"
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+        django_status, django_body, django_headers = get(server.port, tag["path"] + "?from=django", auth)
+        assert (django_status, django_body) == (status, body)
+        assert {k: v for k, v in django_headers.items() if k != "Date"} == {
+            k: v for k, v in headers.items() if k != "Date"
+        }
+        assert get(server.port, tag["path"], {"Authorization": "Bearer dt_unknown"})[0] == 401

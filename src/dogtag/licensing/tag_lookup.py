@@ -10,9 +10,11 @@ belongs to). The response is built as the plain dict `LicenseOut` describes; a t
 against the schema's own serialisation so the two cannot drift.
 """
 
+import json
 import threading
 
 from django.db import connections
+from ninja.responses import NinjaJSONEncoder
 
 from dogtag.licensing.models import Tag
 
@@ -43,6 +45,9 @@ LICENSE_COLUMNS = [
 TAG_COLUMNS = ["serial", "license_year", "status"]
 # Markers the query is compiled with, to find where each call's values go among the parameters.
 _MARKERS = {"slug": "\x00slug\x00", "year": 2_147_483_001, "serial": 2_147_483_002}
+
+# What the answer is sent as (the API operation and the lean path in front of Django: dogtag/lean.py).
+CONTENT_TYPE = "application/json; charset=utf-8"
 
 _compiled: dict[tuple[str, str], tuple[str, list[str], list]] = {}
 _lock = threading.Lock()
@@ -83,6 +88,9 @@ def license_for_tag(slug: str, year: int, serial: int, municipality_ids, using: 
     fields, or None if there is none among `municipality_ids` (not found and not served read
     the same, so a tag's existence elsewhere is not revealed)."""
     connection = connections[using]
+    low, high = connection.ops.integer_field_range(Tag._meta.get_field("serial").get_internal_type())
+    if not (low <= year <= high and low <= serial <= high):
+        return None  # no column holds it, so no tag has it (as the ORM answers an out-of-range lookup)
     sql, order, converters = _query(connection)
     values = {"slug": slug, "year": year, "serial": serial}
     with connection.cursor() as cursor:
@@ -112,3 +120,9 @@ def license_for_tag(slug: str, year: int, serial: int, municipality_ids, using: 
         {"jurisdiction": c["jurisdiction"], "section": c["section"], "quote": c["quote"]} for c in citations
     ]
     return license
+
+
+def license_json(slug: str, year: int, serial: int, municipality_ids, using: str = "default") -> bytes | None:
+    """`license_for_tag` as the response body: `LicenseOut`'s JSON, or None if not found."""
+    found = license_for_tag(slug, year, serial, municipality_ids, using)
+    return None if found is None else json.dumps(found, cls=NinjaJSONEncoder).encode()

@@ -24,6 +24,13 @@ def _positive(name: str, default: int) -> int:
     return value
 
 
+def _worker_class() -> str:
+    value = envstr("DOGTAG_WORKER_CLASS") or "gthread"
+    if value not in ("gthread", "sync"):
+        raise ImproperlyConfiguredEnv(f"DOGTAG_WORKER_CLASS={value!r}: expected gthread or sync")
+    return value
+
+
 def options() -> dict:
     """gunicorn's settings from the environment (README: Settings)."""
     port = envint("PORT", 8000)
@@ -31,7 +38,7 @@ def options() -> dict:
         "bind": envlist("DOGTAG_BIND", f"127.0.0.1:{port}"),
         "workers": _positive("DOGTAG_WORKERS", max(2, os.cpu_count() or 1)),
         "threads": _positive("DOGTAG_THREADS", 4),
-        "worker_class": "gthread",
+        "worker_class": _worker_class(),
         "timeout": _positive("DOGTAG_TIMEOUT", 60),  # a worker silent this long is restarted
         "graceful_timeout": _positive("DOGTAG_GRACEFUL_TIMEOUT", 30),  # time to finish requests on HUP/TERM
         "keepalive": envint("DOGTAG_KEEPALIVE", 5),
