@@ -256,10 +256,22 @@ def _pack_file(pack_id: str) -> Path | None:
     return None
 
 
+_IDS: dict[tuple[Path, ...], tuple[str, ...]] = {}
+
+
 def pack_ids() -> list[str]:
-    """Every jurisdiction in the law folders, each after the pack it inherits from."""
+    """Every jurisdiction in the law folders, each after the pack it inherits from. Read once per
+    set of folders: /healthz asks for every pack on each probe."""
+    folders = tuple(law_dirs())
+    ids = _IDS.get(folders)
+    if ids is None:
+        ids = _IDS[folders] = tuple(_read_pack_ids(folders))
+    return list(ids)
+
+
+def _read_pack_ids(folders: tuple[Path, ...]) -> list[str]:
     inherits: dict[str, str | None] = {}
-    for folder in law_dirs():
+    for folder in folders:
         for path in sorted(folder.glob("*.yaml")):
             raw = read_yaml(path)
             if isinstance(raw, dict) and "id" in raw:
@@ -297,6 +309,7 @@ def clear_cache() -> None:
     """Forget loaded packs (tests that swap the law folder); never needed while serving."""
     with LOCK:
         _PACKS.clear()
+        _IDS.clear()
 
 
 def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
