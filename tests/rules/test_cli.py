@@ -38,7 +38,17 @@ def test_it_answers_a_question_as_json_with_citations(tmp_path):
         stdin='{"born_on": "2020-01-01"}',
     )
     assert code == 0
-    assert out["value"] == {"tax": "15.00", "late_fee": "10.00", "total": "25.00", "trigger": "renewal"}
+    assert out["value"] == {
+        "applies": True,
+        "tax": "15.00",
+        "late_fee": "10.00",
+        "total": "25.00",
+        "trigger": "renewal",
+        "basis": "tax",
+        "half_tax": False,
+        "no_tax": None,
+        "exclusion": None,
+    }
     assert {"jurisdiction": "wi-benton", "section": "§ 115-4"}.items() <= out["citations"][-1].items()
     assert out["citations"][-1]["quote"].startswith("assess and collect a late fee")
     assert out["not_set"] == []
@@ -48,7 +58,8 @@ def test_it_reports_not_set_local_amounts(tmp_path):
     facts = tmp_path / "dog.json"
     facts.write_text('{"born_on": "2020-01-01"}')
     code, out = run(["rules", "ask", "wi-benton", "license_tax", "--on", "2025-04-01", "--facts", str(facts)])
-    assert code == 0 and out["value"] is None
+    assert code == 0 and out["value"]["amount"] is None
+    assert out["value"]["no_tax"] == "local_amount_not_set"
     assert [n["key"] for n in out["not_set"]] == ["license_tax.unaltered"]
     assert out["not_set"][0]["citation"]["section"] == "§ 115-3A(3)"
 
@@ -105,13 +116,11 @@ NO_VALUE_TYPE_YET = {
     "at_large", "at_large_complaint", "bite_quarantine",
     "compliance_deadline", "dangerous_dog_escape_notice", "dangerous_dog_transfer",
     "declaration_waiver", "declared_elsewhere_deadline", "declared_elsewhere_start", "district_quarantine",
-    "dog_classification", "exposure_quarantine", "failure_to_comply", "forfeiture", "hearing_window",
-    "hen_permit", "hen_permit_revocation", "hen_permit_site_plan", "household_limit", "impoundment_basis",
-    "impoundment_release", "kennel_license", "late_fee", "legal_holidays",
-    "license_charges", "license_contents", "license_expiry", "license_remittance", "license_required",
-    "license_tax", "multiple_dog_license", "rabies_current",
-    "rabies_first_vaccination_due", "rabies_revaccination_due", "removal_deadline",
-    "requirement_deadlines", "vicious_dog_permit", "vicious_dog_permit_fee",
+    "dog_classification", "exposure_quarantine", "failure_to_comply", "hearing_window",
+    "impoundment_basis",
+    "impoundment_release",
+    "removal_deadline",
+    "requirement_deadlines", "vicious_dog_permit_fee",
 }  # fmt: skip
 
 
