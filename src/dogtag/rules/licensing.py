@@ -462,10 +462,12 @@ class _Tax:
 class _Day:
     """What one pack charges on one day (local amounts as the clerk has set them)."""
 
-    __slots__ = ("terms", "year", "tax", "free", "late_amount", "late_not_set")
+    __slots__ = ("terms", "on", "year", "tax", "free", "late_amount", "late_not_set", "_late_fees")
 
     def __init__(self, pack: Pack, local: LocalAmounts, on: date):
         self.terms = terms = _terms_of(pack)
+        self.on = on
+        self._late_fees: dict[tuple | None, LateFeeDue] = {}
         lic = pack.licensing
         self.year = _year(pack, license_year_of(pack, on))
         self.late_amount, missing = amount_at(lic.late_fee.amount, on, local, terms.late_cites[0])
@@ -507,6 +509,17 @@ class _Day:
         reading = lic.half_tax_on_local_tax
         half_reading = (reading.cite.citation,) if reading is not None and isinstance(chosen, LocalAmount) else ()
         return _Tax(amount, cites, notes, (), *late, half=lic.half_tax, half_reading=half_reading, basis=basis)
+
+    def late_fee(self, trigger: tuple[str, date, str] | None) -> LateFeeDue:
+        """late_fee's answer under `trigger` (or none) on this day, built once per trigger."""
+        due = self._late_fees.get(trigger)
+        if due is None:
+            if trigger is None or self.on <= trigger[1]:
+                due = LateFeeDue(True, ZERO, None, trigger[1] if trigger else None)
+            else:
+                due = LateFeeDue(True, self.late_amount, trigger[0], trigger[1])
+            _memo_put(self._late_fees, trigger, due)
+        return due
 
     def tax_for(self, a) -> _Tax:
         if a.trained_to and a.species == "dog":
@@ -584,9 +597,8 @@ def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
     y = _year(pack, a.license_year) if a.license_year else day.year
     trigger = _trigger(terms, y, terms.due(a.born_on), a.acquired_on)
     if trigger is None or on <= trigger[1]:
-        return Decision(LateFeeDue(True, ZERO, None, trigger[1] if trigger else None), terms.late_cites, ())
-    value = LateFeeDue(True, day.late_amount, trigger[0], trigger[1])
-    return Decision(value, terms.late_cites, (trigger[2],), day.late_not_set)
+        return Decision(day.late_fee(trigger), terms.late_cites, ())
+    return Decision(day.late_fee(trigger), terms.late_cites, (trigger[2],), day.late_not_set)
 
 
 @question("license_tax", facts=Animal, value=LicenseTax, doc="The license tax for an animal licensed on a date.")
