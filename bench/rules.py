@@ -135,7 +135,7 @@ def main() -> None:
     engine, floor = one_by_one(), naive()
     for (j, a, on), decision, numbers in zip(dogs, engine, floor, strict=True):
         v = decision.value
-        assert (v["tax"], v["late_fee"], v["total"]) == numbers, (j, a, on, v, numbers)
+        assert (v.tax, v.late_fee, v.total) == numbers, (j, a, on, v, numbers)
     small, position = small_batches(), defaultdict(int)
     for (j, a, on), decision in zip(dogs, engine, strict=True):
         assert small[(j, on)][position[(j, on)]] == decision, (j, a, on)
@@ -145,7 +145,7 @@ def main() -> None:
         for a, decision, numbers in zip(animals, batched[j], floor[j], strict=True):
             assert decision == license_charges(packs[j], a, REPORT_DAY, LOCAL), (j, a)
             v = decision.value
-            assert (v["tax"], v["late_fee"], v["total"]) == numbers, (j, a, v, numbers)
+            assert (v.tax, v.late_fee, v.total) == numbers, (j, a, v, numbers)
     groups = sum(len({id(d) for d in ds}) for ds in batched.values())
     bench.note(f"checked: the engine, decide_many and the naive function agree on all {n:,} dogs "
                f"({groups:,} distinct decisions on {REPORT_DAY})")

@@ -125,10 +125,14 @@ class ViciousDogPermitTests(EnforcementTestCase):
             listing = self.client.get(reverse("declaration-vicious-dog-permits", args=[decl.pk])).content.decode()
             self.assertIn("overdue", listing)
             self.assertTrue(decl.case.deadlines.get(key=RENEWAL_KEY).overdue)
+            page = self.client.get(reverse("declaration-vicious-dog-permit-renew", args=[decl.pk])).content.decode()
+            self.assertIn("the fee was due January 1, 2027", page)  # the day as on paper, not ISO
+            self.assertNotIn("2027-01-01", page)
             self.assert_posted(self.renew(decl, fee_paid="1000.00"))
             renewal = ViciousDogPermit.objects.latest("pk")
             self.assertEqual((renewal.fee, renewal.expires_on), (Decimal("1000.00"), date(2027, 12, 31)))
-            self.assertTrue(any("renewed after 2027-01-01" in n for n in renewal.decision["notes"]))
+            self.assertEqual(renewal.decision["value"]["renewed_after_due"], "2027-01-01")
+            self.assertTrue(any("renewed after the day the fee was due" in n for n in renewal.decision["notes"]))
             old, new = self.renewal_deadlines(decl)
             self.assertEqual((old.due_on, old.done_on), (date(2027, 1, 1), date(2027, 1, 12)))  # met, late
             self.assertEqual(new.due_on, date(2028, 1, 1))

@@ -128,7 +128,7 @@ class RulesApiTests(BaseTestCase):
             facts={"species": "dog", "altered": True, "born_on": "2024-01-01"},
         )
         self.assertEqual(r.status_code, 200, r.content)
-        self.assertEqual(r.json()["value"], "5.00")
+        self.assertEqual((r.json()["value"]["amount"], r.json()["value"]["basis"]), ("5.00", "tax"))
         self.assertTrue(any(c["section"].startswith("§ 7-1-3") for c in r.json()["citations"]))
 
     def test_an_unknown_question_is_named(self):

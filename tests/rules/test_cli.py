@@ -38,7 +38,17 @@ def test_it_answers_a_question_as_json_with_citations(tmp_path):
         stdin='{"born_on": "2020-01-01"}',
     )
     assert code == 0
-    assert out["value"] == {"tax": "15.00", "late_fee": "10.00", "total": "25.00", "trigger": "renewal"}
+    assert out["value"] == {
+        "applies": True,
+        "tax": "15.00",
+        "late_fee": "10.00",
+        "total": "25.00",
+        "trigger": "renewal",
+        "basis": "tax",
+        "half_tax": False,
+        "no_tax": None,
+        "exclusion": None,
+    }
     assert {"jurisdiction": "wi-benton", "section": "§ 115-4"}.items() <= out["citations"][-1].items()
     assert out["citations"][-1]["quote"].startswith("assess and collect a late fee")
     assert out["not_set"] == []
@@ -48,7 +58,8 @@ def test_it_reports_not_set_local_amounts(tmp_path):
     facts = tmp_path / "dog.json"
     facts.write_text('{"born_on": "2020-01-01"}')
     code, out = run(["rules", "ask", "wi-benton", "license_tax", "--on", "2025-04-01", "--facts", str(facts)])
-    assert code == 0 and out["value"] is None
+    assert code == 0 and out["value"]["amount"] is None
+    assert out["value"]["no_tax"] == "local_amount_not_set"
     assert [n["key"] for n in out["not_set"]] == ["license_tax.unaltered"]
     assert out["not_set"][0]["citation"]["section"] == "§ 115-3A(3)"
 
@@ -99,23 +110,13 @@ def test_the_list_gives_each_questions_complete_json_schema_with_defs_and_enums(
     assert not validator.is_valid({"leash_ft": 6})  # off_owner_premises is required
 
 
-# Questions that still answer a plain dict, a bare date or amount, or None with the meaning in its
-# notes (issue 13, "One answer shape"): each leaves this set when it gets a value type.
-NO_VALUE_TYPE_YET = {
-    "forfeiture", "hen_permit", "hen_permit_revocation", "hen_permit_site_plan", "household_limit",
-    "kennel_license", "late_fee", "legal_holidays", "license_charges", "license_contents", "license_expiry",
-    "license_remittance", "license_required", "license_tax", "multiple_dog_license", "rabies_current",
-    "rabies_first_vaccination_due", "rabies_revaccination_due", "vicious_dog_permit",
-}  # fmt: skip
-
-
 def test_the_list_gives_each_questions_value_schema_an_object_with_named_fields():
     import jsonschema_rs
 
     code, out = run(["rules", "list"])
     assert code == 0
     untyped = {q["question"] for q in out if q["value_schema"] is None}
-    assert untyped == NO_VALUE_TYPE_YET, "a question without a value type, or one converted and still listed"
+    assert untyped == set(), "every question declares the type of its answer (issue 13, one answer shape)"
     for q in out:
         schema = q["value_schema"]
         if schema is None:

@@ -131,8 +131,8 @@ def test_no_forfeiture_is_negative_and_the_minimum_never_exceeds_the_maximum(jur
         on,
         local,
     ).value
-    if value is not None and value["minimum"] is not None:
-        assert Decimal(0) <= value["minimum"] <= value["maximum"]
+    if value.applies and value.minimum is not None:
+        assert Decimal(0) <= value.minimum <= value.maximum
 
 
 @FAST

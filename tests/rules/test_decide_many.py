@@ -71,8 +71,8 @@ def test_it_computes_each_group_once():
     decisions = decide_many(pack, renewing, on, local)
     # Owned before the year began and licensed after March 31: two groups, altered or not.
     assert len({id(d) for d in decisions}) == 2
-    assert {d.value["total"] for d in decisions} == {license_charges(pack, renewing[0], on, local).value["total"],
-                                                     license_charges(pack, renewing[1], on, local).value["total"]}
+    assert {d.value.total for d in decisions} == {license_charges(pack, renewing[0], on, local).value.total,
+                                                  license_charges(pack, renewing[1], on, local).value.total}
 
 
 def test_it_takes_any_object_with_the_facts():

@@ -46,7 +46,7 @@ def test_no_amount_is_negative(case):
     jurisdiction, animal, on, local = case
     value = license_charges(load_pack(jurisdiction), animal, on, local).value
     for key in ("tax", "late_fee", "total"):
-        assert value[key] is None or value[key] >= Decimal(0)
+        assert getattr(value, key) is None or getattr(value, key) >= Decimal(0)
 
 
 @settings(max_examples=400, deadline=None)
@@ -59,8 +59,8 @@ def test_a_late_fee_is_charged_only_when_a_trigger_holds(case):
     holds = trigger is not None and on > trigger[1] and not (
         animal.kept_only_for_education_or_science and pack.licensing.not_required is not None
     ) and animal.species in pack.licensing.species.species
-    amount = decision.value["amount"]
+    amount = decision.value.amount
     if amount is None or amount > 0:  # charged, or charged once the local amount is set
-        assert holds and decision.value["trigger"] == trigger[0]
+        assert holds and decision.value.trigger == trigger[0]
     if not holds:
-        assert amount == 0 and decision.value["trigger"] is None
+        assert amount == 0 and decision.value.trigger is None

@@ -436,7 +436,7 @@ class Planner:
         if (issued_on, year) not in self.expiry_of:
             self.expiry_of[(issued_on, year)] = law.ask(
                 self.municipality, "license_expiry", {"issued_on": issued_on, "license_year": year}, self.on, {}
-            ).value["expires"]
+            ).value.expires
         p, a = row.fields("person"), row.fields("animal")
         license = self.make[License](
             municipality_id=self.m,

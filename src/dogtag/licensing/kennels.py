@@ -3,7 +3,7 @@ inspections whose findings must be corrected before approval (§ 115-3B(2)), the
 checks (§ 115-3B(3)), the ten-dog maximum, the initial or renewal fee and the December 31 expiry —
 every figure and section from the rule pack."""
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import date
 from decimal import Decimal
 
@@ -69,11 +69,11 @@ class Review:
 
     @property
     def fee(self) -> Decimal | None:
-        return (self.decision.value or {}).get("fee") if self.decision else None
+        return self.decision.value.fee if self.decision else None
 
     @property
     def expires(self) -> date | None:
-        return (self.decision.value or {}).get("expires") if self.decision else None
+        return self.decision.value.expires if self.decision else None
 
     def refuse(self, field_name, message):
         self.refusals.append((field_name, message))
@@ -128,18 +128,18 @@ def review(kennel: KennelLicense, on: date) -> Review:
     }
     r.decision = d = law.ask(municipality, "kennel_license", facts, asked_on)
     value = d.value
-    if not value["required"]:
+    if not value.required:
         r.refuse(
             "dogs",
-            f"{value['dogs_over_age']} {_age(k.required.over_age)} are kept at "
+            f"{value.dogs_over_age} {_age(k.required.over_age)} are kept at "
             f"{kennel.premises}; a kennel license is required, and issued, for more than "
             f"{k.required.more_than} ({_section(k.required.cite.citation)}).",
         )
-    if value.get("over_limit"):
+    if value.over_limit:
         r.refuse(
             "dogs",
-            f"{value['dogs_over_age']} {_age(k.maximum.over_age)} are kept at {kennel.premises}; "
-            f"no more than {value['at_most']} may be kept on any one premises ({_section(k.maximum.cite.citation)}).",
+            f"{value.dogs_over_age} {_age(k.maximum.over_age)} are kept at {kennel.premises}; "
+            f"no more than {value.at_most} may be kept on any one premises ({_section(k.maximum.cite.citation)}).",
         )
     if k.siting is not None:
         needs = {
@@ -148,7 +148,7 @@ def review(kennel: KennelLicense, on: date) -> Review:
             "space": k.siting.sq_ft_per_animal,
             "privacy_fence": None,
         }
-        for check, ok in value["siting"].items():
+        for check, ok in asdict(value.siting).items():
             if ok is False:
                 field_name, message = SITING[check]
                 r.refuse(

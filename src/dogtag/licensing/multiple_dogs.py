@@ -41,7 +41,7 @@ class Quote:
 
     @property
     def tax(self):
-        return self.decision.value["tax"] if self.decision and self.decision.value else None
+        return self.decision.value.tax if self.decision else None
 
     def refuse(self, field_name, message):
         self.refusals.setdefault(field_name, []).append(message)
@@ -57,7 +57,7 @@ def quote(municipality, dogs: int, on: date, license_year: int | None = None) ->
     pack = law.pack_of(municipality)
     q.license_year = license_year or license_year_of(pack, on)
     q.decision = law.ask(municipality, "multiple_dog_license", {"dogs": max(dogs, 0)}, on)
-    if not q.decision.value["available"]:
+    if not q.decision.value.available:
         q.refuse(
             "dogs",
             f"A multiple-dog license is for a keeper of more than {m.available_above} dogs; "
@@ -71,7 +71,7 @@ def quote(municipality, dogs: int, on: date, license_year: int | None = None) ->
             "leaves it to the local fee schedule.",
         )
     expiry = law.ask(municipality, "license_expiry", {"issued_on": on, "license_year": q.license_year}, on)
-    q.expires_on, q.expiry_citations = expiry.value["expires"], expiry.citations
+    q.expires_on, q.expiry_citations = expiry.value.expires, expiry.citations
     return q
 
 

@@ -113,10 +113,10 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
     local = local if local is not None else law.local_amounts(animal.municipality)
 
     required = law.ask(animal.municipality, "license_required", facts, on, local)
-    if not required.value["required"]:
+    if not required.value.required:
         # A puppy may be licensed ahead of its birthday ("on or before", s. 174.05(1)) but not for
         # a license year it does not reach licensable age in.
-        licensable = required.value["licensable_on"]
+        licensable = required.value.licensable_on
         reason = (
             f"{animal.name} is not licensable in {year}: it becomes licensable on {shown(licensable)}"
             if licensable > on
@@ -166,31 +166,31 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
             )
         )
     value = charges.value
-    if value["tax"] is not None:
+    if value.tax is not None:
         tax_cites = tuple(c for c in charges.citations if c != lic.late_fee.cite.citation) or charges.citations
-        owed.free_license = required.value.get("free_license", False)
+        owed.free_license = required.value.free_license
         owed.lines.append(
             Line(
                 "Free license"
                 if owed.free_license
                 else f"License tax ({'spayed/neutered' if animal.altered else 'not spayed/neutered'})",
-                value["tax"],
+                value.tax,
                 tax_cites,
                 tuple(n for n in charges.notes if "late fee" not in n),
             )
         )
-    if value["late_fee"]:
-        owed.late_fee_trigger = value["trigger"]
+    if value.late_fee:
+        owed.late_fee_trigger = value.trigger
         owed.lines.append(
             Line(
-                f"Late fee — {late_fee_trigger_label(law.pack_of(animal.municipality), value['trigger'])}",
-                value["late_fee"],
+                f"Late fee — {late_fee_trigger_label(law.pack_of(animal.municipality), value.trigger)}",
+                value.late_fee,
                 (lic.late_fee.cite.citation,),
                 tuple(n for n in charges.notes if "late fee" in n),
             )
         )
     expiry = law.ask(animal.municipality, "license_expiry", {"issued_on": on, "license_year": year}, on, local)
-    owed.expires_on, owed.expiry_citations = expiry.value["expires"], expiry.citations
+    owed.expires_on, owed.expiry_citations = expiry.value.expires, expiry.citations
     return owed
 
 
@@ -236,8 +236,8 @@ def _check_rabies(animal, on, owed, citation, local=None):
         on,
         local if local is not None else {},
     )
-    if current.value is None or not current.value["current"]:
-        through = current.value["through"] if current.value else latest.expires_on
+    if not current.value.applies or not current.value.current:
+        through = current.value.through if current.value.applies else latest.expires_on
         owed.refusals.append(
             Refusal(
                 "vaccination",
@@ -274,32 +274,32 @@ def limit_warnings(animal: Animal, on: date) -> list[tuple[str, tuple[Citation, 
             on,
             {},
         )
-        if d.value and d.value["over_limit"]:
+        if d.value.over_limit:
             warnings.append(
                 (
-                    f"{d.value['counted']} dogs and cats are kept here, more than the {d.value['more_than']} allowed.",
+                    f"{d.value.counted} dogs and cats are kept here, more than the {d.value.more_than} allowed.",
                     d.citations[:1],
                 )
             )
     if pack.kennel and pack.kennel.required:
         d = law.ask(animal.municipality, "kennel_license", {"dogs_born_on": dogs}, on, {})
-        if d.value and d.value["required"]:
+        if d.value.required:
             warnings.append(
                 (
-                    f"{d.value['dogs_over_age']} dogs over licensable age are kept here: a kennel license "
+                    f"{d.value.dogs_over_age} dogs over licensable age are kept here: a kennel license "
                     "is required in addition to each dog's license.",
                     d.citations[:1],
                 )
             )
-        if d.value and d.value.get("over_limit"):
-            warnings.append((f"No more than {d.value['at_most']} dogs may be kept on one premises.", d.citations[1:2]))
+        if d.value.over_limit:
+            warnings.append((f"No more than {d.value.at_most} dogs may be kept on one premises.", d.citations[1:2]))
     if pack.multiple_dog and pack.multiple_dog.license:
         others, pups = law.litter_and_other_dogs(kept)
         d = law.ask(animal.municipality, "multiple_dog_license", {"dogs": others, "litter_born_on": pups}, on, {})
-        if d.value and d.value["required"]:
+        if d.value.required:
             warnings.append(
                 (
-                    f"{d.value['dogs_counted']} dogs are kept here: a multiple-dog license is required instead of "
+                    f"{d.value.dogs_counted} dogs are kept here: a multiple-dog license is required instead of "
                     "individual licenses.",
                     d.citations[:1],
                 )

@@ -80,7 +80,7 @@ def notice_figures(municipality, animals, year: int, local) -> dict:
     """The tax each animal owes if licensed on time, and the last day without a late fee."""
     starts = law.ask(
         municipality, "license_expiry", {"issued_on": date(year, 6, 1), "license_year": year}, date(year, 6, 1), local
-    ).value["starts"]
+    ).value.starts
     figures, by_facts = {}, {}
     for animal in animals:
         facts = law.animal_facts(animal, year)
@@ -92,8 +92,8 @@ def notice_figures(municipality, animals, year: int, local) -> dict:
             tax = law.ask(municipality, "license_tax", facts, starts, local)
             required = law.ask(municipality, "license_required", facts, starts, local)
             by_facts[key] = {
-                "tax": tax.value,
-                "due_by": required.value["due_by"],
+                "tax": tax.value.amount,
+                "due_by": required.value.due_by,
                 "citations": tax.citations + required.citations,
             }
         figures[animal.pk] = by_facts[key]

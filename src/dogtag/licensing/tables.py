@@ -236,7 +236,7 @@ def fees(request, slug) -> Report:
 
 def _late_fee(row):
     late = row["late"]
-    return None if late is None else ("not set" if late.not_set else late.value["amount"])
+    return None if late is None else ("not set" if late.not_set else late.value.amount)
 
 
 UNLICENSED = [

@@ -30,7 +30,7 @@ def store_tag_return_lists() -> str:
         year = license_year_of(law.pack_of(municipality), today)
         for y in (year - 1, year):
             expiry = law.ask(municipality, "license_expiry", {"issued_on": today, "license_year": y}, today, {})
-            return_by = expiry.value.get("unused_tags_return_by")
+            return_by = expiry.value.unused_tags_return_by
             if return_by and today >= return_by - timedelta(days=settings.DOGTAG_TAG_RETURN_LEAD_DAYS):
                 if actions.store_tag_return_list(municipality=municipality, license_year=y, on=today):
                     stored.append(f"{municipality.slug} {y}")

@@ -26,8 +26,8 @@ def unlicensed_rows(municipality, year: int, on):
             rows.append({"animal": animal, "due_by": None, "late": None, "note": "birth date unknown"})
             continue
         required = law.ask(municipality, "license_required", facts, on, local)
-        if not required.value["required"] or required.value["licensable_on"] > on:
+        if not required.value.required or required.value.licensable_on > on:
             continue
         late = law.ask(municipality, "late_fee", facts, on, local)
-        rows.append({"animal": animal, "due_by": required.value["due_by"], "late": late, "note": ""})
+        rows.append({"animal": animal, "due_by": required.value.due_by, "late": late, "note": ""})
     return rows

@@ -102,25 +102,25 @@ def decide_hen_permit(
     if renewal_of is not None and renewal_of.expires_on:
         facts["renews_expiring_on"] = renewal_of.expires_on  # the engine picks the year it covers
     decision = law.ask(municipality, "hen_permit", facts, applied_on)
-    if decision.value is None:
-        raise ValidationError({"__all__": "; ".join(decision.notes)})
     v = decision.value
+    if not v.applies or v.permit_year_ended:
+        raise ValidationError({"__all__": "; ".join(decision.notes)})
     plan_facts = {"renewal": renewal_of is not None, "changes": changes}
     plan = law.ask(municipality, "hen_permit_site_plan", plan_facts, applied_on)
-    if v["may_issue"] and not site_plan and plan.value and plan.value["required"]:
+    if v.may_issue and not site_plan and plan.value.required:
         raise ValidationError(
             {
                 "site_plan": "Attach the site plan: all structures on the parcel and abutting property, "
                 f"the coop design and its site ({law.sections(plan)})."
             }
         )
-    if v["may_issue"] and v["expires"]:
+    if v.may_issue and v.expires:
         # One issued permit a parcel and permit year: a second would be paid for twice. The
         # parcel's row is locked so two clerks at once queue here; the database's constraint
         # (one_issued_hen_permit_per_parcel_and_year) is the backstop.
         Premises.objects.select_for_update().filter(pk=premises.pk).first()
         held = HenPermit.objects.filter(
-            premises=premises, status=HenPermit.Status.ISSUED, expires_on__year=as_date(v["expires"]).year
+            premises=premises, status=HenPermit.Status.ISSUED, expires_on__year=v.expires.year
         ).first()
         if held is not None:
             raise ValidationError(
@@ -130,12 +130,12 @@ def decide_hen_permit(
                 }
             )
     paid = None
-    if v["may_issue"]:
+    if v.may_issue:
         paid = record_payment(
             acting_user=acting_user,
             municipality=municipality,
             payer=applicant,
-            due=v["fee"],
+            due=v.fee,
             payment=payment,
             what="hen permit",
         )
@@ -155,15 +155,15 @@ def decide_hen_permit(
         roosters=roosters,
         renewal_of=renewal_of,
         changes=changes,
-        status=HenPermit.Status.ISSUED if v["may_issue"] else HenPermit.Status.REFUSED,
-        reasons=v["reasons"],
-        fee=v["fee"] if v["may_issue"] else None,
-        fee_kind=v["fee_kind"],
-        expires_on=v["expires"] if v["may_issue"] else None,
+        status=HenPermit.Status.ISSUED if v.may_issue else HenPermit.Status.REFUSED,
+        reasons=list(v.reasons),
+        fee=v.fee if v.may_issue else None,
+        fee_kind=v.fee_kind,
+        expires_on=v.expires if v.may_issue else None,
         decision=law.stored(decision),
         decided_by=acting_user,
     )
-    action = "hen_permit.issue" if v["may_issue"] else "hen_permit.refuse"
+    action = "hen_permit.issue" if v.may_issue else "hen_permit.refuse"
     return save_record(permit, acting_user=acting_user, action=action, roles=ISSUERS)
 
 
@@ -216,7 +216,7 @@ def revoke_hen_permit(permit: HenPermit, *, acting_user, reason: str, revoked_on
     if errors:
         raise ValidationError(errors)
     decision = law.ask(permit.municipality, "hen_permit_revocation", {}, revoked_on)
-    if decision.value is None:
+    if not decision.value.applies:
         raise ValidationError({"__all__": "; ".join(decision.notes)})
     chain, current = [], permit
     while current is not None:
@@ -259,13 +259,13 @@ def _permit_decision(declaration, *, insurance, insurance_statement_signed, fee_
     if renews is not None:
         facts["renews_expiring_on"] = expiry(renews)
     decision = law.ask(municipality, "vicious_dog_permit", facts, on)
-    if decision.value is None:
+    if decision.value.may_issue is None:  # no permit here, or no fee set or in force to charge
         raise ValidationError({"fee_paid": "; ".join(decision.notes) or law.not_set_message(decision)})
-    if not decision.value["may_issue"]:
+    if not decision.value.may_issue:
         raise ValidationError(
-            {name: f"Not yet: {why} ({law.sections(decision)})." for name, why in decision.value["reasons"].items()}
+            {name: f"Not yet: {why} ({law.sections(decision)})." for name, why in decision.value.reasons.items()}
         )
-    fee = decision.value["fee"]
+    fee = decision.value.fee
     if fee_paid is None or fee_paid < fee:
         fee_rule = law.ask(municipality, "vicious_dog_permit_fee", {"first_permit": renews is None}, on)
         raise ValidationError(
@@ -280,7 +280,7 @@ def expiry(permit: ViciousDogPermit):
         return permit.expires_on
     facts = {"insurance_shown": True, "insurance_statement_signed": True}
     decision = law.ask(permit.municipality, "vicious_dog_permit", facts, permit.issued_on)
-    return decision.value["expires"] if decision.value else None
+    return decision.value.expires
 
 
 def _save_permit(
@@ -291,9 +291,9 @@ def _save_permit(
         declaration=declaration,
         holder=declaration.case.owner,
         issued_on=on,
-        expires_on=decision.value["expires"],
+        expires_on=decision.value.expires,
         renewal_of=renewal_of,
-        fee=decision.value["fee"],
+        fee=decision.value.fee,
         insurance=insurance.strip(),
         insurance_statement_signed=insurance_statement_signed,
         decision=law.stored(decision),
@@ -303,7 +303,7 @@ def _save_permit(
     permit = save_record(permit, acting_user=acting_user, action=action, roles=ISSUERS)
     # "due on or before January 1st of each year thereafter": the next renewal, with the law.
     meet(declaration.case, RENEWAL_KEY, on, f"renewed by permit #{permit.pk}")
-    set_deadline(declaration.case, RENEWAL_KEY, "Renew the vicious-dog permit", decision.value["renewal_due"], decision)
+    set_deadline(declaration.case, RENEWAL_KEY, "Renew the vicious-dog permit", decision.value.renewal_due, decision)
     return permit
 
 

@@ -7,6 +7,7 @@ from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement import law
 from dogtag.enforcement.models import Declaration
+from dogtag.lib.dates import shown
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
@@ -165,6 +166,8 @@ def _vicious_page(request, declaration, form, action, title, quote_facts):
             "form": form,
             "title": title,
             "quote": quote,
+            # a renewal after the day its fee was due: that day, as on paper
+            "fee_was_due": shown(quote.value.renewed_after_due),
             "permits": tables.vicious_dog_permits_of(declaration).page(request),
         },
     )

@@ -430,7 +430,7 @@ def send_rabies_reminders(on, progress=None) -> int:
         )
         written.append(
             RabiesReminder(
-                municipality=municipality, vaccination=vaccination, person=person, due_on=decision.value["last_day"]
+                municipality=municipality, vaccination=vaccination, person=person, due_on=decision.value.last_day
             )
         )
     RabiesReminder.objects.bulk_create(written, batch_size=1000)

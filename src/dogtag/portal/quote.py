@@ -76,8 +76,8 @@ def held_documents(application, certificate_serial, on) -> dict:
     facts = {"species": animal.species, "vaccinated_on": latest.vaccinated_on, "initial": len(vaccinations) == 1,
              "certificate_expires_on": latest.expires_on}  # fmt: skip
     current = law.ask(animal.municipality, "rabies_current", facts, on, {})
-    if current.value is not None and current.value["current"]:
-        held.update(rabies=latest, through=current.value["through"])
+    if current.value.current:
+        held.update(rabies=latest, through=current.value.through)
     return held
 
 

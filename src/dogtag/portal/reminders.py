@@ -78,7 +78,7 @@ def due(on: date, progress=None):
             on,
             {},
         )
-        if decision.value is None or not (on <= decision.value["last_day"] <= horizon):
+        if not decision.value.applies or not (on <= decision.value.last_day <= horizon):
             continue
         email = mail.render(
             "portal/email/rabies-reminder",

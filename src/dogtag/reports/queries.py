@@ -178,7 +178,7 @@ def remittance(m, p) -> Report:
         for i, name in enumerate(
             ("state_minimum", "local_additional", "late_fee_local", "collector_retained", "to_county"), start=1
         ):
-            row[i] += v[name] * n
+            row[i] += getattr(v, name) * n
         row[6] += tax * n
     table = Table(
         "Remittance to the county treasurer",
@@ -334,7 +334,7 @@ def unlicensed(m, p) -> Report:
 
     def fee(r):
         late = r["late"]
-        return None if late is None or late.not_set else late.value["amount"]
+        return None if late is None or late.not_set else late.value.amount
 
     columns = [
         Column("Animal", lambda r: r["animal"].name, link=lambda r: reverse("license-counter", args=[r["animal"].pk])),
@@ -406,17 +406,17 @@ def over_limit(m, p) -> Report:
                 p["on"],
                 {},
             )
-            if d.value and d.value["over_limit"]:
-                findings.append(f"{d.value['counted']} dogs and cats, more than the {d.value['more_than']} allowed")
+            if d.value.over_limit:
+                findings.append(f"{d.value.counted} dogs and cats, more than the {d.value.more_than} allowed")
                 citations.update({c.section: c for c in d.citations[:1]})
         if pack.kennel and pack.kennel.required:
             dogs = [b for s, b, _ in animals if s == "dog" and b]
             d = law.ask(m, "kennel_license", {"dogs_born_on": dogs}, p["on"], {})
-            if d.value and d.value["required"]:
-                findings.append(f"{d.value['dogs_over_age']} dogs over licensable age: a kennel license is required")
+            if d.value.required:
+                findings.append(f"{d.value.dogs_over_age} dogs over licensable age: a kennel license is required")
                 citations.update({c.section: c for c in d.citations[:1]})
-            if d.value and d.value.get("over_limit"):
-                findings.append(f"more than the {d.value['at_most']} dogs allowed on one premises")
+            if d.value.over_limit:
+                findings.append(f"more than the {d.value.at_most} dogs allowed on one premises")
         if findings:
             dogs_n = sum(1 for s, _, _ in animals if s == "dog")
             cats_n = sum(1 for s, _, _ in animals if s == "cat")

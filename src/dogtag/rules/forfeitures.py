@@ -8,7 +8,9 @@ schedule applies to the sections it lists and their subsections.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from typing import Literal
 
 from pydantic import Field
@@ -67,9 +69,34 @@ class ForfeitureFacts(Facts):
     days: int = Field(default=1, ge=1)  # days the violation occurred or continued
 
 
+Penalty = Literal["fine", "fine_or_jail_or_both", "fine_with_jail_on_default"]
+
+
+@dataclass(frozen=True)
+class Forfeiture:
+    """The range, `minimum` to `maximum` (null until a local amount is set), for one offense, and
+    `total_minimum` to `total_maximum` over the `offenses_counted` (each day a separate offense
+    where `each_day_separate`); `plus_costs`; the `penalty` and `imprisonment_days`. `applies`
+    false: no forfeiture, `reason` says why (the section sets no offense, or the text sets none for
+    this offense number)."""
+
+    applies: bool
+    minimum: Decimal | None = None
+    maximum: Decimal | None = None
+    plus_costs: bool | None = None
+    imprisonment_days: int | None = None
+    each_day_separate: bool | None = None
+    penalty: Penalty | None = None
+    offenses_counted: int | None = None
+    total_minimum: Decimal | None = None
+    total_maximum: Decimal | None = None
+    reason: Literal["section_sets_no_offense", "no_forfeiture_for_offense_number"] | None = None
+
+
 @question(
     "forfeiture",
     facts=ForfeitureFacts,
+    value=Forfeiture,
     doc="The forfeiture (minimum and maximum) for a violation of a section and the offense number; "
     "court costs, imprisonment on default, and whether each day is a separate offense.",
 )
@@ -79,7 +106,8 @@ def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
     rule = next((r for r in schedules if any(covers(x, facts.violation) for x in r.sections)), None)
     none = next((r for r in s.no_forfeiture if any(covers(x, facts.violation) for x in r.sections)), None)
     if rule is None and none is not None:
-        return Decision(None, (none.cite.citation,), (f"§ {facts.violation} sets no offense: {none.choice}",))
+        note = f"§ {facts.violation} sets no offense: {none.choice}"
+        return Decision(Forfeiture(False, reason="section_sets_no_offense"), (none.cite.citation,), (note,))
     if rule is None:
         known = sorted({x for r in schedules for x in r.sections})
         raise ValueError(f"no forfeiture for violation {facts.violation!r} here; known: {', '.join(known)}")
@@ -91,7 +119,7 @@ def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
         tiers = [rule.after_notice_of_prior_bite]
     if not tiers:
         notes.append(f"the text sets no forfeiture for offense number {facts.offense_number}")
-        return Decision(None, tuple(cites), tuple(notes))
+        return Decision(Forfeiture(False, reason="no_forfeiture_for_offense_number"), tuple(cites), tuple(notes))
     tier = max(tiers, key=lambda t: t.from_offense)
     low, missing_low = amount_at(tier.minimum, on, local, rule.cite.citation)
     high, missing_high = amount_at(tier.maximum, on, local, rule.cite.citation)
@@ -105,15 +133,16 @@ def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
         penalty = "fine"
     else:
         penalty = "fine_or_jail_or_both" if rule.imprisonment == "fine_or_jail_or_both" else "fine_with_jail_on_default"
-    value = {
-        "minimum": low,
-        "maximum": high,
-        "plus_costs": rule.plus_costs,
-        "imprisonment_days": rule.imprisonment_days,
-        "each_day_separate": each_day,
-        "penalty": penalty,
-        "offenses_counted": counted,
-        "total_minimum": None if low is None else low * counted,
-        "total_maximum": None if high is None else high * counted,
-    }
+    value = Forfeiture(
+        True,
+        minimum=low,
+        maximum=high,
+        plus_costs=rule.plus_costs,
+        imprisonment_days=rule.imprisonment_days,
+        each_day_separate=each_day,
+        penalty=penalty,
+        offenses_counted=counted,
+        total_minimum=None if low is None else low * counted,
+        total_maximum=None if high is None else high * counted,
+    )
     return Decision(value, tuple(cites), tuple(notes), tuple(not_set))

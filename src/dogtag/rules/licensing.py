@@ -15,10 +15,11 @@ Choices on ambiguous text (each also written beside its provision in the packs):
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache, lru_cache
-from typing import Literal
+from typing import Literal, get_args
 
 from .amounts import NO_LOCAL_AMOUNTS, LocalAmounts, amount_at
 from .catalogue import Facts, question
@@ -29,6 +30,13 @@ from .schema import Amount, Dated, LocalAmount, Money, MonthDay, Period, Provisi
 
 Species = Literal["dog", "cat"]
 Training = Literal["lead_blind_or_deaf", "support_mobility", "service"]
+# Why this law licenses no such animal: not a species it licenses, or kept only for education or science.
+Exclusion = Literal["species_not_licensed", "kept_only_for_education_or_science"]
+Trigger = Literal["renewal", "acquisition", "licensable_age"]
+# Where the tax comes from: the schedule (local or state), the state minimum until the clerk sets a
+# local tax, the state minimum because the local tax is below it, or a free license (s. 174.055).
+TaxBasis = Literal["tax", "state_minimum_until_set", "state_minimum_floor", "free_license"]
+NoTax = Literal["local_amount_not_set", "no_tax_in_force"]
 
 
 class SpeciesProvision(Provision):
@@ -159,6 +167,57 @@ class NoFacts(Facts):
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class LicenseTax:
+    """The license tax. `applies` false: this law licenses no such animal (`exclusion` says why).
+    `amount` None: `no_tax` says why (the fee schedule has none set, or none is in force that day).
+    `basis`: where the amount comes from; `half_tax`: one-half, the animal reached licensable age
+    after the half-tax date."""
+
+    applies: bool
+    amount: Decimal | None = None
+    basis: TaxBasis | None = None
+    half_tax: bool = False
+    no_tax: NoTax | None = None
+    exclusion: Exclusion | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LateFeeDue:
+    """`amount` due (0.00 when none; None when due and the fee schedule has none set), the
+    `trigger` that makes it due and `deadline`, that trigger's last day to license without it
+    (given before it has passed too). `applies` false: this law licenses no such animal."""
+
+    applies: bool
+    amount: Decimal | None
+    trigger: Trigger | None = None
+    deadline: date | None = None
+    exclusion: Exclusion | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LicenseCharges:
+    """license_tax and late_fee together: `tax` and `late_fee` (`trigger` when one is due) and
+    their `total`, with the tax's `basis`, `half_tax`, `no_tax` and `exclusion` as license_tax
+    answers them. The late fee's last day is late_fee's `deadline`."""
+
+    applies: bool
+    tax: Decimal | None
+    late_fee: Decimal | None
+    total: Decimal | None
+    trigger: Trigger | None = None
+    basis: TaxBasis | None = None
+    half_tax: bool = False
+    no_tax: NoTax | None = None
+    exclusion: Exclusion | None = None
+
+
+# One answer per exclusion, shared: the hot path builds nothing for an excluded animal.
+_EXCLUDED_TAX = {k: LicenseTax(False, exclusion=k) for k in get_args(Exclusion)}
+_EXCLUDED_LATE_FEE = {k: LateFeeDue(False, ZERO, exclusion=k) for k in get_args(Exclusion)}
+_EXCLUDED_CHARGES = {k: LicenseCharges(False, None, ZERO, None, exclusion=k) for k in get_args(Exclusion)}
+
+
 def licensable_on(pack: Pack, born_on: date) -> date:
     """The day the animal "becomes five months of age" (the pack's licensable age)."""
     return _terms_of(pack).due(born_on)
@@ -176,7 +235,7 @@ def license_year_bounds(pack: Pack, year: int) -> tuple[date, date]:
     return start, (end if end >= start else ly.ends.of(year + 1))
 
 
-def _exclusion(pack: Pack, a: Animal) -> tuple[str, Citation] | None:
+def _exclusion(pack: Pack, a: Animal) -> tuple[str, Citation, Exclusion] | None:
     return _terms_of(pack).exclusion(a)
 
 
@@ -237,16 +296,23 @@ class _PackTerms:
         self._acquisition: dict[date, tuple[str, date, str]] = {}
         self._by_age: dict[date, tuple[str, date, str]] = {}
         self._excluded = {
-            "kept": ("kept only for educational or scientific purposes: no license required", self.not_required)
+            "kept": (
+                "kept only for educational or scientific purposes: no license required",
+                self.not_required,
+                "kept_only_for_education_or_science",
+            )
         }
 
-    def exclusion(self, a) -> tuple[str, Citation] | None:
+    def exclusion(self, a) -> tuple[str, Citation, Exclusion] | None:
+        """(note, citation, exclusion) when this law licenses no such animal."""
         species = a.species
         if species not in self.species:
             excluded = self._excluded.get(species)
             if excluded is None:
                 excluded = _memo_put(
-                    self._excluded, species, (f"no {species} license under this law", self._species_cite)
+                    self._excluded,
+                    species,
+                    (f"no {species} license under this law", self._species_cite, "species_not_licensed"),
                 )
             return excluded
         if a.kept_only_for_education_or_science and self.not_required is not None:
@@ -322,37 +388,93 @@ def _trigger(terms: _PackTerms, y: _Year, due: date, acquired: date | None) -> t
 
 class _Tax:
     """The license tax in force on a day for an altered or unaltered animal (or a free license),
-    with its citations alone and together with the late fee's, and its totals."""
+    with its citations alone and together with the late fee's, its totals, and its answers:
+    license_tax's, and license_charges' on time and (built on first use) late by each trigger."""
 
-    __slots__ = ("amount", "cites", "notes", "not_set", "charges_cites", "total", "total_late", "halved")
+    __slots__ = (
+        "amount",
+        "cites",
+        "notes",
+        "not_set",
+        "charges_cites",
+        "total",
+        "total_late",
+        "late_amount",
+        "halved",
+        "value",
+        "on_time",
+        "_late",
+    )
 
-    def __init__(self, amount, cites, notes, not_set, late_cites, late_amount, half=None, half_reading=()):
+    def __init__(
+        self,
+        amount,
+        cites,
+        notes,
+        not_set,
+        late_cites,
+        late_amount,
+        half=None,
+        half_reading=(),
+        *,
+        basis: TaxBasis | None = "tax",
+        no_tax: NoTax | None = None,
+        half_tax: bool = False,
+    ):
         self.amount, self.cites, self.notes, self.not_set = amount, cites, notes, not_set
         self.charges_cites = cites + tuple(c for c in late_cites if c not in cites)
         self.total = None if amount is None else amount + ZERO
+        self.late_amount = late_amount
         self.total_late = None if amount is None or late_amount is None else amount + late_amount
+        self.value = LicenseTax(True, amount, basis, half_tax, no_tax)
+        self.on_time = LicenseCharges(True, amount, ZERO, self.total, None, basis, half_tax, no_tax)
+        self._late: dict[str, LicenseCharges] = {}
         self.halved = None
         if half is not None and amount is not None:
             halved = (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
             self.halved = _Tax(
-                halved, cites + (half.cite.citation, *half_reading), notes, not_set, late_cites, late_amount
+                halved,
+                cites + (half.cite.citation, *half_reading),
+                notes,
+                not_set,
+                late_cites,
+                late_amount,
+                basis=basis,
+                half_tax=True,
             )
+
+    def late(self, trigger: Trigger) -> LicenseCharges:
+        charges = self._late.get(trigger)
+        if charges is None:
+            charges = self._late[trigger] = LicenseCharges(
+                True,
+                self.amount,
+                self.late_amount,
+                self.total_late,
+                trigger,
+                self.value.basis,
+                self.value.half_tax,
+                self.value.no_tax,
+            )
+        return charges
 
 
 class _Day:
     """What one pack charges on one day (local amounts as the clerk has set them)."""
 
-    __slots__ = ("terms", "year", "tax", "free", "late_amount", "late_not_set")
+    __slots__ = ("terms", "on", "year", "tax", "free", "late_amount", "late_not_set", "_late_fees")
 
     def __init__(self, pack: Pack, local: LocalAmounts, on: date):
         self.terms = terms = _terms_of(pack)
+        self.on = on
+        self._late_fees: dict[tuple | None, LateFeeDue] = {}
         lic = pack.licensing
         self.year = _year(pack, license_year_of(pack, on))
         self.late_amount, missing = amount_at(lic.late_fee.amount, on, local, terms.late_cites[0])
         self.late_not_set = (missing,) if missing else ()
         self.tax = (self._tax(lic, terms, on, local, False), self._tax(lic, terms, on, local, True))
         self.free = {
-            cite: _Tax(ZERO, (cite,), (FREE_NOTE,), (), terms.late_cites, self.late_amount)
+            cite: _Tax(ZERO, (cite,), (FREE_NOTE,), (), terms.late_cites, self.late_amount, basis="free_license")
             for cite in set(terms.free.values())
         }
 
@@ -362,25 +484,42 @@ class _Day:
         late = terms.late_cites, self.late_amount
         chosen = tax.altered if altered else tax.unaltered
         amount, missing = amount_at(chosen, on, local, cites[0])
-        notes = ()
+        notes, basis = (), "tax"
         minimum = lic.minimum_tax
         if missing and getattr(chosen, "until_set", None) == "state_minimum" and minimum is not None:
             amount, missing = (minimum.altered if altered else minimum.unaltered).at(on), None
             cites += (minimum.cite.citation,)
-            notes = (f"no local tax in the fee schedule on {on}: the state minimum is the tax",)
+            notes, basis = (
+                (f"no local tax in the fee schedule on {on}: the state minimum is the tax",),
+                "state_minimum_until_set",
+            )
         if missing:
-            return _Tax(None, cites, (f"the license tax is a local amount not set for {on}",), (missing,), *late)
+            note = f"the license tax is a local amount not set for {on}"
+            return _Tax(None, cites, (note,), (missing,), *late, basis=None, no_tax="local_amount_not_set")
         if amount is None:
-            return _Tax(None, cites, (f"no license tax in force on {on}",), (), *late)
+            return _Tax(
+                None, cites, (f"no license tax in force on {on}",), (), *late, basis=None, no_tax="no_tax_in_force"
+            )
         if minimum is not None and tax is not minimum:
             floor = (minimum.altered if altered else minimum.unaltered).at(on)
             if floor is not None and amount < floor:
                 amount = floor
                 cites += (minimum.cite.citation,)
-                notes = ("the local tax is below the state minimum; the minimum applies",)
+                notes, basis = ("the local tax is below the state minimum; the minimum applies",), "state_minimum_floor"
         reading = lic.half_tax_on_local_tax
         half_reading = (reading.cite.citation,) if reading is not None and isinstance(chosen, LocalAmount) else ()
-        return _Tax(amount, cites, notes, (), *late, half=lic.half_tax, half_reading=half_reading)
+        return _Tax(amount, cites, notes, (), *late, half=lic.half_tax, half_reading=half_reading, basis=basis)
+
+    def late_fee(self, trigger: tuple[str, date, str] | None) -> LateFeeDue:
+        """late_fee's answer under `trigger` (or none) on this day, built once per trigger."""
+        due = self._late_fees.get(trigger)
+        if due is None:
+            if trigger is None or self.on <= trigger[1]:
+                due = LateFeeDue(True, ZERO, None, trigger[1] if trigger else None)
+            else:
+                due = LateFeeDue(True, self.late_amount, trigger[0], trigger[1])
+            _memo_put(self._late_fees, trigger, due)
+        return due
 
     def tax_for(self, a) -> _Tax:
         if a.trained_to and a.species == "dog":
@@ -439,14 +578,14 @@ def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decisio
     day = _day(pack, local, on)
     excluded = day.terms.exclusion(a)
     if excluded:
-        return Decision(None, (excluded[1],), (excluded[0],))
+        return Decision(_EXCLUDED_TAX[excluded[2]], (excluded[1],), (excluded[0],))
     tax = day.tax_for(a)
     if tax.halved is not None:
         y = _year(pack, a.license_year) if a.license_year else day.year
         due = day.terms.due(a.born_on)
         if y.start <= due <= y.end and due > y.half_after:
-            return Decision(tax.halved.amount, tax.halved.cites, tax.notes + (y.half_note(due),))
-    return Decision(tax.amount, tax.cites, tax.notes, tax.not_set)
+            return Decision(tax.halved.value, tax.halved.cites, tax.notes + (y.half_note(due),))
+    return Decision(tax.value, tax.cites, tax.notes, tax.not_set)
 
 
 def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
@@ -454,27 +593,35 @@ def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
     terms = day.terms
     excluded = terms.exclusion(a)
     if excluded:
-        return Decision({"amount": ZERO, "trigger": None, "deadline": None}, (excluded[1],), (excluded[0],))
+        return Decision(_EXCLUDED_LATE_FEE[excluded[2]], (excluded[1],), (excluded[0],))
     y = _year(pack, a.license_year) if a.license_year else day.year
     trigger = _trigger(terms, y, terms.due(a.born_on), a.acquired_on)
     if trigger is None or on <= trigger[1]:
-        value = {"amount": ZERO, "trigger": None, "deadline": trigger[1] if trigger else None}
-        return Decision(value, terms.late_cites, ())
-    value = {"amount": day.late_amount, "trigger": trigger[0], "deadline": trigger[1]}
-    return Decision(value, terms.late_cites, (trigger[2],), day.late_not_set)
+        return Decision(day.late_fee(trigger), terms.late_cites, ())
+    return Decision(day.late_fee(trigger), terms.late_cites, (trigger[2],), day.late_not_set)
 
 
-@question("license_tax", facts=Animal, doc="The license tax for an animal licensed on a date.")
+@question("license_tax", facts=Animal, value=LicenseTax, doc="The license tax for an animal licensed on a date.")
 def _license_tax(pack, facts, on, local):
     return license_tax(pack, facts, on, local)
 
 
-@question("late_fee", facts=Animal, doc="The late fee on a date: amount, the trigger that applied, its last day.")
+@question(
+    "late_fee",
+    facts=Animal,
+    value=LateFeeDue,
+    doc="The late fee on a date: amount, the trigger that applied, its last day.",
+)
 def _late_fee(pack, facts, on, local):
     return late_fee(pack, facts, on, local)
 
 
-@question("license_charges", facts=Animal, doc="License tax plus late fee for a license issued on a date.")
+@question(
+    "license_charges",
+    facts=Animal,
+    value=LicenseCharges,
+    doc="License tax plus late fee for a license issued on a date.",
+)
 def license_charges(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
     """license_tax and late_fee in one pass: the value, the tax's citations then the late fee's,
     the tax's notes then the late fee's."""
@@ -482,8 +629,7 @@ def license_charges(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Dec
     terms = day.terms
     excluded = terms.exclusion(a)
     if excluded:
-        value = {"tax": None, "late_fee": ZERO, "total": None, "trigger": None}
-        return Decision(value, (excluded[1],), (excluded[0], excluded[0]))
+        return Decision(_EXCLUDED_CHARGES[excluded[2]], (excluded[1],), (excluded[0], excluded[0]))
     y = _year(pack, a.license_year) if a.license_year else day.year
     due = terms.due(a.born_on)
     tax = day.tax_for(a)
@@ -493,10 +639,8 @@ def license_charges(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Dec
         tax = tax.halved
     trigger = _trigger(terms, y, due, a.acquired_on)
     if trigger is None or on <= trigger[1]:
-        value = {"tax": tax.amount, "late_fee": ZERO, "total": tax.total, "trigger": None}
-        return Decision(value, tax.charges_cites, notes, tax.not_set)
-    value = {"tax": tax.amount, "late_fee": day.late_amount, "total": tax.total_late, "trigger": trigger[0]}
-    return Decision(value, tax.charges_cites, notes + (trigger[2],), tax.not_set + day.late_not_set)
+        return Decision(tax.on_time, tax.charges_cites, notes, tax.not_set)
+    return Decision(tax.late(trigger[0]), tax.charges_cites, notes + (trigger[2],), tax.not_set + day.late_not_set)
 
 
 _BATCHABLE = {"license_tax": license_tax, "late_fee": late_fee, "license_charges": license_charges}
@@ -556,9 +700,24 @@ def decide_many(
     return decisions
 
 
+@dataclass(frozen=True)
+class LicenseRequired:
+    """`required` for `license_year`; the animal is `licensable_on` that day; `due_by` the last day
+    to license without a late fee, under `trigger`. Not required: `reason` says why."""
+
+    required: bool
+    license_year: int
+    licensable_on: date
+    due_by: date | None = None
+    trigger: Trigger | None = None
+    free_license: bool = False
+    reason: Literal["species_not_licensed", "kept_only_for_education_or_science", "not_of_licensable_age"] | None = None
+
+
 @question(
     "license_required",
     facts=Animal,
+    value=LicenseRequired,
     doc="Whether the animal must be licensed for the license year, from when and by when.",
 )
 def license_required(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
@@ -566,50 +725,75 @@ def license_required(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> De
     due = licensable_on(pack, a.born_on)
     year = a.license_year or license_year_of(pack, on)
     cites = [lic.licensable_age.cite.citation]
-    value = {
-        "required": False,
-        "license_year": year,
-        "licensable_on": due,
-        "due_by": None,
-        "trigger": None,
-        "free_license": False,
-    }
     excluded = _exclusion(pack, a)
     if excluded:
-        return Decision(value, (excluded[1],), (excluded[0],))
+        return Decision(LicenseRequired(False, year, due, reason=excluded[2]), (excluded[1],), (excluded[0],))
     if due > license_year_bounds(pack, year)[1]:
+        value = LicenseRequired(False, year, due, reason="not_of_licensable_age")
         return Decision(value, tuple(cites), (f"not of licensable age in license year {year}",))
     trigger = late_fee_trigger(pack, a, on)
     if trigger is not None:
-        value["trigger"], value["due_by"] = trigger[0], trigger[1]
         cites.append(trigger[2])
-    value["required"] = True
+    free_license = False
     if a.species == "dog" and a.trained_to:
         for free in lic.free_license:
             if a.trained_to in free.trained_to:
-                value["free_license"] = True
+                free_license = True
                 cites.append(free.cite.citation)
+    value = LicenseRequired(
+        True, year, due, trigger[1] if trigger else None, trigger[0] if trigger else None, free_license
+    )
     return Decision(value, tuple(cites), ())
 
 
-@question("license_expiry", facts=Issue, doc="The license year of a license issued on a date, and when it expires.")
+@dataclass(frozen=True)
+class LicenseExpiry:
+    """The license year that `starts` and `expires`; `unused_tags_return_by` where the ordinance
+    has the clerk return unused tags (None where it does not)."""
+
+    license_year: int
+    starts: date
+    expires: date
+    expired: bool
+    unused_tags_return_by: date | None = None
+
+
+@question(
+    "license_expiry",
+    facts=Issue,
+    value=LicenseExpiry,
+    doc="The license year of a license issued on a date, and when it expires.",
+)
 def license_expiry(pack: Pack, facts: Issue, on: date, local: LocalAmounts) -> Decision:
     lic = pack.licensing
     year = facts.license_year or license_year_of(pack, facts.issued_on)
     start, end = license_year_bounds(pack, year)
-    value = {"license_year": year, "starts": start, "expires": end, "expired": on > end}
     cites = [lic.license_year.cite.citation]
+    return_by = None
     if lic.unused_tags_return is not None:
-        value["unused_tags_return_by"] = lic.unused_tags_return.by.of(end.year)
+        return_by = lic.unused_tags_return.by.of(end.year)
         cites.append(lic.unused_tags_return.cite.citation)
-    return Decision(value, tuple(cites), ())
+    return Decision(LicenseExpiry(year, start, end, on > end, return_by), tuple(cites), ())
 
 
-@question("license_contents", facts=NoFacts, doc="What the license must state and what the tag must bear.")
+@dataclass(frozen=True)
+class LicenseContents:
+    """What the `license` must state and the `tag` must bear (None: the law lists nothing)."""
+
+    license: tuple[str, ...] | None
+    tag: tuple[str, ...] | None
+    requires_current_rabies: bool
+
+
+@question(
+    "license_contents",
+    facts=NoFacts,
+    value=LicenseContents,
+    doc="What the license must state and what the tag must bear.",
+)
 def license_contents(pack: Pack, facts: NoFacts, on: date, local: LocalAmounts) -> Decision:
     lic = pack.licensing
-    parts = {"license": lic.license_states, "tag": lic.tag_bears}
-    value = {k: (p.items if p else None) for k, p in parts.items()}
-    value["requires_current_rabies"] = lic.requires_current_rabies is not None
-    cites = [p.cite.citation for p in (*parts.values(), lic.requires_current_rabies) if p]
+    parts = (lic.license_states, lic.tag_bears)
+    value = LicenseContents(*(tuple(p.items) if p else None for p in parts), lic.requires_current_rabies is not None)
+    cites = [p.cite.citation for p in (*parts, lic.requires_current_rabies) if p]
     return Decision(value, tuple(cites), ())

@@ -8,8 +8,10 @@ litter's grace under § 7-1-6(f) runs until the day before the young animals' fi
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
+from typing import Literal
 
 from .amounts import LocalAmounts, amount_at
 from .catalogue import Facts, question
@@ -124,69 +126,127 @@ def _over(born: list[date], age: Period | None, on: date) -> int:
     return len(born) if age is None else sum(1 for b in born if on > plus(b, age))
 
 
-def _absent(what: str) -> Decision:
-    return Decision(None, (), (f"no {what} under this law",))
+def _absent(what: str, answer) -> Decision:
+    return Decision(answer, (), (f"no {what} under this law",))
+
+
+@dataclass(frozen=True)
+class KennelSiting:
+    """Each siting check (§ 115-3B): true met, false not met, null not measured (or, for the
+    privacy fence, not required)."""
+
+    from_other_structures: bool | None
+    from_lot_lines: bool | None
+    space: bool | None
+    privacy_fence: bool | None
+
+
+@dataclass(frozen=True)
+class KennelLicenseAnswer:
+    """`required` for `dogs_over_age` dogs; `over_limit` above `at_most` where the ordinance caps
+    them; the `siting` checks and the kennel's `minimum_sq_ft`; the `fee` (initial or `renewal`,
+    `renewal_from` the license history or as stated) and the day it `expires`. A field the
+    ordinance does not set is null; `applies` false: this law has no kennel license."""
+
+    applies: bool
+    dogs_over_age: int | None = None
+    required: bool | None = None
+    individual_licenses_due: bool | None = None
+    over_limit: bool | None = None
+    at_most: int | None = None
+    siting: KennelSiting | None = None
+    minimum_sq_ft: int | None = None
+    renewal: bool | None = None
+    renewal_from: Literal["license history", "stated"] | None = None
+    fee: Decimal | None = None
+    expires: date | None = None
 
 
 @question(
     "kennel_license",
     facts=KennelFacts,
+    value=KennelLicenseAnswer,
     doc="Kennel license: required, over the limit, site checks, fee (initial or renewal), expiry.",
 )
 def kennel_license(pack: Pack, f: KennelFacts, on: date, local: LocalAmounts) -> Decision:
     k = pack.kennel
     if k is None or k.required is None:
-        return _absent("kennel license")
+        return _absent("kennel license", KennelLicenseAnswer(applies=False))
     cites, not_set, notes = [k.required.cite.citation], [], []
     over = _over(f.dogs_born_on, k.required.over_age, on)
-    value: dict = {"dogs_over_age": over, "required": over > k.required.more_than}
-    if k.individual_licenses_too is not None:
-        value["individual_licenses_due"] = True
-        cites.append(k.individual_licenses_too.cite.citation)
-    if k.maximum is not None:
-        value["over_limit"] = _over(f.dogs_born_on, k.maximum.over_age, on) > k.maximum.at_most
-        value["at_most"] = k.maximum.at_most
-        cites.append(k.maximum.cite.citation)
-    if k.siting is not None:
-        s = k.siting
-        checks = {
-            "from_other_structures": None
-            if f.from_other_structures_ft is None
-            else f.from_other_structures_ft >= s.from_other_structures_ft,
-            "from_lot_lines": None if f.from_lot_lines_ft is None else f.from_lot_lines_ft >= s.from_lot_lines_ft,
-            "space": None if f.kennel_sq_ft is None else f.kennel_sq_ft >= s.sq_ft_per_animal * len(f.dogs_born_on),
-            "privacy_fence": f.privacy_fence if s.privacy_fence else None,
-        }
-        value["siting"] = checks
-        value["minimum_sq_ft"] = s.sq_ft_per_animal * len(f.dogs_born_on)
-        cites.append(s.cite.citation)
     renewal = f.renewal
     if f.licensed_years is not None:
         renewal = (f.license_year or on.year) - 1 in f.licensed_years
-    value["renewal"] = renewal
-    value["renewal_from"] = "license history" if f.licensed_years is not None else "stated"
-    if value["required"] and k.fee is not None:
+    value = KennelLicenseAnswer(
+        True,
+        dogs_over_age=over,
+        required=over > k.required.more_than,
+        renewal=renewal,
+        renewal_from="license history" if f.licensed_years is not None else "stated",
+    )
+    if k.individual_licenses_too is not None:
+        value = replace(value, individual_licenses_due=True)
+        cites.append(k.individual_licenses_too.cite.citation)
+    if k.maximum is not None:
+        over_limit = _over(f.dogs_born_on, k.maximum.over_age, on) > k.maximum.at_most
+        value = replace(value, over_limit=over_limit, at_most=k.maximum.at_most)
+        cites.append(k.maximum.cite.citation)
+    if k.siting is not None:
+        s = k.siting
+        checks = KennelSiting(
+            from_other_structures=None
+            if f.from_other_structures_ft is None
+            else f.from_other_structures_ft >= s.from_other_structures_ft,
+            from_lot_lines=None if f.from_lot_lines_ft is None else f.from_lot_lines_ft >= s.from_lot_lines_ft,
+            space=None if f.kennel_sq_ft is None else f.kennel_sq_ft >= s.sq_ft_per_animal * len(f.dogs_born_on),
+            privacy_fence=f.privacy_fence if s.privacy_fence else None,
+        )
+        value = replace(value, siting=checks, minimum_sq_ft=s.sq_ft_per_animal * len(f.dogs_born_on))
+        cites.append(s.cite.citation)
+    if value.required and k.fee is not None:
         fee, missing = amount_at(k.fee.renewal if renewal else k.fee.initial, on, local, k.fee.cite.citation)
-        value["fee"] = fee
+        value = replace(value, fee=fee)
         cites.append(k.fee.cite.citation)
         if missing:
             not_set.append(missing)
             notes.append("the kennel license fee is set by the Village Board and not set here")
-    if value["required"] and k.term is not None:
-        value["expires"] = k.term.expires.of(on.year)
+    if value.required and k.term is not None:
+        value = replace(value, expires=k.term.expires.of(on.year))
         cites.append(k.term.cite.citation)
     return Decision(value, tuple(cites), tuple(notes), tuple(not_set))
+
+
+@dataclass(frozen=True)
+class MultipleDogAnswer:
+    """Whether the license is `required` or `available` for `dogs_counted` dogs (litter pups
+    within the exception not counted, until `litter_exception_ends`), its `tax` (null until its
+    amounts are set) for `included_dogs` plus each of `dogs_over_included`, and the `tags`.
+    `individual_taxes_due_under_it` false where the license takes the place of each dog's tax.
+    `applies` false: this law has no multiple-dog license."""
+
+    applies: bool
+    required: bool = False
+    available: bool = False
+    tax: Decimal | None = None
+    tags: int = 0
+    dogs_counted: int | None = None
+    litter_pups_not_counted: int = 0
+    litter_exception_ends: tuple[date, ...] = ()
+    included_dogs: int | None = None
+    dogs_over_included: int = 0
+    individual_taxes_due_under_it: bool | None = None
 
 
 @question(
     "multiple_dog_license",
     facts=DogCount,
+    value=MultipleDogAnswer,
     doc="Multiple-dog license: available or required, its tax, and the number of tags.",
 )
 def multiple_dog_license(pack: Pack, f: DogCount, on: date, local: LocalAmounts) -> Decision:
     m = pack.multiple_dog.license if pack.multiple_dog else None
     if m is None:
-        return _absent("multiple-dog license")
+        return _absent("multiple-dog license", MultipleDogAnswer(applies=False))
     cite = m.cite.citation
     cites, notes = [cite], []
     dogs, waiting, ends = f.dogs, 0, set()
@@ -202,19 +262,19 @@ def multiple_dog_license(pack: Pack, f: DogCount, on: date, local: LocalAmounts)
         notes.append(f"{waiting} pup(s) of a litter still within the litter exception are not counted")
     required = m.required_above is not None and dogs > m.required_above
     available = required or (m.available_above is not None and dogs > m.available_above)
-    value = {
-        "required": required,
-        "available": available,
-        "tax": None,
-        "tags": dogs if available else 0,
-        "dogs_counted": dogs,
-        "litter_pups_not_counted": waiting,
-        "litter_exception_ends": sorted(ends),
-        "dogs_over_included": max(0, dogs - m.included_dogs) if available else 0,
-        "individual_taxes_due_under_it": None,
-    }
-    if available and m.instead_of_individual_tax is not None:
-        value["individual_taxes_due_under_it"] = False  # the license's own citation says so
+    value = MultipleDogAnswer(
+        True,
+        required=required,
+        available=available,
+        tags=dogs if available else 0,
+        dogs_counted=dogs,
+        litter_pups_not_counted=waiting,
+        litter_exception_ends=tuple(sorted(ends)),
+        included_dogs=m.included_dogs,
+        dogs_over_included=max(0, dogs - m.included_dogs) if available else 0,
+        # the license's own citation says so
+        individual_taxes_due_under_it=False if available and m.instead_of_individual_tax is not None else None,
+    )
     if not available:
         return Decision(value, tuple(cites), tuple(notes))
     base, missing_base = amount_at(m.tax, on, local, cite)
@@ -223,19 +283,35 @@ def multiple_dog_license(pack: Pack, f: DogCount, on: date, local: LocalAmounts)
     missing = tuple(x for x in (missing_base, missing_each) if x)
     notes += [f"{extra} dog(s) over {m.included_dogs}"] if extra else []
     if not missing and base is not None and each is not None:
-        value["tax"] = base + each * extra
+        value = replace(value, tax=base + each * extra)
     return Decision(value, tuple(cites), tuple(notes), missing)
+
+
+@dataclass(frozen=True)
+class HouseholdLimitAnswer:
+    """`counted` dogs and cats against `more_than`: `over_limit`, unless `zoning_allows_more`
+    (then over the number but not the limit); `litter_excepted` young animals not counted, each
+    until its day in `litter_allowance_ends`. `applies` false: this law sets no household limit."""
+
+    applies: bool
+    counted: int | None = None
+    more_than: int | None = None
+    over_limit: bool | None = None
+    zoning_allows_more: bool = False
+    litter_excepted: int = 0
+    litter_allowance_ends: tuple[date, ...] = ()
 
 
 @question(
     "household_limit",
     facts=HouseholdFacts,
+    value=HouseholdLimitAnswer,
     doc="Whether a household keeps more dogs and cats than the limit (litters excepted for a time).",
 )
 def household_limit(pack: Pack, f: HouseholdFacts, on: date, local: LocalAmounts) -> Decision:
     h = pack.household.limit if pack.household else None
     if h is None:
-        return _absent("household limit")
+        return _absent("household limit", HouseholdLimitAnswer(applies=False))
     graced = [
         a
         for a in f.animals
@@ -248,11 +324,13 @@ def household_limit(pack: Pack, f: HouseholdFacts, on: date, local: LocalAmounts
     notes = ("zoning specifically allows more",) if f.zoning_allows_more and counted > h.more_than else ()
     if any(a.from_litter for a in f.animals) and h.choice:
         notes += (h.choice,)
-    value = {
-        "counted": counted,
-        "more_than": h.more_than,
-        "over_limit": over,
-        "litter_excepted": len(graced),
-        "litter_allowance_ends": ends,
-    }
+    value = HouseholdLimitAnswer(
+        True,
+        counted=counted,
+        more_than=h.more_than,
+        over_limit=over,
+        zoning_allows_more=f.zoning_allows_more and counted > h.more_than,
+        litter_excepted=len(graced),
+        litter_allowance_ends=tuple(ends),
+    )
     return Decision(value, (h.cite.citation,), notes)

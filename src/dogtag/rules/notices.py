@@ -35,9 +35,24 @@ class YearFacts(Facts):
     year: int
 
 
+@dataclass(frozen=True)
+class LegalHoliday:
+    day: date
+    name: str
+
+
+@dataclass(frozen=True)
+class LegalHolidaysAnswer:
+    """`pinned`: the law pins its legal holidays (false: none are listed, `holidays` is empty)."""
+
+    pinned: bool
+    holidays: tuple[LegalHoliday, ...] = ()
+
+
 @question(
     "legal_holidays",
     facts=YearFacts,
+    value=LegalHolidaysAnswer,
     doc="The Wisconsin legal holidays of a year (s. 995.20) the engine skips in business days and "
     "past which a last day moves: [{day, name}], as the state pack pins them.",
 )
@@ -46,9 +61,9 @@ def legal_holidays_of(pack, facts: YearFacts, on: date, local) -> Decision:
 
     rule = pack.time.legal_holidays if pack.time is not None else None
     if rule is None:
-        return Decision({"holidays": []}, (), ("this law pins no legal holidays",))
-    days = [{"day": d, "name": n} for d, n in sorted(legal_holidays(facts.year).items())]
-    return Decision({"holidays": days}, (rule.cite.citation,), (rule.choice,) if rule.choice else ())
+        return Decision(LegalHolidaysAnswer(False), (), ("this law pins no legal holidays",))
+    days = tuple(LegalHoliday(d, n) for d, n in sorted(legal_holidays(facts.year).items()))
+    return Decision(LegalHolidaysAnswer(True, days), (rule.cite.citation,), (rule.choice,) if rule.choice else ())
 
 
 def _needs(fact: str) -> ValueError:

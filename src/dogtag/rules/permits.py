@@ -5,7 +5,10 @@ date and the insurance shown before issue."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
+from typing import Literal
 
 from pydantic import Field
 
@@ -86,9 +89,29 @@ class HenFacts(Facts):
     transferred_from_another_permittee: bool = False
 
 
+@dataclass(frozen=True)
+class HenPermitAnswer:
+    """Whether the permit `may_issue` (else the `reasons`), its `fee` (`fee_kind`: application or
+    renewal; null until the fee schedule sets it) and the day it `expires`, for `permit_year`.
+    `permit_year_ended`: the year asked for is over and no permit issues for it;
+    `new_application_needed`: a renewal with changes is a new full application. `applies` false:
+    this ordinance has no hen permit."""
+
+    applies: bool
+    may_issue: bool | None = None
+    reasons: tuple[str, ...] = ()
+    fee: Decimal | None = None
+    fee_kind: Literal["application", "renewal"] | None = None
+    expires: date | None = None
+    permit_year: int | None = None
+    permit_year_ended: bool = False
+    new_application_needed: bool = False
+
+
 @question(
     "hen_permit",
     facts=HenFacts,
+    value=HenPermitAnswer,
     doc="Cedarburg backyard hens: may a permit issue (zoning, number, roosters, owners' consent, "
     "premises registration), the fee (application or renewal, never prorated) and its expiry "
     "(December 31 of `for_year`; by default the year of `on`, and for a renewal the permit year "
@@ -97,7 +120,7 @@ class HenFacts(Facts):
 def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
     s: PermitsSection | None = pack.permits
     if s is None or s.hen_fees is None:
-        return Decision(None, (), ("this ordinance has no hen permit",))
+        return Decision(HenPermitAnswer(False), (), ("this ordinance has no hen permit",))
     cites, reasons, not_set = [], [], []
 
     def check(rule, ok: bool, reason: str) -> None:
@@ -139,15 +162,20 @@ def hen_permit(pack, facts: HenFacts, on: date, local) -> Decision:
     if facts.renewal and s.hen_renewal is not None:
         cites.append(s.hen_renewal.cite.citation)
     if year < on.year:
-        return Decision(None, (s.hen_permit_year.cite.citation,), (f"the permit year {year} has ended",))
-    value = {
-        "may_issue": not reasons,
-        "reasons": reasons,
-        "fee": fee,
-        "fee_kind": "renewal" if renewing else "application",
-        "expires": s.hen_permit_year.ends.of(year),
-    }
-    notes = ("a renewal with changes needs a new full application",) if facts.renewal and facts.changes else ()
+        value = HenPermitAnswer(True, permit_year=year, permit_year_ended=True)
+        return Decision(value, (s.hen_permit_year.cite.citation,), (f"the permit year {year} has ended",))
+    new_application = facts.renewal and facts.changes
+    value = HenPermitAnswer(
+        True,
+        may_issue=not reasons,
+        reasons=tuple(reasons),
+        fee=fee,
+        fee_kind="renewal" if renewing else "application",
+        expires=s.hen_permit_year.ends.of(year),
+        permit_year=year,
+        new_application_needed=new_application,
+    )
+    notes = ("a renewal with changes needs a new full application",) if new_application else ()
     return Decision(value, tuple(cites), notes, tuple(not_set))
 
 
@@ -166,38 +194,57 @@ class SitePlanFacts(Facts):
     changes: bool = False
 
 
+@dataclass(frozen=True)
+class SitePlanAnswer:
+    """`required`: the application attaches the site plan. `applies` false: none is asked for."""
+
+    applies: bool
+    required: bool | None = None
+
+
 @question(
     "hen_permit_site_plan",
     facts=SitePlanFacts,
+    value=SitePlanAnswer,
     doc="Cedarburg backyard hens: whether the application must attach the site plan (a new or "
     "changed application does; a renewal without changes keeps the plan on file).",
 )
 def hen_permit_site_plan(pack, facts: SitePlanFacts, on: date, local) -> Decision:
     s: PermitsSection | None = pack.permits
     if s is None or s.hen_site_plan is None:
-        return Decision(None, (), ("this ordinance asks for no site plan",))
+        return Decision(SitePlanAnswer(False), (), ("this ordinance asks for no site plan",))
     cites = [s.hen_site_plan.cite.citation]
     if facts.renewal and s.hen_renewal is not None:
         cites.append(s.hen_renewal.cite.citation)
-    return Decision({"required": not (facts.renewal and not facts.changes)}, tuple(cites))
+    return Decision(SitePlanAnswer(True, not (facts.renewal and not facts.changes)), tuple(cites))
 
 
 class NoFacts(Facts):
     pass
 
 
+@dataclass(frozen=True)
+class RevocationAnswer:
+    """`procedure_in_text`: the ordinance sets the revocation's procedure (where it does not, the
+    choice made is in the notes). `applies` false: this ordinance has no hen permit to revoke."""
+
+    applies: bool
+    procedure_in_text: bool | None = None
+
+
 @question(
     "hen_permit_revocation",
     facts=NoFacts,
+    value=RevocationAnswer,
     doc="Cedarburg backyard hens: the provision a revocation rests on, and what the text says of "
     "the procedure (the choice made where it says nothing).",
 )
 def hen_permit_revocation(pack, facts: NoFacts, on: date, local) -> Decision:
     s: PermitsSection | None = pack.permits
     if s is None or s.hen_revocation is None:
-        return Decision(None, (), ("this ordinance has no hen permit to revoke",))
+        return Decision(RevocationAnswer(False), (), ("this ordinance has no hen permit to revoke",))
     rule = s.hen_revocation
-    return Decision({"procedure_in_text": False}, (rule.cite.citation,), (rule.choice,) if rule.choice else ())
+    return Decision(RevocationAnswer(True, False), (rule.cite.citation,), (rule.choice,) if rule.choice else ())
 
 
 class ViciousPermitFacts(Facts):
@@ -207,9 +254,50 @@ class ViciousPermitFacts(Facts):
     renews_expiring_on: date | None = None
 
 
+@dataclass(frozen=True)
+class Proration:
+    """The first year's fee `prorated` by `method`: `remaining` days of the year's `of`."""
+
+    prorated: bool
+    method: Literal["by_day", "none"]
+    remaining: int | None = None
+    of: int | None = None
+
+
+Missing = Literal["insurance", "insurance_statement_signed"]
+
+
+@dataclass(frozen=True)
+class ViciousDogPermitAnswer:
+    """Whether the permit `may_issue` (else `reasons`, by what is missing), the `fee` (`fee_kind`
+    initial or renewal, its `proration`), the day it `expires` and the day its renewal is due.
+    `renewed_after_due`: a renewal made after the day its fee was due, that day (the ordinance
+    sets no late fee). `applies` false: this ordinance sets no permit fee or no permit year; `fee`
+    null with `applies` true: the fee is not set (`not_set`) or none is in force."""
+
+    applies: bool
+    may_issue: bool | None = None
+    reasons: dict[Missing, str] = field(default_factory=dict)
+    fee: Decimal | None = None
+    proration: Proration | None = None
+    fee_kind: Literal["initial", "renewal"] | None = None
+    expires: date | None = None
+    renewal_due: date | None = None
+    renewed_after_due: date | None = None
+
+
+def _fee_of(fee: Decision) -> tuple[Decimal, Proration] | None:
+    """The fee vicious_dog_permit_fee answers and its proration; None when it sets none."""
+    v = fee.value
+    if v.fee is None:
+        return None
+    return v.fee, Proration(v.prorated, v.method, v.remaining, v.of)
+
+
 @question(
     "vicious_dog_permit",
     facts=ViciousPermitFacts,
+    value=ViciousDogPermitAnswer,
     doc="The annual vicious-dog permit issued (or renewed, `renews_expiring_on` the old permit's "
     "last day) on `on`: whether it may issue (insurance or bond shown first), the fee "
     "(the first prorated, a renewal never), the day it expires and the day renewal is due.",
@@ -219,12 +307,16 @@ def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Deci
 
     renewal = facts.renews_expiring_on is not None
     fee = vicious_dog_permit_fee(pack, PermitFeeFacts(first_permit=facts.first_permit and not renewal), on, local)
-    if fee.value.fee is None:  # no fee in the ordinance, none in force, or its amount not set
-        return Decision(None, fee.citations, fee.notes, fee.not_set)
+    charged = _fee_of(fee)
+    if charged is None:
+        # The ordinance sets the fee (applies); its amount is not set, or none is in force.
+        return Decision(ViciousDogPermitAnswer(fee.value.applies), fee.citations, fee.notes, fee.not_set)
     s: PermitsSection | None = pack.permits
     term = s.vicious_dog_permit_year if s is not None else None
     if term is None:
-        return Decision(None, fee.citations, ("this ordinance sets no vicious-dog permit year",))
+        return Decision(
+            ViciousDogPermitAnswer(False), fee.citations, ("this ordinance sets no vicious-dog permit year",)
+        )
     insurance, statement = s.vicious_dog_permit_insurance, s.vicious_dog_permit_insurance_statement
     missing = {
         "insurance": (insurance, facts.insurance_shown, "no liability insurance or surety bond shown"),
@@ -237,25 +329,27 @@ def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Deci
     refused = {name: (rule, reason) for name, (rule, done, reason) in missing.items() if rule is not None and not done}
     if refused:
         return Decision(
-            {"may_issue": False, "reasons": {name: reason for name, (_, reason) in refused.items()}},
+            ViciousDogPermitAnswer(True, False, {name: reason for name, (_, reason) in refused.items()}),
             tuple(rule.cite.citation for rule, _ in refused.values()),
             tuple(rule.choice for rule, _ in refused.values() if rule.choice),
         )
     notes = list(fee.notes) + ([term.choice] if term.choice else [])
-    year = on.year
+    year, late = on.year, None
     if renewal:
         year = max(on.year, facts.renews_expiring_on.year + 1)
         due = term.renewal_due.of(facts.renews_expiring_on.year + 1)
         if on > due:
-            notes.append(f"renewed after {due.isoformat()}, the day the fee was due; the ordinance sets no late fee")
+            late = due
+            notes.append("renewed after the day the fee was due; the ordinance sets no late fee")
     cites = list(fee.citations) + [term.cite.citation] + [r.cite.citation for r in (insurance, statement) if r]
-    value = {
-        "may_issue": True,
-        "reasons": {},
-        "fee": fee.value.fee,
-        "proration": {k: getattr(fee.value, k) for k in ("prorated", "method", "remaining", "of")},
-        "fee_kind": "renewal" if renewal else "initial",
-        "expires": term.ends.of(year),
-        "renewal_due": term.renewal_due.of(year + 1),
-    }
+    value = ViciousDogPermitAnswer(
+        True,
+        may_issue=True,
+        fee=charged[0],
+        proration=charged[1],
+        fee_kind="renewal" if renewal else "initial",
+        expires=term.ends.of(year),
+        renewal_due=term.renewal_due.of(year + 1),
+        renewed_after_due=late,
+    )
     return Decision(value, tuple(cites), tuple(notes))

@@ -7,7 +7,9 @@ before that date the last day to revaccinate; the animal is not currently immuni
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
+from typing import Literal
 
 from .amounts import LocalAmounts
 from .catalogue import Facts, question
@@ -70,41 +72,53 @@ def _extend(pack: Pack) -> bool:
     return bool(ext and ext.extend)
 
 
-def _not_covered(pack: Pack, species: str) -> Decision | None:
+def _not_covered(pack: Pack, species: str, answer: type) -> Decision | None:
     r = pack.rabies
     if r.species is not None and species not in r.species.species:
-        return Decision(None, (r.species.cite.citation,), (f"no {species} vaccination duty under this law",))
+        note = f"no {species} vaccination duty under this law"
+        return Decision(answer(applies=False), (r.species.cite.citation,), (note,))
     return None
+
+
+@dataclass(frozen=True)
+class FirstVaccinationDue:
+    """`due` the last day for the first vaccination, by `reason`: the animal's age (reached on
+    `age_reached_on`), being brought in, or none due now (brought in with a current certificate).
+    `applies` false: this law sets no vaccination duty for the species."""
+
+    applies: bool
+    due: date | None = None
+    reason: Literal["age", "brought_in", "current_certificate"] | None = None
+    age_reached_on: date | None = None
 
 
 @question(
     "rabies_first_vaccination_due",
     facts=FirstFacts,
+    value=FirstVaccinationDue,
     doc="Last day for the first rabies vaccination (by age, or after being brought in).",
 )
 def first_vaccination_due(pack: Pack, f: FirstFacts, on: date, local: LocalAmounts) -> Decision:
     r = pack.rabies
-    if (skip := _not_covered(pack, f.species)) is not None:
+    if (skip := _not_covered(pack, f.species, FirstVaccinationDue)) is not None:
         return skip
     first = r.first_vaccination
     age_day = plus(f.born_on, first.age)
     due = last_day_within(age_day, first.within, _extend(pack)) if first.within else age_day
-    value = {"due": due, "reason": "age", "age_reached_on": age_day}
+    value = FirstVaccinationDue(True, due, "age", age_day)
     cites = [first.cite.citation]
     bi = r.brought_in
     if bi is not None and f.brought_in_on is not None and f.brought_in_on >= plus(f.born_on, bi.after_age):
         cites = [bi.cite.citation]
         if f.current_certificate:
             return Decision(
-                {"due": None, "reason": "current_certificate", "age_reached_on": age_day},
+                FirstVaccinationDue(True, None, "current_certificate", age_day),
                 tuple(cites),
                 ("brought in with a current certificate: no vaccination due now",),
             )
-        value = {
-            "due": last_day_within(f.brought_in_on, bi.within, _extend(pack)),
-            "reason": "brought_in",
-            "age_reached_on": age_day,
-        }
+        value = FirstVaccinationDue(
+            True, last_day_within(f.brought_in_on, bi.within, _extend(pack)), "brought_in", age_day
+        )
     return Decision(value, tuple(cites), ())
 
 
@@ -128,32 +142,51 @@ def revaccination_due(pack: Pack, f: VaccinationFacts) -> tuple[date, list]:
     return due, cites
 
 
+@dataclass(frozen=True)
+class RevaccinationDue:
+    """`last_day` to revaccinate `after` an initial vaccination or a later one. `applies` false:
+    this law sets no vaccination duty for the species."""
+
+    applies: bool
+    last_day: date | None = None
+    after: Literal["initial_vaccination", "vaccination"] | None = None
+    certificate_expires_on: date | None = None
+
+
 @question(
     "rabies_revaccination_due",
     facts=VaccinationFacts,
+    value=RevaccinationDue,
     doc="Last day to revaccinate after a vaccination (initial: within 1 year; then the certificate's date).",
 )
 def _revaccination_due(pack: Pack, f: VaccinationFacts, on: date, local: LocalAmounts) -> Decision:
-    if (skip := _not_covered(pack, f.species)) is not None:
+    if (skip := _not_covered(pack, f.species, RevaccinationDue)) is not None:
         return skip
     due, cites = revaccination_due(pack, f)
-    value = {
-        "last_day": due,
-        "after": "initial_vaccination" if f.initial else "vaccination",
-        "certificate_expires_on": f.certificate_expires_on,
-    }
-    return Decision(value, tuple(cites), ())
+    after = "initial_vaccination" if f.initial else "vaccination"
+    return Decision(RevaccinationDue(True, due, after, f.certificate_expires_on), tuple(cites), ())
+
+
+@dataclass(frozen=True)
+class RabiesCurrent:
+    """`current` on the day asked: immunized from the vaccination through `through`. `applies`
+    false: this law sets no vaccination duty for the species."""
+
+    applies: bool
+    current: bool | None = None
+    through: date | None = None
 
 
 @question(
     "rabies_current",
     facts=VaccinationFacts,
+    value=RabiesCurrent,
     doc="Whether the animal is currently immunized on a date, given its latest vaccination.",
 )
 def rabies_current(pack: Pack, f: VaccinationFacts, on: date, local: LocalAmounts) -> Decision:
-    if (skip := _not_covered(pack, f.species)) is not None:
+    if (skip := _not_covered(pack, f.species, RabiesCurrent)) is not None:
         return skip
     due, cites = revaccination_due(pack, f)
     current = f.vaccinated_on <= on <= due
     notes = () if current else (f"immunization current from {f.vaccinated_on} through {due}",)
-    return Decision({"current": current, "through": due}, tuple(cites), notes)
+    return Decision(RabiesCurrent(True, current, due), tuple(cites), notes)

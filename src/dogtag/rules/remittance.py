@@ -12,6 +12,7 @@ Choices (also written beside the provisions in wi.yaml):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
@@ -57,26 +58,41 @@ class LicenseCharged(Facts):
     collector_full_time_salaried: bool = True
 
 
-def _state_part(pack, f: LicenseCharged, on: date) -> tuple[Decimal, list, list[str]]:
+# Why a license pays no state-minimum part: a species the county takes nothing from, no tax
+# collected (a free license), or no state multiple-dog figure to take it from.
+NoStatePart = Literal["species_kept_locally", "no_tax_collected", "no_state_multiple_dog_figure"]
+
+
+@dataclass(frozen=True)
+class _StatePart:
+    amount: Decimal
+    cites: list
+    notes: list[str]
+    none_because: NoStatePart | None = None
+    half_minimum: bool = False
+    tax_below_minimum: bool = False
+
+
+def _state_part(pack, f: LicenseCharged, on: date) -> _StatePart:
     lic = pack.licensing
     remitted = pack.remittance.remitted_species if pack.remittance is not None else None
     if remitted is not None and f.species not in remitted.species:
         note = f"a {f.species} license pays nothing to the county: all of it is kept locally"
-        return ZERO, [remitted.cite.citation], [note]
+        return _StatePart(ZERO, [remitted.cite.citation], [note], "species_kept_locally")
     if f.free_license or f.tax <= ZERO:
-        return ZERO, [], ["no tax collected: no state-minimum part"]
+        return _StatePart(ZERO, [], ["no tax collected: no state-minimum part"], "no_tax_collected")
     if f.kind == "multiple-dog":
         # The state's figure, not a local one the municipal pack may put in its place.
         state = load_pack(pack.chain[0])
         md = state.multiple_dog.license if state.multiple_dog else None
         if md is None or not isinstance(md.tax, Dated) or not isinstance(md.each_additional, Dated):
-            return ZERO, [], ["no state multiple-dog figure in the pack"]
+            return _StatePart(ZERO, [], ["no state multiple-dog figure in the pack"], "no_state_multiple_dog_figure")
         dogs = f.dogs_authorized or 0
         part = md.tax.at(on) + max(0, dogs - md.included_dogs) * md.each_additional.at(on)
-        return min(part, f.tax), [md.cite.citation], []
+        return _StatePart(min(part, f.tax), [md.cite.citation], [], tax_below_minimum=part > f.tax)
     minimum = lic.minimum_tax
     part = (minimum.altered if f.altered else minimum.unaltered).at(on) or ZERO
-    cites, notes = [minimum.cite.citation], []
+    cites, notes, half = [minimum.cite.citation], [], False
     if lic.half_tax is not None and f.born_on is not None and f.license_year is not None:
         start, end = license_year_bounds(pack, f.license_year)
         due = licensable_on(pack, f.born_on)
@@ -84,22 +100,44 @@ def _state_part(pack, f: LicenseCharged, on: date) -> tuple[Decimal, list, list[
             part = (part * lic.half_tax.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
             cites.append(lic.half_tax.cite.citation)
             notes.append("one-half of the minimum: licensable age reached after the half-tax date")
-    if part > f.tax:
+            half = True
+    below = part > f.tax
+    if below:
         part = f.tax
         notes.append("the tax charged is below the minimum; all of it is the state part")
-    return part, cites, notes
+    return _StatePart(part, cites, notes, half_minimum=half, tax_below_minimum=below)
+
+
+@dataclass(frozen=True)
+class Remittance:
+    """One license's money: the `state_minimum` part (`to_county` after what the collecting
+    official retains, `collector_retained`) and what is kept locally. `no_state_part` says why
+    there is none; `half_minimum`: the minimum was halved as the tax was; `tax_below_minimum`:
+    the tax charged was less than the minimum, so all of it is the state part."""
+
+    state_minimum: Decimal
+    local_additional: Decimal
+    late_fee_local: Decimal
+    collector_retained: Decimal
+    to_county: Decimal
+    kept_locally: Decimal
+    no_state_part: NoStatePart | None = None
+    half_minimum: bool = False
+    tax_below_minimum: bool = False
 
 
 @question(
     "license_remittance",
     facts=LicenseCharged,
+    value=Remittance,
     doc="Where one license's money goes: the state-minimum part paid to the county treasurer, "
     "the additional local tax and late fee kept locally, and the amount a collecting official "
     "who is not a full-time salaried employee may retain (ss. 174.07(3)(c), 174.08).",
 )
 def license_remittance(pack, f: LicenseCharged, on: date, local) -> Decision:
     s: RemittanceSection | None = pack.remittance
-    state_part, cites, notes = _state_part(pack, f, on)
+    part = _state_part(pack, f, on)
+    state_part, cites, notes = part.amount, part.cites, part.notes
     retained = ZERO
     if s is not None and s.collector_retains is not None and state_part > ZERO:
         if not f.collector_full_time_salaried:
@@ -109,12 +147,15 @@ def license_remittance(pack, f: LicenseCharged, on: date, local) -> Decision:
         cites.append(s.county_payment.cite.citation)
     if pack.licensing.late_fee is not None and f.late_fee > ZERO:
         cites.append(pack.licensing.late_fee.cite.citation)
-    value = {
-        "state_minimum": state_part,
-        "local_additional": f.tax - state_part,
-        "late_fee_local": f.late_fee,
-        "collector_retained": retained,
-        "to_county": state_part - retained,
-        "kept_locally": f.tax - state_part + f.late_fee,
-    }
+    value = Remittance(
+        state_minimum=state_part,
+        local_additional=f.tax - state_part,
+        late_fee_local=f.late_fee,
+        collector_retained=retained,
+        to_county=state_part - retained,
+        kept_locally=f.tax - state_part + f.late_fee,
+        no_state_part=part.none_because,
+        half_minimum=part.half_minimum,
+        tax_below_minimum=part.tax_below_minimum,
+    )
     return Decision(value, tuple(cites), tuple(notes))

@@ -73,9 +73,9 @@ def issue_citation(
     )
     if decision.not_set:
         raise ValidationError({"forfeiture": f"No forfeiture can be set: {law.not_set_message(decision)}."})
-    if decision.value is None:
+    if not decision.value.applies:
         raise ValidationError({"violation": f"{'; '.join(decision.notes)} ({law.sections(decision)})."})
-    low, high = decision.value["minimum"], decision.value["maximum"]
+    low, high = decision.value.minimum, decision.value.maximum
     forfeiture = low if forfeiture in (None, "") else Decimal(forfeiture)
     if not low <= forfeiture <= high:
         raise ValidationError(
@@ -84,7 +84,7 @@ def issue_citation(
                 f"${low:.2f} to ${high:.2f} ({law.sections(decision)})."
             }
         )
-    if days > 1 and not decision.value["each_day_separate"]:
+    if days > 1 and not decision.value.each_day_separate:
         raise ValidationError({"days": f"{law.sections(decision)} does not make each day a separate offense."})
     case = open_case(
         acting_user=acting_user,
@@ -108,7 +108,7 @@ def issue_citation(
         minimum=low,
         maximum=high,
         forfeiture=forfeiture,
-        plus_costs=decision.value["plus_costs"],
+        plus_costs=decision.value.plus_costs,
         costs=costs,
         decision=law.stored(decision),
         issued_on=issued_on,

@@ -509,7 +509,7 @@ def store_tag_return_list(*, municipality, license_year: int, on):
     if TagReturnList.objects.filter(municipality=municipality, license_year=license_year).exists():
         return None
     expiry = law.ask(municipality, "license_expiry", {"issued_on": on, "license_year": license_year}, on, {})
-    return_by = expiry.value.get("unused_tags_return_by")
+    return_by = expiry.value.unused_tags_return_by
     if return_by is None:
         return None
     tags = list(
