@@ -9,16 +9,21 @@ from django.utils.http import urlencode
 from django_otp import user_has_device
 
 from dogtag.accounts.models import Membership, Role
+from dogtag.accounts.scope import municipality_ids
 
 # Pages an authenticated but not yet verified user may open.
 OPEN_TO_UNVERIFIED = {"login", "logout", "two-factor", "two-factor-verify"}
 
 
-def second_factor_required(user) -> bool:
-    """Administrators: Django's admin site (staff, superuser) or the administrator role anywhere."""
-    return bool(
-        user.is_superuser or user.is_staff or Membership.objects.filter(user=user, role=Role.ADMINISTRATOR).exists()
-    )
+def second_factor_required(user, *, of_request: bool = False) -> bool:
+    """Administrators: Django's admin site (staff, superuser) or the administrator role anywhere.
+    For the request's own user the roles are those the request reads once (scope.municipality_ids),
+    so every page does not ask for them twice."""
+    if user.is_superuser or user.is_staff:
+        return True
+    if of_request:
+        return bool(municipality_ids(user, (Role.ADMINISTRATOR,)))
+    return Membership.objects.filter(user=user, role=Role.ADMINISTRATOR).exists()
 
 
 class SecondFactorMiddleware:
@@ -38,7 +43,7 @@ class SecondFactorMiddleware:
         if match and match.url_name in OPEN_TO_UNVERIFIED or request.path_info.startswith("/static/"):
             return None
         has_device = user_has_device(user)
-        if not has_device and not second_factor_required(user):
+        if not has_device and not second_factor_required(user, of_request=True):
             return None
         if request.path_info.startswith("/api/"):
             detail = "Give your one-time code first." if has_device else "Set up a second factor first."

@@ -24,7 +24,7 @@ from dogtag.licensing.models import (
     TagReturnList,
 )
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
-from dogtag.licensing.years import license_years_on_sale
+from dogtag.licensing.years import years_on_sale_and_in_stock
 from dogtag.outbox import actions as outbox_actions
 from dogtag.registry.models import Animal, today
 from dogtag.rules.delegations import delegated_amounts
@@ -36,7 +36,7 @@ def counter(request, pk):
     """The clerk's counter: what the animal owes today, why, and the license issued on payment."""
     animal = get_for_user(request.user, Animal.objects.select_related("municipality"), pk)
     on = today()
-    years = license_years_on_sale(animal.municipality, on)
+    years, in_stock = years_on_sale_and_in_stock(animal.municipality, on)
     chosen = request.POST.get("license_year") or request.GET.get("license_year") or ""
     year = int(chosen) if chosen.isdigit() and int(chosen) in years else years[0]
     owed = what_is_owed(animal, on, year)
@@ -61,9 +61,7 @@ def counter(request, pk):
     context = {
         "next": back,
         "years": years if len(years) > 1 else [],
-        "in_stock": Tag.objects.filter(
-            municipality=animal.municipality, license_year=owed.license_year, status=Tag.Status.IN_STOCK
-        ).exists(),
+        "in_stock": owed.license_year in in_stock,
         "animal": animal,
         "owed": owed,
         "form": form,

@@ -14,11 +14,13 @@ Choices on ambiguous text (each also written beside its provision in the packs):
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache, lru_cache
+from operator import attrgetter, itemgetter
 from typing import Literal, get_args
 
 from .amounts import NO_LOCAL_AMOUNTS, LocalAmounts, amount_at
@@ -644,6 +646,51 @@ def license_charges(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Dec
 
 
 _BATCHABLE = {"license_tax": license_tax, "late_fee": late_fee, "license_charges": license_charges}
+# The facts decide_many reads of an animal, in one call: a facts model's from its __dict__.
+_FACT_NAMES = (
+    "species",
+    "kept_only_for_education_or_science",
+    "license_year",
+    "born_on",
+    "altered",
+    "trained_to",
+    "acquired_on",
+)
+_FACTS, _FACTS_OF_MODEL = attrgetter(*_FACT_NAMES), itemgetter(*_FACT_NAMES)
+_Excluded = namedtuple("_Excluded", "species kept_only_for_education_or_science")
+
+
+class _Born:
+    """What a birth date decides for an animal of the day's license year with no free license,
+    for one question on one day: the licensable-age day, the tax (halved or not) by altered or
+    not, and the group key of an animal not acquired during the year."""
+
+    __slots__ = ("due", "half", "not_acquired")
+
+    def __init__(self, day: _Day, on: date, question: str, born: date):
+        terms, y = day.terms, day.year
+        self.due = due = terms.due(born)
+        wants_tax, wants_late = question != "late_fee", question != "license_tax"
+        taxes = day.tax if wants_tax else (None, None)
+        halves = y.half_after is not None and y.start <= due <= y.end and due > y.half_after
+        self.half = tuple(due if halves and t is not None and t.halved is not None else None for t in taxes)
+        trigger = _late_group(_trigger(terms, y, due, None), on, question) if wants_late else None
+        self.not_acquired = ((taxes[0], self.half[0], trigger), (taxes[1], self.half[1], trigger))
+
+
+def _late_group(trigger, on: date, question: str):
+    """The trigger as it tells animals apart: none when the day is not past its last day, except
+    for late_fee, whose value names the last day."""
+    return None if trigger is not None and on <= trigger[1] and question != "late_fee" else trigger
+
+
+_BIRTHS_LIMIT = 20_000  # birth dates kept per day and question: some fifty years of them
+
+
+@lru_cache(maxsize=16)
+def _births(day: _Day, question: str) -> dict[date, _Born]:
+    """decide_many's birth dates for a day and question, kept for the next batch of that day."""
+    return {}
 
 
 def decide_many(
@@ -665,39 +712,76 @@ def decide_many(
     terms = day.terms
     wants_tax, wants_late = question != "late_fee", question != "license_tax"
     deadline_matters = question == "late_fee"  # its value carries the last day even when not late
-    # The loop below is license_charges' classification, inlined (a county's animals go through it).
-    licensed, not_required, free, by_altered = terms.species, terms.not_required is not None, terms.free, day.tax
-    due_of, known_due = terms.due, terms._due.get
-    this_year = day.year
+    # license_charges' classification, inlined (a county's animals go through it). Most animals are
+    # of a licensed species, in the day's license year, with no free license: what their birth
+    # date decides is worked out once (`_Born`), and per animal only its acquisition is compared.
+    licensed, not_required, free = terms.species, terms.not_required is not None, terms.free
+    taxes = day.tax if wants_tax else (None, None)
+    y = day.year
+    start, end, renewal, by_age = y.start, y.end, y.renewal, terms.by_licensable_age
+    births = _births(day, question)
+    known = births.get
+    acquisition = terms.acquisition
     groups: dict[tuple, Decision] = {}
     decisions = []
     append = decisions.append
     for a in animals:
-        species = a.species
-        if species not in licensed or (not_required and a.kept_only_for_education_or_science):
-            key = terms.exclusion(a)
+        facts = _FACTS_OF_MODEL(a.__dict__) if a.__class__ is Animal else _FACTS(a)
+        species, kept, license_year, born, altered, trained, acquired = facts
+        if species not in licensed or (not_required and kept):
+            key = terms.exclusion(_Excluded(species, kept))
+        elif license_year or (trained and species == "dog" and trained in free):
+            key = _group_of(pack, day, on, question, facts)
         else:
-            y = _year(pack, a.license_year) if a.license_year else this_year
-            born = a.born_on
-            due = known_due(born) or due_of(born)
-            tax = half = trigger = None
-            if wants_tax:
-                trained = a.trained_to
-                tax = by_altered[a.altered]
-                if trained and species == "dog" and trained in free:
-                    tax = day.free[free[trained]]
-                elif tax.halved is not None and y.start <= due <= y.end and due > y.half_after:
-                    half = due
-            if wants_late:
-                trigger = _trigger(terms, y, due, a.acquired_on)
-                if trigger is not None and on <= trigger[1] and not deadline_matters:
-                    trigger = None
-            key = (tax, half, trigger)
+            b = known(born)
+            if b is None:
+                if len(births) > _BIRTHS_LIMIT:
+                    births.clear()
+                b = births[born] = _Born(day, on, question, born)
+            if acquired is None:
+                key = b.not_acquired[altered]
+                decision = groups.get(key)
+                if decision is None:
+                    decision = groups[key] = decide(pack, a, on, local)
+                append(decision)
+                continue
+            due = b.due
+            if not wants_late:
+                trigger = None
+            elif due < start and acquired < start:
+                trigger = renewal
+            elif acquired >= start and due <= acquired:
+                trigger = acquisition(acquired)
+            elif by_age and start <= due <= end and acquired < due:
+                trigger = terms.by_age(due)
+            else:
+                trigger = None
+            if trigger is not None and on <= trigger[1] and not deadline_matters:
+                trigger = None
+            key = (taxes[altered], b.half[altered], trigger)
         decision = groups.get(key)
         if decision is None:
             decision = groups[key] = decide(pack, a, on, local)
         append(decision)
     return decisions
+
+
+def _group_of(pack: Pack, day: _Day, on: date, question: str, facts: tuple) -> tuple:
+    """decide_many's group of an animal with a license year of its own or a free license."""
+    species, _, license_year, born, altered, trained, acquired = facts
+    terms = day.terms
+    y = _year(pack, license_year) if license_year else day.year
+    due = terms.due(born)
+    tax = half = trigger = None
+    if question != "late_fee":
+        tax = day.tax[altered]
+        if trained and species == "dog" and trained in terms.free:
+            tax = day.free[terms.free[trained]]
+        elif tax.halved is not None and y.start <= due <= y.end and due > y.half_after:
+            half = due
+    if question != "license_tax":
+        trigger = _late_group(_trigger(terms, y, due, acquired), on, question)
+    return tax, half, trigger
 
 
 @dataclass(frozen=True)

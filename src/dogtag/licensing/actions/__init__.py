@@ -5,8 +5,8 @@ from datetime import date
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
-from django.db.models import F, Max, Sum
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Max, Sum
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
@@ -165,13 +165,28 @@ def record_payment(
 def _numbered(payment: Payment) -> None:
     """The next receipt number of the municipality's year, taken from its counter row."""
     scope = {"municipality": payment.municipality, "year": payment.receipt_year}
-    if not ReceiptCounter.objects.filter(**scope).update(last=F("last") + 1):  # the year's first receipt
+    serial = _count_on(payment.municipality, payment.receipt_year)
+    if serial is None:  # the year's first receipt
         given = Payment.objects.filter(municipality=payment.municipality, receipt_year=payment.receipt_year)
         last = given.aggregate(n=Max("receipt_serial"))["n"] or 0
         ReceiptCounter.objects.get_or_create(**scope, defaults={"last": last})
-        ReceiptCounter.objects.filter(**scope).update(last=F("last") + 1)
-    payment.receipt_serial = ReceiptCounter.objects.values_list("last", flat=True).get(**scope)
+        serial = _count_on(payment.municipality, payment.receipt_year)
+    payment.receipt_serial = serial
     payment.save()
+
+
+def _count_on(municipality, year: int) -> int | None:
+    """The counter row moved on by one and its new value, in one statement (UPDATE ... RETURNING,
+    PostgreSQL and SQLite alike); None when the year has no counter yet."""
+    qn = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {qn(ReceiptCounter._meta.db_table)} SET {qn('last')} = {qn('last')} + 1 "
+            f"WHERE municipality_id = %s AND {qn('year')} = %s RETURNING {qn('last')}",
+            [municipality.pk, year],
+        )
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 @transaction.atomic
