@@ -31,6 +31,9 @@ def _plain(field) -> bool:
     return isinstance(field, PLAIN) and not isinstance(field, (models.JSONField, models.DateTimeField))
 
 
+_SEQUENCES = {}  # table -> its id sequence (a table's sequence is its own for good)
+
+
 def reserve_ids(model, n: int) -> list[int]:
     """`n` new ids for `model`'s table, taken from the database's own counter."""
     if n == 0:
@@ -40,8 +43,10 @@ def reserve_ids(model, n: int) -> list[int]:
         if connection.vendor == "postgresql":
             # The sequence is named once: pg_get_serial_sequence in the select list would be
             # looked up again for every id (it is a catalog read, six times nextval's own cost).
-            cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [table])
-            (sequence,) = cursor.fetchone()
+            sequence = _SEQUENCES.get(table)
+            if sequence is None:
+                cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [table])
+                sequence = _SEQUENCES[table] = cursor.fetchone()[0]
             cursor.execute("SELECT nextval(%s::regclass) FROM generate_series(1, %s)", [sequence, n])
             return [row[0] for row in cursor.fetchall()]
         cursor.execute("UPDATE sqlite_sequence SET seq = seq + %s WHERE name = %s RETURNING seq", [n, table])
