@@ -19,7 +19,7 @@ from django.utils import timezone
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record
-from dogtag.imports.bulk import Maker, insert, write_rows
+from dogtag.imports.bulk import insert, insert_rows, write_rows
 from dogtag.imports.exports import MANIFEST
 from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
 from dogtag.imports.rolls import BATCH_SIZE, Mapping, Plan, Planner, RollError
@@ -28,7 +28,6 @@ from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination, today
 
 IMPORTERS = (Role.CLERK, Role.ADMINISTRATOR)
-make_ownership, make_row = Maker(Ownership), Maker(ImportRow)
 
 
 def _enqueue(task: str, run) -> None:
@@ -196,17 +195,10 @@ def _write_batch(run, number, rows, *, acting_user, municipality) -> ImportBatch
     animals = [r for r in rows if r.new_animal is not None]
     insert(Animal, [r.new_animal for r in animals])
     start = today()
-    insert(
+    insert_rows(
         Ownership,
-        [
-            make_ownership(
-                municipality_id=m,
-                animal_id=r.animal,
-                person_id=r.person,
-                started_on=r.new_animal.acquired_on or r.new_animal.birth_date or start,
-            )
-            for r in animals
-        ],
+        ("municipality_id", "animal_id", "person_id", "started_on"),
+        [(m, r.animal, r.person, r.new_animal.acquired_on or r.new_animal.birth_date or start) for r in animals],
     )
     vaccinations = [r.new_vaccination for r in rows if r.new_vaccination is not None]
     insert(RabiesVaccination, vaccinations)
@@ -224,21 +216,10 @@ def _write_batch(run, number, rows, *, acting_user, municipality) -> ImportBatch
         vaccinations=len(vaccinations),
         licenses=len(licenses),
     )
-    insert(
+    insert_rows(
         ImportRow,
-        [
-            make_row(
-                municipality_id=m,
-                batch_id=batch.pk,
-                row_key=r.key,
-                line=r.line,
-                person_id=r.person,
-                animal_id=r.animal,
-                vaccination_id=r.vaccination,
-                license_id=r.license,
-            )
-            for r in rows
-        ],
+        ("municipality_id", "batch_id", "row_key", "line", "person_id", "animal_id", "vaccination_id", "license_id"),
+        [(m, batch.pk, r.key, r.line, r.person, r.animal, r.vaccination, r.license) for r in rows],
     )
     # The count moves with its rows: a worker killed after this commit leaves them counted.
     ImportRun.objects.filter(pk=run.pk).update(written=F("written") + len(rows))

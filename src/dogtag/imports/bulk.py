@@ -11,8 +11,9 @@ as a rolled-back insert leaves on either engine."""
 
 import json
 
-from django.db import connection, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.db.models.base import ModelState
+from django.utils import timezone
 
 PLAIN = (
     models.CharField,
@@ -30,6 +31,9 @@ def _plain(field) -> bool:
     return isinstance(field, PLAIN) and not isinstance(field, (models.JSONField, models.DateTimeField))
 
 
+_SEQUENCES = {}  # table -> its id sequence (a table's sequence is its own for good)
+
+
 def reserve_ids(model, n: int) -> list[int]:
     """`n` new ids for `model`'s table, taken from the database's own counter."""
     if n == 0:
@@ -37,7 +41,13 @@ def reserve_ids(model, n: int) -> list[int]:
     table = model._meta.db_table
     with transaction.atomic(), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)", [table, n])
+            # The sequence is named once: pg_get_serial_sequence in the select list would be
+            # looked up again for every id (it is a catalog read, six times nextval's own cost).
+            sequence = _SEQUENCES.get(table)
+            if sequence is None:
+                cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [table])
+                sequence = _SEQUENCES[table] = cursor.fetchone()[0]
+            cursor.execute("SELECT nextval(%s::regclass) FROM generate_series(1, %s)", [sequence, n])
             return [row[0] for row in cursor.fetchall()]
         cursor.execute("UPDATE sqlite_sequence SET seq = seq + %s WHERE name = %s RETURNING seq", [n, table])
         row = cursor.fetchone()
@@ -49,10 +59,16 @@ def reserve_ids(model, n: int) -> list[int]:
         return list(range(last - n + 1, last + 1))
 
 
-def _value(field):
+def _preparer(field, now):
+    """How one field's value is sent: a JSON field dumped, an auto_now(_add) field the batch's own
+    time, anything else through the field (with the connection resolved once, not per value)."""
     if isinstance(field, models.JSONField):
-        return lambda obj: json.dumps(obj.__dict__[field.attname], cls=field.encoder)
-    return lambda obj: field.get_db_prep_save(field.pre_save(obj, True), connection)
+        return lambda value: json.dumps(value, cls=field.encoder)
+    prep, real = field.get_db_prep_save, connections[DEFAULT_DB_ALIAS]
+    if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+        stamp = prep(now, real)
+        return lambda value: stamp
+    return lambda value: None if value is None else prep(value, real)
 
 
 def insert(model, objs: list) -> list:
@@ -64,23 +80,37 @@ def insert(model, objs: list) -> list:
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     unnumbered = [obj for obj in objs if obj.pk is None]
     for obj, pk in zip(unnumbered, reserve_ids(model, len(unnumbered)), strict=True):
-        obj.pk = pk
-    for obj in objs:
-        obj._state.adding = False
-        obj._state.db = connection.alias
+        obj.__dict__["id"] = pk
     # Values straight from each instance's __dict__ (every concrete attname is there, whether the
-    # instance came from Maker or from the model's constructor); the rest through the field.
-    names = [f.attname for f in fields]
-    prepared = [(i + 1, _value(f)) for i, f in enumerate(fields) if not _plain(f)]
-    rows = []
+    # instance came from Maker or from the model's constructor); the rest prepared by the field.
+    names = ["id", *(f.attname for f in fields)]
+    now = timezone.now()
+    prepared = [(i + 1, _preparer(f, now)) for i, f in enumerate(fields) if not _plain(f)]
+    db, rows = connection.alias, []
     for obj in objs:
+        obj._state.adding, obj._state.db = False, db
         d = obj.__dict__
-        row = [d["id"], *[d[name] for name in names]]
-        for i, value in prepared:
-            row[i] = value(obj)
+        row = [d[name] for name in names]
+        for i, prepare in prepared:
+            row[i] = prepare(row[i])
         rows.append(row)
     write_rows(model._meta.db_table, ["id", *(f.column for f in fields)], rows)
     return objs
+
+
+def insert_rows(model, names: tuple, rows) -> None:
+    """Insert rows of `model` given as tuples of the fields `names` (attnames, plain values) in
+    the caller's transaction, without model instances: every other field is its default, the id
+    the table's own. For the records nobody reads back in the same batch (ownerships, row records)."""
+    assert connection.in_atomic_block, "insert_rows runs inside the batch's transaction"
+    rest = [f for f in model._meta.concrete_fields if not f.primary_key and f.attname not in names]
+    assert all(_plain(f) and not (f.has_default() and callable(f.default)) for f in rest), (
+        f"{model.__name__}: a default computed per row"
+    )
+    tail = tuple(f.get_default() for f in rest)
+    column_of = {f.attname: f.column for f in model._meta.concrete_fields}
+    columns = [column_of[n] for n in names]
+    write_rows(model._meta.db_table, [*columns, *(f.column for f in rest)], [(*row, *tail) for row in rows])
 
 
 def write_rows(table: str, columns: list[str], rows: list) -> None:
