@@ -87,20 +87,14 @@ class ImportBatch(Scoped):
         return f"Import batch {self.number} of {self.run.file_name}: {self.rows} rows"
 
 
-# What a row record wrote or matched. Written in the batch's own transaction from ids the batch
-# has just taken, and never deleted (nothing is): kept without a database constraint or index, whose
-# check at commit was four of the seventeen foreign-key checks a new source row costs.
-WROTE = dict(null=True, on_delete=models.PROTECT, related_name="+", db_constraint=False, db_index=False)
-
-
 class ImportRow(Scoped):
     batch = models.ForeignKey(ImportBatch, on_delete=models.PROTECT, related_name="import_rows")
     row_key = models.CharField(max_length=64, help_text="sha256 of the row as mapped")
     line = models.PositiveIntegerField()
-    person = models.ForeignKey(Person, **WROTE)
-    animal = models.ForeignKey(Animal, **WROTE)
-    vaccination = models.ForeignKey(RabiesVaccination, **WROTE)
-    license = models.ForeignKey(License, **WROTE)
+    person = models.ForeignKey(Person, null=True, on_delete=models.PROTECT, related_name="+")
+    animal = models.ForeignKey(Animal, null=True, on_delete=models.PROTECT, related_name="+")
+    vaccination = models.ForeignKey(RabiesVaccination, null=True, on_delete=models.PROTECT, related_name="+")
+    license = models.ForeignKey(License, null=True, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["municipality", "row_key"], name="import_row_once")]
