@@ -56,6 +56,9 @@ class CitationTests(EnforcementTestCase):
             self.refused(self.cite("webster", owner, "98-12", "2026-03-01"), "no forfeiture for offense number 1")
             # Benton § 1-3 is not in the transcription: the clerk must set the range first.
             self.refused(self.cite("benton", b_owner, "115-5C", "2026-03-01"), "forfeiture — minimum” is not set")
+            # A section of another ordinance (Webster's § 98-6) is named as not Benton's, not a server error.
+            refusal = self.cite("benton", b_owner, "98-6", "2026-03-01")
+            self.refused(refusal, "no forfeiture for violation", "known: 115-")
             set_fees(
                 self.clerks["benton"],
                 self.places["benton"],
