@@ -411,8 +411,7 @@ def print_renewal_chunk(chunk_id: int) -> str:
     from django.core.files.base import ContentFile
     from django.core.files.storage import default_storage
 
-    from dogtag.lib.pdf import render_pdf
-    from dogtag.licensing import renewals
+    from dogtag.licensing import renewal_notice_pdf, renewals
     from dogtag.licensing.models import RenewalChunk, RenewalRun
     from dogtag.outbox import mail
 
@@ -422,9 +421,7 @@ def print_renewal_chunk(chunk_id: int) -> str:
         return "already printed"
     run, municipality = chunk.run, chunk.run.municipality
     rows = renewals.chunk_rows(municipality, run.license_year, renewals.chunk_notices(chunk))
-    pdf = render_pdf(
-        "licensing/renewal_notices.html", {"rows": rows, "year": run.license_year, "municipality": municipality}
-    )
+    pdf = renewal_notice_pdf.draw(municipality, run.license_year, rows)
     name = renewals.chunk_name(chunk)
     if default_storage.exists(name):  # left by a run of this chunk that did not commit
         default_storage.delete(name)
