@@ -131,8 +131,7 @@ def notice(letter: Letter, row, year: int) -> list:
 def draw(municipality, year: int, rows) -> bytes:
     """The notices of `rows` (renewals.chunk_rows), one page each, as one PDF."""
     letter = Letter(municipality)
-    out = BytesIO()
-    canvas = Canvas(out, pagesize=LETTER, pageCompression=1)
+    canvas = Canvas(None, pagesize=LETTER, pageCompression=1)  # kept in memory: getpdfdata
     canvas.setTitle(f"{year} renewal notices")
     canvas.setAuthor(str(municipality))
     for row in rows:
@@ -142,5 +141,4 @@ def draw(municipality, year: int, rows) -> bytes:
         if story:  # the fields' lengths are bounded (models.py): a notice fits its page
             raise ValueError(f"the renewal notice for {row['animal'].name} does not fit one page")
         canvas.showPage()
-    canvas.save()
-    return out.getvalue()
+    return canvas.getpdfdata()
