@@ -1,22 +1,27 @@
 """The printed renewal notices, read back from the worker's part with pypdf: a page a notice,
 each with its owner, animal, amount and citations; long names wrap inside the page, every word
-kept; any name prints; the seal is on every page, embedded once."""
+kept; any name prints; the seal is on every page, embedded once. And the run's merged PDF, made
+in the memory of one part."""
 
 import io
+import tempfile
+import tracemalloc
 from datetime import date
+from decimal import Decimal
 
 from django.core.files.storage import default_storage
 from django.db import connection
-from django.test import override_settings
+from django.test import SimpleTestCase, override_settings
 from django.test.utils import CaptureQueriesContext
 from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from dogtag.lib.pdf import drawing_fonts
-from dogtag.licensing import actions
+from dogtag.lib.pdf import concatenate, drawing_fonts
+from dogtag.licensing import actions, renewal_notice_pdf
 from dogtag.licensing.renewal_notice_pdf import WIDTH
 from dogtag.registry import actions as registry
-from dogtag.registry.models import Animal, Person
+from dogtag.registry.models import Animal, Municipality, Person
+from dogtag.rules.decision import Citation
 from tests.base import BaseTestCase, on
 from tests.licensing.base import BENTON_FEES, set_fees
 from tests.licensing.bulk import licensed_dogs
@@ -125,3 +130,47 @@ def seals(page) -> list:
     """The image objects a page draws (by their object number)."""
     xobjects = page["/Resources"].get("/XObject", {})
     return [ref.idnum for ref in xobjects.values() if ref.get_object()["/Subtype"] == "/Image"]
+
+
+class MergedRunTests(SimpleTestCase):
+    """The clerk's one PDF of a run: its parts one after another, in the memory of one part."""
+
+    def parts(self, count, per_part=50):
+        benton = Municipality(name="Benton", kind="village", county="Lafayette", slug="benton")
+        rows = [
+            {
+                "owner": Person(name=f"Owner {i}", street=f"{i} Elm St", city="Benton", postal_code="53803"),
+                "animal": Animal(name=f"Dog {i}", species="dog", breed="Mix", color="brown"),
+                "tax": Decimal("5.00"),
+                "due_by": date(2027, 3, 31),
+                "citations": (Citation("wi", "174.05(2)", "..."),),
+            }
+            for i in range(per_part)
+        ]
+        part = renewal_notice_pdf.draw(benton, 2027, rows)
+        return (io.BytesIO(part) for _ in range(count))
+
+    def merged_peak(self, count) -> tuple[int, bytes]:
+        parts = self.parts(count)  # one part drawn, read `count` times
+        with tempfile.TemporaryFile() as out:  # on disk, as the worker's: the result is not in memory
+            tracemalloc.start()
+            try:
+                self.assertEqual(concatenate(parts, out), count * 50)
+                peak = tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+            out.seek(0)
+            return peak, out.read()
+
+    def test_the_parts_are_merged_in_order_with_every_page(self):
+        _, merged = self.merged_peak(3)
+        pages = PdfReader(io.BytesIO(merged)).pages
+        self.assertEqual(len(pages), 150)
+        self.assertIn("Owner 0\n0 Elm St", pages[0].extract_text())
+        self.assertIn("2027 license renewal: Dog 49", pages[149].extract_text())
+        self.assertIn("Wis. Stats. 174.05(2)", pages[149].extract_text())
+
+    def test_merging_ten_times_the_parts_takes_no_more_memory(self):
+        few, _ = self.merged_peak(4)
+        many, _ = self.merged_peak(40)
+        self.assertLess(many, few * 1.25, f"{few:,} bytes for 4 parts, {many:,} for 40")

@@ -454,8 +454,8 @@ def merge_renewal_run(run_id: int) -> str:
     """One PDF of the whole run from its chunks, for a clerk who prints everything at once."""
     from django.core.files.base import File
     from django.core.files.storage import default_storage
-    from pypdf import PdfWriter
 
+    from dogtag.lib.pdf import concatenate
     from dogtag.licensing import renewals
     from dogtag.licensing.models import RenewalRun
 
@@ -467,22 +467,18 @@ def merge_renewal_run(run_id: int) -> str:
         return "not every chunk is printed yet"
     import tempfile
 
-    writer = PdfWriter()
-    opened = [default_storage.open(c.pdf, "rb") for c in chunks]
-    try:
-        for f in opened:
-            writer.append(f)
-        with tempfile.TemporaryFile() as out:
-            writer.write(out)
-            writer.close()
-            out.seek(0)
-            name = renewals.merged_name(run)
-            if default_storage.exists(name):
-                default_storage.delete(name)
-            saved = default_storage.save(name, File(out))
-    finally:
-        for f in opened:
-            f.close()
+    def parts():  # one part open at a time: the merge's memory is a part's, at any batch size
+        for c in chunks:
+            with default_storage.open(c.pdf, "rb") as f:
+                yield f
+
+    with tempfile.TemporaryFile() as out:
+        concatenate(parts(), out)
+        out.seek(0)
+        name = renewals.merged_name(run)
+        if default_storage.exists(name):
+            default_storage.delete(name)
+        saved = default_storage.save(name, File(out))
     with transaction.atomic():
         locked = RenewalRun.objects.select_for_update().get(pk=run_id)
         if locked.finished_at:
