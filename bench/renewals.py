@@ -132,13 +132,13 @@ def dogtag(municipality):
 
 def one_document(municipality, n):
     """The way the run printed before the parts: every notice in one document, in this process."""
-    from dogtag.lib.pdf import render_pdf
+    from dogtag.licensing import renewal_notice_pdf
 
     notices = list(RenewalNotice.objects.filter(run__isnull=False).select_related("animal", "owner")
                    .order_by("sequence")[:n])
     rows = renewals.chunk_rows(municipality, YEAR, notices)
     cpu0 = time.process_time()
-    render_pdf("licensing/renewal_notices.html", {"rows": rows, "year": YEAR, "municipality": municipality})
+    renewal_notice_pdf.draw(municipality, YEAR, rows)
     return time.process_time() - cpu0
 
 

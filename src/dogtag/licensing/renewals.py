@@ -2,9 +2,9 @@
 
 The candidates are one query: every active animal licensed the year before, not licensed and
 not yet noticed for the new year, with its current owner — the rows an INSERT ... SELECT turns
-into notices without a model instance per animal. A chunk of notices is printed as one HTML
-document with a page break between notices; the signed renewal link is made only for a notice
-that is emailed."""
+into notices without a model instance per animal. A chunk of notices is printed as one PDF, a
+page a notice (renewal_notice_pdf.py); the signed renewal link is made only for a notice that is
+emailed."""
 
 from datetime import date
 

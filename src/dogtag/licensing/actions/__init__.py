@@ -426,8 +426,7 @@ def print_renewal_chunk(chunk_id: int) -> str:
     from django.core.files.base import ContentFile
     from django.core.files.storage import default_storage
 
-    from dogtag.lib.pdf import render_pdf
-    from dogtag.licensing import renewals
+    from dogtag.licensing import renewal_notice_pdf, renewals
     from dogtag.licensing.models import RenewalChunk, RenewalRun
     from dogtag.outbox import mail
 
@@ -437,9 +436,7 @@ def print_renewal_chunk(chunk_id: int) -> str:
         return "already printed"
     run, municipality = chunk.run, chunk.run.municipality
     rows = renewals.chunk_rows(municipality, run.license_year, renewals.chunk_notices(chunk))
-    pdf = render_pdf(
-        "licensing/renewal_notices.html", {"rows": rows, "year": run.license_year, "municipality": municipality}
-    )
+    pdf = renewal_notice_pdf.draw(municipality, run.license_year, rows)
     name = renewals.chunk_name(chunk)
     if default_storage.exists(name):  # left by a run of this chunk that did not commit
         default_storage.delete(name)
@@ -472,8 +469,8 @@ def merge_renewal_run(run_id: int) -> str:
     """One PDF of the whole run from its chunks, for a clerk who prints everything at once."""
     from django.core.files.base import File
     from django.core.files.storage import default_storage
-    from pypdf import PdfWriter
 
+    from dogtag.lib.pdf import concatenate
     from dogtag.licensing import renewals
     from dogtag.licensing.models import RenewalRun
 
@@ -485,22 +482,18 @@ def merge_renewal_run(run_id: int) -> str:
         return "not every chunk is printed yet"
     import tempfile
 
-    writer = PdfWriter()
-    opened = [default_storage.open(c.pdf, "rb") for c in chunks]
-    try:
-        for f in opened:
-            writer.append(f)
-        with tempfile.TemporaryFile() as out:
-            writer.write(out)
-            writer.close()
-            out.seek(0)
-            name = renewals.merged_name(run)
-            if default_storage.exists(name):
-                default_storage.delete(name)
-            saved = default_storage.save(name, File(out))
-    finally:
-        for f in opened:
-            f.close()
+    def parts():  # one part open at a time: the merge's memory is a part's, at any batch size
+        for c in chunks:
+            with default_storage.open(c.pdf, "rb") as f:
+                yield f
+
+    with tempfile.TemporaryFile() as out:
+        concatenate(parts(), out)
+        out.seek(0)
+        name = renewals.merged_name(run)
+        if default_storage.exists(name):
+            default_storage.delete(name)
+        saved = default_storage.save(name, File(out))
     with transaction.atomic():
         locked = RenewalRun.objects.select_for_update().get(pk=run_id)
         if locked.finished_at:

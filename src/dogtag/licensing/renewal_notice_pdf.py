@@ -1,0 +1,144 @@
+"""A chunk of renewal notices drawn as one PDF, a page a notice: the letter's layout (page,
+styles, the letterhead with the seal) is made once per document and each notice's text placed
+on it. Laid out as HTML by WeasyPrint the same letter cost 35-50 CPU-ms a page (issue 12,
+bench/renewals.py); drawn, about 4. The text wraps at word boundaries (ReportLab paragraphs in
+a frame), the page and letterhead are the HTML documents' (documents/base.html)."""
+
+from io import BytesIO
+from xml.sax.saxutils import escape
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.pagesizes import LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import inch
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Frame, Paragraph
+from reportlab.platypus.flowables import Flowable, HRFlowable
+
+from dogtag.lib.dates import shown
+from dogtag.lib.pdf import drawing_fonts
+
+MARGIN = 0.75 * inch + 6  # as documents/base.html: the page margin and the body's 8px
+WIDTH = LETTER[0] - 2 * MARGIN
+TOP = LETTER[1] - MARGIN
+SEAL = 24  # points square, beside the issuer as on the other documents' letterhead
+GREY, RULE = HexColor("#333333"), HexColor("#999999")
+
+
+class Letter:
+    """What every page of the document shares: the styles and the letterhead."""
+
+    def __init__(self, municipality):
+        regular, bold = drawing_fonts()
+        self.body = ParagraphStyle("body", fontName=regular, fontSize=10.5, leading=12.6, spaceAfter=10.5)
+        self.address = ParagraphStyle("address", parent=self.body)
+        self.heading = ParagraphStyle("heading", parent=self.body, fontName=bold, fontSize=16, leading=19)
+        self.facts = ParagraphStyle("facts", parent=self.body, leading=15.75, spaceAfter=0)
+        self.cite = ParagraphStyle("cite", parent=self.body, fontSize=8, leading=10, textColor=GREY, spaceAfter=0)
+        issuer_style = ParagraphStyle("issuer", parent=self.body, fontSize=9, leading=11, textColor=GREY)
+        self.seal = seal_image(municipality)
+        indent = SEAL + 6 if self.seal else 0
+        issuer = f"<b>{escape(str(municipality))}</b> · {escape(municipality.county)} County, Wisconsin"
+        self.issuer = Paragraph(issuer, issuer_style)  # as documents/_issuer.html
+        _, issuer_height = self.issuer.wrap(WIDTH - indent, TOP)
+        self.issuer_indent = indent
+        self.letterhead_height = max(issuer_height, SEAL if self.seal else 0)
+        self.shared = {}
+
+    def same_on_every_notice(self, text: str, style) -> "Shared":
+        """A paragraph many notices print alike (the instructions, the citations), its lines
+        broken once for the document."""
+        key = (text, style.name)
+        if key not in self.shared:
+            self.shared[key] = Shared(Paragraph(escape(text), style))
+        return self.shared[key]
+
+    def draw_letterhead(self, canvas) -> float:
+        """The issuer over a rule, the seal at its left; returns where the letter's text starts."""
+        top, height = TOP, self.letterhead_height
+        if self.seal:
+            canvas.drawImage(self.seal, MARGIN, top - SEAL, SEAL, SEAL, mask="auto", preserveAspectRatio=True)
+        self.issuer.drawOn(canvas, MARGIN + self.issuer_indent, top - (height + self.issuer.height) / 2)
+        rule_at = top - height - 4
+        canvas.setLineWidth(0.75)
+        canvas.line(MARGIN, rule_at, MARGIN + WIDTH, rule_at)
+        return rule_at - 10.5
+
+
+class Shared(Flowable):
+    def __init__(self, paragraph):
+        super().__init__()
+        self.paragraph, self.wrapped_for, self.size = paragraph, None, (0, 0)
+
+    def wrap(self, width, height):
+        if width != self.wrapped_for:
+            self.size, self.wrapped_for = self.paragraph.wrap(width, height), width
+        return self.size
+
+    def draw(self):
+        self.paragraph.drawOn(self.canv, 0, 0)
+
+    def getSpaceBefore(self):
+        return self.paragraph.getSpaceBefore()
+
+    def getSpaceAfter(self):
+        return self.paragraph.getSpaceAfter()
+
+
+def seal_image(municipality):
+    """The uploaded seal, read once for the document (its image is embedded once, every page
+    shows it); None when there is none or it cannot be read, as on the HTML documents."""
+    if not municipality.seal:
+        return None
+    try:
+        with municipality.seal.open("rb") as f:
+            return ImageReader(BytesIO(f.read()))
+    except OSError:
+        return None
+
+
+def citations(row) -> str:
+    return "; ".join(f"{'Wis. Stats. ' if c.jurisdiction == 'wi' else ''}{c.section}" for c in row["citations"])
+
+
+def notice(letter: Letter, row, year: int) -> list:
+    owner, animal = row["owner"], row["animal"]
+    address = "<br/>".join(
+        escape(line) for line in (owner.name, owner.street, f"{owner.city}, {owner.state} {owner.postal_code}")
+    )
+    tax = f"${row['tax']}" if row["tax"] is not None else "as set on the fee schedule"
+    facts = [
+        f"Animal: {animal.name}, {animal.get_species_display().lower()}, {animal.breed} {animal.color}",
+        f"{year} license tax: {tax}",
+    ]
+    if row["due_by"]:
+        facts.append(f"Due by: {shown(row['due_by'])}, after which a late fee is added")
+    return [
+        Paragraph(address, letter.address),
+        Paragraph(escape(f"{year} license renewal: {animal.name}"), letter.heading),
+        HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=0, spaceAfter=3),
+        Paragraph("<br/>".join(escape(line) for line in facts), letter.facts),
+        HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=3, spaceAfter=10.5),
+        letter.same_on_every_notice(
+            "Bring or mail this notice, a current rabies vaccination certificate and the payment to the clerk.",
+            letter.body,
+        ),
+        letter.same_on_every_notice(citations(row), letter.cite),
+    ]
+
+
+def draw(municipality, year: int, rows) -> bytes:
+    """The notices of `rows` (renewals.chunk_rows), one page each, as one PDF."""
+    letter = Letter(municipality)
+    canvas = Canvas(None, pagesize=LETTER, pageCompression=1)  # kept in memory: getpdfdata
+    canvas.setTitle(f"{year} renewal notices")
+    canvas.setAuthor(str(municipality))
+    for row in rows:
+        top = letter.draw_letterhead(canvas)
+        story = notice(letter, row, year)
+        Frame(MARGIN, MARGIN, WIDTH, top - MARGIN, 0, 0, 0, 0).addFromList(story, canvas)
+        if story:  # the fields' lengths are bounded (models.py): a notice fits its page
+            raise ValueError(f"the renewal notice for {row['animal'].name} does not fit one page")
+        canvas.showPage()
+    return canvas.getpdfdata()
