@@ -107,25 +107,25 @@ def test_an_officer_walks_a_river_hills_determination_to_the_hearing_decision(pa
         # (v): spay/neuter stayed while the hearing is pending
         expect(page.get_by_role("row").filter(has_text="spay neuter")).to_contain_text("stayed")
         button(page, "Schedule the hearing").click()
-        page.get_by_label("Scheduled on").fill((window["earliest"] - timedelta(days=1)).isoformat())
+        page.get_by_label("Scheduled on").fill((window.earliest - timedelta(days=1)).isoformat())
         page.get_by_label("Time").fill("10:30")
         page.get_by_label("Place").fill("Village Hall")
         save(page)
         # the refusal beside the field (the error summary at the top links to it)
         refusal = page.get_by_text(
-            f"The hearing is held between {shown(window['earliest'])} and {shown(window['latest'])} (§ 2.14(6)[c](3)).",
+            f"The hearing is held between {shown(window.earliest)} and {shown(window.latest)} (§ 2.14(6)[c](3)).",
             exact=True,
         )
         expect(refusal).to_be_visible()
-        page.get_by_label("Scheduled on").fill(window["earliest"].isoformat())
+        page.get_by_label("Scheduled on").fill(window.earliest.isoformat())
         save(page)
         expect(button(page, "Hearing decision")).to_be_visible()
         expect(page.get_by_text(re.compile(r"Hearing .* at 10:30 AM, Village Hall"))).to_be_visible()
         expect(page.locator("div.actions").get_by_role("link", name="Hearing notice (PDF)")).to_be_visible()
 
-    with on(window["earliest"]):
+    with on(window.earliest):
         button(page, "Hearing decision").click()
-        page.get_by_label("Held on").fill(window["earliest"].isoformat())
+        page.get_by_label("Held on").fill(window.earliest.isoformat())
         page.get_by_label("Outcome").select_option("affirmed")
         page.get_by_label("Findings").fill("The bite is proved; the dog is dangerous.")
         save(page)
@@ -133,10 +133,10 @@ def test_an_officer_walks_a_river_hills_determination_to_the_hearing_decision(pa
         compliance = page.get_by_role("row").filter(has_text="Comply with the regulations")
         expect(compliance).to_contain_text(long_date(determined + timedelta(days=30)))
 
-    with on(window["earliest"] + timedelta(days=1)):
+    with on(window.earliest + timedelta(days=1)):
         button(page, "Escape, bite or attack").click()
         page.get_by_label("What happened").select_option("escaped_at_large")
-        page.get_by_label("When it happened").fill(f"{window['earliest']}T21:00")
+        page.get_by_label("When it happened").fill(f"{window.earliest}T21:00")
         page.get_by_label("The owner or keeper notified the police").select_option("not_notified")
         save(page)
         page.get_by_role("link", name="Cite the owner").click()
@@ -146,7 +146,7 @@ def test_an_officer_walks_a_river_hills_determination_to_the_hearing_decision(pa
         page.go_back()
         shot(page, "dangerous-dog")
 
-    with on(window["earliest"] + timedelta(days=2)):
+    with on(window.earliest + timedelta(days=2)):
         page.get_by_role("button", name="Log out officer").click()
         log_in(page, live_server, "river-hills-clerk")
         page.get_by_placeholder("Search (press /)").fill("Fang")
@@ -154,7 +154,7 @@ def test_an_officer_walks_a_river_hills_determination_to_the_hearing_decision(pa
         page.get_by_role("link", name="Fang", exact=True).click()
         page.get_by_role("link", name="Transfer to a new owner").click()
         page.get_by_label("New owner", exact=True).select_option(label="Nell Neighbour")
-        page.get_by_label("Owner from").fill((window["earliest"] + timedelta(days=2)).isoformat())
+        page.get_by_label("Owner from").fill((window.earliest + timedelta(days=2)).isoformat())
         page.get_by_label("Does the new owner reside in the municipality?").select_option("yes")
         page.get_by_label("Does the new owner reside permanently in the owner's household and premises?").select_option(
             "no"
