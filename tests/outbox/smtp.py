@@ -8,10 +8,13 @@ recorded, as a real server would not deliver a transaction the client never comp
 import asyncio
 import socket
 import threading
+import time
 from contextlib import contextmanager
 from email import message_from_bytes
 
 from aiosmtpd.controller import Controller
+
+HOLD_SECONDS = 120  # the longest the server holds a sender waiting for the others
 
 
 def free_port() -> int:
@@ -35,9 +38,9 @@ class Recorder:
         if self.refuse:
             return self.refuse
         # Hold every sender until this many have a message in flight: the senders are concurrent.
-        for _ in range(400):
-            if len(self.sessions) >= self.wait_for_sessions:
-                break
+        # Bounded generously: on a loaded machine a second process takes a while to start.
+        deadline = time.monotonic() + HOLD_SECONDS
+        while len(self.sessions) < self.wait_for_sessions and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         if self.delay:
             await asyncio.sleep(self.delay)

@@ -18,7 +18,7 @@ from dogtag.outbox import sender
 from dogtag.outbox.models import Message
 from dogtag.registry.models import Municipality
 from tests.base import PASSWORD, login
-from tests.outbox.smtp import email_settings, smtp_server
+from tests.outbox.smtp import HOLD_SECONDS, email_settings, smtp_server
 from tests.worker.helpers import DOGTAG, ROOT, running_worker, wait_for, worker_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,12 +45,14 @@ def smtp_env(port):
 def test_two_concurrent_senders_send_each_message_once(tmp_path):
     ids = queue(benton(), 30)
     with smtp_server(delay=0.02, wait_for_sessions=2) as (server, port):
-        env = worker_env(DOGTAG_OUTBOX_BATCH=4, **smtp_env(port))
+        # The first sender's message is held until the second sender starts: its wait for the reply
+        # must outlast that hold, or a slow start would read as a refusing server.
+        env = worker_env(DOGTAG_OUTBOX_BATCH=4, **{**smtp_env(port), "EMAIL_TIMEOUT": str(HOLD_SECONDS + 10)})
         senders = [
             subprocess.Popen([str(DOGTAG), "send_outbox"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
             for _ in range(2)
         ]
-        outputs = [p.communicate(timeout=120)[0] for p in senders]
+        outputs = [p.communicate(timeout=HOLD_SECONDS + 60)[0] for p in senders]
     assert [p.returncode for p in senders] == [0, 0], outputs
     assert server.sessions_seen() == 2  # both senders were delivering at the same time
     counts = sorted(int(out.split()[0]) for out in outputs)
