@@ -74,6 +74,24 @@ class PickerTests(BaseTestCase):
         self.assertEqual(r.status_code, 302)
         self.assertEqual(Person.objects.filter(name="Pat Owner").count(), 2)
 
+    def test_the_kennel_and_transfer_forms_choose_people_and_premises_by_search(self):
+        for n in range(12):
+            actions.create_person(acting_user=self.clerk, municipality=self.benton, name=f"Keeper {n:02d}",
+                                  street=f"{n} Ash St", city="Benton", postal_code="53803")  # fmt: skip
+        self.login(self.clerk)
+        pages = {
+            "kennel": (reverse("kennel-new", args=["benton"]), ("owner", "premises")),
+            "transfer": (reverse("animal-transfer", args=[self.dog.pk]), ("to_person",)),
+        }
+        for what, (url, fields) in pages.items():
+            page = self.client.get(url)
+            self.assertNotContains(page, "Keeper 07", msg_prefix=what)  # no <option> per person
+            for field in fields:
+                self.assertContains(page, f'name="{field}_q"', msg_prefix=what)
+            # back from "New person" on its own page (no JavaScript): the person is chosen
+            back = self.client.get(url, {fields[0]: self.owner.pk})
+            self.assertContains(back, 'value="Pat Owner, 12 Main St"', msg_prefix=what)
+
 
 HX = {"HTTP_HX_REQUEST": "true"}
 

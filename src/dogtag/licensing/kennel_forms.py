@@ -6,6 +6,7 @@ from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.models import Inspection, KennelLicense, Revocation
 from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.registry.models import Person, Premises
+from dogtag.registry.pickers import with_pickers
 
 
 class MultipleDogForm(PaymentFields):
@@ -51,6 +52,7 @@ class KennelApplicationForm(Form):
         super().__init__(*args, **kwargs)
         self.fields["owner"].queryset = Person.objects.filter(municipality=municipality)
         self.fields["premises"].queryset = Premises.objects.filter(municipality=municipality)
+        with_pickers(self, municipality, owner="people", premises="premises")
 
 
 class InspectionForm(Form):

@@ -18,6 +18,7 @@ from dogtag.licensing.kennel_forms import CorrectionForm, InspectionForm, Kennel
 from dogtag.licensing.models import Inspection, KennelLicense
 from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.registry.models import today
+from dogtag.registry.pickers import chosen_on_return
 
 
 @login_required
@@ -32,8 +33,11 @@ def kennel_new(request, slug):
     municipality = municipality_for(request, slug, CLERKS)
     if kennels.provision(municipality) is None:
         raise Http404("This municipality's law requires no kennel license.")
-    form = KennelApplicationForm(
-        posted(request), municipality=municipality, initial={"license_year": today().year, "signed_on": today()}
+    form = chosen_on_return(
+        request,
+        KennelApplicationForm(
+            posted(request), municipality=municipality, initial={"license_year": today().year, "signed_on": today()}
+        ),
     )
     return action_page(
         request,

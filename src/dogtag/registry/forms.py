@@ -102,6 +102,7 @@ class TransferForm(Form):
     def __init__(self, *args, municipality, questions=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["to_person"].queryset = Person.objects.filter(municipality=municipality)
+        with_pickers(self, municipality, to_person="people")
         for name, label in (questions or {}).items():
             self.fields[name] = yes_no(label)
 

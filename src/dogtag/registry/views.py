@@ -185,7 +185,9 @@ def ownership_new(request, pk):
 def animal_transfer(request, pk):
     animal = get_for_user(request.user, Animal.objects, pk, actions.REGISTRARS)
     questions = actions.transfer_questions(animal, today())
-    form = forms.TransferForm(posted(request), municipality=animal.municipality, questions=questions)
+    form = pickers.chosen_on_return(
+        request, forms.TransferForm(posted(request), municipality=animal.municipality, questions=questions)
+    )
     return action_page(
         request, form, actions.transfer_animal, animal, title=f"Transfer {animal} to a new owner", done=to("animal", pk)
     )
