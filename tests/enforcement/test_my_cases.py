@@ -6,7 +6,9 @@ from unittest.mock import patch
 
 from django.urls import reverse
 
+from dogtag.audit.models import AuditEvent
 from dogtag.enforcement import actions, views
+from dogtag.enforcement.models import CalendarKey
 from tests.base import on, text
 from tests.enforcement.helpers import EnforcementTestCase
 
@@ -86,9 +88,18 @@ class MyCasesTests(EnforcementTestCase):
             self.assertIn(f"#{self.impoundment.case.pk}", exported)
             self.assertIn(f"#{self.bite.case.pk}", exported)
 
+    def test_viewing_the_page_makes_no_calendar_address(self):
+        self.login(self.chief)
+        events = AuditEvent.objects.count()
+        page = self.client.get(reverse("my-cases"))
+        self.assertIsNone(page.context["feed_url"])
+        self.assertContains(page, "Make my calendar address")
+        self.assertFalse(CalendarKey.objects.exists())
+        self.assertEqual(AuditEvent.objects.count(), events)
+
     def test_it_serves_the_deadlines_as_icalendar_behind_a_secret_url(self):
         self.login(self.chief)
-        url = self.client.get(reverse("my-cases")).context["feed_url"]
+        url = self.client.post(reverse("calendar-reset")).context["feed_url"]
         self.client.logout()
         r = self.client.get(url)
         self.assertEqual(r["Content-Type"], "text/calendar; charset=utf-8")

@@ -18,7 +18,10 @@ def token(user) -> str:
     return salted_hmac("dogtag.enforcement.calendar", f"{user.pk}:{calendar_key(user).salt}").hexdigest()[:40]
 
 
-def feed_url(request, user) -> str:
+def feed_url(request, user) -> str | None:
+    """The feed's address, or None until the officer asks for one (a page view writes nothing)."""
+    if not CalendarKey.objects.filter(user=user).exists():
+        return None
     return request.build_absolute_uri(reverse("calendar-feed", args=[user.pk, token(user)]))
 
 
