@@ -153,7 +153,11 @@ def test_the_media_storage_is_chosen_by_environment_variables():
     assert r.stdout.split()[0] == "django.core.files.storage.filesystem.FileSystemStorage", r.stderr
     # An object store from django-storages, with its options, and no code changed.
     r = dogtag(
-        "shell", "--no-imports", "-c", code, **PRODUCTION,
+        "shell",
+        "--no-imports",
+        "-c",
+        code,
+        **PRODUCTION,
         DOGTAG_MEDIA_STORAGE="storages.backends.ftp.FTPStorage",
         DOGTAG_MEDIA_STORAGE_OPTIONS='{"location": "ftp://dogtag:secret@files.example.gov:21/media/"}',
     )

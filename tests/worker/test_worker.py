@@ -14,10 +14,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @override_settings(DOGTAG_TASKS_INLINE=False)
 def test_it_runs_a_task_enqueued_after_commit_in_a_worker_process(tmp_path):
+    from django_q.models import OrmQ
+
     marker = tmp_path / "ran"
     with transaction.atomic():
         enqueue("tests.worker.tasks.write_pid", str(marker), task_name="write pid")
         assert not marker.exists()  # nothing is handed over before the commit
+        assert OrmQ.objects.count() == 1  # ...but the task is a row of the action's own transaction
     with running_worker(tmp_path / "worker.log") as worker:
         pid = int(wait_for(lambda: marker.exists() and marker.read_text(), 60, "the task", worker=worker))
         assert pid not in (os.getpid(), worker.pid)  # one of the cluster's worker processes ran it

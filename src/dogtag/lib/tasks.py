@@ -1,7 +1,10 @@
-"""Work for `dogtag worker`, handed over once the caller's transaction commits.
+"""Work for `dogtag worker`, handed over in the caller's transaction.
 
-An action writes its rows and calls `enqueue(...)`: the task is queued only if the rows are
-committed (a rolled-back action queues nothing), and the worker sees the rows it is told about.
+An action writes its rows and calls `enqueue(...)`. The queue is a table of the same database
+(django-q2's ORM broker), so the task's row is written in the action's own transaction: it
+commits with the rows it is about (a web process dying after the commit loses no task), a
+rolled-back action queues nothing, and the worker cannot see the task before the rows. Inline
+(the test suite's default) the task runs in the calling process once the transaction commits.
 Tasks are named by dotted path so the web processes need not import the worker's code."""
 
 from django.conf import settings
@@ -19,4 +22,7 @@ def enqueue(func: str, *args, task_name: str | None = None, group: str | None = 
             options["group"] = group
         async_task(func, *args, q_options=options, **kwargs)
 
-    transaction.on_commit(send)
+    if settings.DOGTAG_TASKS_INLINE:
+        transaction.on_commit(send)
+    else:
+        send()
