@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 import threading
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
@@ -35,6 +38,104 @@ class Facts(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# The key a facts model's JSON Schema carries on a fact a pack names (`facts_schema` replaces it).
+PACK_SET = "x-pack-set"
+
+
+@dataclass(frozen=True)
+class PackValues:
+    """The values one pack names for a fact: `rule` is the provision (`animals.shelter`) and
+    `sections` its citations. `pattern` (an anchored regex, the same in the engine and in the
+    schema): other values that name one of them too (a violation of § 98-6B is one of § 98-6)."""
+
+    values: tuple[str, ...]
+    rule: str
+    sections: tuple[str, ...]
+    pattern: str | None = None
+
+    def names(self, value: str) -> bool:
+        return value in self.values or (self.pattern is not None and re.search(self.pattern, value) is not None)
+
+
+@dataclass(frozen=True)
+class PackSet:
+    """Marks a fact whose values a pack names: `Annotated[str, PackSet(...)]`.
+
+    `of(pack)` gives the pack's values, or None where the pack has no such rule (the question then
+    answers that it has none, whatever the value). `closed`: a value the pack does not name is
+    refused, naming the fact, the rule and its section (`refusal` words the start of it, with
+    `{value}`). Open (`closed=False`): a value the pack does not name is a fact with an answer of
+    its own (an excuse the ordinance does not list counts against the dog; a ground it does not
+    list is no ground to impound), and the schema lists the pack's values beside any other,
+    saying what another means (`other`). `name` is the `$defs` entry of `rules list --pack`."""
+
+    name: str
+    of: Callable[[Any], PackValues | None]
+    describe: str
+    closed: bool = False
+    refusal: str = ""
+    other: str = ""
+
+    def __get_pydantic_json_schema__(self, core: Any, handler: Any) -> dict[str, Any]:
+        schema = handler(core)
+        schema[PACK_SET] = self.name
+        return schema
+
+    def refuse(self, question: str, path: str, values: PackValues, unknown: list[str]) -> ValueError:
+        told = ", ".join(unknown)
+        told = self.refusal.format(value=told) if self.refusal else f"{told} is not {self.describe} here"
+        return ValueError(
+            f"{path}: {told} ({', '.join(values.sections)}); {question} reads {values.rule}; "
+            f"known: {', '.join(values.values)}"
+        )
+
+
+def named_by(rule: str, provisions: Any, values: Any) -> PackValues:
+    """`values` as named by the provision(s) at `rule` (`animals.shelter`), cited by their sections."""
+    provisions = provisions if isinstance(provisions, (list, tuple)) else [provisions]
+    sections = tuple(dict.fromkeys(c.section for p in provisions for c in p.citations()))
+    return PackValues(tuple(dict.fromkeys(values)), rule, sections)
+
+
+@cache
+def pack_sets(model: type[BaseModel], prefix: str = "") -> tuple[tuple[str, PackSet, tuple[str, ...]], ...]:
+    """The facts of `model` (and of the models it nests) a pack names: (path, marker, the attribute
+    names from the facts down to the value)."""
+    found: list[tuple[str, PackSet, tuple[str, ...]]] = []
+    for name, info in model.model_fields.items():
+        marker = next((m for m in info.metadata if isinstance(m, PackSet)), None) or _marker(info.annotation)
+        if marker is not None:
+            found.append((prefix + name, marker, (name,)))
+        for nested in _models(info.annotation):
+            for path, m, attrs in pack_sets(nested, f"{prefix}{name}[]."):
+                found.append((path, m, (name, *attrs)))
+    return tuple(found)
+
+
+def _marker(annotation: Any) -> PackSet | None:
+    if get_origin(annotation) is Annotated:
+        hit = next((m for m in annotation.__metadata__ if isinstance(m, PackSet)), None)
+        if hit is not None:
+            return hit
+    return next((hit for arg in get_args(annotation) if (hit := _marker(arg)) is not None), None)
+
+
+def _models(annotation: Any) -> list[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    if get_origin(annotation) in (Union, types.UnionType, list, tuple, Annotated):
+        return [m for arg in get_args(annotation) for m in _models(arg)]
+    return []
+
+
+def _strings(value: Any, attrs: tuple[str, ...]) -> list[str]:
+    """The values at `attrs` under `value` (through lists of nested facts), None left out."""
+    items = value if isinstance(value, (list, tuple)) else [value]
+    if not attrs:
+        return [v for v in items if v is not None]
+    return [s for v in items if v is not None for s in _strings(getattr(v, attrs[0]), attrs[1:])]
+
+
 @dataclass(frozen=True)
 class Question:
     name: str
@@ -45,6 +146,28 @@ class Question:
     # Schema is what `rules list` prints as value_schema. None only while the question still
     # answers a bare scalar (tests/rules/test_cli.py pins which ones).
     value: type | None = None
+
+    def check(self, pack: Any, facts: BaseModel) -> None:
+        """Refuse a fact outside a closed set the pack names, naming the fact, the rule and its section."""
+        for path, marker, attrs in pack_sets(self.facts):
+            if not marker.closed:
+                continue
+            values = marker.of(pack)
+            if values is None:
+                continue
+            unknown = [v for v in _strings(facts, attrs) if not values.names(v)]
+            if unknown:
+                raise marker.refuse(self.name, path, values, sorted(set(unknown), key=unknown.index))
+
+    def answer(self, pack: Any, facts: BaseModel, on: date, local: LocalAmounts) -> Decision:
+        """`decide`, after refusing a fact outside a closed set the pack names."""
+        if self.closed:
+            self.check(pack, facts)
+        return self.decide(pack, facts, on, local)
+
+    @property
+    def closed(self) -> bool:
+        return any(m.closed for _, m, _ in pack_sets(self.facts))
 
     def value_schema(self) -> dict[str, Any] | None:
         """The JSON Schema of the value as `Decision.to_json` writes it (money and dates as strings)."""
@@ -126,4 +249,4 @@ def ask(
 
     q = get_question(question)
     pack = load_pack(jurisdiction)
-    return q.decide(pack, q.facts.model_validate(dict(facts)), on, LocalAmounts.of(local_amounts))
+    return q.answer(pack, q.facts.model_validate(dict(facts)), on, LocalAmounts.of(local_amounts))
