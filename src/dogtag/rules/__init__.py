@@ -21,7 +21,7 @@ See `catalogue` (questions), `schema` (pack building blocks, section registry), 
 """
 
 from .amounts import LocalAmounts
-from .catalogue import QUESTIONS, Facts, ask, get_question, load_topics, question
+from .catalogue import QUESTIONS, FactRefused, Facts, ask, get_question, load_topics, question
 from .decision import Citation, Decision, NotSet, to_json
 from .packs import Pack, PackError, all_packs, load_pack
 from .schema import (
@@ -44,6 +44,7 @@ __all__ = [
     "Cite",
     "Dated",
     "Decision",
+    "FactRefused",
     "Facts",
     "LocalAmount",
     "LocalAmounts",

@@ -103,7 +103,9 @@ def _no_rule(cls, what: str) -> Decision:
 @cache
 def _prohibited_kinds(pack) -> PackValues | None:
     rule = _rule(pack, "prohibited")
-    return None if rule is None or not rule.kinds else named_by("animals.prohibited", rule, [k.kind for k in rule.kinds])
+    return (
+        None if rule is None or not rule.kinds else named_by("animals.prohibited", rule, [k.kind for k in rule.kinds])
+    )
 
 
 @cache

@@ -42,6 +42,14 @@ class Facts(BaseModel):
 PACK_SET = "x-pack-set"
 
 
+class FactRefused(ValueError):
+    """A fact outside a closed set the pack names; `path` is the fact (`violation`, `met`)."""
+
+    def __init__(self, path: str, message: str):
+        self.path = path
+        super().__init__(message)
+
+
 @dataclass(frozen=True)
 class PackValues:
     """The values one pack names for a fact: `rule` is the provision (`animals.shelter`) and
@@ -81,12 +89,13 @@ class PackSet:
         schema[PACK_SET] = self.name
         return schema
 
-    def refuse(self, question: str, path: str, values: PackValues, unknown: list[str]) -> ValueError:
+    def refuse(self, question: str, path: str, values: PackValues, unknown: list[str]) -> FactRefused:
         told = ", ".join(unknown)
         told = self.refusal.format(value=told) if self.refusal else f"{told} is not {self.describe} here"
-        return ValueError(
+        return FactRefused(
+            path,
             f"{path}: {told} ({', '.join(values.sections)}); {question} reads {values.rule}; "
-            f"known: {', '.join(values.values)}"
+            f"known: {', '.join(values.values)}",
         )
 
 

@@ -112,7 +112,9 @@ def local_amounts(question: Question, pack: Pack) -> dict[str, str]:
     """The local amount keys `question` may read in `pack`, each with its provision: those of the
     provisions its code reads (`coverage.questions_reading`)."""
     return {
-        key: path for key, path in sorted(local_amount_provisions(pack).items()) if question.name in questions_reading(path)
+        key: path
+        for key, path in sorted(local_amount_provisions(pack).items())
+        if question.name in questions_reading(path)
     }
 
 
@@ -128,7 +130,10 @@ def local_amounts_schema(keys: dict[str, str]) -> dict[str, Any]:
     return {
         "$schema": DRAFT,
         "type": "object",
-        "properties": {key: {"$ref": "#/$defs/DatedAmount", "description": f"set by the fee schedule ({path})"} for key, path in keys.items()},
+        "properties": {
+            key: {"$ref": "#/$defs/DatedAmount", "description": f"set by the fee schedule ({path})"}
+            for key, path in keys.items()
+        },
         "additionalProperties": {"$ref": "#/$defs/DatedAmount"},
         "description": "the fee schedule's amounts; a key this question does not read is ignored",
         "$defs": {"DatedAmount": dated},
