@@ -178,11 +178,77 @@ class Question:
     def closed(self) -> bool:
         return any(m.closed for _, m, _ in pack_sets(self.facts))
 
+    def decision_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the whole `Decision.to_json` (what a record keeps and the API sends),
+        the value typed by `value_schema`; self-contained (no `$ref`), to sit inside another
+        document such as the OpenAPI one."""
+        return decision_schema(self.value_schema())
+
     def value_schema(self) -> dict[str, Any] | None:
         """The JSON Schema of the value as `Decision.to_json` writes it (money and dates as strings)."""
         if self.value is None:
             return None
         return TypeAdapter(self.value).json_schema(mode="serialization")
+
+
+_TEXT = {"type": "string"}
+CITATION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "jurisdiction": _TEXT,
+        "section": _TEXT,
+        "quote": _TEXT,
+        "unconfirmed": {**_TEXT, "description": "why the text held does not confirm the figure"},
+        "inferred": {**_TEXT, "description": "how a section number the text lost was restored"},
+    },
+    "required": ["jurisdiction", "section", "quote"],
+    "additionalProperties": False,
+}
+
+
+def decision_schema(*values: dict[str, Any] | None) -> dict[str, Any]:
+    """`Decision.to_json` whose value is one of `values` (value schemas; None: any)."""
+    typed = [inline(v) for v in values if v is not None]
+    value = {} if len(typed) < len(values) or not typed else typed[0] if len(typed) == 1 else {"anyOf": typed}
+    return {
+        "type": "object",
+        "properties": {
+            "value": value,
+            "citations": {"type": "array", "items": CITATION_SCHEMA},
+            "notes": {"type": "array", "items": _TEXT},
+            "not_set": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"key": _TEXT, "citation": CITATION_SCHEMA},
+                    "required": ["key", "citation"],
+                    "additionalProperties": False,
+                },
+            },
+            "unconfirmed": {"type": "array", "items": _TEXT},
+        },
+        "required": ["value", "citations", "notes", "not_set", "unconfirmed"],
+        "additionalProperties": False,
+    }
+
+
+def inline(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with each `#/$defs/...` reference replaced by the definition (the value types do
+    not nest themselves), and no `$defs`."""
+    defs = schema.get("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                rest = {k: v for k, v in node.items() if k != "$ref"}
+                return {**walk(defs[ref.removeprefix("#/$defs/")]), **walk(rest)}
+            return {k: walk(v) for k, v in node.items() if k != "$defs"}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)
 
 
 _QUESTIONS: dict[str, Question] = {}
