@@ -16,8 +16,9 @@ Adding law:
   `not_set` until the clerk sets them (`local_amounts` input);
 - cases go in `tests/rules/cases/<jurisdiction>/<topic>.yaml` (see tests/rules/test_cases.py).
 
-See `catalogue` (questions), `schema` (pack building blocks, section registry), `packs`
-(loading, inheritance, quote checks), `dates` (day counting, holidays), `coverage`, `cli`.
+See `catalogue` (questions; `PackSet` marks a fact whose values a pack names), `schema` (pack
+building blocks, section registry), `packs` (loading, inheritance, quote checks), `dates` (day
+counting, holidays), `coverage`, `facts_schema` (`rules list --pack`), `cli`.
 """
 
 from .amounts import LocalAmounts

@@ -9,6 +9,11 @@ catalogue: a web server's threads starting together must never see a half-filled
 Django loads everything at app ready (registry's AppConfig calls `load_all`); a notebook or a
 batch job gets the same on first use. Afterwards the catalogue and the section registry are
 read-only (`QUESTIONS` and `SECTIONS` are `MappingProxyType` views; registering raises).
+
+A fact whose values a pack names (the sections its forfeiture schedules list, its standards of
+shelter, the kinds of animal it prohibits) is `Annotated[str, PackSet(...)]`: `rules list --pack`
+lists the pack's values (`facts_schema`), and `Question.answer` (what `ask` calls) refuses a
+value outside a closed set before deciding.
 """
 
 from __future__ import annotations

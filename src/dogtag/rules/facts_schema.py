@@ -60,7 +60,7 @@ def for_pack(question: Question, pack: Pack) -> dict[str, Any]:
         title = node.pop("title", None)
         values = marker.of(pack)
         if values is None:
-            node["description"] = f"{marker.describe}; this pack has no such rule, so any value is answered alike"
+            node["description"] = f"{marker.describe}; this pack names none: any value is answered alike"
             return {**node, **({"title": title} if title else {})}
         where = f"{values.rule}: {', '.join(values.sections)}"
         if marker.closed:
