@@ -261,6 +261,7 @@ def test_every_packs_schemas_are_valid_json_schema_and_specialising_makes_no_fac
     code, general = run(["rules", "list"])
     general = {q["question"]: q for q in general}
     assert PACK_SET not in json.dumps(general)
+    assert all(jsonschema_rs.meta.is_valid(q["facts_schema"]) for q in general.values())
     for jurisdiction in pack_ids():
         for name, row in _pack_schemas(jurisdiction).items():
             schema = row["facts_schema"]
