@@ -86,6 +86,41 @@ class EnforcementApiTests(EnforcementTestCase):
             # s. 174.042: "$25–$100 for a first offense"
             self.assertEqual((r.status_code, r.json()["minimum"], r.json()["maximum"]), (201, "25.00", "100.00"))
 
+    def test_a_kept_decision_is_typed_in_the_document_by_its_questions_value_schema(self):
+        from dogtag.api import api
+
+        schemas = api.get_openapi_schema()["components"]["schemas"]
+        decision = schemas["CitationOut"]["properties"]["decision"]
+        self.assertEqual(decision["required"], ["value", "citations", "notes", "not_set", "unconfirmed"])
+        self.assertLessEqual(
+            {"minimum", "maximum", "penalty", "total_maximum"}, set(decision["properties"]["value"]["properties"])
+        )
+        self.assertEqual(decision["properties"]["citations"]["items"]["required"], ["jurisdiction", "section", "quote"])
+        finding = next(
+            s for s in schemas["ComplaintOut"]["properties"]["finding"]["anyOf"] if s.get("type") == "object"
+        )
+        values = finding["properties"]["value"]["anyOf"]
+        self.assertTrue(any("complaints_in_window" in v["properties"] for v in values))
+        self.assertTrue(any("next_step" in v["properties"] for v in values))
+        self.assertNotIn("$ref", json.dumps(decision) + json.dumps(finding))  # self-contained in the document
+        # A barking complaint's finding is sent as the document describes (the suite checks every response).
+        with on(date(2026, 3, 2)):
+            r = self.call(
+                "POST",
+                "/municipalities/webster/complaints",
+                {
+                    "kind": "barking",
+                    "formal_written": True,
+                    "complainant_name": "A. Neighbour",
+                    "animal_id": self.w_dog.pk,
+                    "observed_on": "2026-03-01",
+                    "place": "Main St",
+                },
+            )
+        self.assertEqual(r.status_code, 201, r.content)
+        self.assertEqual(r.json()["finding"]["value"]["decided_by"], "complaint_count")
+        self.assertEqual(r.json()["finding"]["citations"][0]["section"], "§ 98-12")
+
     def test_it_takes_every_step_of_a_river_hills_declaration_through_the_api(self):
         _, _, dog = self.owner_and_dog("river-hills", "Apex", vaccinated_on=date(2025, 5, 1))
         with on(date(2026, 3, 2)):

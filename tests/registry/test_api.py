@@ -141,6 +141,23 @@ class RulesApiTests(BaseTestCase):
         self.assertEqual(r.status_code, 422)
         self.assertIn("facts.born_on", r.json()["errors"])
 
+    def test_a_violation_the_pack_does_not_name_is_refused_on_its_field(self):
+        r = self.ask(jurisdiction="wi-benton", question="forfeiture", on="2026-03-02", facts={"violation": "115-30"})
+        self.assertEqual(r.status_code, 422, r.content)
+        message = r.json()["errors"]["facts.violation"][0]
+        self.assertIn("no forfeiture for violation '115-30' here (§ 115-3B(4)", message)
+        self.assertIn("forfeiture reads forfeitures", message)
+
+    def test_facts_this_law_cannot_answer_are_refused_not_a_server_error(self):
+        r = self.ask(
+            jurisdiction="wi-river-hills",
+            question="notice_effective",
+            on="2026-03-02",
+            facts={"method": "regular_mail"},
+        )
+        self.assertEqual(r.status_code, 422, r.content)
+        self.assertIn("mailed_on is required", r.json()["errors"]["facts"][0])
+
     def test_an_unknown_jurisdiction_is_named(self):
         r = self.ask(jurisdiction="wi-atlantis", question="license_tax", on="2026-02-10", facts={})
         self.assertEqual(r.status_code, 422)

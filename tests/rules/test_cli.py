@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 from dogtag.rules.cli import main
@@ -173,3 +174,169 @@ def test_the_module_runs_on_its_own():
         [sys.executable, "-m", "dogtag.rules.cli", "rules", "list"], capture_output=True, text=True, check=True
     )
     assert any(q["question"] == "license_tax" for q in json.loads(done.stdout))
+
+
+def _pack_schemas(jurisdiction):
+    code, out = run(["rules", "list", "--pack", jurisdiction])
+    assert code == 0
+    return {q["question"]: q for q in out}
+
+
+def test_every_cases_facts_fit_its_packs_schema_and_its_local_amounts_are_ones_the_question_reads():
+    """Each YAML case's facts are valid against `rules list --pack <its jurisdiction>`; a case the
+    engine refuses for a value the pack does not name is refused by the schema too."""
+    import jsonschema_rs
+
+    from dogtag.rules import to_json
+    from dogtag.rules.packs import pack_ids, read_yaml
+
+    cases = Path(__file__).parent / "cases"
+    checked = refused = 0
+    for jurisdiction in pack_ids():
+        schemas = _pack_schemas(jurisdiction)
+        for path in sorted((cases / jurisdiction).glob("*.yaml")):
+            for case in read_yaml(path) or []:
+                row = schemas[case["question"]]
+                validator = jsonschema_rs.Draft202012Validator(row["facts_schema"])
+                facts = to_json(case.get("facts") or {})
+                errors = [e.message for e in validator.iter_errors(facts)]
+                if "error" in case["expect"] and (
+                    "no forfeiture for" in case["expect"]["error"] or "is not a" in case["expect"]["error"]
+                ):
+                    assert errors, (path.name, case["name"])
+                    refused += 1
+                    continue
+                if "error" not in case["expect"]:
+                    assert not errors, (jurisdiction, path.name, case["name"], errors)
+                    checked += 1
+                assert set(case.get("local_amounts") or {}) <= set(row["local_amounts"]), (path.name, case["name"])
+    assert checked > 400 and refused == 2
+
+
+def test_an_unknown_violation_fails_the_schema_and_the_engine_names_the_fact_rule_and_section():
+    import jsonschema_rs
+
+    schema = _pack_schemas("wi-benton")["forfeiture"]["facts_schema"]
+    validator = jsonschema_rs.Draft202012Validator(schema)
+    assert validator.is_valid({"violation": "115-5C", "days": 3})  # a subsection of § 115-5
+    assert validator.is_valid({"violation": "s. 95.21 quarantine"})
+    assert not validator.is_valid({"violation": "115-30"})  # not § 115-3: the next character is a digit
+    assert not validator.is_valid({"violation": "98-6"})  # Webster's section, not Benton's
+    code = main(
+        ["rules", "ask", "wi-benton", "forfeiture", "--on", "2026-03-02", "--facts", "-"],
+        stdin=io.StringIO('{"violation": "115-30"}'),
+        stdout=io.StringIO(),
+    )
+    assert code == 2
+    from dogtag.rules import ask
+
+    try:
+        ask("wi-benton", "forfeiture", {"violation": "115-30"}, date(2026, 3, 2))
+    except ValueError as e:
+        message = str(e)
+    else:
+        raise AssertionError("an unknown violation is answered")
+    assert message.startswith("violation: no forfeiture for violation '115-30' here (§ 115-3B(4)")
+    assert "forfeiture reads forfeitures" in message and "known: 115-3, 115-5, " in message
+
+
+def test_each_packs_violation_enum_equals_the_sections_its_schedules_name():
+    from dogtag.rules.packs import all_packs
+
+    for pack in all_packs():
+        s = pack.forfeitures
+        sections = {x for r in [*s.ordinance, *s.statute, *s.no_forfeiture] for x in r.sections}
+        violation = _pack_schemas(pack.id)["forfeiture"]["facts_schema"]["$defs"]["Violation"]
+        enum, subsection = violation["anyOf"]
+        assert set(enum["enum"]) == sections and len(enum["enum"]) == len(sections), pack.id
+        assert subsection["pattern"].startswith("^(?:")
+
+
+def test_every_packs_schemas_are_valid_json_schema_and_specialising_makes_no_fact_required():
+    import jsonschema_rs
+
+    from dogtag.rules.catalogue import PACK_SET
+    from dogtag.rules.packs import pack_ids
+
+    code, general = run(["rules", "list"])
+    general = {q["question"]: q for q in general}
+    assert PACK_SET not in json.dumps(general)
+    assert all(jsonschema_rs.meta.is_valid(q["facts_schema"]) for q in general.values())
+    for jurisdiction in pack_ids():
+        for name, row in _pack_schemas(jurisdiction).items():
+            schema = row["facts_schema"]
+            assert jsonschema_rs.meta.is_valid(schema), (jurisdiction, name)
+            assert PACK_SET not in json.dumps(schema)
+            for ref in {m for m in _refs(schema)}:
+                assert ref.removeprefix("#/$defs/") in schema["$defs"], (jurisdiction, name, ref)
+            assert row["required"] == general[name]["required"], (jurisdiction, name)
+            assert jsonschema_rs.meta.is_valid(row["local_amounts_schema"])
+
+
+def _refs(node):
+    if isinstance(node, dict):
+        if "$ref" in node:
+            yield node["$ref"]
+        for v in node.values():
+            yield from _refs(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _refs(v)
+
+
+def test_open_sets_list_the_packs_values_and_accept_another_which_the_engine_answers():
+    import jsonschema_rs
+
+    from dogtag.rules import ask
+
+    river_hills = _pack_schemas("wi-river-hills")
+    defs = river_hills["dog_classification"]["facts_schema"]["$defs"]
+    named, other = defs["Excuse"]["anyOf"]
+    assert named["enum"] == ["defend_person", "protect_itself_or_young", "tormented", "defend_property_from_trespasser"]
+    assert "the incident counts" in other["description"]
+    facts = {
+        "incidents": [{"occurred_on": "2026-01-02", "kind": "bite_injury", "victim": "person", "excuse": "startled"}]
+    }
+    assert jsonschema_rs.Draft202012Validator(river_hills["dog_classification"]["facts_schema"]).is_valid(facts)
+    assert ask("wi-river-hills", "dog_classification", facts, date(2026, 1, 5)).value.unrecognized_excuses == (
+        "startled",
+    )
+    webster = _pack_schemas("wi-webster")
+    kinds = webster["prohibited_animal"]["facts_schema"]["$defs"]["ProhibitedKind"]["anyOf"][0]["enum"]
+    assert "lion" in kinds and "crocodilian" in kinds
+    classes = webster["declared_dog_outside"]["facts_schema"]["$defs"]["Classification"]["anyOf"]
+    assert classes[0]["enum"] == ["vicious"] and classes[1]["enum"] == ["potentially_dangerous", "dangerous", "vicious"]
+    grounds = webster["impoundment_basis"]["facts_schema"]["$defs"]["ImpoundmentGround"]["anyOf"][0]["enum"]
+    assert "not_confined_in_rabies_quarantine" in grounds and "unlicensed" not in grounds
+    # a pack naming none (no such rule): the fact keeps its general schema and says why
+    benton_kind = _pack_schemas("wi-benton")["prohibited_animal"]["facts_schema"]["properties"]["kind"]
+    assert "this pack names none" in json.dumps(benton_kind)
+
+
+def test_the_local_amounts_a_question_reads_in_a_pack():
+    webster = _pack_schemas("wi-webster")
+    assert webster["license_tax"]["local_amounts"] == {
+        "late_fee": "licensing.late_fee",
+        "license_tax.altered": "licensing.tax",
+        "license_tax.unaltered": "licensing.tax",
+    }
+    assert set(webster["impoundment_release"]["local_amounts"]) == {"impoundment_fee", "impoundment_daily_fee"}
+    assert webster["hearing_window"]["local_amounts"] == {}
+    schema = webster["multiple_dog_license"]["local_amounts_schema"]
+    assert set(schema["properties"]) == {"multiple_dog_license.tax", "multiple_dog_license.each_additional"}
+
+
+def test_a_shelter_standard_the_pack_does_not_name_is_refused_naming_the_fact_rule_and_section():
+    from dogtag.rules import ask
+
+    try:
+        ask("wi-webster", "shelter_standards", {"met": ["space", "heated_floor"]}, date(2026, 3, 2))
+    except ValueError as e:
+        assert str(e).startswith("met: heated_floor is not a standard of shelter here (§ 98-16A); ")
+        assert "shelter_standards reads animals.shelter" in str(e)
+    else:
+        raise AssertionError("an unknown standard is answered")
+
+
+def test_list_for_an_unknown_pack_is_refused():
+    assert run(["rules", "list", "--pack", "wi-nowhere"])[0] == 2

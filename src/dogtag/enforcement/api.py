@@ -3,7 +3,6 @@
 import json
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import Http404
@@ -22,6 +21,7 @@ from dogtag.enforcement.models import (
     QuarantineOrder,
 )
 from dogtag.enforcement.steps import NEW, STEPS
+from dogtag.lib.api_types import Citations, stored_decision
 from dogtag.lib.forms import ScopedForm
 from dogtag.registry.models import Animal, Person
 from dogtag.rules.decision import ZERO
@@ -41,7 +41,7 @@ class DeadlineOut(Schema):
     label: str
     due_on: date
     due_at: datetime | None
-    citations: list[dict[str, Any]]
+    citations: Citations
     notes: list[str]
     done_on: date | None
     overdue: bool
@@ -224,7 +224,7 @@ class ComplaintOut(Schema):
     case_id: int
     kind: str
     filed_on: date
-    finding: dict[str, Any] | None
+    finding: stored_decision("barking_nuisance", "at_large_complaint") | None
 
 
 @router.post("/municipalities/{slug}/complaints", response={201: ComplaintOut})
@@ -314,7 +314,7 @@ class CitationOut(Schema):
     court_date: date | None
     paid_on: date | None
     voided_at: datetime | None
-    decision: dict[str, Any]
+    decision: stored_decision("forfeiture")
 
 
 @router.post("/municipalities/{slug}/citations", response={201: CitationOut})

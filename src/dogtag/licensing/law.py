@@ -91,6 +91,6 @@ def ask(municipality, question: str, facts, on: date, local=None, field: str = "
         raise ValidationError({field: f"{'; '.join(reasons)} ({question.replace('_', ' ')})"}) from e
     amounts = LocalAmounts.of(local) if local is not None else local_amounts(municipality)
     try:
-        return q.decide(pack_of(municipality), facts, on, amounts)
+        return q.answer(pack_of(municipality), facts, on, amounts)
     except ValueError as e:  # facts of the right shape the pack cannot answer (a section it does not have)
         raise ValidationError({field: f"{e} ({question.replace('_', ' ')})"}) from e

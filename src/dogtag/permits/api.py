@@ -5,7 +5,7 @@ import base64
 import binascii
 from datetime import date
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import Annotated
 
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -15,6 +15,7 @@ from ninja import Field, ModelSchema, Router, Schema, Status
 
 from dogtag.accounts.scope import get_for_user, municipality_for
 from dogtag.enforcement.models import Declaration
+from dogtag.lib.api_types import Citations
 from dogtag.permits import actions
 from dogtag.permits.models import HenPermit, ViciousDogPermit
 from dogtag.registry.models import Person, Premises
@@ -118,7 +119,7 @@ class RevokeIn(Schema):
 
 class ViciousDogPermitOut(ModelSchema):
     holder_name: str
-    citations: list[dict[str, Any]]
+    citations: Citations
     notes: list[str]
 
     class Meta:

@@ -34,4 +34,8 @@ def ask(request, payload: AskIn):
         raise ValidationError(
             {"facts." + ".".join(str(p) for p in err["loc"]): [err["msg"]] for err in e.errors()}
         ) from None
+    except rules.FactRefused as e:  # a value the pack does not name (a violation, a standard of shelter)
+        raise ValidationError({f"facts.{e.path}": [str(e)]}) from None
+    except ValueError as e:  # facts of the right shape this law cannot answer ("mailed_on is required")
+        raise ValidationError({"facts": [str(e)]}) from None
     return decision.to_json()

@@ -16,12 +16,13 @@ Adding law:
   `not_set` until the clerk sets them (`local_amounts` input);
 - cases go in `tests/rules/cases/<jurisdiction>/<topic>.yaml` (see tests/rules/test_cases.py).
 
-See `catalogue` (questions), `schema` (pack building blocks, section registry), `packs`
-(loading, inheritance, quote checks), `dates` (day counting, holidays), `coverage`, `cli`.
+See `catalogue` (questions; `PackSet` marks a fact whose values a pack names), `schema` (pack
+building blocks, section registry), `packs` (loading, inheritance, quote checks), `dates` (day
+counting, holidays), `coverage`, `facts_schema` (`rules list --pack`), `cli`.
 """
 
 from .amounts import LocalAmounts
-from .catalogue import QUESTIONS, Facts, ask, get_question, load_topics, question
+from .catalogue import QUESTIONS, FactRefused, Facts, ask, get_question, load_topics, question
 from .decision import Citation, Decision, NotSet, to_json
 from .packs import Pack, PackError, all_packs, load_pack
 from .schema import (
@@ -44,6 +45,7 @@ __all__ = [
     "Cite",
     "Dated",
     "Decision",
+    "FactRefused",
     "Facts",
     "LocalAmount",
     "LocalAmounts",

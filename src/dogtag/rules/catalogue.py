@@ -9,18 +9,26 @@ catalogue: a web server's threads starting together must never see a half-filled
 Django loads everything at app ready (registry's AppConfig calls `load_all`); a notebook or a
 batch job gets the same on first use. Afterwards the catalogue and the section registry are
 read-only (`QUESTIONS` and `SECTIONS` are `MappingProxyType` views; registering raises).
+
+A fact whose values a pack names (the sections its forfeiture schedules list, its standards of
+shelter, the kinds of animal it prohibits) is `Annotated[str, PackSet(...)]`: `rules list --pack`
+lists the pack's values (`facts_schema`), and `Question.answer` (what `ask` calls) refuses a
+value outside a closed set before deciding.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 import threading
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
@@ -35,6 +43,113 @@ class Facts(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# The key a facts model's JSON Schema carries on a fact a pack names (`facts_schema` replaces it).
+PACK_SET = "x-pack-set"
+
+
+class FactRefused(ValueError):
+    """A fact outside a closed set the pack names; `path` is the fact (`violation`, `met`)."""
+
+    def __init__(self, path: str, message: str):
+        self.path = path
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class PackValues:
+    """The values one pack names for a fact: `rule` is the provision (`animals.shelter`) and
+    `sections` its citations. `pattern` (an anchored regex, the same in the engine and in the
+    schema): other values that name one of them too (a violation of § 98-6B is one of § 98-6)."""
+
+    values: tuple[str, ...]
+    rule: str
+    sections: tuple[str, ...]
+    pattern: str | None = None
+
+    def names(self, value: str) -> bool:
+        return value in self.values or (self.pattern is not None and re.search(self.pattern, value) is not None)
+
+
+@dataclass(frozen=True)
+class PackSet:
+    """Marks a fact whose values a pack names: `Annotated[str, PackSet(...)]`.
+
+    `of(pack)` gives the pack's values, or None where the pack has no such rule (the question then
+    answers that it has none, whatever the value). `closed`: a value the pack does not name is
+    refused, naming the fact, the rule and its section (`refusal` words the start of it, with
+    `{value}`). Open (`closed=False`): a value the pack does not name is a fact with an answer of
+    its own (an excuse the ordinance does not list counts against the dog; a ground it does not
+    list is no ground to impound), and the schema lists the pack's values beside any other,
+    saying what another means (`other`). `name` is the `$defs` entry of `rules list --pack`."""
+
+    name: str
+    of: Callable[[Any], PackValues | None]
+    describe: str
+    closed: bool = False
+    refusal: str = ""
+    other: str = ""
+
+    def __get_pydantic_json_schema__(self, core: Any, handler: Any) -> dict[str, Any]:
+        schema = handler(core)
+        schema[PACK_SET] = self.name
+        return schema
+
+    def refuse(self, question: str, path: str, values: PackValues, unknown: list[str]) -> FactRefused:
+        told = ", ".join(unknown)
+        told = self.refusal.format(value=told) if self.refusal else f"{told} is not {self.describe} here"
+        return FactRefused(
+            path,
+            f"{path}: {told} ({', '.join(values.sections)}); {question} reads {values.rule}; "
+            f"known: {', '.join(values.values)}",
+        )
+
+
+def named_by(rule: str, provisions: Any, values: Any) -> PackValues:
+    """`values` as named by the provision(s) at `rule` (`animals.shelter`), cited by their sections."""
+    provisions = provisions if isinstance(provisions, (list, tuple)) else [provisions]
+    sections = tuple(dict.fromkeys(c.section for p in provisions for c in p.citations()))
+    return PackValues(tuple(dict.fromkeys(values)), rule, sections)
+
+
+@cache
+def pack_sets(model: type[BaseModel], prefix: str = "") -> tuple[tuple[str, PackSet, tuple[str, ...]], ...]:
+    """The facts of `model` (and of the models it nests) a pack names: (path, marker, the attribute
+    names from the facts down to the value)."""
+    found: list[tuple[str, PackSet, tuple[str, ...]]] = []
+    for name, info in model.model_fields.items():
+        marker = next((m for m in info.metadata if isinstance(m, PackSet)), None) or _marker(info.annotation)
+        if marker is not None:
+            found.append((prefix + name, marker, (name,)))
+        for nested in _models(info.annotation):
+            for path, m, attrs in pack_sets(nested, f"{prefix}{name}[]."):
+                found.append((path, m, (name, *attrs)))
+    return tuple(found)
+
+
+def _marker(annotation: Any) -> PackSet | None:
+    if get_origin(annotation) is Annotated:
+        hit = next((m for m in annotation.__metadata__ if isinstance(m, PackSet)), None)
+        if hit is not None:
+            return hit
+    return next((hit for arg in get_args(annotation) if (hit := _marker(arg)) is not None), None)
+
+
+def _models(annotation: Any) -> list[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    if get_origin(annotation) in (Union, types.UnionType, list, tuple, Annotated):
+        return [m for arg in get_args(annotation) for m in _models(arg)]
+    return []
+
+
+def _strings(value: Any, attrs: tuple[str, ...]) -> list[str]:
+    """The values at `attrs` under `value` (through lists of nested facts), None left out."""
+    items = value if isinstance(value, (list, tuple)) else [value]
+    if not attrs:
+        return [v for v in items if v is not None]
+    return [s for v in items if v is not None for s in _strings(getattr(v, attrs[0]), attrs[1:])]
+
+
 @dataclass(frozen=True)
 class Question:
     name: str
@@ -46,11 +161,99 @@ class Question:
     # answers a bare scalar (tests/rules/test_cli.py pins which ones).
     value: type | None = None
 
+    def check(self, pack: Any, facts: BaseModel) -> None:
+        """Refuse a fact outside a closed set the pack names, naming the fact, the rule and its section."""
+        for path, marker, attrs in pack_sets(self.facts):
+            if not marker.closed:
+                continue
+            values = marker.of(pack)
+            if values is None:
+                continue
+            unknown = [v for v in _strings(facts, attrs) if not values.names(v)]
+            if unknown:
+                raise marker.refuse(self.name, path, values, sorted(set(unknown), key=unknown.index))
+
+    def answer(self, pack: Any, facts: BaseModel, on: date, local: LocalAmounts) -> Decision:
+        """`decide`, after refusing a fact outside a closed set the pack names."""
+        if self.closed:
+            self.check(pack, facts)
+        return self.decide(pack, facts, on, local)
+
+    @property
+    def closed(self) -> bool:
+        return any(m.closed for _, m, _ in pack_sets(self.facts))
+
+    def decision_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the whole `Decision.to_json` (what a record keeps and the API sends),
+        the value typed by `value_schema`; self-contained (no `$ref`), to sit inside another
+        document such as the OpenAPI one."""
+        return decision_schema(self.value_schema())
+
     def value_schema(self) -> dict[str, Any] | None:
         """The JSON Schema of the value as `Decision.to_json` writes it (money and dates as strings)."""
         if self.value is None:
             return None
         return TypeAdapter(self.value).json_schema(mode="serialization")
+
+
+_TEXT = {"type": "string"}
+CITATION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "jurisdiction": _TEXT,
+        "section": _TEXT,
+        "quote": _TEXT,
+        "unconfirmed": {**_TEXT, "description": "why the text held does not confirm the figure"},
+        "inferred": {**_TEXT, "description": "how a section number the text lost was restored"},
+    },
+    "required": ["jurisdiction", "section", "quote"],
+    "additionalProperties": False,
+}
+
+
+def decision_schema(*values: dict[str, Any] | None) -> dict[str, Any]:
+    """`Decision.to_json` whose value is one of `values` (value schemas; None: any)."""
+    typed = [inline(v) for v in values if v is not None]
+    value = {} if len(typed) < len(values) or not typed else typed[0] if len(typed) == 1 else {"anyOf": typed}
+    return {
+        "type": "object",
+        "properties": {
+            "value": value,
+            "citations": {"type": "array", "items": CITATION_SCHEMA},
+            "notes": {"type": "array", "items": _TEXT},
+            "not_set": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"key": _TEXT, "citation": CITATION_SCHEMA},
+                    "required": ["key", "citation"],
+                    "additionalProperties": False,
+                },
+            },
+            "unconfirmed": {"type": "array", "items": _TEXT},
+        },
+        "required": ["value", "citations", "notes", "not_set", "unconfirmed"],
+        "additionalProperties": False,
+    }
+
+
+def inline(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with each `#/$defs/...` reference replaced by the definition (the value types do
+    not nest themselves), and no `$defs`."""
+    defs = schema.get("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                rest = {k: v for k, v in node.items() if k != "$ref"}
+                return {**walk(defs[ref.removeprefix("#/$defs/")]), **walk(rest)}
+            return {k: walk(v) for k, v in node.items() if k != "$defs"}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)
 
 
 _QUESTIONS: dict[str, Question] = {}
@@ -126,4 +329,4 @@ def ask(
 
     q = get_question(question)
     pack = load_pack(jurisdiction)
-    return q.decide(pack, q.facts.model_validate(dict(facts)), on, LocalAmounts.of(local_amounts))
+    return q.answer(pack, q.facts.model_validate(dict(facts)), on, LocalAmounts.of(local_amounts))

@@ -2,6 +2,7 @@
 
     python -m dogtag.rules.cli rules ask wi-benton license_charges --on 2025-04-02 --facts dog.json
     python -m dogtag.rules.cli rules list
+    python -m dogtag.rules.cli rules list --pack wi-webster
     python -m dogtag.rules.cli law coverage wi-cedarburg
 
 The `dogtag` console command wires the same `main(argv)`.
@@ -15,10 +16,11 @@ import sys
 from datetime import date
 from typing import Any, TextIO
 
+from . import facts_schema
 from .catalogue import QUESTIONS, ask, load_topics
 from .coverage import coverage
 from .decision import to_json
-from .packs import PackError
+from .packs import PackError, load_pack
 
 
 def _read_json(name: str, stdin: TextIO) -> Any:
@@ -28,22 +30,31 @@ def _read_json(name: str, stdin: TextIO) -> Any:
         return json.load(f)
 
 
-def _questions() -> list[dict]:
+def _questions(pack_id: str | None = None) -> list[dict]:
+    """Each question with its facts and value schemas; with `pack_id`, the facts schema of that
+    pack (the values it names under `$defs`) and the local amounts the question reads there."""
     load_topics()
+    pack = load_pack(pack_id) if pack_id is not None else None
     rows = []
     for name in sorted(QUESTIONS):
         q = QUESTIONS[name]
-        schema = q.facts.model_json_schema()
-        rows.append(
+        schema = facts_schema.general(q) if pack is None else facts_schema.for_pack(q, pack)
+        row = {"question": name, "doc": q.doc}
+        if pack is not None:
+            row["jurisdiction"] = pack.id
+        row.update(
             {
-                "question": name,
-                "doc": q.doc,
                 "facts": schema.get("properties", {}),
                 "required": schema.get("required", []),
                 "facts_schema": schema,
                 "value_schema": q.value_schema(),
             }
         )
+        if pack is not None:
+            keys = facts_schema.local_amounts(q, pack)
+            row["local_amounts"] = keys
+            row["local_amounts_schema"] = facts_schema.local_amounts_schema(keys)
+        rows.append(row)
     return rows
 
 
@@ -57,7 +68,8 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--on", required=True, type=date.fromisoformat, help="the date, YYYY-MM-DD")
     a.add_argument("--facts", required=True, help="a JSON file of facts, or - for stdin")
     a.add_argument("--local-amounts", help="a JSON file: {key: {date: amount}}")
-    rules.add_parser("list", help="the questions and the facts each takes")
+    ls = rules.add_parser("list", help="the questions and the facts each takes")
+    ls.add_argument("--pack", help="a jurisdiction: its facts schemas (the values it names) and local amounts")
     law = top.add_parser("law").add_subparsers(dest="command", required=True)
     c = law.add_parser("coverage", help="each section of the text and what encodes it")
     c.add_argument("jurisdiction")
@@ -72,7 +84,7 @@ def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextI
             decision = ask(args.jurisdiction, args.question, _read_json(args.facts, stdin), args.on, local)
             out: Any = decision.to_json()
         elif args.group == "rules":
-            out = _questions()
+            out = _questions(args.pack)
         else:
             out = coverage(args.jurisdiction)
     except (KeyError, ValueError, PackError, OSError) as exc:

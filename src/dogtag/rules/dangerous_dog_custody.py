@@ -10,14 +10,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Literal
+from functools import cache
+from typing import Annotated, Literal
 
-from .catalogue import Facts, question
+from .catalogue import Facts, PackSet, PackValues, named_by, question
 from .decision import Decision
 from .schema import Provision
 from .spans import choice_notes
 
 Class = Literal["potentially_dangerous", "dangerous", "vicious"]
+
+
+@cache
+def _classes(pack) -> PackValues | None:
+    s = pack.dangerous_dogs
+    rule = None if s is None else s.classification
+    return None if rule is None else named_by("dangerous_dogs.classification", rule, rule.classes)
+
+
+# A declaration's class: the pack names the classes its ordinance declares; another (a dog declared
+# elsewhere under another ordinance's classes) is a fact too, answered by the rules for it, if any.
+DeclaredClass = Annotated[
+    Class,
+    PackSet(
+        "Classification",
+        _classes,
+        "a class the ordinance declares",
+        other="a class this ordinance does not declare (a dog declared elsewhere): the answer says which rules "
+        "of this ordinance, if any, reach it",
+    ),
+]
 Event = Literal["escaped_at_large", "bit_or_attacked_person", "bit_or_attacked_domestic_animal"]
 
 
@@ -64,7 +86,7 @@ def _vicious_cites(pack, classification: str) -> tuple:
 
 
 class TransferFacts(Facts):
-    classification: Class
+    classification: DeclaredClass
     recipient_resides_in_municipality: bool | None = None
     same_household_and_premises: bool | None = None
     status_disclosed: bool | None = None
@@ -117,7 +139,7 @@ def dangerous_dog_transfer(pack, facts: TransferFacts, on: date, local) -> Decis
 
 
 class EscapeFacts(Facts):
-    classification: Class
+    classification: DeclaredClass
     event: Event
 
 
@@ -152,7 +174,7 @@ def dangerous_dog_escape_notice(pack, facts: EscapeFacts, on: date, local) -> De
 
 
 class FailureFacts(Facts):
-    classification: Class
+    classification: DeclaredClass
 
 
 @dataclass(frozen=True)

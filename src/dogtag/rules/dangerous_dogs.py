@@ -11,14 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Literal
+from functools import cache
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from .amounts import amount_at
 from .business_days import business_days_after
-from .catalogue import Facts, question
-from .dangerous_dog_custody import EscapeNotice, FailureToComply, TransferRestriction
+from .catalogue import Facts, PackSet, PackValues, named_by, question
+from .dangerous_dog_custody import DeclaredClass, EscapeNotice, FailureToComply, TransferRestriction
 from .dates import plus_months
 from .decision import CENT, Decision
 from .schema import Amount, Money, Provision, Strict, section
@@ -151,6 +152,40 @@ def _section(pack, name: str, doing: str, absent):
 # --- classification ---------------------------------------------------------------------
 
 
+@cache
+def _excuses(pack) -> PackValues | None:
+    s: DangerousDogsSection | None = pack.dangerous_dogs
+    rule = None if s is None else s.exceptions
+    return None if rule is None else named_by("dangerous_dogs.exceptions", rule, rule.excuses)
+
+
+@cache
+def _breeds(pack) -> PackValues | None:
+    s: DangerousDogsSection | None = pack.dangerous_dogs
+    rule = None if s is None else s.classification
+    return None if rule is None or not rule.breeds else named_by("dangerous_dogs.classification", rule, rule.breeds)
+
+
+Excuse = Annotated[
+    str,
+    PackSet(
+        "Excuse",
+        _excuses,
+        "an exception the ordinance makes for an incident",
+        other="no exception in this ordinance: the incident counts (the answer names it in unrecognized_excuses)",
+    ),
+]
+Breed = Annotated[
+    str,
+    PackSet(
+        "Breed",
+        _breeds,
+        "a breed the ordinance lists",
+        other="a breed it does not list: no ground by breed",
+    ),
+]
+
+
 class Incident(Facts):
     occurred_on: date
     kind: IncidentKind
@@ -158,7 +193,7 @@ class Incident(Facts):
     at_large: bool = False
     off_owner_property: bool = False
     provoked: bool = False
-    excuse: str | None = None
+    excuse: Excuse | None = None
     victim_excluded: bool = False
 
 
@@ -166,7 +201,7 @@ class ClassificationFacts(Facts):
     incidents: list[Incident] = []
     propensity_shown: bool = False
     fighting: bool = False
-    breed: str | None = None
+    breed: Breed | None = None
     law_enforcement_dog: bool = False
     rabies_conforming: bool = True
 
@@ -447,7 +482,7 @@ class DeclaredElsewhereFacts(Facts):
 
 
 class RequirementFacts(Facts):
-    classification: Class
+    classification: DeclaredClass
     declared_on: date
     determined_on: date | None = None
     written_notice_on: date | None = None
@@ -586,7 +621,7 @@ def vicious_dog_permit_fee(pack, facts: PermitFeeFacts, on: date, local) -> Deci
 
 
 class WaiverFacts(Facts):
-    classification: Class
+    classification: DeclaredClass
     declared_on: date
     no_subsequent_violations: bool
     complied_throughout: bool

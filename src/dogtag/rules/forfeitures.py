@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Literal
+from functools import cache
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from .amounts import amount_at
-from .catalogue import Facts, question
+from .catalogue import Facts, PackSet, PackValues, question
 from .decision import Decision
 from .schema import Amount, Provision, Strict, section
 
@@ -59,11 +60,42 @@ def covers(section_: str, violation: str) -> bool:
     if not violation.startswith(section_):
         return False
     nxt = violation[len(section_)]
-    return nxt in "([" or nxt.isalpha()
+    return nxt in "([" or (nxt.isascii() and nxt.isalpha())
+
+
+def _ecma(text: str) -> str:
+    """`text` as a literal in a regex both Python and a JSON Schema (ECMA-262, `u`) read alike."""
+    return "".join("\\" + c if c in "^$\\.*+?()[]{}|/" else c for c in text)
+
+
+@cache
+def violations(pack) -> PackValues | None:
+    """The sections the pack's schedules (and `no_forfeiture`) name, and the pattern of their
+    subsections (`covers`): what a violation may be."""
+    s: ForfeituresSection | None = pack.forfeitures
+    if s is None:
+        return None
+    rules = [*s.ordinance, *s.statute, *s.no_forfeiture]
+    named = tuple(dict.fromkeys(x for r in rules for x in r.sections))
+    sections = tuple(dict.fromkeys(c.section for r in rules for c in r.citations()))
+    pattern = f"^(?:{'|'.join(_ecma(x) for x in named)})[(\\[A-Za-z].*$" if named else None
+    return PackValues(named, "forfeitures", sections, pattern)
+
+
+Violation = Annotated[
+    str,
+    PackSet(
+        "Violation",
+        violations,
+        "a section a forfeiture schedule of the pack names (or a subsection of one)",
+        closed=True,
+        refusal="no forfeiture for violation {value!r} here",
+    ),
+]
 
 
 class ForfeitureFacts(Facts):
-    violation: str
+    violation: Violation
     offense_number: int = Field(default=1, ge=1)
     after_notice_of_prior_bite: bool = False
     days: int = Field(default=1, ge=1)  # days the violation occurred or continued

@@ -9,12 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Literal
+from functools import cache
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from .amounts import amount_at
-from .catalogue import Facts, question
+from .catalogue import Facts, PackSet, PackValues, named_by, question
 from .dates import ONE_DAY
 from .decision import Decision
 from .schema import Amount, Provision, Strict, section
@@ -89,10 +90,28 @@ class ImpoundmentSection(Strict):
     costs_incurred: Provision | None = None
 
 
+@cache
+def _grounds(pack) -> PackValues | None:
+    s: ImpoundmentSection | None = pack.impoundment
+    rule = None if s is None else s.grounds
+    return None if rule is None else named_by("impoundment.grounds", rule, rule.grounds)
+
+
+ListedGround = Annotated[
+    Ground,
+    PackSet(
+        "ImpoundmentGround",
+        _grounds,
+        "a conduct the ordinance lets an officer impound for",
+        other="a conduct it does not list: no ground to impound (ground_listed false)",
+    ),
+]
+
+
 class BasisFacts(Facts):
     officer_saw_or_heard: bool = False
     sworn_complaint: bool = False
-    ground: Ground | None = None  # the conduct the animal is impounded for
+    ground: ListedGround | None = None  # the conduct the animal is impounded for
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Literal
+from functools import cache
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .catalogue import Facts, question
+from .catalogue import Facts, PackSet, PackValues, named_by, question
+from .dangerous_dog_custody import DeclaredClass
 from .dates import plus_months
 from .decision import Decision
 from .schema import Measure, Money, Provision, Strict, section
@@ -91,8 +93,28 @@ def _none(what: str, classification: str, cls):
     return Decision(cls(applies=False), (), (f"this law sets no {what} for a {classification.replace('_', ' ')} dog",))
 
 
+@cache
+def _outside_excuses(pack) -> PackValues | None:
+    s: DeclaredKeepingSection | None = pack.declared_keeping
+    if s is None or not s.outside:
+        return None
+    named = [e for r in s.outside for e in (*r.muzzle_excused, *r.outside_only_for)]
+    return named_by("declared_keeping.outside", s.outside, named) if named else None
+
+
+OutsideExcuse = Annotated[
+    Excuse,
+    PackSet(
+        "OutsideExcuse",
+        _outside_excuses,
+        "a purpose or excuse the ordinance allows a declared dog outside (or unmuzzled)",
+        other="one this ordinance does not allow: it excuses nothing",
+    ),
+]
+
+
 class OutsideFacts(Facts):
-    classification: str
+    classification: DeclaredClass
     leashed: bool = False
     leash_ft: Measure | None = None
     person_in_physical_control: bool = False
@@ -100,7 +122,7 @@ class OutsideFacts(Facts):
     muzzled: bool = False
     walker_is_owner_or_immediate_family: bool = False
     walker_age: int | None = Field(default=None, ge=0)
-    excuses: list[Excuse] = []
+    excuses: list[OutsideExcuse] = []
 
 
 @dataclass(frozen=True)
@@ -167,7 +189,7 @@ def declared_dog_outside(pack, f: OutsideFacts, on: date, local) -> Decision:
 
 
 class EnclosureFacts(Facts):
-    classification: str
+    classification: DeclaredClass
     secure_sides: bool = False
     secure_top: bool = False
     sides_height_ft: Measure | None = None
@@ -220,7 +242,7 @@ def declared_dog_enclosure(pack, f: EnclosureFacts, on: date, local) -> Decision
 
 
 class InsuranceFacts(Facts):
-    classification: str
+    classification: DeclaredClass
     kept_by_law_enforcement: bool = False
 
 
@@ -261,7 +283,7 @@ def declared_dog_insurance(pack, f: InsuranceFacts, on: date, local) -> Decision
 
 
 class StatusFacts(Facts):
-    classification: str
+    classification: DeclaredClass
     declared_on: date
     declared_elsewhere: bool = False
 

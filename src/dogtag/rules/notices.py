@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal
+from functools import cache
+from typing import Annotated, Literal
 
-from .catalogue import Facts, question
+from .catalogue import Facts, PackSet, PackValues, named_by, question
 from .decision import Decision
 from .schema import Provision, Strict, section
 from .spans import Days
@@ -21,8 +22,28 @@ class NoticesSection(Strict):
     door_posting: Provision | None = None
 
 
+Method = Literal["regular_mail", "certified_mail", "personal_service", "door_posting"]
+
+
+@cache
+def _methods(pack) -> PackValues | None:
+    s: NoticesSection | None = pack.notices
+    if s is None:
+        return None
+    named = [(m, getattr(s, m)) for m in Method.__args__ if getattr(s, m) is not None]
+    return named_by("notices", [r for _, r in named], [m for m, _ in named]) if named else None
+
+
 class NoticeFacts(Facts):
-    method: Literal["regular_mail", "certified_mail", "personal_service", "door_posting"]
+    method: Annotated[
+        Method,
+        PackSet(
+            "NoticeMethod",
+            _methods,
+            "a method of notice the ordinance sets a rule for",
+            other="one it sets no rule for: the answer says so (rule_set false)",
+        ),
+    ]
     mailed_on: date | None = None
     received_on: date | None = None
     served_on: date | None = None

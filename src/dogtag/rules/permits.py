@@ -8,12 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from typing import Literal
+from functools import cache
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from .amounts import amount_at
-from .catalogue import Facts, question
+from .catalogue import Facts, PackSet, PackValues, named_by, question
 from .decision import Decision
 from .schema import Amount, MonthDay, Provision, Strict, section
 
@@ -71,9 +72,43 @@ class PermitsSection(Strict):
     vicious_dog_permit_insurance_statement: Provision | None = None
 
 
+@cache
+def _hen_zoning(pack) -> PackValues | None:
+    s = pack.permits
+    rule = None if s is None else s.hen_zoning
+    return None if rule is None else named_by("permits.hen_zoning", rule, rule.zoned)
+
+
+@cache
+def _excluded_uses(pack) -> PackValues | None:
+    s = pack.permits
+    rule = None if s is None else s.hen_zoning
+    return None if rule is None else named_by("permits.hen_zoning", rule, rule.excluded_uses)
+
+
+HenZoning = Annotated[
+    str,
+    PackSet(
+        "HenZoning",
+        _hen_zoning,
+        "a zoning district in which hens may be kept",
+        other="another district: no permit issues",
+    ),
+]
+ExcludedUse = Annotated[
+    str,
+    PackSet(
+        "ExcludedUse",
+        _excluded_uses,
+        "a use of the parcel that bars a permit",
+        other="another use: it does not bar one",
+    ),
+]
+
+
 class HenFacts(Facts):
-    zoning: str
-    parcel_uses: list[str] = []
+    zoning: HenZoning
+    parcel_uses: list[ExcludedUse] = []
     hens: int = Field(ge=0)
     roosters: int = Field(default=0, ge=0)
     all_owners_signed: bool

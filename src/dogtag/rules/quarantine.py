@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Literal
+from functools import cache
+from typing import Annotated, Literal
 
 from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only from Python 3.12
 
-from .catalogue import Facts, question
+from .catalogue import Facts, PackSet, PackValues, named_by, question
 from .decision import Decision
 from .schema import Provision, Strict, section
 from .spans import DayRange, Days, Hours
@@ -162,8 +163,23 @@ def exposure_quarantine(pack, facts: ExposureFacts, on: date, local) -> Decision
     return Decision(value, (q.exposure_not_immunized.cite.citation, q.vaccination_window.cite.citation))
 
 
+@cache
+def _district_species(pack) -> PackValues | None:
+    s: QuarantineSection | None = pack.quarantine
+    rule = None if s is None else s.district
+    return None if rule is None else named_by("quarantine.district", rule, rule.species)
+
+
 class DistrictFacts(Facts):
-    species: str
+    species: Annotated[
+        str,
+        PackSet(
+            "DistrictSpecies",
+            _district_species,
+            "a species the district quarantine covers",
+            other="a species it does not cover: not under the quarantine",
+        ),
+    ]
     currently_immunized: bool
     tag_attached: bool
 
