@@ -43,18 +43,20 @@ class Compiled:
         sql, params = compiler.as_sql()
         names = {}
         for name, marker in self.markers.items():
-            names[(type(marker), marker)] = name
+            names[_key(marker)] = name
             if isinstance(marker, date):
-                names[(str, connection.ops.adapt_datefield_value(marker))] = name
+                names[_key(connection.ops.adapt_datefield_value(marker))] = name
         # (marker name or None, the compiled constant) for each parameter, in order.
-        slots = [(names.get((type(p), p)), p) for p in params]
+        slots = [(names.get(_key(p)), p) for p in params]
         unused = set(self.markers) - {name for name, _ in slots}
         if unused:
             raise ValueError(f"the query does not use the markers {sorted(unused)}")
+        # A value goes in as the ORM passed its marker: psycopg's Int4 and the like stay so.
+        kinds = {name: type(p) for name, p in slots if name and isinstance(p, int) and type(p) is not int}
         dates = {name for name, marker in self.markers.items() if isinstance(marker, date)}
         fields = [s[0] for s in compiler.select[: compiler.col_count]]
         converters = sorted(compiler.get_converters(fields).items())
-        return sql, slots, dates, converters
+        return sql, slots, dates, kinds, converters
 
     def _for(self, connection):
         key = (connection.alias, connection.vendor)
@@ -66,10 +68,11 @@ class Compiled:
 
     def rows(self, using: str = DEFAULT_DB_ALIAS, **values) -> list[list]:
         connection = connections[using]
-        sql, slots, dates, converters = self._for(connection)
+        sql, slots, dates, kinds, converters = self._for(connection)
         for value in values.values():
             if isinstance(value, int) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
                 return []  # as the ORM answers an equality no integer column can meet
+        values = {name: kinds[name](value) if name in kinds else value for name, value in values.items()}
         adapt = connection.ops.adapt_datefield_value
         params = [
             constant if name is None else adapt(values[name]) if name in dates else values[name]
@@ -102,3 +105,11 @@ def instance(model, values, using: str = DEFAULT_DB_ALIAS):
     """The model instance of a row of its concrete fields, as the ORM would have made it."""
     fields = model._meta.concrete_fields
     return model.from_db(using, [f.attname for f in fields], values[: len(fields)])
+
+
+def _key(value):
+    """A parameter as a marker is known by: its value, of its plain kind (psycopg's Int4 is an int)."""
+    for kind in (bool, int, str, date):
+        if isinstance(value, kind):
+            return kind, kind(value) if kind is not date else value
+    return type(value), value
