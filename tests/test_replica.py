@@ -51,6 +51,18 @@ class ReplicaRoutingTests(TransactionTestCase):
         self.assertEqual(replica, [])
         self.assertTrue(any("registry_animal" in q for q in primary), primary)
 
+    def test_a_query_compiled_once_reads_where_the_router_says(self):
+        from dogtag.licensing.law import local_amounts
+
+        with CaptureQueriesContext(connections["default"]) as primary, \
+                CaptureQueriesContext(connections["replica"]) as replica:
+            with replica_reads():
+                local_amounts(self.benton)
+            local_amounts(self.benton)
+        fees = '"licensing_feescheduleentry"'
+        self.assertEqual(([q for q in domain_queries(replica) if fees in q] != [], len(replica)), (True, 1))
+        self.assertEqual(len([q for q in domain_queries(primary) if fees in q]), 1)
+
     def test_writes_and_reads_in_a_transaction_go_to_the_primary(self):
         router = ReplicaRouter()
         with replica_reads():

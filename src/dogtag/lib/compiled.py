@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable
 from datetime import date
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, router
 
 # Markers of each kind: values no column holds in practice, told apart from one another by value.
 INT_MARKERS = tuple(2_147_482_001 + i for i in range(20))
@@ -36,6 +36,7 @@ class Compiled:
         self.markers = markers
         self._by_database: dict[tuple[str, str], tuple] = {}
         self._lock = threading.Lock()
+        self._model = None
 
     def _compile(self, connection):
         queryset = self.build(**self.markers).using(connection.alias)
@@ -66,7 +67,13 @@ class Compiled:
                 found = self._by_database.setdefault(key, self._compile(connection))
         return found
 
-    def rows(self, using: str = DEFAULT_DB_ALIAS, **values) -> list[list]:
+    def rows(self, using: str | None = None, **values) -> list[list]:
+        """The rows for these values, from `using` or the database the routers read the
+        queryset's model from (lib/replica.py: a report's reads go to the replica)."""
+        if using is None:
+            if self._model is None:
+                self._model = self.build(**self.markers).model
+            using = router.db_for_read(self._model) or DEFAULT_DB_ALIAS
         connection = connections[using]
         sql, slots, dates, kinds, converters = self._for(connection)
         for value in values.values():
