@@ -30,8 +30,10 @@ class ReplicaRoutingTests(TransactionTestCase):
 
     def pages(self, url):
         self.client.force_login(self.clerk)
-        with CaptureQueriesContext(connections["default"]) as primary, \
-                CaptureQueriesContext(connections["replica"]) as replica:
+        with (
+            CaptureQueriesContext(connections["default"]) as primary,
+            CaptureQueriesContext(connections["replica"]) as replica,
+        ):
             r = self.client.get(url)
         self.assertEqual(r.status_code, 200, r.content[:500])
         return domain_queries(primary), domain_queries(replica)
@@ -54,8 +56,10 @@ class ReplicaRoutingTests(TransactionTestCase):
     def test_a_query_compiled_once_reads_where_the_router_says(self):
         from dogtag.licensing.law import local_amounts
 
-        with CaptureQueriesContext(connections["default"]) as primary, \
-                CaptureQueriesContext(connections["replica"]) as replica:
+        with (
+            CaptureQueriesContext(connections["default"]) as primary,
+            CaptureQueriesContext(connections["replica"]) as replica,
+        ):
             with replica_reads():
                 local_amounts(self.benton)
             local_amounts(self.benton)
