@@ -58,3 +58,17 @@ class CounterPageReadsTests(CounterApiTestCase):
             self.assertEqual(found, [license])
             self.assertEqual(found[0].citations, License.objects.get(pk=license.pk).citations)
         self.assertEqual(owed._licenses_in_force(self.dog, 2025, True), [])
+
+    def test_a_bad_payment_shows_each_fields_error_on_its_input(self):
+        self.login(self.clerk)
+        r = self.client.post(f"/animals/{self.dog.pk}/license/", {"method": "cash", "amount": "ten", "tag_serial": "0"})
+        self.assertEqual(r.status_code, 200)
+        self.assertFalse(License.objects.filter(animal=self.dog).exists())
+        self.assertContains(r, 'class="error-summary"')
+        self.assertContains(r, '<a href="#id_amount">Amount received: Enter a number.</a>', html=True)
+        form = r.context["form"]
+        for name in ("amount", "tag_serial"):
+            self.assertInHTML(str(form[name]), r.content.decode())  # as Django's widget renders it
+            self.assertContains(r, f'aria-describedby="id_{name}_error"')
+        self.assertInHTML(str(form["method"]), r.content.decode())
+        self.assertContains(r, '<label for="id_amount">Amount received</label>', html=True)
