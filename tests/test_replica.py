@@ -30,8 +30,10 @@ class ReplicaRoutingTests(TransactionTestCase):
 
     def pages(self, url):
         self.client.force_login(self.clerk)
-        with CaptureQueriesContext(connections["default"]) as primary, \
-                CaptureQueriesContext(connections["replica"]) as replica:
+        with (
+            CaptureQueriesContext(connections["default"]) as primary,
+            CaptureQueriesContext(connections["replica"]) as replica,
+        ):
             r = self.client.get(url)
         self.assertEqual(r.status_code, 200, r.content[:500])
         return domain_queries(primary), domain_queries(replica)
@@ -50,6 +52,20 @@ class ReplicaRoutingTests(TransactionTestCase):
         primary, replica = self.pages(f"/animals/{self.dog.pk}/license/")
         self.assertEqual(replica, [])
         self.assertTrue(any("registry_animal" in q for q in primary), primary)
+
+    def test_a_query_compiled_once_reads_where_the_router_says(self):
+        from dogtag.licensing.law import local_amounts
+
+        with (
+            CaptureQueriesContext(connections["default"]) as primary,
+            CaptureQueriesContext(connections["replica"]) as replica,
+        ):
+            with replica_reads():
+                local_amounts(self.benton)
+            local_amounts(self.benton)
+        fees = '"licensing_feescheduleentry"'
+        self.assertEqual(([q for q in domain_queries(replica) if fees in q] != [], len(replica)), (True, 1))
+        self.assertEqual(len([q for q in domain_queries(primary) if fees in q]), 1)
 
     def test_writes_and_reads_in_a_transaction_go_to_the_primary(self):
         router = ReplicaRouter()

@@ -7,10 +7,11 @@ from decimal import Decimal
 
 from django.db.models import Q
 
+from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled, instance, model_columns
 from dogtag.lib.dates import shown
 from dogtag.licensing import law
 from dogtag.licensing.models import License
-from dogtag.registry.models import Animal, Ownership
+from dogtag.registry.models import Animal, Ownership, RabiesVaccination
 from dogtag.rules.decision import ZERO, Citation, NotSet
 from dogtag.rules.licensing import late_fee_trigger_label, license_year_bounds, license_year_of
 
@@ -194,13 +195,40 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
     return owed
 
 
+def _in_force(multiple_dog: bool) -> Compiled:
+    def build(animal, year):
+        mine = Q(animal_id=animal)
+        if multiple_dog:
+            mine |= Q(kind=License.Kind.MULTIPLE_DOG, covered_animals=animal)
+        licenses = License.objects.filter(mine, license_year=year, voided_at=None).distinct().order_by("pk")
+        return licenses.values_list(*model_columns(License))
+
+    return Compiled(build, animal=INT_MARKERS[0], year=INT_MARKERS[1])
+
+
+# The counter's reads, compiled once (lib/compiled.py): each page asks them again.
+_IN_FORCE = {multiple_dog: _in_force(multiple_dog) for multiple_dog in (False, True)}
+_VACCINATIONS = Compiled(
+    lambda animal: RabiesVaccination.objects.filter(animal_id=animal).values_list(*model_columns(RabiesVaccination)),
+    animal=INT_MARKERS[0],
+)
+
+
 def _licenses_in_force(animal, year, multiple_dog: bool) -> list[License]:
     """Licenses in force for `year` that are the animal's own or (where the ordinance has them)
     a multiple-dog license covering it."""
-    mine = Q(animal=animal)
-    if multiple_dog:
-        mine |= Q(kind=License.Kind.MULTIPLE_DOG, covered_animals=animal)
-    return list(License.objects.filter(mine, license_year=year, voided_at=None).distinct().order_by("pk"))
+    return [instance(License, row) for row in _IN_FORCE[multiple_dog].rows(animal=animal.pk, year=year)]
+
+
+def _vaccinations(animal) -> list[RabiesVaccination]:
+    """`animal.vaccinations.all()`, from a prefetch when there is one."""
+    if "vaccinations" in getattr(animal, "_prefetched_objects_cache", {}):
+        return list(animal.vaccinations.all())
+    field = RabiesVaccination._meta.get_field("animal")
+    found = [instance(RabiesVaccination, row) for row in _VACCINATIONS.rows(animal=animal.pk)]
+    for vaccination in found:
+        field.set_cached_value(vaccination, animal)
+    return found
 
 
 def covering_license(animal, year):
@@ -211,7 +239,7 @@ def covering_license(animal, year):
 
 
 def _check_rabies(animal, on, owed, citation, local=None):
-    vaccinations = [v for v in animal.vaccinations.all() if v.voided_at is None]
+    vaccinations = [v for v in _vaccinations(animal) if v.voided_at is None]
     section = _section(citation)
     if not vaccinations:
         owed.refusals.append(
@@ -251,19 +279,46 @@ def _check_rabies(animal, on, owed, citation, local=None):
         owed.vaccination = latest
 
 
+def _kept(municipality_id, premises_id, animal_id, on: date):
+    kept = Animal.objects.filter(municipality_id=municipality_id, status=Animal.Status.ACTIVE)
+    if premises_id:
+        return kept.filter(premises_id=premises_id)
+    owners = Ownership.objects.current(on).filter(animal_id=animal_id).values("person_id")
+    return kept.filter(pk__in=Ownership.objects.current(on).filter(person_id__in=owners).values("animal_id"))
+
+
 def kept_with(animal: Animal, on: date):
     """The active animals kept where this one is: the same premises, else the same owners."""
-    kept = Animal.objects.filter(municipality_id=animal.municipality_id, status=Animal.Status.ACTIVE)
+    return _kept(animal.municipality_id, animal.premises_id, animal.pk, on)
+
+
+KEPT_COLUMNS = ("species", "birth_date", "acquired_on")
+_KEPT = {
+    True: Compiled(
+        lambda municipality, place: _kept(municipality, place, None, None).values_list(*KEPT_COLUMNS),
+        municipality=INT_MARKERS[0],
+        place=INT_MARKERS[1],
+    ),
+    False: Compiled(
+        lambda municipality, animal, on: _kept(municipality, None, animal, on).values_list(*KEPT_COLUMNS),
+        municipality=INT_MARKERS[0],
+        animal=INT_MARKERS[1],
+        on=DATE_MARKERS[0],
+    ),
+}
+
+
+def _kept_rows(animal: Animal, on: date) -> list[list]:
+    """`kept_with(animal, on).values_list(*KEPT_COLUMNS)`, compiled once."""
     if animal.premises_id:
-        return kept.filter(premises_id=animal.premises_id)
-    owners = Ownership.objects.current(on).filter(animal=animal).values("person_id")
-    return kept.filter(pk__in=Ownership.objects.current(on).filter(person_id__in=owners).values("animal_id"))
+        return _KEPT[True].rows(municipality=animal.municipality_id, place=animal.premises_id)
+    return _KEPT[False].rows(municipality=animal.municipality_id, animal=animal.pk, on=on)
 
 
 def limit_warnings(animal: Animal, on: date) -> list[tuple[str, tuple[Citation, ...]]]:
     """Household, kennel and multiple-dog thresholds the keeping place crosses, with the section."""
     pack = law.pack_of(animal.municipality)
-    kept = list(kept_with(animal, on).values_list("species", "birth_date", "acquired_on"))
+    kept = _kept_rows(animal, on)
     dogs = [born for species, born, _ in kept if species == "dog" and born]
     warnings = []
     if pack.household and pack.household.limit:

@@ -15,6 +15,7 @@ from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action
 from dogtag.licensing import actions, forms, law, tables
 from dogtag.licensing.charges import CHARGES, charge_on
+from dogtag.licensing.counter_page import animal_and_stock
 from dogtag.licensing.models import (
     FeeScheduleEntry,
     License,
@@ -24,9 +25,9 @@ from dogtag.licensing.models import (
     TagReturnList,
 )
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
-from dogtag.licensing.years import years_on_sale_and_in_stock
+from dogtag.licensing.years import years_on_sale_from_stock
 from dogtag.outbox import actions as outbox_actions
-from dogtag.registry.models import Animal, today
+from dogtag.registry.models import today
 from dogtag.rules.delegations import delegated_amounts
 from dogtag.rules.licensing import license_year_of
 
@@ -34,9 +35,9 @@ from dogtag.rules.licensing import license_year_of
 @login_required
 def counter(request, pk):
     """The clerk's counter: what the animal owes today, why, and the license issued on payment."""
-    animal = get_for_user(request.user, Animal.objects.select_related("municipality"), pk)
     on = today()
-    years, in_stock = years_on_sale_and_in_stock(animal.municipality, on)
+    animal, stocked = animal_and_stock(request.user, pk, on)
+    years, in_stock = years_on_sale_from_stock(animal.municipality, on, stocked)
     chosen = request.POST.get("license_year") or request.GET.get("license_year") or ""
     year = int(chosen) if chosen.isdigit() and int(chosen) in years else years[0]
     owed = what_is_owed(animal, on, year)

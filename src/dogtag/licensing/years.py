@@ -29,3 +29,18 @@ def years_on_sale_and_in_stock(municipality, on: date) -> tuple[list[int], set[i
     )
     in_stock = {y for y, stocked in ((year, this), (year + 1, ahead)) if stocked}
     return ([year, year + 1] if ahead else [year]), in_stock
+
+
+def years_to_ask(on: date) -> tuple[int, int, int]:
+    """The license years whose tag stock decides what is on sale on `on`: the year in force is
+    this calendar year or the one before (`license_year_of`: a license year begins once a
+    calendar year), and the year after it is on sale once its tags are in stock."""
+    return on.year - 1, on.year, on.year + 1
+
+
+def years_on_sale_from_stock(municipality, on: date, stocked: set[int]) -> tuple[list[int], set[int]]:
+    """`years_on_sale_and_in_stock` from the years of `years_to_ask(on)` known to have tags in
+    stock (read with another query: the counter's, with the animal)."""
+    year = license_year_of(law.pack_of(municipality), on)
+    in_stock = {y for y in (year, year + 1) if y in stocked}
+    return ([year, year + 1] if year + 1 in stocked else [year]), in_stock
