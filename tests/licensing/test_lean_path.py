@@ -6,8 +6,9 @@ middleware not entered) and hands everything else to Django."""
 import contextlib
 import io
 import sys
-from datetime import date
+from datetime import date, timedelta
 
+import time_machine
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, connection
@@ -17,8 +18,9 @@ from django.urls import resolve
 from django.utils import timezone
 
 from dogtag import lean
-from dogtag.accounts.actions import issue_api_token
+from dogtag.accounts.actions import issue_api_token, revoke_api_token
 from dogtag.accounts.models import ApiToken, Membership
+from dogtag.audit.models import AuditEvent
 from dogtag.licensing import actions
 from dogtag.licensing.models import License
 from tests.base import BaseTestCase, on
@@ -214,6 +216,38 @@ class LeanPathTests(BaseTestCase):
         self.clerk.is_active = False
         self.clerk.save()
         self.assertEqual(self.assertSameAnswer(env)[0], "401 Unauthorized")
+
+    def test_a_revoked_token_is_refused_at_once_in_the_process_that_revoked_it(self):
+        token, raw = issue_api_token(acting_user=self.clerk, user=self.clerk, name="finder 2")
+        env = environ(PATH.format(300), token=raw)
+        self.assertEqual(self.assertSameAnswer(env)[0], "200 OK")  # remembered by both paths now
+        with self.captureOnCommitCallbacks(execute=True):
+            revoke_api_token(acting_user=self.clerk, token=token)
+        self.assertEqual(self.assertSameAnswer(env)[0], "401 Unauthorized")
+        event = AuditEvent.objects.get(action="api_token.revoke", object_id=str(token.pk))
+        self.assertIsNone(event.before["revoked_at"])
+        self.assertIsNotNone(event.after["revoked_at"])
+        revoke_api_token(acting_user=self.clerk, token=token)  # again: nothing changes, nothing recorded
+        self.assertEqual(AuditEvent.objects.filter(action="api_token.revoke", object_id=str(token.pk)).count(), 1)
+
+    def test_a_token_revoked_by_another_process_is_refused_within_the_cache_timeout(self):
+        """Another process's revocation reaches this one through nothing but time (CACHES is this
+        process's own memory here): the token works until API_TOKEN_CACHE_SECONDS after this
+        process last read it from the database, and not a moment past that, on both paths."""
+        from django.conf import settings
+
+        token, raw = issue_api_token(acting_user=self.clerk, user=self.clerk, name="finder 2")
+        env = environ(PATH.format(300), token=raw)
+        read = timezone.now()
+        self.assertEqual(self.assertSameAnswer(env)[0], "200 OK")
+        ApiToken.objects.filter(pk=token.pk).update(revoked_at=read)  # no signal reaches this process
+        bound = settings.API_TOKEN_CACHE_SECONDS
+        self.assertGreater(bound, settings.API_TOKEN_LOCAL_SECONDS)
+        with time_machine.travel(read + timedelta(seconds=bound - 1), tick=False):
+            self.assertEqual(self.assertSameAnswer(env)[0], "200 OK")  # remembered, as documented
+        with time_machine.travel(read + timedelta(seconds=bound + 1), tick=False):
+            self.assertEqual(self.assertSameAnswer(env)[0], "401 Unauthorized")
+            self.assertEqual(self.django.calls, 1)
 
     @override_settings(SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"), SECURE_HSTS_SECONDS=3600)
     def test_over_https_the_answer_carries_hsts_as_djangos(self):
