@@ -14,9 +14,12 @@ the code the API uses for it:
 - the body from `licensing.tag_lookup.license_json`, which the API operation answers too;
 - the headers that the middleware in settings.MIDDLEWARE put on that answer, taken once per
   process (and per plain/secure request) by running the real stack around it (`_Headers`);
-- Django's `request_started` and `request_finished` signals around it, as Django's handler sends
-  them: the database connection is checked, kept or closed (CONN_MAX_AGE, health checks) exactly
-  as for any request.
+- the work of Django's `request_started` and `request_finished` around it, done directly while
+  only Django's own receivers listen (`request_started`, `request_finished` below; the signals
+  are sent if anything else does): the connection kept or closed by CONN_MAX_AGE and after an
+  error as for any request. The query does not ask the `SELECT 1` of CONN_HEALTH_CHECKS first: a
+  connection that has gone away fails the query, which is asked again once on a new one
+  (licensing/tag_lookup.py `_rows`).
 
 Everything else goes to Django untouched, so every error keeps its one shape: another method (a
 HEAD), another path, a query string, a cookie (a session's idle clock and second factor live

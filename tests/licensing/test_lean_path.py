@@ -11,7 +11,7 @@ from datetime import date, timedelta
 import time_machine
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections, connection
+from django.db import DEFAULT_DB_ALIAS, close_old_connections, connection, connections
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
@@ -21,7 +21,7 @@ from dogtag import lean
 from dogtag.accounts.actions import issue_api_token, revoke_api_token
 from dogtag.accounts.models import ApiToken, Membership
 from dogtag.audit.models import AuditEvent
-from dogtag.licensing import actions
+from dogtag.licensing import actions, tag_lookup
 from dogtag.licensing.models import License
 from tests.base import BaseTestCase, on
 from tests.licensing.base import BENTON_FEES, set_fees
@@ -248,6 +248,29 @@ class LeanPathTests(BaseTestCase):
         with time_machine.travel(read + timedelta(seconds=bound + 1), tick=False):
             self.assertEqual(self.assertSameAnswer(env)[0], "401 Unauthorized")
             self.assertEqual(self.django.calls, 1)
+
+    def test_on_postgresql_a_prepared_statement_and_a_lost_connection_asked_again(self):
+        if connection.vendor != "postgresql":
+            self.skipTest("PostgreSQL's prepared statements and server processes")
+        call(self.lean, environ(PATH.format(300), token=self.token))
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%licensing_tag%"])
+            self.assertEqual(cursor.fetchone()[0], 1)
+        # A persistent connection outside the test's transaction, whose server process has gone.
+        other = connections.create_connection(DEFAULT_DB_ALIAS)
+        try:
+            other.ensure_connection()
+            gone = other.connection.info.backend_pid
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(%s, 10000)", [gone])
+            sql, order, _ = tag_lookup._query(other)
+            values = {"slug": "benton", "year": 2026, "serial": 300}
+            with self.assertLogs("dogtag.api", "WARNING"):
+                rows = tag_lookup._rows(other, sql, [values[name] for name in order])
+            self.assertEqual(rows, [])  # asked again on a new connection (the test's rows are not committed)
+            self.assertNotEqual(other.connection.info.backend_pid, gone)
+        finally:
+            other.close()
 
     @override_settings(SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"), SECURE_HSTS_SECONDS=3600)
     def test_over_https_the_answer_carries_hsts_as_djangos(self):

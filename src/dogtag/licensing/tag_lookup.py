@@ -15,6 +15,7 @@ import logging
 import threading
 
 from django.db import InterfaceError, OperationalError, connections
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from ninja.responses import NinjaJSONEncoder
 
 from dogtag.licensing.models import Tag
@@ -102,7 +103,7 @@ def _rows(connection, sql: str, params: list) -> list[tuple]:
             connection.ensure_connection()
             connection.validate_thread_sharing()
             raw = _prepared_cursor_class()(connection.connection)
-            cursor = connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
+            cursor = _DebugCursor(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
             with cursor:
                 cursor.execute(sql, params)
                 return cursor.fetchall()
@@ -112,6 +113,15 @@ def _rows(connection, sql: str, params: list) -> list[tuple]:
             retry = False
             log.warning("the tag lookup's database connection failed; asking again on a new one", exc_info=True)
             connection.close()
+
+
+class _DebugCursor(CursorDebugWrapper):
+    """Django's query log for this cursor, the statement with its values as Django's own
+    server-side binding cursors log it (psycopg keeps no text of a prepared execution)."""
+
+    def execute(self, sql, params=None):
+        with self.debug_sql(self.db.ops.compose_sql(sql, params), params):
+            return CursorWrapper.execute(self, sql, params)
 
 
 _prepared_cursor = None
