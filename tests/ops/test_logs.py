@@ -96,7 +96,8 @@ def test_a_format_naming_headers_gets_every_atom():
     form = '%(h)s "%({user-agent}i)s" %({content-length}o)s %({path_info}e)s'
     [ours] = records(AccessLogger, form)
     [theirs] = records(glogging.Logger, form)
-    assert ours.getMessage() == theirs.getMessage() == '127.0.0.1 "finder/1.0" 712 /api/v1/municipalities/benton/tags/2026/5'
+    expected = '127.0.0.1 "finder/1.0" 712 /api/v1/municipalities/benton/tags/2026/5'
+    assert ours.getMessage() == theirs.getMessage() == expected
 
 
 def test_a_record_with_extra_fields_goes_the_general_way():

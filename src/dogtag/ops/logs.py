@@ -98,9 +98,8 @@ class AccessLogger(glogging.Logger):
             return super().access(resp, req, environ, request_time)
         try:
             atoms = self.atoms_wrapper_class(self.atoms(resp, req, environ, request_time))
-            logger.handle(
-                logger.makeRecord(logger.name, logging.INFO, "(unknown file)", 0, self.cfg.access_log_format, (atoms,), None)
-            )
+            form = self.cfg.access_log_format
+            logger.handle(logger.makeRecord(logger.name, logging.INFO, "(unknown file)", 0, form, (atoms,), None))
         except Exception:
             self.error(traceback.format_exc())
 
@@ -137,6 +136,6 @@ class AccessLogger(glogging.Logger):
             "T": request_time.seconds,
             "D": (request_time.seconds * 1000000) + request_time.microseconds,
             "M": (request_time.seconds * 1000) + int(request_time.microseconds / 1000),
-            "L": "%d.%06d" % (request_time.seconds, request_time.microseconds),
+            "L": f"{request_time.seconds}.{request_time.microseconds:06d}",
             "p": f"<{os.getpid()}>",
         }
