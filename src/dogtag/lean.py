@@ -36,7 +36,7 @@ import weakref
 from django.conf import settings
 from django.core import signals
 from django.core.cache import close_caches
-from django.core.handlers.base import BaseHandler
+from django.core.handlers.base import BaseHandler, reset_urlconf
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.core.signals import setting_changed
 from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections, reset_queries
@@ -77,7 +77,7 @@ CHECKED_MIDDLEWARE = (
 )
 PLACEHOLDER = b"{}"
 # The receivers Django itself connects to request_started and request_finished.
-DJANGOS_OWN = frozenset({reset_queries, close_old_connections, close_caches})
+DJANGOS_OWN = frozenset({reset_queries, close_old_connections, close_caches, reset_urlconf})
 
 
 def _nothing(request):
@@ -138,7 +138,8 @@ def request_started(environ) -> None:
 
 def request_finished(used_cache: bool) -> None:
     """`request_finished` likewise: the connection closed if it is obsolete (CONN_MAX_AGE=0 closes
-    it after every request), the caches closed if the request used them."""
+    it after every request), the caches closed if the request used them, the thread's URLconf
+    reset."""
     receivers = _receivers(signals.request_finished)
     if not DJANGOS_OWN.issuperset(receivers):
         signals.request_finished.send(sender=WSGIHandler)
@@ -147,6 +148,8 @@ def request_finished(used_cache: bool) -> None:
         connections[DEFAULT_DB_ALIAS].close_if_unusable_or_obsolete()
     if used_cache and close_caches in receivers:
         close_caches()
+    if reset_urlconf in receivers:
+        reset_urlconf(sender=WSGIHandler)
 
 
 class _Answer(list):

@@ -272,6 +272,27 @@ class LeanPathTests(BaseTestCase):
         finally:
             other.close()
 
+    def test_djangos_own_request_signals_work_is_done_directly_and_anyone_elses_receiver_is_sent_them(self):
+        # As configured, only Django's own receivers listen: the lean path does their work itself.
+        with in_test_transaction():
+            for signal in (request_started, request_finished):
+                self.assertLessEqual(set(lean._receivers(signal)), lean.DJANGOS_OWN, signal)
+        heard = []
+
+        def listener(sender, **kwargs):
+            heard.append(sender)
+
+        env = environ(PATH.format(300), token=self.token)
+        request_started.connect(listener)
+        request_finished.connect(listener)
+        try:
+            status, _, _ = call(self.lean, env)
+        finally:
+            request_started.disconnect(listener)
+            request_finished.disconnect(listener)
+        self.assertEqual((status, self.django.calls), ("200 OK", 0))
+        self.assertEqual(heard, [WSGIHandler, WSGIHandler])
+
     @override_settings(SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"), SECURE_HSTS_SECONDS=3600)
     def test_over_https_the_answer_carries_hsts_as_djangos(self):
         env = environ(PATH.format(300), token=self.token, HTTP_X_FORWARDED_PROTO="https")
