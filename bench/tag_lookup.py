@@ -33,8 +33,9 @@ import time
 from http.client import HTTPConnection
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/dogtag_bench_tags"
-os.environ["DATABASE_URL"] = url = os.environ.get("DATABASE_URL", "") if os.environ.get(
-    "DATABASE_URL", "").startswith("postgres") else DEFAULT_URL
+os.environ["DATABASE_URL"] = url = (
+    os.environ.get("DATABASE_URL", "") if os.environ.get("DATABASE_URL", "").startswith("postgres") else DEFAULT_URL
+)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
 os.environ.setdefault("DOGTAG_VAR_DIR", tempfile.mkdtemp(prefix="dogtag-bench-"))
 
@@ -195,12 +196,26 @@ def main():
         with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
             script.write(WRK_SCRIPT % (serials, token, YEAR))
         try:
-            done = subprocess.run([WRK, f"-t{WRK_THREADS}", f"-c{CLIENTS}", f"-d{WRK_SECONDS}s", "--timeout", "10s",
-                                   "-s", script.name, f"http://127.0.0.1:{port}/"], capture_output=True, text=True)
+            done = subprocess.run(
+                [
+                    WRK,
+                    f"-t{WRK_THREADS}",
+                    f"-c{CLIENTS}",
+                    f"-d{WRK_SECONDS}s",
+                    "--timeout",
+                    "10s",
+                    "-s",
+                    script.name,
+                    f"http://127.0.0.1:{port}/",
+                ],
+                capture_output=True,
+                text=True,
+            )
         finally:
             os.unlink(script.name)
-        found = re.search(r"WRK requests=(\d+) duration=(\d+) non2xx=(\d+) errors=(\d+) p50=(\d+) p99=(\d+)",
-                          done.stdout)
+        found = re.search(
+            r"WRK requests=(\d+) duration=(\d+) non2xx=(\d+) errors=(\d+) p50=(\d+) p99=(\d+)", done.stdout
+        )
         if found is None:
             sys.exit(f"wrk said: {done.stdout[-1000:]} {done.stderr[-1000:]}")
         requests, duration, non2xx, errors, p50, p99 = map(int, found.groups())
@@ -241,33 +256,51 @@ def main():
         if response.status != 200:
             sys.exit(f"the probe lookup answered {response.status}: {raw[:300]!r}")
         body = json.loads(raw)
-        bench.note(f"{n:,} issued tags in Benton; serial 1 -> license {body['id']} ({body['animal_name']}); "
-                   f"{CLIENTS} clients x {per_client} lookups a run; server {workers} x {threads} "
-                   f"{os.environ.get('DOGTAG_WORKER_CLASS', 'gthread')}")
-        runs = bench.interleave({"dogtag": dogtag, "floor": floor}, repetitions=3, warmup=1,
-                                label="tag lookup over HTTP vs one psycopg query")
+        bench.note(
+            f"{n:,} issued tags in Benton; serial 1 -> license {body['id']} ({body['animal_name']}); "
+            f"{CLIENTS} clients x {per_client} lookups a run; server {workers} x {threads} "
+            f"{os.environ.get('DOGTAG_WORKER_CLASS', 'gthread')}"
+        )
+        runs = bench.interleave(
+            {"dogtag": dogtag, "floor": floor},
+            repetitions=3,
+            warmup=1,
+            label="tag lookup over HTTP vs one psycopg query",
+        )
         done = per_client * CLIENTS
         rates = {side: [done / w for w in runs[side].wall.values] for side in runs}
         if WRK:
-            rates["dogtag"] = wrk_rates[-len(runs["dogtag"].wall.values):]
+            rates["dogtag"] = wrk_rates[-len(runs["dogtag"].wall.values) :]
         median = sorted(rates["dogtag"])[len(rates["dogtag"]) // 2]
         floor_rate = sorted(rates["floor"])[len(rates["floor"]) // 2]
         p99 = runs["dogtag"].figure.median
         cpu_ms = sorted(server_cpu)[len(server_cpu) // 2]
         db_ms = sorted(database_cpu)[len(database_cpu) // 2]
         client = f"wrk -t{WRK_THREADS} -c{CLIENTS}" if WRK else f"{CLIENTS} Python threads"
-        bench.note(f"dogtag ({client}): {median:,.0f} req/s, p50 {percentile(figures['dogtag'][-1], 50):.2f} ms, "
-                   f"p99 {p99:.2f} ms, server CPU {cpu_ms:.2f} ms a request (runs: "
-                   f"{', '.join(f'{c:.2f}' for c in server_cpu)}), PostgreSQL CPU {db_ms:.2f} ms a request, "
-                   f"server memory {tree_rss_mb(server.pid):.0f} MB")
-        bench.note(f"floor:  {floor_rate:,.0f} lookups/s, p50 {percentile(figures['floor'][-1], 50):.2f} ms, "
-                   f"p99 {runs['floor'].figure.median:.2f} ms")
-        bench.note(f"projected on 2 idle cores (not measured): {2000 / cpu_ms:,.0f} req/s by the server's CPU alone, "
-                   f"{2000 / (cpu_ms + db_ms):,.0f} req/s with PostgreSQL's on the same cores ({load()} now)")
+        bench.note(
+            f"dogtag ({client}): {median:,.0f} req/s, p50 {percentile(figures['dogtag'][-1], 50):.2f} ms, "
+            f"p99 {p99:.2f} ms, server CPU {cpu_ms:.2f} ms a request (runs: "
+            f"{', '.join(f'{c:.2f}' for c in server_cpu)}), PostgreSQL CPU {db_ms:.2f} ms a request, "
+            f"server memory {tree_rss_mb(server.pid):.0f} MB"
+        )
+        bench.note(
+            f"floor:  {floor_rate:,.0f} lookups/s, p50 {percentile(figures['floor'][-1], 50):.2f} ms, "
+            f"p99 {runs['floor'].figure.median:.2f} ms"
+        )
+        bench.note(
+            f"projected on 2 idle cores (not measured): {2000 / cpu_ms:,.0f} req/s by the server's CPU alone, "
+            f"{2000 / (cpu_ms + db_ms):,.0f} req/s with PostgreSQL's on the same cores ({load()} now)"
+        )
         ratio = runs.ratio("figure")
         bench.result("tag_lookup.p99", ratio=ratio, value=p99, unit="ms", goal="value<=10", met=p99 <= 10)
-        bench.result("tag_lookup.throughput", ratio=floor_rate / median, value=median, unit="req/s",
-                     goal="value>=1000", met=median >= 1000)
+        bench.result(
+            "tag_lookup.throughput",
+            ratio=floor_rate / median,
+            value=median,
+            unit="req/s",
+            goal="value>=1000",
+            met=median >= 1000,
+        )
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
