@@ -8,13 +8,24 @@ query (tag, license, municipality and the license's tags), from as many client t
 
 Goals: p99 <= 10 ms and >= 1,000 requests/s on the machine's 2 cores. Both sides run in turn, A B
 A B ..., each for the same number of lookups of random serials; the server's own CPU per request
-is read from /proc (the client's threads are not counted).
+is read from /proc (the client's threads are not counted), and so is the CPU of the PostgreSQL
+server processes serving its connections.
+
+The HTTP client is `wrk` when it is installed (apt-get install wrk: C, a small fraction of a core,
+so the server is not starved by its own load generator; BENCH_WRK_THREADS, BENCH_CLIENTS
+connections, BENCH_SECONDS a run), else Python threads (BENCH_LOOKUPS a run)
+(BENCH_CLIENT=python asks for them). Under other load the wall figures measure the machine; the
+"projected on 2 idle cores" line is 2 CPU-seconds a second over the server's and the database's
+CPU a lookup, an upper bound that leaves out the kernel's network work and the client.
 """
 
 import json
 import os
 import random
+import re
+import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -22,14 +33,15 @@ import time
 from http.client import HTTPConnection
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/dogtag_bench_tags"
-os.environ["DATABASE_URL"] = url = os.environ.get("DATABASE_URL", "") if os.environ.get(
-    "DATABASE_URL", "").startswith("postgres") else DEFAULT_URL
+os.environ["DATABASE_URL"] = url = (
+    os.environ.get("DATABASE_URL", "") if os.environ.get("DATABASE_URL", "").startswith("postgres") else DEFAULT_URL
+)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
 os.environ.setdefault("DOGTAG_VAR_DIR", tempfile.mkdtemp(prefix="dogtag-bench-"))
 
 import django  # noqa: E402
 from _fixtures import bulk_animals, bulk_licenses, ensure_postgres_database  # noqa: E402
-from _harness import Bench, free_port, percentile, start_server, tree_cpu_seconds, tree_rss_mb  # noqa: E402
+from _harness import Bench, free_port, load, percentile, start_server, tree_cpu_seconds, tree_rss_mb  # noqa: E402
 
 bench = Bench("tag_lookup", default_scale="1m")
 ensure_postgres_database(url)
@@ -46,6 +58,26 @@ from dogtag.registry.models import Municipality  # noqa: E402
 YEAR = 2026
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", 8))
 LOOKUPS = int(os.environ.get("BENCH_LOOKUPS", 2000))  # per run
+WRK = shutil.which("wrk") if os.environ.get("BENCH_CLIENT", "wrk") == "wrk" else None
+WRK_THREADS = int(os.environ.get("BENCH_WRK_THREADS", 1))
+WRK_SECONDS = int(os.environ.get("BENCH_SECONDS", 6))  # a wrk run's length
+# Lookups of random serials for WRK_SECONDS; the summary is the requests, the non-2xx answers,
+# the run's length and the latency percentiles in microseconds.
+WRK_SCRIPT = """
+local serials, token, year = %d, "%s", %d
+function setup(thread) thread:set("id", math.random(1, 1000000)) end
+function init(args) math.randomseed(id) end
+function request()
+  return wrk.format("GET", "/api/v1/municipalities/benton/tags/" .. year .. "/" .. math.random(1, serials),
+                    {["Authorization"] = "Bearer " .. token})
+end
+function done(summary, latency, requests)
+  io.write(string.format("WRK requests=%%d duration=%%d non2xx=%%d errors=%%d p50=%%d p99=%%d\\n",
+    summary.requests, summary.duration,
+    summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write +
+    summary.errors.timeout, latency:percentile(50), latency:percentile(99)))
+end
+"""
 FLOOR_SQL = """
     SELECT l.id, m.slug, l.license_year, l.serial, l.animal_id, l.animal_name, l.owner_name, l.owner_address,
            l.issued_on, l.expires_on, l.tax, l.late_fee, l.late_fee_trigger, l.free_license, l.county,
@@ -97,6 +129,28 @@ def run_clients(work, per_client):
     return latencies
 
 
+def database_cpu_seconds(database: str, exclude: set[int]) -> float:
+    """CPU seconds used so far by the PostgreSQL server processes connected to `database`
+    (those of the server under test: the bench's own connections excluded)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        own = conn.info.backend_pid
+        pids = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [database])]
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        if pid == own or pid in exclude:
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except OSError:
+            continue  # another host's server, or gone
+    return total / tick
+
+
 def main():
     n = bench.size
     benton, clerk = populate(n)
@@ -126,16 +180,67 @@ def main():
         assert r.status == 200, (r.status, body[:300])
 
     def sql_lookup(session, rng):
-        conn = session.get("conn") or session.setdefault("conn", psycopg.connect(conninfo, autocommit=True))
+        conn = session.get("conn")
+        if conn is None:
+            conn = session["conn"] = psycopg.connect(conninfo, autocommit=True)
+            floor_pids.add(conn.info.backend_pid)
         row = conn.execute(FLOOR_SQL, ["benton", YEAR, rng.randint(1, serials), allowed]).fetchone()
         assert row is not None
 
+    database = connection.settings_dict["NAME"]
+    floor_pids: set[int] = set()
+    database_cpu = []
+    wrk_rates = []
+
+    def wrk_run(latencies_out):
+        with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+            script.write(WRK_SCRIPT % (serials, token, YEAR))
+        try:
+            done = subprocess.run(
+                [
+                    WRK,
+                    f"-t{WRK_THREADS}",
+                    f"-c{CLIENTS}",
+                    f"-d{WRK_SECONDS}s",
+                    "--timeout",
+                    "10s",
+                    "-s",
+                    script.name,
+                    f"http://127.0.0.1:{port}/",
+                ],
+                capture_output=True,
+                text=True,
+            )
+        finally:
+            os.unlink(script.name)
+        found = re.search(
+            r"WRK requests=(\d+) duration=(\d+) non2xx=(\d+) errors=(\d+) p50=(\d+) p99=(\d+)", done.stdout
+        )
+        if found is None:
+            sys.exit(f"wrk said: {done.stdout[-1000:]} {done.stderr[-1000:]}")
+        requests, duration, non2xx, errors, p50, p99 = map(int, found.groups())
+        if non2xx or errors:
+            sys.exit(f"wrk: {non2xx} answers were not 2xx and {errors} failed:\n{done.stdout[-2000:]}")
+        wrk_rates.append(requests / (duration / 1e6))
+        latencies_out.append((p50 / 1000, p99 / 1000))
+        return requests
+
     def dogtag():
         cpu0 = tree_cpu_seconds(server.pid)
-        latencies = run_clients(http_lookup, per_client)
-        server_cpu.append((tree_cpu_seconds(server.pid) - cpu0) / len(latencies) * 1000)
-        figures["dogtag"].append(latencies)
-        return percentile(latencies, 99)
+        db0 = database_cpu_seconds(database, floor_pids)
+        if WRK:
+            summary = []
+            count = wrk_run(summary)
+            p50, p99 = summary[0]
+            figures["dogtag"].append([p50])
+        else:
+            latencies = run_clients(http_lookup, per_client)
+            count = len(latencies)
+            figures["dogtag"].append(latencies)
+            p99 = percentile(latencies, 99)
+        server_cpu.append((tree_cpu_seconds(server.pid) - cpu0) / count * 1000)
+        database_cpu.append((database_cpu_seconds(database, floor_pids) - db0) / count * 1000)
+        return p99
 
     def floor():
         latencies = run_clients(sql_lookup, per_client)
@@ -151,25 +256,51 @@ def main():
         if response.status != 200:
             sys.exit(f"the probe lookup answered {response.status}: {raw[:300]!r}")
         body = json.loads(raw)
-        bench.note(f"{n:,} issued tags in Benton; serial 1 -> license {body['id']} ({body['animal_name']}); "
-                   f"{CLIENTS} clients x {per_client} lookups a run; server {workers} x {threads} "
-                   f"{os.environ.get('DOGTAG_WORKER_CLASS', 'gthread')}")
-        runs = bench.interleave({"dogtag": dogtag, "floor": floor}, repetitions=3, warmup=1,
-                                label="tag lookup over HTTP vs one psycopg query")
+        bench.note(
+            f"{n:,} issued tags in Benton; serial 1 -> license {body['id']} ({body['animal_name']}); "
+            f"{CLIENTS} clients x {per_client} lookups a run; server {workers} x {threads} "
+            f"{os.environ.get('DOGTAG_WORKER_CLASS', 'gthread')}"
+        )
+        runs = bench.interleave(
+            {"dogtag": dogtag, "floor": floor},
+            repetitions=3,
+            warmup=1,
+            label="tag lookup over HTTP vs one psycopg query",
+        )
         done = per_client * CLIENTS
         rates = {side: [done / w for w in runs[side].wall.values] for side in runs}
+        if WRK:
+            rates["dogtag"] = wrk_rates[-len(runs["dogtag"].wall.values) :]
         median = sorted(rates["dogtag"])[len(rates["dogtag"]) // 2]
         floor_rate = sorted(rates["floor"])[len(rates["floor"]) // 2]
         p99 = runs["dogtag"].figure.median
-        bench.note(f"dogtag: {median:,.0f} req/s, p50 {percentile(figures['dogtag'][-1], 50):.2f} ms, "
-                   f"p99 {p99:.2f} ms, server CPU {sorted(server_cpu)[len(server_cpu) // 2]:.2f} ms a request, "
-                   f"server memory {tree_rss_mb(server.pid):.0f} MB")
-        bench.note(f"floor:  {floor_rate:,.0f} lookups/s, p50 {percentile(figures['floor'][-1], 50):.2f} ms, "
-                   f"p99 {runs['floor'].figure.median:.2f} ms")
+        cpu_ms = sorted(server_cpu)[len(server_cpu) // 2]
+        db_ms = sorted(database_cpu)[len(database_cpu) // 2]
+        client = f"wrk -t{WRK_THREADS} -c{CLIENTS}" if WRK else f"{CLIENTS} Python threads"
+        bench.note(
+            f"dogtag ({client}): {median:,.0f} req/s, p50 {percentile(figures['dogtag'][-1], 50):.2f} ms, "
+            f"p99 {p99:.2f} ms, server CPU {cpu_ms:.2f} ms a request (runs: "
+            f"{', '.join(f'{c:.2f}' for c in server_cpu)}), PostgreSQL CPU {db_ms:.2f} ms a request, "
+            f"server memory {tree_rss_mb(server.pid):.0f} MB"
+        )
+        bench.note(
+            f"floor:  {floor_rate:,.0f} lookups/s, p50 {percentile(figures['floor'][-1], 50):.2f} ms, "
+            f"p99 {runs['floor'].figure.median:.2f} ms"
+        )
+        bench.note(
+            f"projected on 2 idle cores (not measured): {2000 / cpu_ms:,.0f} req/s by the server's CPU alone, "
+            f"{2000 / (cpu_ms + db_ms):,.0f} req/s with PostgreSQL's on the same cores ({load()} now)"
+        )
         ratio = runs.ratio("figure")
         bench.result("tag_lookup.p99", ratio=ratio, value=p99, unit="ms", goal="value<=10", met=p99 <= 10)
-        bench.result("tag_lookup.throughput", ratio=floor_rate / median, value=median, unit="req/s",
-                     goal="value>=1000", met=median >= 1000)
+        bench.result(
+            "tag_lookup.throughput",
+            ratio=floor_rate / median,
+            value=median,
+            unit="req/s",
+            goal="value>=1000",
+            met=median >= 1000,
+        )
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

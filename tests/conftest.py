@@ -67,7 +67,10 @@ def _fresh_cache():
     was rolled back."""
     from django.core.cache import cache
 
+    from dogtag.accounts import tokens
+
     cache.clear()
+    tokens.forget_all()
     yield
 
 

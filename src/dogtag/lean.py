@@ -8,13 +8,18 @@ the code the API uses for it:
 
 - the host (ALLOWED_HOSTS), the HTTPS redirect and refused user agents checked by
   SecurityMiddleware's and CommonMiddleware's own `process_request` (`HttpRequest.get_host`);
-- the token through the API's `TokenAuth` (ninja's header parsing, `accounts.tokens`' cache);
+- the token as the API's `TokenAuth` reads it, its user's municipalities remembered in this
+  process for a few seconds (`accounts.tokens.municipalities_for_token`: a revoked token is
+  refused within API_TOKEN_CACHE_SECONDS everywhere, at once in the process that revoked it);
 - the body from `licensing.tag_lookup.license_json`, which the API operation answers too;
 - the headers that the middleware in settings.MIDDLEWARE put on that answer, taken once per
   process (and per plain/secure request) by running the real stack around it (`_Headers`);
-- Django's `request_started` and `request_finished` signals around it, as Django's handler sends
-  them: the database connection is checked, kept or closed (CONN_MAX_AGE, health checks) exactly
-  as for any request.
+- the work of Django's `request_started` and `request_finished` around it, done directly while
+  only Django's own receivers listen (`request_started`, `request_finished` below; the signals
+  are sent if anything else does): the connection kept or closed by CONN_MAX_AGE and after an
+  error as for any request. The query does not ask the `SELECT 1` of CONN_HEALTH_CHECKS first: a
+  connection that has gone away fails the query, which is asked again once on a new one
+  (licensing/tag_lookup.py `_rows`).
 
 Everything else goes to Django untouched, so every error keeps its one shape: another method (a
 HEAD), another path, a query string, a cookie (a session's idle clock and second factor live
@@ -26,18 +31,20 @@ session. tests/licensing/test_lean_path.py compares both paths byte for byte.
 import io
 import logging
 import re
+import weakref
 
 from django.conf import settings
 from django.core import signals
-from django.core.handlers.base import BaseHandler
+from django.core.cache import close_caches
+from django.core.handlers.base import BaseHandler, reset_urlconf
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.core.signals import setting_changed
+from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections, reset_queries
 from django.http import HttpResponse
 from django.middleware.common import CommonMiddleware
 from django.middleware.security import SecurityMiddleware
 
-from dogtag.accounts.scope import municipality_ids
-from dogtag.api import TokenAuth
+from dogtag.accounts.tokens import municipalities_for_token
 from dogtag.licensing.tag_lookup import CONTENT_TYPE, license_json
 
 log = logging.getLogger("dogtag.api")
@@ -69,6 +76,8 @@ CHECKED_MIDDLEWARE = (
     "axes.middleware.AxesMiddleware",
 )
 PLACEHOLDER = b"{}"
+# The receivers Django itself connects to request_started and request_finished.
+DJANGOS_OWN = frozenset({reset_queries, close_old_connections, close_caches, reset_urlconf})
 
 
 def _nothing(request):
@@ -102,17 +111,59 @@ class _Headers(BaseHandler):
         return list(response.items())
 
 
+def _receivers(signal) -> list:
+    found = []
+    for _, receiver, _ in signal.receivers:
+        if isinstance(receiver, weakref.ReferenceType):
+            receiver = receiver()
+        if receiver is not None:
+            found.append(receiver)
+    return found
+
+
+def request_started(environ) -> None:
+    """What Django's handler does by sending `request_started`, for this path's one connection:
+    its queries' log reset and, if it has outlived CONN_MAX_AGE or failed, closed. Sent as Django
+    sends it if anything else listens (or a test has disconnected one of Django's own)."""
+    receivers = _receivers(signals.request_started)
+    if not DJANGOS_OWN.issuperset(receivers):
+        signals.request_started.send(sender=WSGIHandler, environ=environ)
+        return
+    connection = connections[DEFAULT_DB_ALIAS]
+    if reset_queries in receivers:
+        connection.queries_log.clear()
+    if close_old_connections in receivers:
+        connection.close_if_unusable_or_obsolete()
+
+
+def request_finished(used_cache: bool) -> None:
+    """`request_finished` likewise: the connection closed if it is obsolete (CONN_MAX_AGE=0 closes
+    it after every request), the caches closed if the request used them, the thread's URLconf
+    reset."""
+    receivers = _receivers(signals.request_finished)
+    if not DJANGOS_OWN.issuperset(receivers):
+        signals.request_finished.send(sender=WSGIHandler)
+        return
+    if close_old_connections in receivers:
+        connections[DEFAULT_DB_ALIAS].close_if_unusable_or_obsolete()
+    if used_cache and close_caches in receivers:
+        close_caches()
+    if reset_urlconf in receivers:
+        reset_urlconf(sender=WSGIHandler)
+
+
 class _Answer(list):
     """The body, as a WSGI iterable that ends the request as Django's response does."""
 
+    used_cache = True
+
     def close(self):
-        signals.request_finished.send(sender=WSGIHandler)
+        request_finished(self.used_cache)
 
 
 class LeanTagLookup:
     def __init__(self, django):
         self.django = django
-        self.token_auth = TokenAuth()
         self._forget()
         setting_changed.connect(self._forget)
 
@@ -126,12 +177,15 @@ class LeanTagLookup:
         answer = self.answer(environ)
         if answer is None:
             return self.django(environ, start_response)
-        headers, body = answer
+        headers, body, used_cache = answer
         start_response("200 OK", headers)
-        return _Answer([body])
+        answered = _Answer([body])
+        answered.used_cache = used_cache
+        return answered
 
-    def answer(self, environ) -> tuple[list, bytes] | None:
-        """(headers, body) of the lookup's 200, or None for Django to answer the request."""
+    def answer(self, environ) -> tuple[list, bytes, bool] | None:
+        """(headers, body, whether it used the cache) of the lookup's 200, or None for Django to
+        answer the request."""
         if (
             not self.on
             or environ.get("REQUEST_METHOD") != "GET"
@@ -159,18 +213,27 @@ class LeanTagLookup:
         headers = self._headers[secure]
         if headers is None:
             return None
-        signals.request_started.send(sender=WSGIHandler, environ=environ)
+        # The token as the API's TokenAuth (ninja's HttpBearer) reads it: the scheme, a space, the rest.
+        scheme, _, token = environ["HTTP_AUTHORIZATION"].partition(" ")
+        if scheme.lower() != "bearer":
+            return None
+        request_started(environ)
+        used_cache = True
         try:
-            user = self.token_auth(request)
+            # Remembered in this process, or asked of the cache (and the database).
+            served = municipalities_for_token(token, remembered_only=True)
+            used_cache = served is None
+            if used_cache:
+                served = municipalities_for_token(token)
             body = None
-            if user:
+            if served:
                 slug, year, serial = found.groups()
-                body = license_json(slug, int(year), int(serial), municipality_ids(user))
+                body = license_json(slug, int(year), int(serial), served)
         except Exception:
             log.exception("the lean tag lookup failed on %s; Django answers it", request.path_info)
             body = None
         if body is None:
-            signals.request_finished.send(sender=WSGIHandler)
+            request_finished(used_cache)
             return None
         length = str(len(body))
-        return [(name, length if name == "Content-Length" else value) for name, value in headers], body
+        return [(name, length if name == "Content-Length" else value) for name, value in headers], body, used_cache

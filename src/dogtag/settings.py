@@ -111,10 +111,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
     }
 # Test databases are named per process, so two test runs on one machine never share one.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool("DB_PREPARED_STATEMENTS", True):
+    # Django's own statements are bound client-side and never prepared; this lets the tag lookup
+    # (licensing/tag_lookup.py) be one (Django disables it by default for transaction poolers).
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-dogtag-{os.getpid()}.sqlite3")}
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
+
+# How long a bearer token's user is remembered, shared and in each process (accounts/tokens.py).
+API_TOKEN_CACHE_SECONDS = envint("API_TOKEN_CACHE_SECONDS", 30)
+API_TOKEN_LOCAL_SECONDS = envint("API_TOKEN_LOCAL_SECONDS", 5)
 
 # A streaming replica for the reports and list pages (lib/replica.py; docs/scale-out.md). In
 # tests it mirrors the default database.

@@ -6,20 +6,22 @@ middleware not entered) and hands everything else to Django."""
 import contextlib
 import io
 import sys
-from datetime import date
+from datetime import date, timedelta
 
+import time_machine
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections, connection
+from django.db import DEFAULT_DB_ALIAS, close_old_connections, connection, connections
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
 from django.utils import timezone
 
 from dogtag import lean
-from dogtag.accounts.actions import issue_api_token
+from dogtag.accounts.actions import issue_api_token, revoke_api_token
 from dogtag.accounts.models import ApiToken, Membership
-from dogtag.licensing import actions
+from dogtag.audit.models import AuditEvent
+from dogtag.licensing import actions, tag_lookup
 from dogtag.licensing.models import License
 from tests.base import BaseTestCase, on
 from tests.licensing.base import BENTON_FEES, set_fees
@@ -214,6 +216,82 @@ class LeanPathTests(BaseTestCase):
         self.clerk.is_active = False
         self.clerk.save()
         self.assertEqual(self.assertSameAnswer(env)[0], "401 Unauthorized")
+
+    def test_a_revoked_token_is_refused_at_once_in_the_process_that_revoked_it(self):
+        token, raw = issue_api_token(acting_user=self.clerk, user=self.clerk, name="finder 2")
+        env = environ(PATH.format(300), token=raw)
+        self.assertEqual(self.assertSameAnswer(env)[0], "200 OK")  # remembered by both paths now
+        with self.captureOnCommitCallbacks(execute=True):
+            revoke_api_token(acting_user=self.clerk, token=token)
+        self.assertEqual(self.assertSameAnswer(env)[0], "401 Unauthorized")
+        event = AuditEvent.objects.get(action="api_token.revoke", object_id=str(token.pk))
+        self.assertIsNone(event.before["revoked_at"])
+        self.assertIsNotNone(event.after["revoked_at"])
+        revoke_api_token(acting_user=self.clerk, token=token)  # again: nothing changes, nothing recorded
+        self.assertEqual(AuditEvent.objects.filter(action="api_token.revoke", object_id=str(token.pk)).count(), 1)
+
+    def test_a_token_revoked_by_another_process_is_refused_within_the_cache_timeout(self):
+        """Another process's revocation reaches this one through nothing but time (CACHES is this
+        process's own memory here): the token works until API_TOKEN_CACHE_SECONDS after this
+        process last read it from the database, and not a moment past that, on both paths."""
+        from django.conf import settings
+
+        token, raw = issue_api_token(acting_user=self.clerk, user=self.clerk, name="finder 2")
+        env = environ(PATH.format(300), token=raw)
+        read = timezone.now()
+        self.assertEqual(self.assertSameAnswer(env)[0], "200 OK")
+        ApiToken.objects.filter(pk=token.pk).update(revoked_at=read)  # no signal reaches this process
+        bound = settings.API_TOKEN_CACHE_SECONDS
+        self.assertGreater(bound, settings.API_TOKEN_LOCAL_SECONDS)
+        with time_machine.travel(read + timedelta(seconds=bound - 1), tick=False):
+            self.assertEqual(self.assertSameAnswer(env)[0], "200 OK")  # remembered, as documented
+        with time_machine.travel(read + timedelta(seconds=bound + 1), tick=False):
+            self.assertEqual(self.assertSameAnswer(env)[0], "401 Unauthorized")
+            self.assertEqual(self.django.calls, 1)
+
+    def test_on_postgresql_a_prepared_statement_and_a_lost_connection_asked_again(self):
+        if connection.vendor != "postgresql":
+            self.skipTest("PostgreSQL's prepared statements and server processes")
+        call(self.lean, environ(PATH.format(300), token=self.token))
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%licensing_tag%"])
+            self.assertEqual(cursor.fetchone()[0], 1)
+        # A persistent connection outside the test's transaction, whose server process has gone.
+        other = connections.create_connection(DEFAULT_DB_ALIAS)
+        try:
+            other.ensure_connection()
+            gone = other.connection.info.backend_pid
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(%s, 10000)", [gone])
+            sql, order, _ = tag_lookup._query(other)
+            values = {"slug": "benton", "year": 2026, "serial": 300}
+            with self.assertLogs("dogtag.api", "WARNING"):
+                rows = tag_lookup._rows(other, sql, [values[name] for name in order])
+            self.assertEqual(rows, [])  # asked again on a new connection (the test's rows are not committed)
+            self.assertNotEqual(other.connection.info.backend_pid, gone)
+        finally:
+            other.close()
+
+    def test_djangos_own_request_signals_work_is_done_directly_and_anyone_elses_receiver_is_sent_them(self):
+        # As configured, only Django's own receivers listen: the lean path does their work itself.
+        with in_test_transaction():
+            for signal in (request_started, request_finished):
+                self.assertLessEqual(set(lean._receivers(signal)), lean.DJANGOS_OWN, signal)
+        heard = []
+
+        def listener(sender, **kwargs):
+            heard.append(sender)
+
+        env = environ(PATH.format(300), token=self.token)
+        request_started.connect(listener)
+        request_finished.connect(listener)
+        try:
+            status, _, _ = call(self.lean, env)
+        finally:
+            request_started.disconnect(listener)
+            request_finished.disconnect(listener)
+        self.assertEqual((status, self.django.calls), ("200 OK", 0))
+        self.assertEqual(heard, [WSGIHandler, WSGIHandler])
 
     @override_settings(SECURE_PROXY_SSL_HEADER=("HTTP_X_FORWARDED_PROTO", "https"), SECURE_HSTS_SECONDS=3600)
     def test_over_https_the_answer_carries_hsts_as_djangos(self):

@@ -7,11 +7,12 @@ import secrets
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from dogtag.accounts.models import ApiToken, hash_token
-from dogtag.audit.record import record
+from dogtag.audit.record import record, save_and_record, snapshot
 
 DEVICE_NAME = "Authenticator app"
 MISMATCH = "That code does not match; check the time on your phone and try again."
@@ -82,3 +83,15 @@ def issue_api_token(*, acting_user, user, name: str) -> tuple[ApiToken, str]:
     token = ApiToken.objects.create(user=user, name=name, token_hash=hash_token(raw))
     record(acting_user=acting_user, action="api_token.issue", obj=token)
     return token, raw
+
+
+@transaction.atomic
+def revoke_api_token(*, acting_user, token: ApiToken) -> ApiToken:
+    """`token` stops working: at once in this process, within API_TOKEN_CACHE_SECONDS in every
+    other (accounts/tokens.py). Revoking a revoked token changes nothing and records nothing."""
+    token = ApiToken.objects.select_for_update().get(pk=token.pk)
+    if token.revoked_at is None:
+        before = snapshot(token)
+        token.revoked_at = timezone.now()
+        save_and_record(token, acting_user=acting_user, action="api_token.revoke", before=before)
+    return token

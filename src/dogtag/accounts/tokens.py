@@ -6,19 +6,37 @@ trips. The user is cached with its memberships loaded (`scope.municipality_ids` 
 the user), for API_TOKEN_CACHE_SECONDS. Saving or deleting a token, a membership or the user drops
 the cached entry in this process at once; other processes see a revocation within the timeout
 (all of them at once when CACHES names a shared cache).
+
+The tag lookup in front of Django (dogtag/lean.py) asks `municipalities_for_token` instead: the
+municipalities the token's user serves, kept in this process's memory (no unpickling) for
+API_TOKEN_LOCAL_SECONDS, and never past the moment the cached user itself expires. So a token
+revoked (`actions.revoke_api_token`), or a user deactivated or a membership removed, is refused
+at once in the process that made the change and within API_TOKEN_CACHE_SECONDS (30 s) in every
+other; with a shared cache, within API_TOKEN_LOCAL_SECONDS (5 s).
 """
+
+import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
 from dogtag.accounts.models import ApiToken, Membership, hash_token
+from dogtag.accounts.scope import municipality_ids
 
 PREFIX = "dogtag:api-token:"
+# token hash -> (time.time() it is good until, the municipalities its user serves)
+_local: dict[str, tuple[float, frozenset[int]]] = {}
+LOCAL_ENTRIES = 10_000  # a bound on the memory it takes, whatever the callers send
 
 
 def timeout() -> int:
     return getattr(settings, "API_TOKEN_CACHE_SECONDS", 30)
+
+
+def local_timeout() -> float:
+    return min(getattr(settings, "API_TOKEN_LOCAL_SECONDS", 5), timeout())
 
 
 def user_for_token(raw: str):
@@ -32,18 +50,65 @@ def user_for_token(raw: str):
         return None
     user = found.user
     user._dogtag_roles = list(Membership.objects.filter(user=user).values_list("municipality_id", "role"))
+    # When this answer was read from the database: what is remembered of it is as old as this.
+    user._dogtag_read_at = time.time()
     if timeout() > 0:
         cache.set(key, user, timeout())
     return user
 
 
+def municipalities_for_token(raw: str, *, remembered_only: bool = False) -> frozenset[int] | None:
+    """The municipalities a live token's active user serves (in any role), or None: what
+    `user_for_token` answers, remembered in this process (see the module's note for how long).
+    With `remembered_only`, None unless this process remembers it (no cache, no database)."""
+    token_hash = hash_token(raw)
+    now = time.time()
+    found = _local.get(token_hash)
+    if found is not None and found[0] > now:
+        return found[1]
+    if remembered_only:
+        return None
+    user = user_for_token(raw)
+    if user is None:
+        _local.pop(token_hash, None)
+        return None
+    served = frozenset(municipality_ids(user))
+    until = min(now + local_timeout(), getattr(user, "_dogtag_read_at", now) + timeout())
+    if until > now:
+        if len(_local) >= LOCAL_ENTRIES:
+            _local.clear()
+        _local[token_hash] = (until, served)
+    return served
+
+
+def forget_all() -> None:
+    """Nothing remembered in this process (the shared cache is the cache's to clear)."""
+    _local.clear()
+
+
+def _forget(token_hash: str) -> None:
+    _local.pop(token_hash, None)
+    cache.delete(PREFIX + token_hash)
+
+
 def forget_user(user_id) -> None:
-    hashes = ApiToken.objects.filter(user_id=user_id).values_list("token_hash", flat=True)
+    hashes = list(ApiToken.objects.filter(user_id=user_id).values_list("token_hash", flat=True))
+    if hashes:
+        _forget_many(hashes)
+        transaction.on_commit(lambda: _forget_many(hashes))
+
+
+def _forget_many(hashes) -> None:
+    for token_hash in hashes:
+        _local.pop(token_hash, None)
     cache.delete_many([PREFIX + h for h in hashes])
 
 
 def _token_changed(sender, instance, **kwargs):
-    cache.delete(PREFIX + instance.token_hash)
+    # Now, and again once the change is committed: a request in between may have read and
+    # remembered the row as it was before.
+    _forget(instance.token_hash)
+    transaction.on_commit(lambda: _forget(instance.token_hash))
 
 
 def _membership_changed(sender, instance, **kwargs):

@@ -11,9 +11,11 @@ against the schema's own serialisation so the two cannot drift.
 """
 
 import json
+import logging
 import threading
 
-from django.db import connections
+from django.db import InterfaceError, OperationalError, connections
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from ninja.responses import NinjaJSONEncoder
 
 from dogtag.licensing.models import Tag
@@ -49,6 +51,8 @@ _MARKERS = {"slug": "\x00slug\x00", "year": 2_147_483_001, "serial": 2_147_483_0
 # What the answer is sent as (the API operation and the lean path in front of Django: dogtag/lean.py).
 CONTENT_TYPE = "application/json; charset=utf-8"
 
+log = logging.getLogger("dogtag.api")
+
 _compiled: dict[tuple[str, str], tuple[str, list[str], list]] = {}
 _lock = threading.Lock()
 
@@ -83,6 +87,70 @@ def _query(connection):
     return found
 
 
+def _rows(connection, sql: str, params: list) -> list[tuple]:
+    """The query's rows. On PostgreSQL as one prepared statement (planned once per connection,
+    its values bound by the server), on Django's own connection and through Django's cursor
+    wrapper (its error translation, execute_wrapper hooks and query log). A persistent connection
+    that has gone away is found out by the query failing, not by a `SELECT 1` before it (Django's
+    CONN_HEALTH_CHECKS), and the lookup, which writes nothing, is asked once more on a new one."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+    retry = not connection.in_atomic_block
+    while True:
+        try:
+            connection.ensure_connection()
+            connection.validate_thread_sharing()
+            raw = _kept_cursor(connection)
+            cursor = _DebugCursor(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+        except (OperationalError, InterfaceError):
+            if not retry:
+                raise
+            retry = False
+            log.warning("the tag lookup's database connection failed; asking again on a new one", exc_info=True)
+            connection.close()
+
+
+class _DebugCursor(CursorDebugWrapper):
+    """Django's query log for this cursor, the statement with its values as Django's own
+    server-side binding cursors log it (psycopg keeps no text of a prepared execution)."""
+
+    def execute(self, sql, params=None):
+        with self.debug_sql(self.db.ops.compose_sql(sql, params), params):
+            return CursorWrapper.execute(self, sql, params)
+
+
+def _kept_cursor(connection):
+    """The lookup's cursor on this (thread's) connection, kept while the connection lasts: a new
+    one each time set up its row loaders again, a sixth of the lookup's CPU."""
+    kept = getattr(connection, "_dogtag_tag_lookup_cursor", None)
+    if kept is None or kept.closed or kept.connection is not connection.connection:
+        kept = connection._dogtag_tag_lookup_cursor = _prepared_cursor_class()(connection.connection)
+    return kept
+
+
+_prepared_cursor = None
+
+
+def _prepared_cursor_class():
+    global _prepared_cursor
+    if _prepared_cursor is None:
+        import psycopg
+
+        class PreparedCursor(psycopg.Cursor):
+            """A server-side binding cursor whose statements are prepared on first use."""
+
+            def execute(self, query, params=None, **kwargs):
+                # psycopg prepares it where the connection allows (DB_PREPARED_STATEMENTS, settings.py).
+                return super().execute(query, params, prepare=True)
+
+        _prepared_cursor = PreparedCursor
+    return _prepared_cursor
+
+
 def license_for_tag(slug: str, year: int, serial: int, municipality_ids, using: str = "default") -> dict | None:
     """The license tag `serial` of `year` in municipality `slug` was issued to, as `LicenseOut`'s
     fields, or None if there is none among `municipality_ids` (not found and not served read
@@ -93,24 +161,20 @@ def license_for_tag(slug: str, year: int, serial: int, municipality_ids, using: 
         return None  # no column holds it, so no tag has it (as the ORM answers an out-of-range lookup)
     sql, order, converters = _query(connection)
     values = {"slug": slug, "year": year, "serial": serial}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [values[name] for name in order])
-        rows = cursor.fetchall()
+    rows = _rows(connection, sql, [values[name] for name in order])
     if not rows:
         return None
+    width = len(LICENSE_COLUMNS)
     if converters:
-        converted = []
-        for row in rows:
-            row = list(row)
-            for position, (functions, expression) in converters:
+        # The license's columns repeat on every tag row: converted once, from the first.
+        rows = [list(row) for row in rows]
+        for position, (functions, expression) in converters:
+            for row in rows[:1] if position < width else rows:
                 value = row[position]
                 for function in functions:
                     value = function(value, expression, connection)
                 row[position] = value
-            converted.append(row)
-        rows = converted
     first = rows[0]
-    width = len(LICENSE_COLUMNS)
     license = {key: first[i] for i, (key, _) in enumerate(LICENSE_COLUMNS)}
     if license.pop("municipality_id") not in municipality_ids:
         return None

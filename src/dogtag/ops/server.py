@@ -49,6 +49,7 @@ def options() -> dict:
         "preload_app": True,
         # Access and error logs through settings.LOGGING: JSON lines on stdout.
         "logconfig_dict": settings.LOGGING,
+        "logger_class": "dogtag.ops.logs.AccessLogger",  # the access line made the short way
         "proc_name": "dogtag",
         # No control socket: two servers on one host (or a read-only home) must not collide on one.
         "control_socket_disable": True,
