@@ -6,6 +6,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 
 from dogtag import rules
+from dogtag.lib.compiled import Compiled
 from dogtag.licensing.models import FeeScheduleEntry
 from dogtag.registry.models import Animal
 from dogtag.rules.amounts import LocalAmounts
@@ -27,11 +28,17 @@ def licensable_age(municipality) -> str:
     return licensable_age_label(pack_of(municipality))
 
 
+_FEE_SCHEDULE = Compiled(
+    lambda municipality_id: FeeScheduleEntry.objects.filter(
+        municipality_id=municipality_id, voided_at=None
+    ).values_list("key", "effective_on", "amount"),
+    municipality_id=2_147_483_001,
+)
+
+
 def local_amounts(municipality) -> LocalAmounts:
     by_key: dict[str, dict[date, object]] = {}
-    for key, effective_on, amount in FeeScheduleEntry.objects.filter(
-        municipality=municipality, voided_at=None
-    ).values_list("key", "effective_on", "amount"):
+    for key, effective_on, amount in _FEE_SCHEDULE.rows(municipality_id=municipality.pk):
         by_key.setdefault(key, {})[effective_on] = amount
     return LocalAmounts.of(by_key)
 

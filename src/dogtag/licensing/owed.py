@@ -7,10 +7,11 @@ from decimal import Decimal
 
 from django.db.models import Q
 
+from dogtag.lib.compiled import Compiled
 from dogtag.lib.dates import shown
 from dogtag.licensing import law
 from dogtag.licensing.models import License
-from dogtag.registry.models import Animal, Ownership
+from dogtag.registry.models import Animal, Ownership, RabiesVaccination
 from dogtag.rules.decision import ZERO, Citation, NotSet
 from dogtag.rules.licensing import late_fee_trigger_label, license_year_bounds, license_year_of
 
@@ -194,13 +195,38 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
     return owed
 
 
+def _in_force(multiple_dog: bool):
+    def build(animal_id, year):
+        mine = Q(animal_id=animal_id)
+        if multiple_dog:
+            mine |= Q(kind=License.Kind.MULTIPLE_DOG, covered_animals=animal_id)
+        return License.objects.filter(mine, license_year=year, voided_at=None).distinct().order_by("pk")
+
+    return Compiled(build, animal_id=2_147_483_001, year=2_147_483_002)
+
+
+# Asked on every counter page and every issue: compiled once (lib/compiled.py).
+_IN_FORCE = {False: _in_force(False), True: _in_force(True)}
+_CERTIFICATES = Compiled(
+    lambda animal_id: RabiesVaccination.objects.filter(animal_id=animal_id), animal_id=2_147_483_001
+)
+
+
 def _licenses_in_force(animal, year, multiple_dog: bool) -> list[License]:
     """Licenses in force for `year` that are the animal's own or (where the ordinance has them)
     a multiple-dog license covering it."""
-    mine = Q(animal=animal)
-    if multiple_dog:
-        mine |= Q(kind=License.Kind.MULTIPLE_DOG, covered_animals=animal)
-    return list(License.objects.filter(mine, license_year=year, voided_at=None).distinct().order_by("pk"))
+    return _IN_FORCE[multiple_dog].objects(animal_id=animal.pk, year=year)
+
+
+def _certificates(animal) -> list[RabiesVaccination]:
+    """The animal's rabies certificates (`animal.vaccinations.all()`), prefetched or read."""
+    prefetched = getattr(animal, "_prefetched_objects_cache", {}).get("vaccinations")
+    if prefetched is not None or animal.pk is None:
+        return list(animal.vaccinations.all())
+    found = _CERTIFICATES.objects(animal_id=animal.pk)
+    for vaccination in found:
+        vaccination.animal = animal
+    return found
 
 
 def covering_license(animal, year):
@@ -211,7 +237,7 @@ def covering_license(animal, year):
 
 
 def _check_rabies(animal, on, owed, citation, local=None):
-    vaccinations = [v for v in animal.vaccinations.all() if v.voided_at is None]
+    vaccinations = [v for v in _certificates(animal) if v.voided_at is None]
     section = _section(citation)
     if not vaccinations:
         owed.refusals.append(

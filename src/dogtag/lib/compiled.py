@@ -1,0 +1,166 @@
+"""Hot statements compiled once per database instead of on every call (issue 12: license issue).
+
+Building a queryset and compiling it to SQL cost more CPU on the license issue than running the
+SQL. `Compiled` keeps what Django's compiler makes of a queryset: the queryset is built once per
+database with a stand-in value for each argument, compiled by the ORM (so quoting, joins and the
+fields' converters stay Django's), and each call runs that SQL with the call's values in the
+stand-ins' places. Rows come back as Django's own iterables make them: model instances (with
+their `select_related` objects) for a model queryset, tuples for `values_list()`.
+
+`insert()` is `Model.save()` for a new row with the INSERT compiled once per model and
+database. It sends no signals, so it is refused for a model that has save signal receivers;
+the actions call it, as they call `save()`.
+
+A stand-in must occur nowhere else in the query; an integer, a string or a date. A backend may
+wrap a value (psycopg's Int4 for an integer column, text for a date on SQLite): each call's value
+is wrapped as its stand-in was.
+"""
+
+import threading
+from datetime import date
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
+from django.db.models.signals import post_save, pre_save
+from django.db.models.sql import InsertQuery
+
+
+class _Plan:
+    __slots__ = ("sql", "arguments", "converters", "model", "init_list", "start", "end", "related")
+
+
+class Compiled:
+    """`Compiled(lambda serial, year: Tag.objects.filter(...), serial=2_147_483_001, year=...)`;
+    `.objects(serial=300, year=2026)` or `.rows(...)` runs it."""
+
+    def __init__(self, build, **stand_ins):
+        self.build = build
+        self.stand_ins = stand_ins
+        self._plans = {}
+        self._lock = threading.Lock()
+
+    def _plan(self, connection) -> _Plan:
+        key = (connection.alias, connection.vendor)
+        plan = self._plans.get(key)
+        if plan is None:
+            with self._lock:
+                plan = self._plans.get(key) or self._compile(connection)
+                self._plans[key] = plan
+        return plan
+
+    def _compile(self, connection) -> _Plan:
+        queryset = self.build(**self.stand_ins).using(connection.alias)
+        if queryset._iterable_class not in (ModelIterable, ValuesListIterable) or queryset._prefetch_related_lookups:
+            raise TypeError("Compiled runs a model queryset or values_list(), without prefetching")
+        compiler = queryset.query.get_compiler(connection=connection)
+        plan = _Plan()
+        plan.sql, params = compiler.as_sql()
+        plan.arguments = [self._argument(p) for p in params]
+        found = {a[1] for a in plan.arguments if a[0] != "constant"}
+        if found != set(self.stand_ins):
+            raise ValueError(f"stand-ins not found among the query's parameters: {set(self.stand_ins) - found}")
+        fields = [s[0] for s in compiler.select[: compiler.col_count]]
+        plan.converters = sorted(compiler.get_converters(fields).items())
+        plan.model = None
+        if queryset._iterable_class is ModelIterable:
+            klass_info = compiler.klass_info
+            plan.model = klass_info["model"]
+            select_fields = klass_info["select_fields"]
+            plan.start, plan.end = select_fields[0], select_fields[-1] + 1
+            plan.init_list = [f[0].target.attname for f in compiler.select[plan.start : plan.end]]
+            plan.related = get_related_populators(klass_info, compiler.select, connection.alias)
+            if compiler.annotation_col_map:
+                raise TypeError("Compiled model querysets carry no annotations")
+        return plan
+
+    def _argument(self, param):
+        """("constant", value) or ("value", argument name, how the ORM wrapped it or None)."""
+        for name, stand_in in self.stand_ins.items():
+            if isinstance(param, type(stand_in)) and param == stand_in:
+                # The value itself, or wrapped by the backend (psycopg's Int4 for an integer column).
+                return ("value", name, None if type(param) is type(stand_in) else type(param))
+            if isinstance(stand_in, date) and param == str(stand_in):
+                return ("value", name, str)
+        return ("constant", param, None)
+
+    def _execute(self, connection, plan, values) -> list:
+        params = []
+        for kind, value, wrap in plan.arguments:
+            if kind == "constant":
+                params.append(value)
+            elif wrap is None:
+                params.append(values[value])
+            else:
+                params.append(wrap(values[value]))
+        with connection.cursor() as cursor:
+            cursor.execute(plan.sql, params)
+            rows = cursor.fetchall()
+        if plan.converters:
+            converted = []
+            for row in rows:
+                row = list(row)
+                for position, (functions, expression) in plan.converters:
+                    value = row[position]
+                    for function in functions:
+                        value = function(value, expression, connection)
+                    row[position] = value
+                converted.append(row)
+            rows = converted
+        return rows
+
+    def rows(self, using=DEFAULT_DB_ALIAS, **values) -> list[tuple]:
+        connection = connections[using]
+        return [tuple(row) for row in self._execute(connection, self._plan(connection), values)]
+
+    def objects(self, using=DEFAULT_DB_ALIAS, **values) -> list:
+        connection = connections[using]
+        plan = self._plan(connection)
+        if plan.model is None:
+            raise TypeError("objects() is for a model queryset; rows() for values_list()")
+        found = []
+        for row in self._execute(connection, plan, values):
+            obj = plan.model.from_db(using, plan.init_list, row[plan.start : plan.end])
+            for populator in plan.related:
+                populator.populate(row, obj)
+            found.append(obj)
+        return found
+
+
+_inserts = {}
+_inserts_lock = threading.Lock()
+
+
+def _insert_plan(model, connection):
+    key = (model, connection.alias, connection.vendor)
+    plan = _inserts.get(key)
+    if plan is None:
+        with _inserts_lock:
+            meta = model._meta
+            fields = [f for f in meta.local_concrete_fields if not f.generated and f is not meta.auto_field]
+            query = InsertQuery(model)
+            query.insert_values(fields, [model()], raw=False)
+            compiler = query.get_compiler(connection=connection)
+            compiler.returning_fields = [meta.pk]
+            (sql, params), *more = compiler.as_sql()
+            if more or len(params) != len(fields) or not connection.features.can_return_columns_from_insert:
+                raise TypeError(f"{meta.label}: not a one-statement insert returning its id here")
+            plan = _inserts[key] = (sql, fields)
+    return plan
+
+
+def insert(obj, using=DEFAULT_DB_ALIAS):
+    """Save a new row (no id yet), as `obj.save()` does, and give it its id."""
+    model = type(obj)
+    meta = model._meta
+    if obj.pk is not None or meta.parents or pre_save.has_listeners(model) or post_save.has_listeners(model):
+        raise TypeError(f"{meta.label}: insert() is for a new row of a model without save signals")
+    connection = connections[using]
+    sql, fields = _insert_plan(model, connection)
+    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        (pk,) = cursor.fetchone()
+    obj.pk = pk
+    obj._state.adding = False
+    obj._state.db = using
+    return obj
