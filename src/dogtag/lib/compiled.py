@@ -154,6 +154,9 @@ def insert(obj, using=DEFAULT_DB_ALIAS):
     meta = model._meta
     if obj.pk is not None or meta.parents or pre_save.has_listeners(model) or post_save.has_listeners(model):
         raise TypeError(f"{meta.label}: insert() is for a new row of a model without save signals")
+    # As save() does: a related object saved since it was assigned gives its id now (a license
+    # made with its payment before the payment was saved).
+    obj._prepare_related_fields_for_save(operation_name="save")
     connection = connections[using]
     sql, fields = _insert_plan(model, connection)
     params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]

@@ -147,7 +147,7 @@ _ANIMAL = Compiled(lambda pk: Animal.objects.select_related("municipality").filt
 def _animal_for(user, pk: int, roles):
     """`get_for_user(user, Animal.objects.select_related("municipality"), pk, roles)` with the
     query compiled once: the animal, 404 outside the user's municipalities, 403 without the role."""
-    low, high = connection.ops.integer_field_range(Animal._meta.pk.get_internal_type())
+    low, high = connection.ops.integer_field_range("BigAutoField")  # an id (settings.DEFAULT_AUTO_FIELD)
     found = _ANIMAL.objects(pk=pk) if low <= pk <= high else []
     if not found or found[0].municipality_id not in municipality_ids(user):
         raise Http404("No such record in the municipalities you serve.")
