@@ -18,13 +18,13 @@ merged into it read exactly as the snapshot would have). tests/licensing/test_is
 compares the two paths row for row.
 """
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from dogtag.audit.models import AuditEvent
 from dogtag.licensing.models import License, Payment, ReceiptCounter, Tag
 
 
-def _row(obj, overrides: dict[str, str]) -> tuple[list[str], str, list]:
+def _row(connection, obj, overrides: dict[str, str]) -> tuple[list[str], str, list]:
     """(columns, VALUES row, parameters) of a new row of `obj`, as `save()` would insert it;
     `overrides` gives SQL for columns (by attname) whose value another CTE makes or completes
     (`{value}` in it: the field's own value, as a parameter)."""
@@ -41,32 +41,37 @@ def _row(obj, overrides: dict[str, str]) -> tuple[list[str], str, list]:
     return columns, f"({', '.join(values)})", params
 
 
-def _table(model) -> str:
+def _table(connection, model) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
 def write(*, license: License, tag: Tag, paid: Payment | None, events: list[AuditEvent]) -> None:
     """Insert `paid` (numbered), `license` (paid by it), link `tag` to it and insert `events`
     (the payment's, then the license's; `audit.record.event`), giving each its id."""
+    # The connection itself, not django.db.connection's per-thread proxy: each field's value is
+    # prepared with it, and every attribute read through the proxy costs a thread-local lookup.
+    connection = connections[DEFAULT_DB_ALIAS]
     qn = connection.ops.quote_name
     ctes, params = [], []
     if paid is not None:
-        payments = _table(Payment)
+        payments = _table(connection, Payment)
         ctes.append(
-            f"c AS (INSERT INTO {_table(ReceiptCounter)} (municipality_id, {qn('year')}, {qn('last')}) "
+            f"c AS (INSERT INTO {_table(connection, ReceiptCounter)} (municipality_id, {qn('year')}, {qn('last')}) "
             f"VALUES (%s, %s, (SELECT COALESCE(MAX(receipt_serial), 0) + 1 FROM {payments} "
             "WHERE municipality_id = %s AND receipt_year = %s)) "
             f"ON CONFLICT (municipality_id, {qn('year')}) DO UPDATE SET {qn('last')} = "
-            f"{_table(ReceiptCounter)}.{qn('last')} + 1 RETURNING {qn('last')})"
+            f"{_table(connection, ReceiptCounter)}.{qn('last')} + 1 RETURNING {qn('last')})"
         )
         params += [paid.municipality_id, paid.receipt_year, paid.municipality_id, paid.receipt_year]
-        columns, row, row_params = _row(paid, {"receipt_serial": f"(SELECT {qn('last')} FROM c)"})
+        columns, row, row_params = _row(connection, paid, {"receipt_serial": f"(SELECT {qn('last')} FROM c)"})
         ctes.append(f"p AS (INSERT INTO {payments} ({', '.join(columns)}) VALUES {row} RETURNING id, receipt_serial)")
         params += row_params
-    columns, row, row_params = _row(license, {"payment_id": "(SELECT id FROM p)"} if paid is not None else {})
-    ctes.append(f"l AS (INSERT INTO {_table(License)} ({', '.join(columns)}) VALUES {row} RETURNING id)")
+    columns, row, row_params = _row(
+        connection, license, {"payment_id": "(SELECT id FROM p)"} if paid is not None else {}
+    )
+    ctes.append(f"l AS (INSERT INTO {_table(connection, License)} ({', '.join(columns)}) VALUES {row} RETURNING id)")
     params += row_params
-    ctes.append(f"t AS (UPDATE {_table(Tag)} SET license_id = (SELECT id FROM l) WHERE id = %s)")
+    ctes.append(f"t AS (UPDATE {_table(connection, Tag)} SET license_id = (SELECT id FROM l) WHERE id = %s)")
     params.append(tag.pk)
     ids = {
         "licensing.payment": "(SELECT jsonb_build_object('id', id, 'receipt_serial', receipt_serial) FROM p)",
@@ -78,12 +83,13 @@ def write(*, license: License, tag: Tag, paid: Payment | None, events: list[Audi
     for event in events:
         source = "p" if event.object_type == "licensing.payment" else "l"
         columns, row, row_params = _row(
+            connection,
             event,
             {"object_id": f"(SELECT id::text FROM {source})", "after": f"{{value}}::jsonb || {ids[event.object_type]}"},
         )
         rows.append(row)
         params += row_params
-    ctes.append(f"a AS (INSERT INTO {_table(AuditEvent)} ({', '.join(columns)}) VALUES {', '.join(rows)})")
+    ctes.append(f"a AS (INSERT INTO {_table(connection, AuditEvent)} ({', '.join(columns)}) VALUES {', '.join(rows)})")
     payment_columns = "(SELECT id FROM p), (SELECT receipt_serial FROM p)" if paid is not None else "NULL, NULL"
     with connection.cursor() as cursor:
         cursor.execute(f"WITH {', '.join(ctes)} SELECT {payment_columns}, (SELECT id FROM l)", params)
