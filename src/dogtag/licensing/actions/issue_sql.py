@@ -14,8 +14,9 @@ of data-modifying CTEs right before the commit:
 The rows are the ones the other databases write one at a time (actions `issue_license`): the
 columns are the models' own, their values prepared by the fields, and the audit events are built
 by `audit.record.event` with the ids the statement gives them (`after` is jsonb, so the ids
-merged into it read exactly as the snapshot would have). tests/licensing/test_issue_sql.py
-compares the two paths row for row.
+merged into it read exactly as the snapshot would have). tests/licensing/test_issue_writes.py
+checks, on both databases, each row against the object returned and each audit event against the
+snapshot of its row as stored.
 """
 
 from django.db import DEFAULT_DB_ALIAS, connections
