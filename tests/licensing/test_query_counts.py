@@ -7,10 +7,12 @@ from datetime import date
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from ninja.responses import NinjaJSONEncoder
 
 from dogtag.accounts.actions import issue_api_token
 from dogtag.accounts.models import ApiToken
 from dogtag.licensing import actions
+from dogtag.licensing.api import LicenseOut
 from dogtag.licensing.models import License, ReceiptCounter
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry.models import Animal, today
@@ -130,6 +132,15 @@ class QueryCountTests(CounterApiTestCase):
         statements = [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
         self.assertEqual(len(statements), 4 + self.issue_statements(), "\n".join(statements))
         self.assertEqual([t["serial"] for t in r.json()["tags"]], [300])
+
+    def test_the_api_issue_answers_what_the_schema_serialises(self):
+        # The answer is built from the license in hand (licensing/api.py `license_body`), not by
+        # LicenseOut: it must still be what LicenseOut documents and would have serialised.
+        r, _ = self.post_issue()
+        stored = License.objects.select_related("municipality").get(animal=self.dog)
+        expected = json.loads(json.dumps(LicenseOut.model_validate(stored).model_dump(), cls=NinjaJSONEncoder))
+        self.assertEqual(r.json(), expected)
+        self.assertEqual(r["Content-Type"], "application/json; charset=utf-8")
 
     def test_the_token_cache_forgets_a_revoked_token(self):
         from django.utils import timezone
