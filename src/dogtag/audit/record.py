@@ -31,7 +31,15 @@ def save_and_record(obj, *, acting_user, action: str, before: dict | None = None
 def record(*, acting_user, action: str, obj, before: dict | None = None) -> AuditEvent:
     """One audit row for one change; must run inside the action's transaction."""
     assert transaction.get_connection().in_atomic_block, "audit.record runs inside the action's transaction"
-    return AuditEvent.objects.create(
+    found = event(acting_user=acting_user, action=action, obj=obj, before=before)
+    found.save()
+    return found
+
+
+def event(*, acting_user, action: str, obj, before: dict | None = None) -> AuditEvent:
+    """The audit row `record` writes, not yet saved: for an action that writes its rows and their
+    events in one statement (licensing's issue on PostgreSQL), which fills in the ids."""
+    return AuditEvent(
         municipality_id=getattr(obj, "municipality_id", None),
         actor=acting_user if acting_user and acting_user.is_authenticated else None,
         action=action,

@@ -1,28 +1,32 @@
-"""A query the ORM compiles once per database, run again with new values.
+"""Hot statements compiled once per database instead of on every call (issue 12: the counter page
+and the license issue).
 
-Building a queryset and compiling it to SQL costs more CPU than a short indexed query takes to
-run: on the counter page, the ORM's compiling was a third of the page. As the tag lookup does
-(licensing/tag_lookup.py), a `Compiled` query is built by the ORM once per database, with a
-marker for each value that changes from call to call, so the quoting, the joins, the columns
-and their converters stay Django's. Each call puts its values where the markers were, runs the
-SQL and applies the columns' converters to the rows.
+Building a queryset and compiling it to SQL cost more CPU on the counter page and the license
+issue than running the SQL. `Compiled` keeps what Django's compiler makes of a queryset: the queryset is built once per
+database with a stand-in value for each argument, compiled by the ORM (so quoting, joins and the
+fields' converters stay Django's), and each call runs that SQL with the call's values in the
+stand-ins' places. Rows come back as Django's own iterables make them: model instances (with
+their `select_related` objects) for a model queryset, tuples for `values_list()`.
 
-    ANIMAL = Compiled(lambda pk: Animal.objects.filter(pk=pk).values_list("name"), pk=MARKER_INT)
-    ANIMAL.rows(pk=7)             # [("Rex",)]
+`insert()` is `Model.save()` for a new row with the INSERT compiled once per model and
+database. It sends no signals, so it is refused for a model that has save signal receivers;
+the actions call it, as they call `save()`.
 
-A marker is an integer, a string or a date no real value takes (the ones below, or others of
-the same kind); a value is given for each marker on each call. Constants of the queryset (a
-status, a None) stay as the ORM compiled them. Only what `values_list` returns is read:
-`instance()` makes a model instance from a row of its concrete fields (`model_columns()`).
+A stand-in must occur nowhere else in the query; an integer, a string or a date (the markers
+below are values no column holds in practice). A backend may wrap a value (psycopg's Int4 for an
+integer column, text for a date on SQLite): each call's value is wrapped as its stand-in was.
+Reads go where the routers send the model's reads (lib/replica.py), unless `using` says.
 """
 
 import threading
-from collections.abc import Callable
 from datetime import date
 
 from django.db import DEFAULT_DB_ALIAS, connections, router
+from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
+from django.db.models.signals import post_save, pre_save
+from django.db.models.sql import InsertQuery
 
-# Markers of each kind: values no column holds in practice, told apart from one another by value.
+# Stand-ins of each kind, told apart from one another by value.
 INT_MARKERS = tuple(2_147_482_001 + i for i in range(20))
 STR_MARKERS = tuple(f"\x00marker {i}\x00" for i in range(20))
 DATE_MARKERS = tuple(date(1001, 1, 1 + i) for i in range(20))
@@ -30,76 +34,120 @@ DATE_MARKERS = tuple(date(1001, 1, 1 + i) for i in range(20))
 INT_RANGE = (-(2**63), 2**63 - 1)
 
 
+class _Plan:
+    __slots__ = ("sql", "arguments", "converters", "model", "init_list", "start", "end", "related")
+
+
 class Compiled:
-    def __init__(self, build: Callable, **markers):
+    """`Compiled(lambda serial, year: Tag.objects.filter(...), serial=2_147_483_001, year=...)`;
+    `.objects(serial=300, year=2026)` or `.rows(...)` runs it."""
+
+    def __init__(self, build, **stand_ins):
         self.build = build
-        self.markers = markers
-        self._by_database: dict[tuple[str, str], tuple] = {}
+        self.stand_ins = stand_ins
+        self._plans = {}
         self._lock = threading.Lock()
         self._model = None
 
-    def _compile(self, connection):
-        queryset = self.build(**self.markers).using(connection.alias)
-        compiler = queryset.query.get_compiler(connection=connection)
-        sql, params = compiler.as_sql()
-        names = {}
-        for name, marker in self.markers.items():
-            names[_key(marker)] = name
-            if isinstance(marker, date):
-                names[_key(connection.ops.adapt_datefield_value(marker))] = name
-        # (marker name or None, the compiled constant) for each parameter, in order.
-        slots = [(names.get(_key(p)), p) for p in params]
-        unused = set(self.markers) - {name for name, _ in slots}
-        if unused:
-            raise ValueError(f"the query does not use the markers {sorted(unused)}")
-        # A value goes in as the ORM passed its marker: psycopg's Int4 and the like stay so.
-        kinds = {name: type(p) for name, p in slots if name and isinstance(p, int) and type(p) is not int}
-        dates = {name for name, marker in self.markers.items() if isinstance(marker, date)}
-        fields = [s[0] for s in compiler.select[: compiler.col_count]]
-        converters = sorted(compiler.get_converters(fields).items())
-        return sql, slots, dates, kinds, converters
-
-    def _for(self, connection):
+    def _plan(self, connection) -> _Plan:
         key = (connection.alias, connection.vendor)
-        found = self._by_database.get(key)
-        if found is None:
+        plan = self._plans.get(key)
+        if plan is None:
             with self._lock:
-                found = self._by_database.setdefault(key, self._compile(connection))
-        return found
+                plan = self._plans.get(key) or self._compile(connection)
+                self._plans[key] = plan
+        return plan
 
-    def rows(self, using: str | None = None, **values) -> list[list]:
-        """The rows for these values, from `using` or the database the routers read the
-        queryset's model from (lib/replica.py: a report's reads go to the replica)."""
-        if using is None:
-            if self._model is None:
-                self._model = self.build(**self.markers).model
-            using = router.db_for_read(self._model) or DEFAULT_DB_ALIAS
-        connection = connections[using]
-        sql, slots, dates, kinds, converters = self._for(connection)
+    def _compile(self, connection) -> _Plan:
+        queryset = self.build(**self.stand_ins).using(connection.alias)
+        if queryset._iterable_class not in (ModelIterable, ValuesListIterable) or queryset._prefetch_related_lookups:
+            raise TypeError("Compiled runs a model queryset or values_list(), without prefetching")
+        compiler = queryset.query.get_compiler(connection=connection)
+        plan = _Plan()
+        plan.sql, params = compiler.as_sql()
+        plan.arguments = [self._argument(p) for p in params]
+        found = {a[1] for a in plan.arguments if a[0] != "constant"}
+        if found != set(self.stand_ins):
+            raise ValueError(f"the query does not use the markers {sorted(set(self.stand_ins) - found)}")
+        fields = [s[0] for s in compiler.select[: compiler.col_count]]
+        plan.converters = sorted(compiler.get_converters(fields).items())
+        plan.model = None
+        if queryset._iterable_class is ModelIterable:
+            klass_info = compiler.klass_info
+            plan.model = klass_info["model"]
+            select_fields = klass_info["select_fields"]
+            plan.start, plan.end = select_fields[0], select_fields[-1] + 1
+            plan.init_list = [f[0].target.attname for f in compiler.select[plan.start : plan.end]]
+            plan.related = get_related_populators(klass_info, compiler.select, connection.alias)
+            if compiler.annotation_col_map:
+                raise TypeError("Compiled model querysets carry no annotations")
+        return plan
+
+    def _argument(self, param):
+        """("constant", value) or ("value", argument name, how the ORM wrapped it or None)."""
+        for name, stand_in in self.stand_ins.items():
+            if isinstance(param, bool) != isinstance(stand_in, bool):
+                continue  # True is 1 to Python, not to the query
+            if isinstance(param, type(stand_in)) and param == stand_in:
+                # The value itself, or wrapped by the backend (psycopg's Int4 for an integer column).
+                return ("value", name, None if type(param) is type(stand_in) else type(param))
+            if isinstance(stand_in, date) and param == str(stand_in):
+                return ("value", name, str)
+        return ("constant", param, None)
+
+    def _execute(self, connection, plan, values) -> list:
         for value in values.values():
             if isinstance(value, int) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
                 return []  # as the ORM answers an equality no integer column can meet
-        values = {name: kinds[name](value) if name in kinds else value for name, value in values.items()}
-        adapt = connection.ops.adapt_datefield_value
-        params = [
-            constant if name is None else adapt(values[name]) if name in dates else values[name]
-            for name, constant in slots
-        ]
+        params = []
+        for kind, value, wrap in plan.arguments:
+            if kind == "constant":
+                params.append(value)
+            elif wrap is None:
+                params.append(values[value])
+            else:
+                params.append(wrap(values[value]))
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(plan.sql, params)
             rows = cursor.fetchall()
-        if not converters:
-            return [list(row) for row in rows]
-        converted = []
-        for row in rows:
-            row = list(row)
-            for position, (functions, expression) in converters:
-                value = row[position]
-                for function in functions:
-                    value = function(value, expression, connection)
-                row[position] = value
-            converted.append(row)
-        return converted
+        if plan.converters:
+            converted = []
+            for row in rows:
+                row = list(row)
+                for position, (functions, expression) in plan.converters:
+                    value = row[position]
+                    for function in functions:
+                        value = function(value, expression, connection)
+                    row[position] = value
+                converted.append(row)
+            rows = converted
+        return rows
+
+    def _using(self, using):
+        if using is not None:
+            return using
+        if self._model is None:
+            self._model = self.build(**self.stand_ins).model
+        return router.db_for_read(self._model) or DEFAULT_DB_ALIAS
+
+    def rows(self, using=None, **values) -> list[tuple]:
+        using = self._using(using)
+        connection = connections[using]
+        return [tuple(row) for row in self._execute(connection, self._plan(connection), values)]
+
+    def objects(self, using=None, **values) -> list:
+        using = self._using(using)
+        connection = connections[using]
+        plan = self._plan(connection)
+        if plan.model is None:
+            raise TypeError("objects() is for a model queryset; rows() for values_list()")
+        found = []
+        for row in self._execute(connection, plan, values):
+            obj = plan.model.from_db(using, plan.init_list, row[plan.start : plan.end])
+            for populator in plan.related:
+                populator.populate(row, obj)
+            found.append(obj)
+        return found
 
 
 def model_columns(model, prefix: str = "") -> list[str]:
@@ -114,9 +162,44 @@ def instance(model, values, using: str = DEFAULT_DB_ALIAS):
     return model.from_db(using, [f.attname for f in fields], values[: len(fields)])
 
 
-def _key(value):
-    """A parameter as a marker is known by: its value, of its plain kind (psycopg's Int4 is an int)."""
-    for kind in (bool, int, str, date):
-        if isinstance(value, kind):
-            return kind, kind(value) if kind is not date else value
-    return type(value), value
+_inserts = {}
+_inserts_lock = threading.Lock()
+
+
+def _insert_plan(model, connection):
+    key = (model, connection.alias, connection.vendor)
+    plan = _inserts.get(key)
+    if plan is None:
+        with _inserts_lock:
+            meta = model._meta
+            fields = [f for f in meta.local_concrete_fields if not f.generated and f is not meta.auto_field]
+            query = InsertQuery(model)
+            query.insert_values(fields, [model()], raw=False)
+            compiler = query.get_compiler(connection=connection)
+            compiler.returning_fields = [meta.pk]
+            (sql, params), *more = compiler.as_sql()
+            if more or len(params) != len(fields) or not connection.features.can_return_columns_from_insert:
+                raise TypeError(f"{meta.label}: not a one-statement insert returning its id here")
+            plan = _inserts[key] = (sql, fields)
+    return plan
+
+
+def insert(obj, using=DEFAULT_DB_ALIAS):
+    """Save a new row (no id yet), as `obj.save()` does, and give it its id."""
+    model = type(obj)
+    meta = model._meta
+    if obj.pk is not None or meta.parents or pre_save.has_listeners(model) or post_save.has_listeners(model):
+        raise TypeError(f"{meta.label}: insert() is for a new row of a model without save signals")
+    # As save() does: a related object saved since it was assigned gives its id now (a license
+    # made with its payment before the payment was saved).
+    obj._prepare_related_fields_for_save(operation_name="save")
+    connection = connections[using]
+    sql, fields = _insert_plan(model, connection)
+    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        (pk,) = cursor.fetchone()
+    obj.pk = pk
+    obj._state.adding = False
+    obj._state.db = using
+    return obj

@@ -28,18 +28,17 @@ def licensable_age(municipality) -> str:
     return licensable_age_label(pack_of(municipality))
 
 
-# Read for every figure a page shows (compiled once: lib/compiled.py).
 _FEE_SCHEDULE = Compiled(
-    lambda municipality: FeeScheduleEntry.objects.filter(municipality_id=municipality, voided_at=None).values_list(
-        "key", "effective_on", "amount"
-    ),
-    municipality=INT_MARKERS[0],
+    lambda municipality_id: FeeScheduleEntry.objects.filter(
+        municipality_id=municipality_id, voided_at=None
+    ).values_list("key", "effective_on", "amount"),
+    municipality_id=INT_MARKERS[0],
 )
 
 
 def local_amounts(municipality) -> LocalAmounts:
     by_key: dict[str, dict[date, object]] = {}
-    for key, effective_on, amount in _FEE_SCHEDULE.rows(municipality=municipality.pk):
+    for key, effective_on, amount in _FEE_SCHEDULE.rows(municipality_id=municipality.pk):
         by_key.setdefault(key, {})[effective_on] = amount
     return LocalAmounts.of(by_key)
 

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django.db.models import Q
 
-from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled, instance, model_columns
+from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled
 from dogtag.lib.dates import shown
 from dogtag.licensing import law
 from dogtag.licensing.models import License
@@ -195,39 +195,37 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
     return owed
 
 
-def _in_force(multiple_dog: bool) -> Compiled:
-    def build(animal, year):
-        mine = Q(animal_id=animal)
+def _in_force(multiple_dog: bool):
+    def build(animal_id, year):
+        mine = Q(animal_id=animal_id)
         if multiple_dog:
-            mine |= Q(kind=License.Kind.MULTIPLE_DOG, covered_animals=animal)
-        licenses = License.objects.filter(mine, license_year=year, voided_at=None).distinct().order_by("pk")
-        return licenses.values_list(*model_columns(License))
+            mine |= Q(kind=License.Kind.MULTIPLE_DOG, covered_animals=animal_id)
+        return License.objects.filter(mine, license_year=year, voided_at=None).distinct().order_by("pk")
 
-    return Compiled(build, animal=INT_MARKERS[0], year=INT_MARKERS[1])
+    return Compiled(build, animal_id=INT_MARKERS[0], year=INT_MARKERS[1])
 
 
-# The counter's reads, compiled once (lib/compiled.py): each page asks them again.
-_IN_FORCE = {multiple_dog: _in_force(multiple_dog) for multiple_dog in (False, True)}
-_VACCINATIONS = Compiled(
-    lambda animal: RabiesVaccination.objects.filter(animal_id=animal).values_list(*model_columns(RabiesVaccination)),
-    animal=INT_MARKERS[0],
+# Asked on every counter page and every issue: compiled once (lib/compiled.py).
+_IN_FORCE = {False: _in_force(False), True: _in_force(True)}
+_CERTIFICATES = Compiled(
+    lambda animal_id: RabiesVaccination.objects.filter(animal_id=animal_id), animal_id=INT_MARKERS[0]
 )
 
 
 def _licenses_in_force(animal, year, multiple_dog: bool) -> list[License]:
     """Licenses in force for `year` that are the animal's own or (where the ordinance has them)
     a multiple-dog license covering it."""
-    return [instance(License, row) for row in _IN_FORCE[multiple_dog].rows(animal=animal.pk, year=year)]
+    return _IN_FORCE[multiple_dog].objects(animal_id=animal.pk, year=year)
 
 
-def _vaccinations(animal) -> list[RabiesVaccination]:
-    """`animal.vaccinations.all()`, from a prefetch when there is one."""
-    if "vaccinations" in getattr(animal, "_prefetched_objects_cache", {}):
+def _certificates(animal) -> list[RabiesVaccination]:
+    """The animal's rabies certificates (`animal.vaccinations.all()`), prefetched or read."""
+    prefetched = getattr(animal, "_prefetched_objects_cache", {}).get("vaccinations")
+    if prefetched is not None or animal.pk is None:
         return list(animal.vaccinations.all())
-    field = RabiesVaccination._meta.get_field("animal")
-    found = [instance(RabiesVaccination, row) for row in _VACCINATIONS.rows(animal=animal.pk)]
+    found = _CERTIFICATES.objects(animal_id=animal.pk)
     for vaccination in found:
-        field.set_cached_value(vaccination, animal)
+        vaccination.animal = animal
     return found
 
 
@@ -239,7 +237,7 @@ def covering_license(animal, year):
 
 
 def _check_rabies(animal, on, owed, citation, local=None):
-    vaccinations = [v for v in _vaccinations(animal) if v.voided_at is None]
+    vaccinations = [v for v in _certificates(animal) if v.voided_at is None]
     section = _section(citation)
     if not vaccinations:
         owed.refusals.append(

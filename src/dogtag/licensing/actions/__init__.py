@@ -11,15 +11,18 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
+from dogtag.audit.record import event as audit_event
 from dogtag.audit.record import record, save_and_record, snapshot
+from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled, insert
 from dogtag.lib.dates import shown
 from dogtag.lib.tasks import enqueue
 from dogtag.licensing import law
+from dogtag.licensing.actions import issue_sql
 from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.charges import CHARGES, charge_on
 from dogtag.licensing.models import FeeScheduleEntry, License, Payment, ReceiptCounter, Refund, Tag, TagLot
 from dogtag.licensing.owed import what_is_owed
-from dogtag.registry.models import today
+from dogtag.registry.models import Ownership, today
 from dogtag.rules.decision import ZERO, citations_json
 from dogtag.rules.delegations import delegated_amounts, state_minimum
 
@@ -128,6 +131,17 @@ def record_payment(
 ) -> Payment | None:
     """The whole amount due, received by cash, check or card (nothing when nothing is due);
     refused, naming the field, otherwise. Called inside the caller's transaction."""
+    paid = _payment_of(
+        acting_user=acting_user, municipality=municipality, payer=payer, due=due, payment=payment, what=what
+    )
+    if paid is not None:
+        _numbered(paid)
+        record(acting_user=acting_user, action="payment.record", obj=paid)
+    return paid
+
+
+def _payment_of(*, acting_user, municipality, payer, due: Decimal, payment: dict | None, what: str):
+    """`record_payment`'s payment checked and made, not yet numbered or saved."""
     if due == 0:
         return None
     if not payment or not any(payment.values()):
@@ -147,7 +161,7 @@ def record_payment(
         errors["card_reference"] = "Enter the card transaction reference."
     if errors:
         raise ValidationError(errors)
-    paid = Payment(
+    return Payment(
         municipality=municipality,
         payer=payer,
         amount=amount,
@@ -157,9 +171,6 @@ def record_payment(
         received_by=acting_user,
         receipt_year=today().year,
     )
-    _numbered(paid)
-    record(acting_user=acting_user, action="payment.record", obj=paid)
-    return paid
 
 
 def _numbered(payment: Payment) -> None:
@@ -172,7 +183,7 @@ def _numbered(payment: Payment) -> None:
         ReceiptCounter.objects.get_or_create(**scope, defaults={"last": last})
         serial = _count_on(payment.municipality, payment.receipt_year)
     payment.receipt_serial = serial
-    payment.save()
+    insert(payment)
 
 
 def _count_on(municipality, year: int) -> int | None:
@@ -213,12 +224,19 @@ def issue_license(
         for refusal in owed.refusals:
             errors.setdefault(refusal.field, []).append(refusal.message)
         raise ValidationError(errors)
-    owner = next((o.person for o in animal.current_owners(on)), None)
+    owner = next((o.person for o in _CURRENT_OWNERS.objects(animal_id=animal.pk, on=on)), None)
     if owner is None:
         raise ValidationError({"owner": f"{animal.name} has no current owner on record."})
-    paid = record_payment(
-        acting_user=acting_user, municipality=animal.municipality, payer=owner, due=owed.total, payment=payment
+    paid = _payment_of(
+        acting_user=acting_user,
+        municipality=animal.municipality,
+        payer=owner,
+        due=owed.total,
+        payment=payment,
+        what="license",
     )
+    # The tag first: taking it waits for no other clerk, while the receipt number holds the
+    # others until the issue commits, so it is taken last.
     tag = take_tag(animal.municipality, owed.license_year, tag_serial)
     license = License(
         municipality=animal.municipality,
@@ -247,15 +265,60 @@ def issue_license(
         citations=citations_json(owed.citations()),
     )
     try:
-        with transaction.atomic():
-            license.save()
+        # No savepoint of its own: a duplicate refused here rolls back the whole action (its own
+        # savepoint when called inside another transaction).
+        if connection.vendor == "postgresql":
+            _write_in_one_statement(acting_user, license, tag, paid)
+        else:
+            if paid is not None:
+                _numbered(paid)
+                record(acting_user=acting_user, action="payment.record", obj=paid)
+            insert(license)
+            _tag_to(tag, license)
+            record(acting_user=acting_user, action="license.issue", obj=license)
     except IntegrityError:
         raise ValidationError(
             {"license": f"A {owed.license_year} license for {animal.name} was issued a moment ago."}
         ) from None
-    Tag.objects.filter(pk=tag.pk).update(license=license)
-    record(acting_user=acting_user, action="license.issue", obj=license)
+    _known_tags(license, [tag])
     return license
+
+
+def _write_in_one_statement(acting_user, license, tag, paid) -> None:
+    """The payment, the license, its tag and their audit events as `issue_license` writes them
+    elsewhere, in one statement (licensing/actions/issue_sql.py)."""
+    assert transaction.get_connection().in_atomic_block, "the issue runs inside its transaction"
+    events = []
+    if paid is not None:
+        events.append(audit_event(acting_user=acting_user, action="payment.record", obj=paid))
+    events.append(audit_event(acting_user=acting_user, action="license.issue", obj=license))
+    issue_sql.write(license=license, tag=tag, paid=paid, events=events)
+
+
+# The issue's statements, compiled once (lib/compiled.py): it is the counter's busiest write.
+_CURRENT_OWNERS = Compiled(
+    lambda animal_id, on: Ownership.objects.current(on).filter(animal_id=animal_id).select_related("person"),
+    animal_id=INT_MARKERS[0],
+    on=DATE_MARKERS[0],
+)  # Animal.current_owners(on)
+
+
+def _known_tags(license, tags) -> None:
+    """`license.tags.all()` answered without a query: a license just issued has the tag it took."""
+    for tag in tags:
+        tag.license = license
+    found = license.tags.all()  # as prefetch_related("tags") keeps it: a further filter() still reads the table
+    found._result_cache, found._prefetch_done = list(tags), True
+    license._prefetched_objects_cache = {"tags": found}
+
+
+def _tag_to(tag, license) -> None:
+    """`Tag.objects.filter(pk=tag.pk).update(license=license)`, in SQL written once."""
+    qn = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {qn(Tag._meta.db_table)} SET {qn('license_id')} = %s WHERE {qn('id')} = %s", [license.pk, tag.pk]
+        )
 
 
 @transaction.atomic

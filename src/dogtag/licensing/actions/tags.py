@@ -26,16 +26,25 @@ def _next_in_stock(stock):
 
 def _claim_next_unlocked(municipality, license_year: int) -> Tag | None:
     """PostgreSQL: the next tag in stock no other clerk holds, locked and claimed in one statement."""
-    table = connection.ops.quote_name(Tag._meta.db_table)
+    qn = connection.ops.quote_name
+    table = qn(Tag._meta.db_table)
+    fields = [f.attname for f in Tag._meta.concrete_fields]
     sql = (
         f"UPDATE {table} SET status = %s WHERE id = (SELECT id FROM {table} WHERE municipality_id = %s "
-        "AND license_year = %s AND status = %s ORDER BY serial LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING *"
+        "AND license_year = %s AND status = %s ORDER BY serial LIMIT 1 FOR UPDATE SKIP LOCKED) "
+        f"RETURNING {', '.join(qn(Tag._meta.get_field(f).column) for f in fields)}"
     )
     params = [Tag.Status.ISSUED, municipality.pk, license_year, Tag.Status.IN_STOCK]
-    return next(iter(Tag.objects.raw(sql, params)), None)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return None if row is None else Tag.from_db(connection.alias, fields, row)
 
 
 def take_tag(municipality, license_year: int, serial: int | None = None) -> Tag:
+    skip_locked = connection.features.has_select_for_update_skip_locked
+    if serial is None and skip_locked and (tag := _claim_next_unlocked(municipality, license_year)) is not None:
+        return tag
     stock = Tag.objects.filter(municipality=municipality, license_year=license_year, status=Tag.Status.IN_STOCK)
     if serial is not None:
         tag = stock.filter(serial=serial).first()
@@ -45,9 +54,6 @@ def take_tag(municipality, license_year: int, serial: int | None = None) -> Tag:
             raise ValidationError({"tag_serial": f"Tag {serial} for {license_year} cannot be issued: {reason}."})
         if not _claim(tag):
             raise ValidationError({"tag_serial": f"Tag {serial} was issued a moment ago by another clerk."})
-        return tag
-    skip_locked = connection.features.has_select_for_update_skip_locked
-    if skip_locked and (tag := _claim_next_unlocked(municipality, license_year)) is not None:
         return tag
     while (tag := _next_in_stock(stock)) is not None:
         if _claim(tag):
