@@ -6,6 +6,7 @@ from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.test import override_settings
 from django.urls import reverse
+from django_q.models import OrmQ
 from pypdf import PdfReader
 
 from dogtag.licensing import actions
@@ -127,9 +128,9 @@ class RenewalRunAtScaleTests(BaseTestCase):
         licensed_dogs(self.benton, self.clerk, 3, year=2025)
         licensed_dogs(self.benton, self.clerk, 300, year=2026, first=1000)
         with override_settings(DOGTAG_RENEWAL_CHUNK_SIZE=1000):
-            with self.assertNumQueries(10) as small:
+            with self.assertNumQueries(9) as small:
                 few, _ = self.start(2026)
-            with self.assertNumQueries(10):
+            with self.assertNumQueries(9):
                 many, _ = self.start(2027)
         self.assertEqual((few.notices_created, many.notices_created), (3, 300))
         self.assertTrue(small.captured_queries)
@@ -141,7 +142,13 @@ class RenewalRunAtScaleTests(BaseTestCase):
             run, callbacks = self.start(2027)
         self.assertEqual((run.notices_created, run.emails_queued, run.chunks_total), (5, 4, 3))
         self.assertEqual(list(run.chunks.values_list("first_sequence", "last_sequence")), [(1, 2), (3, 4), (5, 5)])
-        self.assertEqual(len(callbacks), 3)  # one task per chunk, handed over after commit
+        self.assertEqual(len(callbacks), 1)  # the chunks' tasks, handed over together after commit
+        with override_settings(DOGTAG_TASKS_INLINE=False), self.assertNumQueries(5):  # in one transaction
+            callbacks[0]()
+        queued = sorted((q.func(), q.task["args"], q.name()) for q in OrmQ.objects.all())
+        self.assertEqual(
+            queued, [(actions.RENDER_CHUNK, (c.pk,), f"renewal run {run.pk} part {c.number}") for c in run.chunks.all()]
+        )
         with self.captureOnCommitCallbacks(execute=True):
             for chunk in run.chunks.all():
                 self.assertIn("notices printed", actions.print_renewal_chunk(chunk.pk))

@@ -4,19 +4,40 @@ An action writes its rows and calls `enqueue(...)`: the task is queued only if t
 committed (a rolled-back action queues nothing), and the worker sees the rows it is told about.
 Tasks are named by dotted path so the web processes need not import the worker's code."""
 
+from collections.abc import Iterable
+
 from django.conf import settings
 from django.db import transaction
 
 
+def _send(func: str, args: tuple, task_name: str | None, group: str | None, kwargs: dict) -> None:
+    from django_q.tasks import async_task
+
+    options = {"sync": settings.DOGTAG_TASKS_INLINE}
+    if task_name:
+        options["task_name"] = task_name
+    if group:
+        options["group"] = group
+    async_task(func, *args, q_options=options, **kwargs)
+
+
 def enqueue(func: str, *args, task_name: str | None = None, group: str | None = None, **kwargs) -> None:
+    transaction.on_commit(lambda: _send(func, args, task_name, group, kwargs))
+
+
+def enqueue_many(func: str, tasks: Iterable[tuple[tuple, str | None]], *, group: str | None = None) -> None:
+    """enqueue for many tasks of one function, each (args, task name): queued in one transaction
+    after the caller's commits, so a renewal run's thousand parts cost one commit, not a thousand."""
+    tasks = list(tasks)
+
     def send():
-        from django_q.tasks import async_task
+        if settings.DOGTAG_TASKS_INLINE:  # each runs here and now, as enqueue's would
+            for args, task_name in tasks:
+                _send(func, args, task_name, group, {})
+            return
+        with transaction.atomic():
+            for args, task_name in tasks:
+                _send(func, args, task_name, group, {})
 
-        options = {"sync": settings.DOGTAG_TASKS_INLINE}
-        if task_name:
-            options["task_name"] = task_name
-        if group:
-            options["group"] = group
-        async_task(func, *args, q_options=options, **kwargs)
-
-    transaction.on_commit(send)
+    if tasks:
+        transaction.on_commit(send)

@@ -17,7 +17,7 @@ from dogtag.licensing import law
 from dogtag.licensing.models import License, RenewalNotice
 from dogtag.outbox import mail
 from dogtag.outbox.models import Message
-from dogtag.registry.models import Animal, Ownership
+from dogtag.registry.models import Animal, Ownership, Person
 
 
 def candidates(municipality, license_year: int, on: date):
@@ -41,16 +41,18 @@ def candidates(municipality, license_year: int, on: date):
 
 
 def notice_rows(municipality, license_year: int, on: date, run_id: int, created_at):
-    """The candidates as RenewalNotice rows, numbered in printed order (name, then id)."""
-    from django.db.models import BooleanField, DateTimeField, IntegerField
+    """The candidates as RenewalNotice rows, numbered in printed order (name, then id), each
+    `emailed` when its owner wants_email (decided here, so no second pass writes the rows again)."""
+    from django.db.models import DateTimeField, IntegerField
 
+    emailed = Person.objects.filter(pk=OuterRef("owner_person"), reminder_opt_out__isnull=True).exclude(email="")
     return (
         candidates(municipality, license_year, on)
         .annotate(
             n_municipality=Value(municipality.pk, output_field=IntegerField()),
             n_year=Value(license_year, output_field=IntegerField()),
             n_created=Value(created_at, output_field=DateTimeField()),
-            n_emailed=Value(False, output_field=BooleanField()),
+            n_emailed=Exists(emailed),
             n_run=Value(run_id, output_field=IntegerField()),
             n_sequence=Window(RowNumber(), order_by=[F("name").asc(), F("pk").asc()]),
         )

@@ -13,7 +13,7 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.lib.dates import shown
-from dogtag.lib.tasks import enqueue
+from dogtag.lib.tasks import enqueue, enqueue_many
 from dogtag.licensing import law
 from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.charges import CHARGES, charge_on
@@ -392,11 +392,7 @@ def start_renewal_run(*, acting_user, municipality, license_year: int):
     with connection.cursor() as cursor:
         cursor.execute(f"INSERT INTO {table} ({columns}) {sql}", params)
         created = cursor.rowcount
-    emailed = (
-        RenewalNotice.objects.filter(run=run, owner__reminder_opt_out__isnull=True)
-        .exclude(owner__email="")
-        .update(emailed=True)
-    )
+    emailed = RenewalNotice.objects.filter(run=run, emailed=True).count()
     chunks = RenewalChunk.objects.bulk_create(
         RenewalChunk(
             municipality=municipality,
@@ -412,10 +408,11 @@ def start_renewal_run(*, acting_user, municipality, license_year: int):
         run.finished_at = now
     run.save()
     record(acting_user=acting_user, action="renewals.run", obj=run)
-    for chunk in RenewalChunk.objects.filter(run=run).only("pk", "number"):
-        enqueue(
-            RENDER_CHUNK, chunk.pk, task_name=f"renewal run {run.pk} part {chunk.number}", group=f"renewals-{run.pk}"
-        )
+    enqueue_many(
+        RENDER_CHUNK,
+        [((chunk.pk,), f"renewal run {run.pk} part {chunk.number}") for chunk in chunks],
+        group=f"renewals-{run.pk}",
+    )
     return run
 
 
