@@ -189,3 +189,24 @@ class RenewalOptOutTests(BaseTestCase):
         self.assertEqual(RenewalNotice.objects.get().emailed, False)
         self.assertEqual(len(mail.outbox), 0)
         self.assertTrue(RenewalRun.objects.get().pdf)
+
+
+def test_an_animals_row_of_facts_holds_what_its_facts_model_does():
+    """The renewal notices' figures read each animal as a row of facts (law.facts_row, for the
+    engine's decide_rows): the same facts, field by field, as law.animal_facts gives."""
+    from dogtag.licensing import law
+    from dogtag.registry.models import Animal
+
+    kinds = [
+        {"species": "dog", "birth_date": date(2020, 3, 1), "altered": True},
+        {"species": "dog", "birth_date": date(2021, 5, 9), "acquired_on": date(2022, 1, 4)},
+        {"species": "cat", "birth_date": date(2024, 12, 31), "altered": True},
+        *({"species": "dog", "birth_date": date(2019, 1, 1), "working_status": s} for s in Animal.WorkingStatus.values),
+    ]
+    for kind in kinds:
+        animal = Animal(name="Rex", sex="male", **kind)
+        for year in (None, 2027):
+            row = law.facts_row(animal, year)
+            assert law.facts_of_row(row) == law.animal_facts(animal, year), kind
+    assert law.facts_row(Animal(name="Rex", sex="male", species="dog"), 2027) is None
+    assert law.facts_row(Animal(name="Henny", sex="female", species="hen", birth_date=date(2020, 1, 1))) is None

@@ -84,21 +84,24 @@ def notice_figures(municipality, animals, year: int, local) -> dict:
         municipality, "license_expiry", {"issued_on": date(year, 6, 1), "license_year": year}, date(year, 6, 1), local
     ).value.starts
     figures, by_facts = {}, {}
+    known = []
     for animal in animals:
-        facts = law.animal_facts(animal, year)
-        if facts is None:
+        row = law.facts_row(animal, year)
+        if row is None:
             figures[animal.pk] = {"tax": None, "due_by": None, "citations": ()}
-            continue
-        key = tuple(sorted(facts.model_dump().items()))
-        if key not in by_facts:  # animals with the same facts owe the same: ask once
-            tax = law.ask(municipality, "license_tax", facts, starts, local)
-            required = law.ask(municipality, "license_required", facts, starts, local)
-            by_facts[key] = {
+        else:
+            known.append((animal.pk, row))
+    taxes = law.decide_rows(municipality, "license_tax", [row for _, row in known], starts, local)
+    for (pk, row), tax in zip(known, taxes, strict=True):
+        figure = by_facts.get(row)
+        if figure is None:  # animals with the same facts owe the same: ask once
+            required = law.ask(municipality, "license_required", law.facts_of_row(row), starts, local)
+            figure = by_facts[row] = {
                 "tax": tax.value.amount,
                 "due_by": required.value.due_by,
                 "citations": tax.citations + required.citations,
             }
-        figures[animal.pk] = by_facts[key]
+        figures[pk] = figure
     return figures
 
 

@@ -674,8 +674,10 @@ class _Born:
         self.due = due = terms.due(born)
         wants_tax, wants_late = question != "late_fee", question != "license_tax"
         taxes = day.tax if wants_tax else (None, None)
-        halves = y.half_after is not None and y.start <= due <= y.end and due > y.half_after
-        self.half = tuple(due if halves and t is not None and t.halved is not None else None for t in taxes)
+        if y.half_after is not None and y.start <= due <= y.end and due > y.half_after:
+            self.half = tuple(due if t is not None and t.halved is not None else None for t in taxes)
+        else:
+            self.half = (None, None)
         trigger = _late_group(_trigger(terms, y, due, None), on, question) if wants_late else None
         self.not_acquired = ((taxes[0], self.half[0], trigger), (taxes[1], self.half[1], trigger))
         self.decided = [None, None]
@@ -696,8 +698,8 @@ def _births(day: _Day, question: str) -> dict[date, _Born]:
     return {}
 
 
-def _facts_of_row(row: tuple) -> Animal:
-    return Animal.model_construct(**dict(zip(ROW_FACTS, row, strict=True)))
+# A row as the one-by-one questions read it (by attribute), for the first animal of each group.
+_Row = namedtuple("_Row", ROW_FACTS)
 
 
 def decide_rows(
@@ -767,7 +769,7 @@ def decide_many(
                     key = b.not_acquired[altered]
                     decision = groups.get(key)
                     if decision is None:
-                        decision = groups[key] = decide(pack, _facts_of_row(row), on, local)
+                        decision = groups[key] = decide(pack, _Row._make(row), on, local)
                     b.decided[altered] = decision
                 append(decision)
                 continue
@@ -787,7 +789,7 @@ def decide_many(
             key = (taxes[altered], b.half[altered], trigger)
         decision = groups.get(key)
         if decision is None:
-            decision = groups[key] = decide(pack, _facts_of_row(row), on, local)
+            decision = groups[key] = decide(pack, _Row._make(row), on, local)
         append(decision)
     return decisions
 
