@@ -136,6 +136,30 @@ class RenewalRunAtScaleTests(BaseTestCase):
         self.assertTrue(small.captured_queries)
 
     @on(date(2026, 12, 1))
+    def test_the_notice_goes_to_the_latest_current_owner_and_none_without_one(self):
+        from dogtag.registry.models import Ownership, Person
+
+        a, b, c, d = licensed_dogs(self.benton, self.clerk, 4, year=2026, emailed=lambda i: i != 1)
+        newer = Person.objects.create(
+            municipality=self.benton, name="New Owner", street="1 Oak St", city="Benton", postal_code="53803"
+        )
+        # a: a second current owner, begun later (and without an email); b's owner has no email;
+        # c's ownership has ended; d has two begun the same day, the later recorded wins.
+        Ownership.objects.create(municipality=self.benton, animal=a, person=newer, started_on=date(2026, 6, 1))
+        Ownership.objects.filter(animal=c).update(ended_on=date(2026, 1, 1))
+        same_day = Ownership.objects.create(
+            municipality=self.benton, animal=d, person=newer, started_on=date(2020, 1, 1)
+        )
+        run, _ = self.start(2027)
+        notices = {n: (o, e) for n, o, e in RenewalNotice.objects.values_list("animal_id", "owner_id", "emailed")}
+        self.assertEqual(
+            notices,
+            {a.pk: (newer.pk, False), b.pk: (b.ownerships.get().person_id, False), d.pk: (same_day.person_id, False)},
+        )
+        self.assertEqual((run.notices_created, run.emails_queued), (3, 0))
+        self.assertEqual(sorted(RenewalNotice.objects.values_list("sequence", flat=True)), [1, 2, 3])
+
+    @on(date(2026, 12, 1))
     def test_the_notices_are_printed_in_chunks_of_bounded_size_in_name_order(self):
         licensed_dogs(self.benton, self.clerk, 5, year=2026, emailed=lambda i: i != 3)
         with override_settings(DOGTAG_RENEWAL_CHUNK_SIZE=2):

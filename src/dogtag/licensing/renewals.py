@@ -8,9 +8,8 @@ emailed."""
 
 from datetime import date
 
-from django.db.models import Exists, F, OuterRef, Subquery, Value
-from django.db.models.expressions import Window
-from django.db.models.functions import RowNumber
+from django.db import connection
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 
 from dogtag.lib.links import renewal_url
 from dogtag.licensing import law
@@ -21,6 +20,9 @@ from dogtag.registry.models import Animal, Ownership, Person
 
 
 def candidates(municipality, license_year: int, on: date):
+    """The animals due a notice, each with its current owner's id as `owner_person` (None: no
+    current owner, and no notice)."""
+
     def licensed(year):
         return License.objects.filter(license_year=year, voided_at=None, animal_id=OuterRef("pk"))
 
@@ -36,28 +38,6 @@ def candidates(municipality, license_year: int, on: date):
         .exclude(Exists(licensed(license_year)))
         .exclude(Exists(RenewalNotice.objects.filter(license_year=license_year, animal_id=OuterRef("pk"))))
         .annotate(owner_person=Subquery(owner))
-        .filter(owner_person__isnull=False)
-    )
-
-
-def notice_rows(municipality, license_year: int, on: date, run_id: int, created_at):
-    """The candidates as RenewalNotice rows, numbered in printed order (name, then id), each
-    `emailed` when its owner wants_email (decided here, so no second pass writes the rows again)."""
-    from django.db.models import DateTimeField, IntegerField
-
-    emailed = Person.objects.filter(pk=OuterRef("owner_person"), reminder_opt_out__isnull=True).exclude(email="")
-    return (
-        candidates(municipality, license_year, on)
-        .annotate(
-            n_municipality=Value(municipality.pk, output_field=IntegerField()),
-            n_year=Value(license_year, output_field=IntegerField()),
-            n_created=Value(created_at, output_field=DateTimeField()),
-            n_emailed=Exists(emailed),
-            n_run=Value(run_id, output_field=IntegerField()),
-            n_sequence=Window(RowNumber(), order_by=[F("name").asc(), F("pk").asc()]),
-        )
-        .values_list("n_municipality", "pk", "n_year", "owner_person", "n_created", "n_emailed", "n_run", "n_sequence")
-        .order_by()
     )
 
 
@@ -71,6 +51,58 @@ NOTICE_COLUMNS = (
     "run_id",
     "sequence",
 )
+
+
+def notice_insert(municipality, license_year: int, on: date, run_id: int, created_at) -> tuple[str, list]:
+    """The INSERT ... SELECT of a run's notices (start_renewal_run executes it), set-based: the
+    animals due a notice joined to their current owner (the latest ownership begun, as
+    `candidates` picks it: one with no later one, a join rather than a lookup per animal) and to that
+    owner for `emailed` (wants_email), numbered in printed order (name, then id)."""
+    q = connection.ops.quote_name
+
+    def licensed(year):
+        return License.objects.filter(license_year=year, voided_at=None, animal_id=OuterRef("pk"))
+
+    due = (
+        Animal.objects.filter(municipality=municipality, status=Animal.Status.ACTIVE)
+        .filter(Exists(licensed(license_year - 1)))
+        .exclude(Exists(licensed(license_year)))
+        .exclude(Exists(RenewalNotice.objects.filter(license_year=license_year, animal_id=OuterRef("pk"))))
+        .annotate(c_id=F("pk"), c_name=F("name"))
+        .values_list("c_id", "c_name")
+        .order_by()
+    )
+
+    def owning(on):
+        return Ownership.objects.current(on).filter(role=Ownership.Role.OWNER)
+
+    later = owning(on).filter(animal_id=OuterRef("animal_id"))
+    later = later.filter(
+        Q(started_on__gt=OuterRef("started_on")) | Q(started_on=OuterRef("started_on"), pk__gt=OuterRef("pk"))
+    )
+    owners = (
+        owning(on)
+        .filter(municipality=municipality)
+        .exclude(Exists(later))
+        .annotate(o_animal=F("animal_id"), o_person=F("person_id"))
+        .values_list("o_animal", "o_person")
+        .order_by()
+    )
+    due_sql, due_params = due.query.sql_with_params()
+    owners_sql, owners_params = owners.query.sql_with_params()
+    person = q(Person._meta.db_table)
+    opt_out = Person._meta.get_field("reminder_opt_out").related_model._meta
+    sql = (
+        f"INSERT INTO {q(RenewalNotice._meta.db_table)} ({', '.join(q(c) for c in NOTICE_COLUMNS)}) "
+        f"SELECT %s, c.c_id, %s, o.o_person, %s, (p.{q('email')} <> '' AND r.{q('id')} IS NULL), %s, "
+        "ROW_NUMBER() OVER (ORDER BY c.c_name, c.c_id) "
+        f"FROM ({due_sql}) c "
+        f"JOIN ({owners_sql}) o ON o.o_animal = c.c_id "
+        f"JOIN {person} p ON p.{q('id')} = o.o_person "
+        f"LEFT JOIN {q(opt_out.db_table)} r ON r.{q(opt_out.get_field('person').column)} = p.{q('id')}"
+    )
+    created = connection.ops.adapt_datetimefield_value(created_at)
+    return sql, [municipality.pk, license_year, created, run_id, *due_params, *owners_params]
 
 
 def wants_email(person) -> bool:

@@ -384,13 +384,9 @@ def start_renewal_run(*, acting_user, municipality, license_year: int):
     run = RenewalRun.objects.create(
         municipality=municipality, license_year=license_year, started_by=acting_user, chunk_size=size
     )
-    sql, params = renewals.notice_rows(
-        municipality, license_year, timezone.localdate(), run.pk, now
-    ).query.sql_with_params()
-    table = connection.ops.quote_name(RenewalNotice._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(c) for c in renewals.NOTICE_COLUMNS)
+    sql, params = renewals.notice_insert(municipality, license_year, timezone.localdate(), run.pk, now)
     with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {table} ({columns}) {sql}", params)
+        cursor.execute(sql, params)
         created = cursor.rowcount
     emailed = RenewalNotice.objects.filter(run=run, emailed=True).count()
     chunks = RenewalChunk.objects.bulk_create(
