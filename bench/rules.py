@@ -23,7 +23,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from _harness import Bench
 
-from dogtag.rules import load_pack
+from dogtag.rules import licensing, load_pack
 from dogtag.rules.amounts import LocalAmounts, amount_at
 from dogtag.rules.dates import next_secular_day
 from dogtag.rules.licensing import ROW_FACTS, Animal, decide_many, decide_rows, license_charges
@@ -179,6 +179,17 @@ def main() -> None:
                  goal="value>=500000", met=rate >= 500_000)
     bench.note(f"decide_many on the facts models, same runs: {n / runs['decide_many'].cpu.median:,.0f} "
                f"decisions/CPU-s, {runs.ratio('cpu', 'decide_many', 'naive'):.2f}x the naive function")
+
+    def first_batch_of_the_day():
+        """decide_rows with nothing kept from an earlier batch of the day (the engine's memos cleared)."""
+        licensing._births.cache_clear()
+        licensing._day.cache_clear()
+        return batch()
+
+    runs = bench.interleave({"first batch": first_batch_of_the_day, "naive": naive_on_report_day}, repetitions=3,
+                            label="decide_rows, the day's first batch (nothing kept from an earlier one), vs naive")
+    bench.note(f"the day's first batch: {n / runs['first batch'].cpu.median:,.0f} decisions/CPU-s, "
+               f"{runs.ratio('cpu'):.2f}x the naive function")
 
     runs = bench.interleave({"decide_many": small_batches, "naive": naive}, repetitions=3,
                             label=f"decide_many in {len(by_day):,} batches of one pack and day, vs the naive function")
