@@ -11,7 +11,7 @@ from dogtag.registry.models import Animal
 from dogtag.rules.amounts import LocalAmounts
 from dogtag.rules.licensing import ROW_FACTS, licensable_age_label
 from dogtag.rules.licensing import Animal as AnimalFacts
-from dogtag.rules.licensing import decide_rows as decide_many_rows
+from dogtag.rules.licensing import decide_rows as engine_decide_rows
 
 TRAINED_TO = {
     Animal.WorkingStatus.LEADER: "lead_blind_or_deaf",
@@ -78,7 +78,7 @@ def decide_rows(municipality, question: str, rows: list[tuple], on: date, local=
     """`question` (license_tax, late_fee or license_charges) for many animals' facts_row on one
     day, in order, from the municipality's pack and the clerk's fee schedule (or `local`)."""
     amounts = LocalAmounts.of(local) if local is not None else local_amounts(municipality)
-    return decide_many_rows(pack_of(municipality), rows, on, amounts, question)
+    return engine_decide_rows(pack_of(municipality), rows, on, amounts, question)
 
 
 def household_animals(kept) -> list[dict]:
