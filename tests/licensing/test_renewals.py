@@ -6,6 +6,7 @@ from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.test import override_settings
 from django.urls import reverse
+from django_q.models import OrmQ
 from pypdf import PdfReader
 
 from dogtag.licensing import actions
@@ -127,12 +128,36 @@ class RenewalRunAtScaleTests(BaseTestCase):
         licensed_dogs(self.benton, self.clerk, 3, year=2025)
         licensed_dogs(self.benton, self.clerk, 300, year=2026, first=1000)
         with override_settings(DOGTAG_RENEWAL_CHUNK_SIZE=1000):
-            with self.assertNumQueries(10) as small:
+            with self.assertNumQueries(9) as small:
                 few, _ = self.start(2026)
-            with self.assertNumQueries(10):
+            with self.assertNumQueries(9):
                 many, _ = self.start(2027)
         self.assertEqual((few.notices_created, many.notices_created), (3, 300))
         self.assertTrue(small.captured_queries)
+
+    @on(date(2026, 12, 1))
+    def test_the_notice_goes_to_the_latest_current_owner_and_none_without_one(self):
+        from dogtag.registry.models import Ownership, Person
+
+        a, b, c, d = licensed_dogs(self.benton, self.clerk, 4, year=2026, emailed=lambda i: i != 1)
+        newer = Person.objects.create(
+            municipality=self.benton, name="New Owner", street="1 Oak St", city="Benton", postal_code="53803"
+        )
+        # a: a second current owner, begun later (and without an email); b's owner has no email;
+        # c's ownership has ended; d has two begun the same day, the later recorded wins.
+        Ownership.objects.create(municipality=self.benton, animal=a, person=newer, started_on=date(2026, 6, 1))
+        Ownership.objects.filter(animal=c).update(ended_on=date(2026, 1, 1))
+        same_day = Ownership.objects.create(
+            municipality=self.benton, animal=d, person=newer, started_on=date(2020, 1, 1)
+        )
+        run, _ = self.start(2027)
+        notices = {n: (o, e) for n, o, e in RenewalNotice.objects.values_list("animal_id", "owner_id", "emailed")}
+        self.assertEqual(
+            notices,
+            {a.pk: (newer.pk, False), b.pk: (b.ownerships.get().person_id, False), d.pk: (same_day.person_id, False)},
+        )
+        self.assertEqual((run.notices_created, run.emails_queued), (3, 0))
+        self.assertEqual(sorted(RenewalNotice.objects.values_list("sequence", flat=True)), [1, 2, 3])
 
     @on(date(2026, 12, 1))
     def test_the_notices_are_printed_in_chunks_of_bounded_size_in_name_order(self):
@@ -141,7 +166,13 @@ class RenewalRunAtScaleTests(BaseTestCase):
             run, callbacks = self.start(2027)
         self.assertEqual((run.notices_created, run.emails_queued, run.chunks_total), (5, 4, 3))
         self.assertEqual(list(run.chunks.values_list("first_sequence", "last_sequence")), [(1, 2), (3, 4), (5, 5)])
-        self.assertEqual(len(callbacks), 3)  # one task per chunk, handed over after commit
+        self.assertEqual(len(callbacks), 1)  # the chunks' tasks, handed over together after commit
+        with override_settings(DOGTAG_TASKS_INLINE=False), self.assertNumQueries(5):  # in one transaction
+            callbacks[0]()
+        queued = sorted((q.func(), q.task["args"], q.name()) for q in OrmQ.objects.all())
+        self.assertEqual(
+            queued, [(actions.RENDER_CHUNK, (c.pk,), f"renewal run {run.pk} part {c.number}") for c in run.chunks.all()]
+        )
         with self.captureOnCommitCallbacks(execute=True):
             for chunk in run.chunks.all():
                 self.assertIn("notices printed", actions.print_renewal_chunk(chunk.pk))
@@ -182,3 +213,24 @@ class RenewalOptOutTests(BaseTestCase):
         self.assertEqual(RenewalNotice.objects.get().emailed, False)
         self.assertEqual(len(mail.outbox), 0)
         self.assertTrue(RenewalRun.objects.get().pdf)
+
+
+def test_an_animals_row_of_facts_holds_what_its_facts_model_does():
+    """The renewal notices' figures read each animal as a row of facts (law.facts_row, for the
+    engine's decide_rows): the same facts, field by field, as law.animal_facts gives."""
+    from dogtag.licensing import law
+    from dogtag.registry.models import Animal
+
+    kinds = [
+        {"species": "dog", "birth_date": date(2020, 3, 1), "altered": True},
+        {"species": "dog", "birth_date": date(2021, 5, 9), "acquired_on": date(2022, 1, 4)},
+        {"species": "cat", "birth_date": date(2024, 12, 31), "altered": True},
+        *({"species": "dog", "birth_date": date(2019, 1, 1), "working_status": s} for s in Animal.WorkingStatus.values),
+    ]
+    for kind in kinds:
+        animal = Animal(name="Rex", sex="male", **kind)
+        for year in (None, 2027):
+            row = law.facts_row(animal, year)
+            assert law.facts_of_row(row) == law.animal_facts(animal, year), kind
+    assert law.facts_row(Animal(name="Rex", sex="male", species="dog"), 2027) is None
+    assert law.facts_row(Animal(name="Henny", sex="female", species="hen", birth_date=date(2020, 1, 1))) is None

@@ -10,8 +10,9 @@ from dogtag.lib.compiled import INT_MARKERS, Compiled
 from dogtag.licensing.models import FeeScheduleEntry
 from dogtag.registry.models import Animal
 from dogtag.rules.amounts import LocalAmounts
+from dogtag.rules.licensing import ROW_FACTS, licensable_age_label
 from dogtag.rules.licensing import Animal as AnimalFacts
-from dogtag.rules.licensing import licensable_age_label
+from dogtag.rules.licensing import decide_rows as engine_decide_rows
 
 TRAINED_TO = {
     Animal.WorkingStatus.LEADER: "lead_blind_or_deaf",
@@ -56,6 +57,35 @@ def animal_facts(animal: Animal, license_year: int | None = None) -> AnimalFacts
         kept_only_for_education_or_science=animal.working_status == Animal.WorkingStatus.EDUCATIONAL_SCIENTIFIC,
         license_year=license_year,
     )
+
+
+def facts_row(animal: Animal, license_year: int | None = None) -> tuple | None:
+    """animal_facts as the row the engine's batch reads (`decide_rows`, in ROW_FACTS order),
+    without a facts model; None when its birth date is unknown."""
+    if animal.birth_date is None or animal.species not in ("dog", "cat"):
+        return None
+    status = animal.working_status
+    return (
+        animal.species,
+        status == Animal.WorkingStatus.EDUCATIONAL_SCIENTIFIC,
+        license_year,
+        animal.birth_date,
+        animal.altered,
+        TRAINED_TO.get(status),
+        animal.acquired_on,
+    )
+
+
+def facts_of_row(row: tuple) -> AnimalFacts:
+    """A facts_row as the facts model, for the questions asked one by one."""
+    return AnimalFacts(**dict(zip(ROW_FACTS, row, strict=True)))
+
+
+def decide_rows(municipality, question: str, rows: list[tuple], on: date, local=None) -> list[rules.Decision]:
+    """`question` (license_tax, late_fee or license_charges) for many animals' facts_row on one
+    day, in order, from the municipality's pack and the clerk's fee schedule (or `local`)."""
+    amounts = LocalAmounts.of(local) if local is not None else local_amounts(municipality)
+    return engine_decide_rows(pack_of(municipality), rows, on, amounts, question)
 
 
 def household_animals(kept) -> list[dict]:

@@ -8,19 +8,21 @@ emailed."""
 
 from datetime import date
 
-from django.db.models import Exists, F, OuterRef, Subquery, Value
-from django.db.models.expressions import Window
-from django.db.models.functions import RowNumber
+from django.db import connection
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 
 from dogtag.lib.links import renewal_url
 from dogtag.licensing import law
 from dogtag.licensing.models import License, RenewalNotice
 from dogtag.outbox import mail
 from dogtag.outbox.models import Message
-from dogtag.registry.models import Animal, Ownership
+from dogtag.registry.models import Animal, Ownership, Person
 
 
 def candidates(municipality, license_year: int, on: date):
+    """The animals due a notice, each with its current owner's id as `owner_person` (None: no
+    current owner, and no notice)."""
+
     def licensed(year):
         return License.objects.filter(license_year=year, voided_at=None, animal_id=OuterRef("pk"))
 
@@ -36,26 +38,6 @@ def candidates(municipality, license_year: int, on: date):
         .exclude(Exists(licensed(license_year)))
         .exclude(Exists(RenewalNotice.objects.filter(license_year=license_year, animal_id=OuterRef("pk"))))
         .annotate(owner_person=Subquery(owner))
-        .filter(owner_person__isnull=False)
-    )
-
-
-def notice_rows(municipality, license_year: int, on: date, run_id: int, created_at):
-    """The candidates as RenewalNotice rows, numbered in printed order (name, then id)."""
-    from django.db.models import BooleanField, DateTimeField, IntegerField
-
-    return (
-        candidates(municipality, license_year, on)
-        .annotate(
-            n_municipality=Value(municipality.pk, output_field=IntegerField()),
-            n_year=Value(license_year, output_field=IntegerField()),
-            n_created=Value(created_at, output_field=DateTimeField()),
-            n_emailed=Value(False, output_field=BooleanField()),
-            n_run=Value(run_id, output_field=IntegerField()),
-            n_sequence=Window(RowNumber(), order_by=[F("name").asc(), F("pk").asc()]),
-        )
-        .values_list("n_municipality", "pk", "n_year", "owner_person", "n_created", "n_emailed", "n_run", "n_sequence")
-        .order_by()
     )
 
 
@@ -71,6 +53,58 @@ NOTICE_COLUMNS = (
 )
 
 
+def notice_insert(municipality, license_year: int, on: date, run_id: int, created_at) -> tuple[str, list]:
+    """The INSERT ... SELECT of a run's notices (start_renewal_run executes it), set-based: the
+    animals due a notice joined to their current owner (the latest ownership begun, as
+    `candidates` picks it: one with no later one, a join rather than a lookup per animal) and to that
+    owner for `emailed` (wants_email), numbered in printed order (name, then id)."""
+    q = connection.ops.quote_name
+
+    def licensed(year):
+        return License.objects.filter(license_year=year, voided_at=None, animal_id=OuterRef("pk"))
+
+    due = (
+        Animal.objects.filter(municipality=municipality, status=Animal.Status.ACTIVE)
+        .filter(Exists(licensed(license_year - 1)))
+        .exclude(Exists(licensed(license_year)))
+        .exclude(Exists(RenewalNotice.objects.filter(license_year=license_year, animal_id=OuterRef("pk"))))
+        .annotate(c_id=F("pk"), c_name=F("name"))
+        .values_list("c_id", "c_name")
+        .order_by()
+    )
+
+    def owning(on):
+        return Ownership.objects.current(on).filter(role=Ownership.Role.OWNER)
+
+    later = owning(on).filter(animal_id=OuterRef("animal_id"))
+    later = later.filter(
+        Q(started_on__gt=OuterRef("started_on")) | Q(started_on=OuterRef("started_on"), pk__gt=OuterRef("pk"))
+    )
+    owners = (
+        owning(on)
+        .filter(municipality=municipality)
+        .exclude(Exists(later))
+        .annotate(o_animal=F("animal_id"), o_person=F("person_id"))
+        .values_list("o_animal", "o_person")
+        .order_by()
+    )
+    due_sql, due_params = due.query.sql_with_params()
+    owners_sql, owners_params = owners.query.sql_with_params()
+    person = q(Person._meta.db_table)
+    opt_out = Person._meta.get_field("reminder_opt_out").related_model._meta
+    sql = (
+        f"INSERT INTO {q(RenewalNotice._meta.db_table)} ({', '.join(q(c) for c in NOTICE_COLUMNS)}) "
+        f"SELECT %s, c.c_id, %s, o.o_person, %s, (p.{q('email')} <> '' AND r.{q('id')} IS NULL), %s, "
+        "ROW_NUMBER() OVER (ORDER BY c.c_name, c.c_id) "
+        f"FROM ({due_sql}) c "
+        f"JOIN ({owners_sql}) o ON o.o_animal = c.c_id "
+        f"JOIN {person} p ON p.{q('id')} = o.o_person "
+        f"LEFT JOIN {q(opt_out.db_table)} r ON r.{q(opt_out.get_field('person').column)} = p.{q('id')}"
+    )
+    created = connection.ops.adapt_datetimefield_value(created_at)
+    return sql, [municipality.pk, license_year, created, run_id, *due_params, *owners_params]
+
+
 def wants_email(person) -> bool:
     """An address on record and no opt-out from reminders (the portal's unsubscribe link)."""
     return bool(person.email) and not hasattr(person, "reminder_opt_out")
@@ -82,21 +116,24 @@ def notice_figures(municipality, animals, year: int, local) -> dict:
         municipality, "license_expiry", {"issued_on": date(year, 6, 1), "license_year": year}, date(year, 6, 1), local
     ).value.starts
     figures, by_facts = {}, {}
+    known = []
     for animal in animals:
-        facts = law.animal_facts(animal, year)
-        if facts is None:
+        row = law.facts_row(animal, year)
+        if row is None:
             figures[animal.pk] = {"tax": None, "due_by": None, "citations": ()}
-            continue
-        key = tuple(sorted(facts.model_dump().items()))
-        if key not in by_facts:  # animals with the same facts owe the same: ask once
-            tax = law.ask(municipality, "license_tax", facts, starts, local)
-            required = law.ask(municipality, "license_required", facts, starts, local)
-            by_facts[key] = {
+        else:
+            known.append((animal.pk, row))
+    taxes = law.decide_rows(municipality, "license_tax", [row for _, row in known], starts, local)
+    for (pk, row), tax in zip(known, taxes, strict=True):
+        figure = by_facts.get(row)
+        if figure is None:  # animals with the same facts owe the same: ask once
+            required = law.ask(municipality, "license_required", law.facts_of_row(row), starts, local)
+            figure = by_facts[row] = {
                 "tax": tax.value.amount,
                 "due_by": required.value.due_by,
                 "citations": tax.citations + required.citations,
             }
-        figures[animal.pk] = by_facts[key]
+        figures[pk] = figure
     return figures
 
 

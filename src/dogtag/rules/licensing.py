@@ -646,8 +646,9 @@ def license_charges(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Dec
 
 
 _BATCHABLE = {"license_tax": license_tax, "late_fee": late_fee, "license_charges": license_charges}
-# The facts decide_many reads of an animal, in one call: a facts model's from its __dict__.
-_FACT_NAMES = (
+# The facts of an animal as decide_rows reads them, in this order: a row of a query
+# (`values_list(*ROW_FACTS)` over columns or annotations of these names) or a tuple built so.
+ROW_FACTS = (
     "species",
     "kept_only_for_education_or_science",
     "license_year",
@@ -656,26 +657,30 @@ _FACT_NAMES = (
     "trained_to",
     "acquired_on",
 )
-_FACTS, _FACTS_OF_MODEL = attrgetter(*_FACT_NAMES), itemgetter(*_FACT_NAMES)
+_FACTS, _FACTS_OF_MODEL = attrgetter(*ROW_FACTS), itemgetter(*ROW_FACTS)
 _Excluded = namedtuple("_Excluded", "species kept_only_for_education_or_science")
 
 
 class _Born:
     """What a birth date decides for an animal of the day's license year with no free license,
     for one question on one day: the licensable-age day, the tax (halved or not) by altered or
-    not, and the group key of an animal not acquired during the year."""
+    not, the group key of an animal not acquired during the year and, once made, its Decision
+    (by altered or not)."""
 
-    __slots__ = ("due", "half", "not_acquired")
+    __slots__ = ("due", "half", "not_acquired", "decided")
 
     def __init__(self, day: _Day, on: date, question: str, born: date):
         terms, y = day.terms, day.year
         self.due = due = terms.due(born)
         wants_tax, wants_late = question != "late_fee", question != "license_tax"
         taxes = day.tax if wants_tax else (None, None)
-        halves = y.half_after is not None and y.start <= due <= y.end and due > y.half_after
-        self.half = tuple(due if halves and t is not None and t.halved is not None else None for t in taxes)
+        if y.half_after is not None and y.start <= due <= y.end and due > y.half_after:
+            self.half = tuple(due if t is not None and t.halved is not None else None for t in taxes)
+        else:
+            self.half = (None, None)
         trigger = _late_group(_trigger(terms, y, due, None), on, question) if wants_late else None
         self.not_acquired = ((taxes[0], self.half[0], trigger), (taxes[1], self.half[1], trigger))
+        self.decided = [None, None]
 
 
 def _late_group(trigger, on: date, question: str):
@@ -689,21 +694,40 @@ _BIRTHS_LIMIT = 20_000  # birth dates kept per day and question: some fifty year
 
 @lru_cache(maxsize=16)
 def _births(day: _Day, question: str) -> dict[date, _Born]:
-    """decide_many's birth dates for a day and question, kept for the next batch of that day."""
+    """The batch's birth dates for a day and question, kept for the next batch of that day."""
     return {}
+
+
+# A row as the one-by-one questions read it (by attribute), for the first animal of each group.
+_Row = namedtuple("_Row", ROW_FACTS)
+
+
+def decide_rows(
+    pack: Pack,
+    rows: Iterable[tuple],
+    on: date,
+    local: LocalAmounts = NO_LOCAL_AMOUNTS,
+    question: str = "license_charges",
+) -> list[Decision]:
+    """`question` (license_tax, late_fee or license_charges) for many animals on one day, in order,
+    each animal a plain tuple of its facts in ROW_FACTS order: a query's `values_list` rows, with
+    no model per animal. A row holds the facts as the facts model would (a species string, a
+    bool, a license year or None, dates, a training or None); it is not validated.
+
+    Animals that agree on every fact the answer turns on share one Decision, computed once by the
+    one-by-one question: excluded (and why), the tax in force for them (altered or not, or a free
+    license), the licensable-age day when it halves the tax, and the late-fee trigger with its
+    last day. The decisions are shared between animals and between batches of the same day:
+    treat them as read-only.
+    """
+    return decide_many(pack, rows, on, local, question)
 
 
 def decide_many(
     pack: Pack, animals: Iterable, on: date, local: LocalAmounts = NO_LOCAL_AMOUNTS, question: str = "license_charges"
 ) -> list[Decision]:
-    """`question` (license_tax, late_fee or license_charges) for many animals on one day, in order.
-
-    Animals that agree on every fact the answer turns on share one Decision, computed once by the
-    one-by-one question: excluded (and why), the tax in force for them (altered or not, or a free
-    license), the licensable-age day when it halves the tax, and the late-fee trigger with its
-    last day. The decisions are shared between animals: treat them as read-only. An animal is a
-    facts model or any object with its attributes (a database row as a namedtuple, say).
-    """
+    """decide_rows for animals given as rows (plain tuples in ROW_FACTS order), facts models, or
+    any object with the facts' attributes (a database row as a namedtuple, say), mixed or not."""
     try:
         decide = _BATCHABLE[question]
     except KeyError:
@@ -714,7 +738,8 @@ def decide_many(
     deadline_matters = question == "late_fee"  # its value carries the last day even when not late
     # license_charges' classification, inlined (a county's animals go through it). Most animals are
     # of a licensed species, in the day's license year, with no free license: what their birth
-    # date decides is worked out once (`_Born`), and per animal only its acquisition is compared.
+    # date decides is worked out once (`_Born`) with the Decision of those not acquired during the
+    # year, and per animal only its acquisition is compared.
     licensed, not_required, free = terms.species, terms.not_required is not None, terms.free
     taxes = day.tax if wants_tax else (None, None)
     y = day.year
@@ -726,12 +751,12 @@ def decide_many(
     decisions = []
     append = decisions.append
     for a in animals:
-        facts = _FACTS_OF_MODEL(a.__dict__) if a.__class__ is Animal else _FACTS(a)
-        species, kept, license_year, born, altered, trained, acquired = facts
+        row = a if a.__class__ is tuple else _FACTS_OF_MODEL(a.__dict__) if a.__class__ is Animal else _FACTS(a)
+        species, kept, license_year, born, altered, trained, acquired = row
         if species not in licensed or (not_required and kept):
             key = terms.exclusion(_Excluded(species, kept))
         elif license_year or (trained and species == "dog" and trained in free):
-            key = _group_of(pack, day, on, question, facts)
+            key = _group_of(pack, day, on, question, row)
         else:
             b = known(born)
             if b is None:
@@ -739,10 +764,13 @@ def decide_many(
                     births.clear()
                 b = births[born] = _Born(day, on, question, born)
             if acquired is None:
-                key = b.not_acquired[altered]
-                decision = groups.get(key)
+                decision = b.decided[altered]
                 if decision is None:
-                    decision = groups[key] = decide(pack, a, on, local)
+                    key = b.not_acquired[altered]
+                    decision = groups.get(key)
+                    if decision is None:
+                        decision = groups[key] = decide(pack, _Row._make(row), on, local)
+                    b.decided[altered] = decision
                 append(decision)
                 continue
             due = b.due
@@ -761,7 +789,7 @@ def decide_many(
             key = (taxes[altered], b.half[altered], trigger)
         decision = groups.get(key)
         if decision is None:
-            decision = groups[key] = decide(pack, a, on, local)
+            decision = groups[key] = decide(pack, _Row._make(row), on, local)
         append(decision)
     return decisions
 

@@ -15,7 +15,7 @@ from dogtag.audit.record import event as audit_event
 from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled, insert
 from dogtag.lib.dates import shown
-from dogtag.lib.tasks import enqueue
+from dogtag.lib.tasks import enqueue, enqueue_many
 from dogtag.licensing import law
 from dogtag.licensing.actions import issue_sql
 from dogtag.licensing.actions.tags import take_tag
@@ -447,19 +447,11 @@ def start_renewal_run(*, acting_user, municipality, license_year: int):
     run = RenewalRun.objects.create(
         municipality=municipality, license_year=license_year, started_by=acting_user, chunk_size=size
     )
-    sql, params = renewals.notice_rows(
-        municipality, license_year, timezone.localdate(), run.pk, now
-    ).query.sql_with_params()
-    table = connection.ops.quote_name(RenewalNotice._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(c) for c in renewals.NOTICE_COLUMNS)
+    sql, params = renewals.notice_insert(municipality, license_year, timezone.localdate(), run.pk, now)
     with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {table} ({columns}) {sql}", params)
+        cursor.execute(sql, params)
         created = cursor.rowcount
-    emailed = (
-        RenewalNotice.objects.filter(run=run, owner__reminder_opt_out__isnull=True)
-        .exclude(owner__email="")
-        .update(emailed=True)
-    )
+    emailed = RenewalNotice.objects.filter(run=run, emailed=True).count()
     chunks = RenewalChunk.objects.bulk_create(
         RenewalChunk(
             municipality=municipality,
@@ -475,10 +467,11 @@ def start_renewal_run(*, acting_user, municipality, license_year: int):
         run.finished_at = now
     run.save()
     record(acting_user=acting_user, action="renewals.run", obj=run)
-    for chunk in RenewalChunk.objects.filter(run=run).only("pk", "number"):
-        enqueue(
-            RENDER_CHUNK, chunk.pk, task_name=f"renewal run {run.pk} part {chunk.number}", group=f"renewals-{run.pk}"
-        )
+    enqueue_many(
+        RENDER_CHUNK,
+        [((chunk.pk,), f"renewal run {run.pk} part {chunk.number}") for chunk in chunks],
+        group=f"renewals-{run.pk}",
+    )
     return run
 
 
