@@ -61,6 +61,16 @@ def pytest_unconfigure(config):
 
 
 @pytest.fixture(autouse=True)
+def _settings_restored():
+    """Each test ends with the settings it began with (tests/settings_guard.py). Autouse, so it
+    is torn down after the `settings` fixture a test asks for."""
+    from tests.settings_guard import settings_restored
+
+    with settings_restored():
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache():
     """Each test starts with an empty cache: a token's user remembered by one test (with the
     memberships it had then) must not answer for the same token in the next, whose database

@@ -8,7 +8,6 @@ from datetime import timedelta
 
 import pytest
 import time_machine
-from django.test import override_settings
 from django.utils import timezone
 
 from dogtag.worker import heartbeat
@@ -76,8 +75,11 @@ def test_a_database_that_cannot_be_reached_is_a_503_naming_the_database():
 
 
 @pytest.mark.django_db(transaction=True)
-@override_settings(DOGTAG_TASKS_INLINE=False)
 def test_a_running_worker_makes_it_healthy_and_a_killed_one_goes_stale(client, tmp_path, settings):
+    # Both through the `settings` fixture: an @override_settings around a test that also sets
+    # `settings.X` is undone first, and the fixture then puts back what it saw, the decorator's
+    # settings, for every later test (tests/conftest.py's _settings_restored now fails on that).
+    settings.DOGTAG_TASKS_INLINE = False
     assert get(client)[0] == 503
     with running_worker(tmp_path / "worker.log") as worker:
         wait_for(lambda: get(client)[0] == 200, 60, "a healthy /healthz", interval=0.2, worker=worker)
