@@ -130,6 +130,7 @@ def bulk_animals(municipality, n, *, vaccinated: str | None = "1 = 1", city="Ben
     first_person = insert_series(Person, n // 2 + 1, {
         "municipality_id": str(m), "name": text("'Owner '", "i"), "street": text("i", "' Main St'"),
         "city": f"'{city}'", "postal_code": f"'{postal_code}'",
+        "match_key": text("'owner '", "i", "'|'", "i", "' main st'"),  # registry/names.py's person_key
     })
     first_animal = insert_series(Animal, n, {
         "municipality_id": str(m), "name": text("'Dog '", "i"), "sex": "'male'", "breed": "'Mix'",

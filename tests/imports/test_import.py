@@ -13,7 +13,7 @@ from django.urls import reverse
 from dogtag.audit.models import AuditEvent
 from dogtag.imports import actions, uploads
 from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
-from dogtag.imports.rolls import Mapping, RollError
+from dogtag.imports.rolls import Mapping, Planner, RollError
 from dogtag.imports.rolls import plan as plan_path
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership, Person, RabiesVaccination
@@ -115,6 +115,29 @@ class ImportPlanTests(BaseTestCase):
         self.assertEqual(
             [p.rule for p in found.problems], ["Certificate R-1001 is already recorded for another animal."]
         )
+
+    def test_later_batches_of_a_dry_run_match_what_earlier_batches_would_write(self):
+        """A dry run writes nothing, so what its earlier batches would add is matched from its
+        scratch table (imports/matching.py), not from keys held for the whole file."""
+        content = roll(
+            row(owner="Ann Arbor", dog="Bo", chip="985112000000777", cert="C-1"),  # batch 1
+            row(owner="Cy Young", street="9 Oak Ave", dog="Max", cert="C-2"),
+            row(owner="ANN ARBOR", street="5 Elm St.", dog="Lu", cert="C-3"),  # batch 2: Ann, from batch 1
+            row(owner="Ann Arbor", dog="Bo", chip="985112000000777", cert="C-1"),  # repeats line 2
+            row(owner="Di Smith", street="3 Pine Rd", dog="Zed", cert="C-2"),  # batch 3: Max's certificate
+            row(owner="Ed Jones", street="8 Ash Ln", dog="Bo 2", chip="985112000000777", cert="C-9", year=""),
+        )
+        planner = Planner(self.benton, saved(content), "roll.csv")
+        written = [len(todo) for todo in planner.batches(2)]
+        found = planner.plan
+        self.assertEqual(written, [2, 1, 1])
+        self.assertEqual(found.duplicates, [5])
+        self.assertEqual((found.owners_new, found.animals_new, found.vaccinations_new), (3, 3, 4))
+        self.assertEqual(
+            [(p.line, p.rule) for p in found.problems], [(6, "Certificate C-2 is already recorded for another animal.")]
+        )
+        self.assertEqual(found.licenses_new, 3, "line 7's dog is Bo by its microchip, licensed for 2025 already")
+        self.assertEqual(Person.objects.count(), 1, "a dry run writes nothing")
 
     def test_a_roll_without_the_owner_column_is_refused_whole(self):
         with self.assertRaisesMessage(RollError, "has no column 'owner_name'"):

@@ -164,7 +164,7 @@ class Column:
             outcome = seen.get(raw)
             if outcome is None:
                 outcome = seen[raw] = self._one(raw)
-                if len(seen) > 100_000:  # a column of distinct values (names) gains nothing from memory
+                if len(seen) > 10_000:  # a column of distinct values (serials) gains nothing from memory
                     seen.clear()
             values.append(outcome[0])
             if outcome[1]:

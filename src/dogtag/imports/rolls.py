@@ -18,24 +18,23 @@ problems found, and the keys it matches on, never the rows.
 """
 
 import hashlib
-import re
 from dataclasses import dataclass, field
 from datetime import date
-from functools import lru_cache
 from itertools import islice
 from pathlib import Path
 
 import yaml
 from django.core.exceptions import ValidationError
-from django.db import connection
+from django.db.models import Max
 
 from dogtag.imports.bulk import Maker, reserve_ids
 from dogtag.imports.columns import COLUMNS, Column
 from dogtag.imports.files import RollError, open_table
-from dogtag.imports.models import ImportBatch, ImportRow
+from dogtag.imports.matching import Found, Scratch, recorded
 from dogtag.licensing import law
 from dogtag.licensing.models import License
-from dogtag.registry.models import Animal, Ownership, Person, RabiesVaccination, today
+from dogtag.registry.models import Animal, Person, RabiesVaccination, today
+from dogtag.registry.names import normalise, person_key
 from dogtag.rules.decision import ZERO
 
 __all__ = ["COLUMNS", "Mapping", "Plan", "Planner", "RollError", "plan"]
@@ -48,20 +47,6 @@ FIELD_OF = {(record, name): column for column, (record, name) in COLUMNS.items()
 OF_RECORD = {
     r: [(c, name) for c, (rr, name) in COLUMNS.items() if rr == r]
     for r in ("person", "animal", "vaccination", "license")
-}
-ABBREVIATIONS = {
-    "street": "st",
-    "avenue": "ave",
-    "road": "rd",
-    "drive": "dr",
-    "lane": "ln",
-    "north": "n",
-    "south": "s",
-    "east": "e",
-    "west": "w",
-    "court": "ct",
-    "place": "pl",
-    "boulevard": "blvd",
 }
 BLANK = "This field cannot be blank."
 
@@ -107,12 +92,6 @@ class Mapping:
 
     def shown(self, column: str) -> str:
         return self.columns.get(column, column)
-
-
-@lru_cache(maxsize=1 << 16)  # a roll names each owner and street once per dog
-def normalise(text: str) -> str:
-    words = re.sub(r"[^\w\s]", " ", text.lower()).split()
-    return " ".join(ABBREVIATIONS.get(w, w) for w in words)
 
 
 @dataclass
@@ -175,48 +154,6 @@ class Plan:
             self.duplicates.append(line)
 
 
-class _Existing:
-    """What the municipality already holds, read in a handful of queries."""
-
-    def __init__(self, municipality):
-        m = municipality.pk
-        self.people = {}
-        for pk, name, street in Person.objects.filter(municipality_id=m).values_list("pk", "name", "street"):
-            self.people.setdefault((normalise(name), normalise(street)), pk)
-        self.animals, self.chips, self.births = {}, {}, {}
-        for pk, chip, born in Animal.objects.filter(municipality_id=m).values_list("pk", "microchip", "birth_date"):
-            if born:
-                self.births[pk] = born
-            if chip:
-                self.chips[chip] = pk
-        for animal, person, name, species in Ownership.objects.filter(municipality_id=m).values_list(
-            "animal_id", "person_id", "animal__name", "animal__species"
-        ):
-            self.animals.setdefault((person, normalise(name), species), animal)
-        self.certificates = dict(
-            RabiesVaccination.objects.filter(municipality_id=m).values_list("certificate_serial", "animal_id")
-        )
-        self.licenses = set(
-            License.objects.filter(municipality_id=m, voided_at=None).values_list("animal_id", "license_year")
-        )
-
-
-def recorded(municipality_id, keys: list) -> dict:
-    """{row key: its run} of the keys already imported, in one query. On PostgreSQL the keys go
-    as one array (`= ANY`): an IN list of 5,000 literals took twice as long to send and parse."""
-    if connection.vendor != "postgresql":
-        rows = ImportRow.objects.filter(municipality_id=municipality_id, row_key__in=keys)
-        return dict(rows.values_list("row_key", "batch__run_id"))
-    row, batch = ImportRow._meta.db_table, ImportBatch._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT r.row_key, b.run_id FROM {row} r JOIN {batch} b ON b.id = r.batch_id "
-            "WHERE r.municipality_id = %s AND r.row_key = ANY(%s)",
-            [municipality_id, keys],
-        )
-        return dict(cursor.fetchall())
-
-
 class _Ids:
     """Ids for new records: reserved from the database when the plan is to be written, one block
     per kind and batch, as many as the batch has rows (a row makes at most one record of each
@@ -266,7 +203,7 @@ class Planner:
 
     def __init__(self, municipality, path, name, mapping=None, on=None, *, write=False, encoding="", run=None):
         self.municipality, self.m = municipality, municipality.pk
-        self.run_id = run.pk if run else None
+        self.run_id, self.write = (run.pk if run else None), write
         self.mapping = mapping or Mapping()
         self.on = on or today()
         self.table = open_table(path, name, encoding or self.mapping.encoding)
@@ -274,29 +211,38 @@ class Planner:
         self.where = columns_found(self.table.header, self.mapping, name, self.table.read_as)
         self.defaults = {**DEFAULTS, **self.mapping.defaults}
         self.columns = {c: Column(c, self.mapping.date_format) for c in {**self.where, **self.defaults}}
-        self.existing = _Existing(municipality)
         self.ids = _Ids(write)
-        # What the file added so far, so later rows match it.
-        self.keys, self.people, self.animals, self.chips = set(), {}, {}, {}
-        self.certificates, self.licenses, self.births, self.expiry_of = {}, set(), {}, {}
+        # Records on record before this plan began; a higher id was written by this run itself
+        # (an earlier batch), a negative one is a dry run's stand-in.
+        self.last_person = _last_id(Person, self.m)
+        self.last_animal = _last_id(Animal, self.m)
         self.used_people, self.used_animals = set(), set()
+        self.expiry_of = {}
         self.make = {model: Maker(model) for model in (Person, Animal, RabiesVaccination, License)}
         self.cleaned = {}
 
     def batches(self, batch_size=BATCH_SIZE):
         """The valid rows of each batch of `batch_size` source rows, as RowPlans."""
         rows = ((line, cells) for line, cells in self.table.rows if any(c.strip() for c in cells))
-        while batch := list(islice(rows, batch_size)):
-            self.plan.rows += len(batch)
-            mapped = self.not_imported_yet(self.mapped(batch))
-            self.ids.batch(len(mapped))
-            todo = []
-            for line, raw, values, problems in self.typed(mapped):
-                planned = self.checked(line, raw, values, problems)
-                if planned:
-                    todo.append(planned)
-            self.plan.valid += len(todo)
-            yield todo
+        self.scratch = Scratch()
+        try:
+            while batch := list(islice(rows, batch_size)):
+                self.plan.rows += len(batch)
+                mapped = self.not_imported_yet(self.mapped(batch))
+                self.ids.batch(len(mapped))
+                typed = list(self.typed(mapped))
+                self.found = Found(self.m, None if self.write else self.scratch, [_keys(t[2]) for t in typed])
+                todo = []
+                for line, raw, values, problems in typed:
+                    planned = self.checked(line, raw, values, problems)
+                    if planned:
+                        todo.append(planned)
+                self.plan.valid += len(todo)
+                self.scratch.flush()
+                yield todo
+        finally:
+            self.found = None
+            self.scratch.close()
 
     def mapped(self, batch):
         """(line, {column: text}) with the mapping's values and defaults applied."""
@@ -316,21 +262,25 @@ class Planner:
 
     def not_imported_yet(self, rows):
         """Rows neither imported by an earlier run (their key is recorded) nor repeating an earlier
-        line of this file."""
+        line of this file (its key is in the scratch table, or earlier in the batch)."""
         keyed = [(line, raw, row_key(raw)) for line, raw in rows]
-        done = recorded(self.m, [k for _, _, k in keyed])
+        keys = [k for _, _, k in keyed]
+        done = recorded(self.m, keys)
+        seen = {k[2:] for k in self.scratch.get("r:" + k for k in keys)}
         out = []
         for line, raw, key in keyed:
-            if key in self.keys:
+            if key in seen:
                 self.plan.repeat(line)
-            elif key in done and done[key] == self.run_id:  # written before this run was interrupted
-                self.keys.add(key)
-                self.plan.resumed_past += 1
-            elif key in done:
+                continue
+            if key in done and done[key] != self.run_id:  # a line repeating it is "already" too
                 self.plan.already += 1
+                continue
+            if key in done:  # written before this run was interrupted
+                self.plan.resumed_past += 1
             else:
-                self.keys.add(key)
                 out.append((line, raw, key))
+            seen.add(key)
+            self.scratch.add("r:" + key)
         return out
 
     def typed(self, rows):
@@ -369,18 +319,14 @@ class Planner:
 
     def owner(self, row):
         """The owner: one already here or earlier in the file with the same name and address
-        (normalised), else a new person."""
+        (normalised: registry/names.py), else a new person."""
         p = row.fields("person")
-        row.owner_key = (normalise(p["name"]), normalise(p.get("street", "")))
-        found = self.existing.people.get(row.owner_key)
-        if found:
-            row.matched.add(found)
-            return found, None
-        found = self.people.get(row.owner_key)
+        row.owner_key = person_key(p["name"], p.get("street", ""))
+        found = self.found.people.get(row.owner_key)
         if found:
             return found, None
         row.required("person", p)
-        return None, self.make[Person](municipality_id=self.m, **p)
+        return None, self.make[Person](municipality_id=self.m, match_key=row.owner_key, **p)
 
     def animal(self, row, person):
         """The animal: the same microchip, or the same owner, name and species, else a new one,
@@ -388,15 +334,9 @@ class Planner:
         a = row.fields("animal")
         chip = a.get("microchip", "")
         row.animal_key = (person, normalise(a["name"]), a.get("species"))
-        found = self.existing.chips.get(chip) if chip else None
+        found = self.found.chips.get(chip) if chip else None
         if found is None and person:
-            found = self.existing.animals.get(row.animal_key)
-        if found:
-            row.matched.add(found)
-            return found, None
-        found = self.chips.get(chip) if chip else None
-        if found is None and person:
-            found = self.animals.get(row.animal_key)
+            found = self.found.animals.get(row.animal_key)
         if found:
             return found, None
         row.required("animal", a)
@@ -413,7 +353,7 @@ class Planner:
         serial = v.pop("certificate_serial", "")
         if not serial:
             return None, None
-        holder = self.existing.certificates.get(serial, self.certificates.get(serial))
+        holder = self.found.certificates.get(serial)
         if holder is not None:
             if animal is None or holder != animal:
                 row.problem(
@@ -435,7 +375,7 @@ class Planner:
         )
         d = vaccination.__dict__
         row.required("vaccination", d)
-        born = new_animal.birth_date if new_animal else self.existing.births.get(animal, self.births.get(animal))
+        born = new_animal.birth_date if new_animal else self.found.births.get(animal)
         row.model_rules(vaccination, "vaccination", born)
         d["certificate_serial"] = serial
         return None, vaccination
@@ -445,7 +385,7 @@ class Planner:
         rule pack says for the day it was issued."""
         lic = row.fields("license")
         year = lic.get("license_year")
-        if not year or (animal and ((animal, year) in self.existing.licenses or (animal, year) in self.licenses)):
+        if not year or (animal and (animal, year) in self.found.licenses):
             return None, None
         issued_on = lic.get("issued_on")
         if issued_on is None:
@@ -477,41 +417,72 @@ class Planner:
         return None, license
 
     def register(self, row, person, new_person, animal, new_animal, vaccination, new_vaccination, license, new_license):
-        """A valid row's new records get their ids, and their keys, so later rows match them."""
-        plan = self.plan
+        """A valid row's new records get their ids, and their keys, so later rows match them
+        (this batch's through `found`, later batches' in a dry run through the scratch table)."""
+        plan, found, scratch = self.plan, self.found, None if self.write else self.scratch
         if new_person is not None:
             person = new_person.__dict__["id"] = self.ids.new(Person)
-            self.people[row.owner_key] = person
+            found.people[row.owner_key] = person
+            if scratch:
+                scratch.add("o:" + row.owner_key, person)
         if new_animal is not None:
             animal = new_animal.__dict__["id"] = self.ids.new(Animal)
-            self.animals[(person, *row.animal_key[1:])] = animal
+            key = (person, *row.animal_key[1:])
+            found.animals[key] = animal
+            born = new_animal.birth_date
+            if born:
+                found.births[animal] = born
             if new_animal.microchip:
-                self.chips[new_animal.microchip] = animal
-            if new_animal.birth_date:
-                self.births[animal] = new_animal.birth_date
+                found.chips[new_animal.microchip] = animal
+            if scratch:
+                aux = born.toordinal() if born else None
+                scratch.add(f"a:{key[0]}|{key[1]}|{key[2]}", animal, aux)
+                if new_animal.microchip:
+                    scratch.add("c:" + new_animal.microchip, animal, aux)
         if new_vaccination is not None:
             d = new_vaccination.__dict__
             vaccination = d["id"] = self.ids.new(RabiesVaccination)
             d["animal_id"] = animal
-            self.certificates[new_vaccination.certificate_serial] = animal
+            found.certificates[new_vaccination.certificate_serial] = animal
+            if scratch:
+                scratch.add("v:" + new_vaccination.certificate_serial, animal)
             plan.vaccinations_new += 1
         if new_license is not None:
             d = new_license.__dict__
             license = d["id"] = self.ids.new(License)
             d["animal_id"], d["holder_id"] = animal, person
-            self.licenses.add((animal, new_license.license_year))
+            found.licenses.add((animal, new_license.license_year))
+            if scratch:
+                scratch.add(f"l:{animal}|{new_license.license_year}")
             plan.licenses_new += 1
         if new_person is not None:
             plan.owners_new += 1
-        elif person in row.matched and person not in self.used_people:
+        elif 0 < person <= self.last_person and person not in self.used_people:
             self.used_people.add(person)
             plan.owners_matched += 1
         if new_animal is not None:
             plan.animals_new += 1
-        elif animal in row.matched and animal not in self.used_animals:
+        elif 0 < animal <= self.last_animal and animal not in self.used_animals:
             self.used_animals.add(animal)
             plan.animals_matched += 1
         return person, animal, vaccination, license
+
+
+def _last_id(model, m) -> int:
+    return model.objects.filter(municipality_id=m).aggregate(last=Max("pk"))["last"] or 0
+
+
+def _keys(records) -> tuple:
+    """What a row is matched on (imports/matching.py, Found)."""
+    p, a, v, lic = records["person"], records["animal"], records["vaccination"], records["license"]
+    return (
+        person_key(p.get("name") or "", p.get("street") or ""),
+        normalise(a.get("name") or ""),
+        a.get("species"),
+        a.get("microchip") or "",
+        v.get("certificate_serial") or "",
+        lic.get("license_year"),
+    )
 
 
 class _Row:
@@ -519,7 +490,7 @@ class _Row:
 
     def __init__(self, planner, line, raw, records):
         self.planner, self.line, self.raw, self.records = planner, line, raw, records
-        self.problems, self.matched = [], set()
+        self.problems = []
         p = records["person"]
         self.address = ", ".join(x for x in (p.get("street"), p.get("city"), p.get("state"), p.get("postal_code")) if x)
 
@@ -553,7 +524,7 @@ class _Row:
             finally:
                 d["animal_id"] = None
                 instance._state.fields_cache.pop("animal", None)
-            if len(self.planner.cleaned) > 100_000:
+            if len(self.planner.cleaned) > 10_000:
                 self.planner.cleaned.clear()
             self.planner.cleaned[key] = errors
         for name, messages in errors.items():

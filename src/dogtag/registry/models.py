@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from dogtag.lib.dates import shown
+from dogtag.registry.names import person_key
 
 
 def today():
@@ -57,12 +58,19 @@ class Person(Scoped):
     postal_code = models.CharField(max_length=10)
     phone = models.CharField(max_length=30, blank=True)
     email = models.EmailField(blank=True)
+    match_key = models.TextField(
+        blank=True, editable=False, help_text="name and street normalised (registry/names.py), set by clean()"
+    )
 
     class Meta:
         ordering = ["name"]
+        indexes = [models.Index(fields=["municipality", "match_key"], name="person_match_key")]
 
     def __str__(self):
         return self.name
+
+    def clean(self):
+        self.match_key = person_key(self.name, self.street)
 
     @property
     def address(self):
