@@ -16,6 +16,7 @@ from django.db import connection
 
 from dogtag.imports.bulk import write_rows
 from dogtag.imports.models import ImportBatch, ImportRow
+from dogtag.lib.compiled import db_table
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership, Person, RabiesVaccination
 from dogtag.registry.names import normalise
@@ -105,7 +106,7 @@ class Found:
         chips = {r[3] for r in rows if r[3]}
         serials = {r[4] for r in rows if r[4]}
         for key, pk in _rows(
-            f"SELECT match_key, MIN(id) FROM {Person._meta.db_table} WHERE municipality_id = %s AND {{where}} "
+            f"SELECT match_key, MIN(id) FROM {db_table(Person)} WHERE municipality_id = %s AND {{where}} "
             "GROUP BY match_key",
             [m],
             "match_key",
@@ -113,7 +114,7 @@ class Found:
         ):
             self.people[key] = pk
         for chip, pk, born in _rows(
-            f"SELECT microchip, id, birth_date FROM {Animal._meta.db_table} WHERE municipality_id = %s AND {{where}}",
+            f"SELECT microchip, id, birth_date FROM {db_table(Animal)} WHERE municipality_id = %s AND {{where}}",
             [m],
             "microchip",
             chips,
@@ -122,7 +123,7 @@ class Found:
             self.births[pk] = born
         self.certificates = dict(
             _rows(
-                f"SELECT certificate_serial, animal_id FROM {RabiesVaccination._meta.db_table} "
+                f"SELECT certificate_serial, animal_id FROM {db_table(RabiesVaccination)} "
                 "WHERE municipality_id = %s AND {where}",
                 [m],
                 "certificate_serial",
@@ -143,8 +144,8 @@ class Found:
         # The animals of the owners found, by owner, name and species.
         found_owners = {self.people[r[0]] for r in rows if r[0] in self.people}
         for person, pk, name, species, born in _rows(
-            f"SELECT o.person_id, a.id, a.name, a.species, a.birth_date FROM {Ownership._meta.db_table} o "
-            f"JOIN {Animal._meta.db_table} a ON a.id = o.animal_id WHERE o.municipality_id = %s AND {{where}} "
+            f"SELECT o.person_id, a.id, a.name, a.species, a.birth_date FROM {db_table(Ownership)} o "
+            f"JOIN {db_table(Animal)} a ON a.id = o.animal_id WHERE o.municipality_id = %s AND {{where}} "
             "ORDER BY o.id",
             [m],
             "o.person_id",
@@ -162,7 +163,7 @@ class Found:
         animals = set(self.chips.values()) | set(self.animals.values()) | set(self.certificates.values())
         self.licenses = set(
             _rows(
-                f"SELECT animal_id, license_year FROM {License._meta.db_table} "
+                f"SELECT animal_id, license_year FROM {db_table(License)} "
                 "WHERE municipality_id = %s AND voided_at IS NULL AND {where}",
                 [m],
                 "animal_id",

@@ -156,6 +156,22 @@ def model_columns(model, prefix: str = "") -> list[str]:
     return [prefix + (f.attname if not prefix else f.name) for f in model._meta.concrete_fields]
 
 
+def db_table(model) -> str:
+    """The model's table, for SQL written by hand about another app's model (its `_meta` is that
+    app's own)."""
+    return model._meta.db_table
+
+
+def column(model, name: str) -> str:
+    """The column of the model's field `name`."""
+    return model._meta.get_field(name).column
+
+
+def related_model(model, name: str):
+    """The model at the other end of the model's relation `name`."""
+    return model._meta.get_field(name).related_model
+
+
 def instance(model, values, using: str = DEFAULT_DB_ALIAS):
     """The model instance of a row of its concrete fields, as the ORM would have made it."""
     fields = model._meta.concrete_fields

@@ -39,8 +39,6 @@ def animal_and_stock(user, pk: int, on: date) -> tuple[Animal, set[int]]:
     if animal is None or animal.municipality_id not in municipality_ids(user):
         raise Http404("No such record in the municipalities you serve.")
     row = rows[0]
-    width = len(Animal._meta.concrete_fields)
-    municipality = instance(Municipality, row[width:])
-    Animal._meta.get_field("municipality").set_cached_value(animal, municipality)
+    animal.municipality = instance(Municipality, row[len(model_columns(Animal)) :])
     stocked = {year for year, in_stock in zip(years, row[-len(STOCK_YEARS) :], strict=True) if in_stock}
     return animal, stocked

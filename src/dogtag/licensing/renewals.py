@@ -11,6 +11,7 @@ from datetime import date
 from django.db import connection
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 
+from dogtag.lib.compiled import column, db_table, related_model
 from dogtag.lib.links import renewal_url
 from dogtag.licensing import law
 from dogtag.licensing.models import License, RenewalNotice
@@ -90,8 +91,8 @@ def notice_insert(municipality, license_year: int, on: date, run_id: int, create
     )
     due_sql, due_params = due.query.sql_with_params()
     owners_sql, owners_params = owners.query.sql_with_params()
-    person = q(Person._meta.db_table)
-    opt_out = Person._meta.get_field("reminder_opt_out").related_model._meta
+    person = q(db_table(Person))
+    opt_out = related_model(Person, "reminder_opt_out")
     sql = (
         f"INSERT INTO {q(RenewalNotice._meta.db_table)} ({', '.join(q(c) for c in NOTICE_COLUMNS)}) "
         f"SELECT %s, c.c_id, %s, o.o_person, %s, (p.{q('email')} <> '' AND r.{q('id')} IS NULL), %s, "
@@ -99,7 +100,7 @@ def notice_insert(municipality, license_year: int, on: date, run_id: int, create
         f"FROM ({due_sql}) c "
         f"JOIN ({owners_sql}) o ON o.o_animal = c.c_id "
         f"JOIN {person} p ON p.{q('id')} = o.o_person "
-        f"LEFT JOIN {q(opt_out.db_table)} r ON r.{q(opt_out.get_field('person').column)} = p.{q('id')}"
+        f"LEFT JOIN {q(db_table(opt_out))} r ON r.{q(column(opt_out, 'person'))} = p.{q('id')}"
     )
     created = connection.ops.adapt_datetimefield_value(created_at)
     return sql, [municipality.pk, license_year, created, run_id, *due_params, *owners_params]
