@@ -44,6 +44,7 @@ def ensure_postgres_database(url: str | None = None):
 
 # --- SQL over a series of row numbers ----------------------------------------------------------
 
+
 def vendor() -> str:
     from django.db import connection
 
@@ -96,18 +97,24 @@ def insert_series(model, n: int, columns: dict[str, str], *, where: str | None =
         quoted = ", ".join(connection.ops.quote_name(c) for c in names)
         select = f"SELECT {', '.join(values)} FROM s" + (f" WHERE {where.replace('%', '%%')}" if where else "")
         if connection.vendor == "postgresql":
-            sql = (f"INSERT INTO {connection.ops.quote_name(table)} ({quoted}) "
-                   f"{select.replace(' FROM s', ' FROM generate_series(0, %s) AS s(i)', 1)}")
+            sql = (
+                f"INSERT INTO {connection.ops.quote_name(table)} ({quoted}) "
+                f"{select.replace(' FROM s', ' FROM generate_series(0, %s) AS s(i)', 1)}"
+            )
             where_params = params + [n - 1]
         else:
-            sql = (f"WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i + 1 < %s) "
-                   f"INSERT INTO {connection.ops.quote_name(table)} ({quoted}) {select}")
+            sql = (
+                f"WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i + 1 < %s) "
+                f"INSERT INTO {connection.ops.quote_name(table)} ({quoted}) {select}"
+            )
             where_params = [n] + params
         if n > 0:
             cursor.execute(sql, where_params)
         if connection.vendor == "postgresql":
-            cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                           f"(SELECT COALESCE(MAX(id), 1) FROM {connection.ops.quote_name(table)}))")
+            cursor.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                f"(SELECT COALESCE(MAX(id), 1) FROM {connection.ops.quote_name(table)}))"
+            )
     return first_id
 
 
@@ -120,6 +127,7 @@ def analyze():
 
 # --- the registry --------------------------------------------------------------------------------
 
+
 def bulk_animals(municipality, n, *, vaccinated: str | None = "1 = 1", city="Benton", postal_code="53803"):
     """`n` dogs, two to an owner, each with a certificate running to mid-2028 where the SQL
     condition `vaccinated` (over i) holds. Returns the first animal's id (animal i is first + i)."""
@@ -127,28 +135,66 @@ def bulk_animals(municipality, n, *, vaccinated: str | None = "1 = 1", city="Ben
 
     started = time.perf_counter()
     m = municipality.pk
-    first_person = insert_series(Person, n // 2 + 1, {
-        "municipality_id": str(m), "name": text("'Owner '", "i"), "street": text("i", "' Main St'"),
-        "city": f"'{city}'", "postal_code": f"'{postal_code}'",
-        "match_key": text("'owner '", "i", "'|'", "i", "' main st'"),  # registry/names.py's person_key
-    })
-    first_animal = insert_series(Animal, n, {
-        "municipality_id": str(m), "name": text("'Dog '", "i"), "sex": "'male'", "breed": "'Mix'",
-        "color": "'black'", "birth_date": day("2018-01-01", "(i % 7) * 365 + (i % 12) * 30"),
-    })
-    insert_series(Ownership, n, {
-        "municipality_id": str(m), "animal_id": f"{first_animal} + i", "person_id": f"{first_person} + i / 2",
-        "started_on": "'2019-01-01'",
-    })
+    first_person = insert_series(
+        Person,
+        n // 2 + 1,
+        {
+            "municipality_id": str(m),
+            "name": text("'Owner '", "i"),
+            "street": text("i", "' Main St'"),
+            "city": f"'{city}'",
+            "postal_code": f"'{postal_code}'",
+            "match_key": text("'owner '", "i", "'|'", "i", "' main st'"),  # registry/names.py's person_key
+        },
+    )
+    first_animal = insert_series(
+        Animal,
+        n,
+        {
+            "municipality_id": str(m),
+            "name": text("'Dog '", "i"),
+            "sex": "'male'",
+            "breed": "'Mix'",
+            "color": "'black'",
+            "birth_date": day("2018-01-01", "(i % 7) * 365 + (i % 12) * 30"),
+        },
+    )
+    insert_series(
+        Ownership,
+        n,
+        {
+            "municipality_id": str(m),
+            "animal_id": f"{first_animal} + i",
+            "person_id": f"{first_person} + i / 2",
+            "started_on": "'2019-01-01'",
+        },
+    )
     if vaccinated:
-        insert_series(RabiesVaccination, n, {
-            "municipality_id": str(m), "animal_id": f"{first_animal} + i",
-            "certificate_serial": text("'R'", f"{first_animal} + i"), "owner_name": "'o'", "owner_address": "'a'",
-            "animal_name": text("'Dog '", "i"), "sex": "'male'", "altered": "(1 = 0)", "breed": "'Mix'",
-            "color": "'black'", "vaccinated_on": "'2026-06-01'", "vaccine_type": "'k'", "vaccine_serial": "'L'",
-            "expires_on": "'2028-06-01'", "veterinarian_name": "'V'", "veterinarian_address": "'A'",
-            "veterinarian_phone": "'P'", "rabies_tag_number": text("'T'", f"{first_animal} + i"),
-        }, where=vaccinated)
+        insert_series(
+            RabiesVaccination,
+            n,
+            {
+                "municipality_id": str(m),
+                "animal_id": f"{first_animal} + i",
+                "certificate_serial": text("'R'", f"{first_animal} + i"),
+                "owner_name": "'o'",
+                "owner_address": "'a'",
+                "animal_name": text("'Dog '", "i"),
+                "sex": "'male'",
+                "altered": "(1 = 0)",
+                "breed": "'Mix'",
+                "color": "'black'",
+                "vaccinated_on": "'2026-06-01'",
+                "vaccine_type": "'k'",
+                "vaccine_serial": "'L'",
+                "expires_on": "'2028-06-01'",
+                "veterinarian_name": "'V'",
+                "veterinarian_address": "'A'",
+                "veterinarian_phone": "'P'",
+                "rabies_tag_number": text("'T'", f"{first_animal} + i"),
+            },
+            where=vaccinated,
+        )
     if vendor() == "postgresql":
         analyze()
     print(f"populated {n:,} animals in {municipality} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
@@ -163,31 +209,64 @@ def bulk_licenses(municipality, first_animal: int, n: int, *, year: int, issued_
 
     started = time.perf_counter()
     m = municipality.pk
-    lot = insert_series(TagLot, 1, {
-        "municipality_id": str(m), "license_year": str(year), "first_serial": "1", "last_serial": str(n),
-        "received_on": f"'{year}-01-02'", "received_by_id": str(issued_by_id),
-    })
+    lot = insert_series(
+        TagLot,
+        1,
+        {
+            "municipality_id": str(m),
+            "license_year": str(year),
+            "first_serial": "1",
+            "last_serial": str(n),
+            "received_on": f"'{year}-01-02'",
+            "received_by_id": str(issued_by_id),
+        },
+    )
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT MIN(person_id) FROM {Ownership._meta.db_table} WHERE animal_id = %s", [first_animal])
         first_person = cursor.fetchone()[0]
-    first_license = insert_series(License, n, {
-        "municipality_id": str(m), "license_year": str(year), "serial": "i + 1", "animal_id": f"{first_animal} + i",
-        "holder_id": f"{first_person} + i / 2", "issued_on": f"'{year}-02-01'", "expires_on": f"'{year}-12-31'",
-        "tax": "'10.00'", "late_fee": "'0.00'", "issued_by_id": str(issued_by_id),
-        "owner_name": text("'Owner '", "i / 2"), "owner_address": text("i / 2", "' Main St'"),
-        "animal_name": text("'Dog '", "i"), "species": "'dog'", "sex": "'male'", "breed": "'Mix'",
-        "color": "'black'", "county": f"'{municipality.county}'",
-    })
-    insert_series(Tag, n, {
-        "municipality_id": str(m), "lot_id": str(lot), "license_year": str(year), "serial": "i + 1",
-        "status": f"'{Tag.Status.ISSUED}'", "license_id": f"{first_license} + i",
-    })
+    first_license = insert_series(
+        License,
+        n,
+        {
+            "municipality_id": str(m),
+            "license_year": str(year),
+            "serial": "i + 1",
+            "animal_id": f"{first_animal} + i",
+            "holder_id": f"{first_person} + i / 2",
+            "issued_on": f"'{year}-02-01'",
+            "expires_on": f"'{year}-12-31'",
+            "tax": "'10.00'",
+            "late_fee": "'0.00'",
+            "issued_by_id": str(issued_by_id),
+            "owner_name": text("'Owner '", "i / 2"),
+            "owner_address": text("i / 2", "' Main St'"),
+            "animal_name": text("'Dog '", "i"),
+            "species": "'dog'",
+            "sex": "'male'",
+            "breed": "'Mix'",
+            "color": "'black'",
+            "county": f"'{municipality.county}'",
+        },
+    )
+    insert_series(
+        Tag,
+        n,
+        {
+            "municipality_id": str(m),
+            "lot_id": str(lot),
+            "license_year": str(year),
+            "serial": "i + 1",
+            "status": f"'{Tag.Status.ISSUED}'",
+            "license_id": f"{first_license} + i",
+        },
+    )
     if vendor() == "postgresql":
         analyze()
-    print(f"populated {n:,} licenses and tags in {municipality} in {time.perf_counter() - started:.1f} s",
-          file=sys.stderr)
+    print(
+        f"populated {n:,} licenses and tags in {municipality} in {time.perf_counter() - started:.1f} s", file=sys.stderr
+    )
     return first_license
 
 

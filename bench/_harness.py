@@ -22,6 +22,7 @@ returns is dropped). The peak memory is the process's resident high-water mark d
 so in the output). Servers in subprocesses
 report their own CPU through `tree_cpu_seconds(pid)`.
 """
+
 from __future__ import annotations
 
 import gc
@@ -68,6 +69,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 # --- memory ------------------------------------------------------------------------------------
+
 
 def _reset_peak() -> bool:
     try:
@@ -136,6 +138,7 @@ def tree_rss_mb(pid: int) -> float:
 
 # --- interleaved runs ---------------------------------------------------------------------------
 
+
 @dataclass
 class Series:
     values: list[float] = field(default_factory=list)
@@ -189,8 +192,9 @@ class Bench:
     def note(self, text: str) -> None:
         print(f"   {text}", flush=True)
 
-    def interleave(self, sides: Mapping[str, Callable[[], float | None]], *, repetitions: int = 3,
-                   warmup: int = 1, label: str = "") -> Runs:
+    def interleave(
+        self, sides: Mapping[str, Callable[[], float | None]], *, repetitions: int = 3, warmup: int = 1, label: str = ""
+    ) -> Runs:
         """Each side `warmup` times untimed, then A B A B ... `repetitions` times; prints min and median."""
         repetitions = max(repetitions, 3)
         runs = Runs((name, Side(name)) for name in sides)
@@ -250,6 +254,7 @@ def _num(value: float) -> str:
 
 # --- a real server -------------------------------------------------------------------------------
 
+
 def free_port() -> int:
     import socket
 
@@ -265,12 +270,24 @@ def start_server(port: int, *, workers: int = 2, threads: int = 4, **env):
     import subprocess
     from http.client import HTTPConnection
 
-    env = {**os.environ, "DOGTAG_BIND": f"127.0.0.1:{port}", "DOGTAG_WORKERS": str(workers),
-           "DOGTAG_THREADS": str(threads), "ALLOWED_HOSTS": "127.0.0.1", "DEBUG": "false",
-           # Plain HTTP on the loopback, as behind a TLS-terminating proxy (without its header).
-           "SECURE_SSL_REDIRECT": "false", **env}
-    server = subprocess.Popen([sys.executable, "-m", "dogtag", "serve", "--no-collectstatic"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    env = {
+        **os.environ,
+        "DOGTAG_BIND": f"127.0.0.1:{port}",
+        "DOGTAG_WORKERS": str(workers),
+        "DOGTAG_THREADS": str(threads),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DEBUG": "false",
+        # Plain HTTP on the loopback, as behind a TLS-terminating proxy (without its header).
+        "SECURE_SSL_REDIRECT": "false",
+        **env,
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "dogtag", "serve", "--no-collectstatic"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         try:
@@ -288,6 +305,7 @@ def start_server(port: int, *, workers: int = 2, threads: int = 4, **env):
 
 
 # --- a page and its own SQL ----------------------------------------------------------------------
+
 
 def sql_of(call) -> list[str]:
     """The SQL statements one call runs (Django's connection), as the database received them."""

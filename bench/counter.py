@@ -96,13 +96,18 @@ def main():
     def floor():
         return percentile(latencies_ms(lambda i: replay(statements), SAMPLES), 99)
 
-    runs = bench.interleave({"dogtag": page, "floor": floor}, repetitions=3,
-                            label="the counter page vs its own SQL replayed (figure: p99 ms)")
+    runs = bench.interleave(
+        {"dogtag": page, "floor": floor},
+        repetitions=3,
+        label="the counter page vs its own SQL replayed (figure: p99 ms)",
+    )
     p99 = runs["dogtag"].figure.median
     bench.result("counter.p99", ratio=runs.ratio("figure"), value=p99, unit="ms", goal="value<=50", met=p99 <= 50)
     issued = latencies_ms(issue, SAMPLES)
-    bench.note(f"issue at the counter (payment, tag, audit): p50 {percentile(issued, 50):.1f} ms, "
-               f"p99 {percentile(issued, 99):.1f} ms ({SAMPLES} licenses)")
+    bench.note(
+        f"issue at the counter (payment, tag, audit): p50 {percentile(issued, 50):.1f} ms, "
+        f"p99 {percentile(issued, 99):.1f} ms ({SAMPLES} licenses)"
+    )
 
 
 if __name__ == "__main__":

@@ -83,14 +83,21 @@ def populate(n):
         bulk_animals(benton, n)
         fees = {"license_tax.altered": "5.00", "license_tax.unaltered": "10.00", "late_fee": "5.00"}
         for key, amount in fees.items():
-            actions.set_fee(acting_user=clerk, municipality=benton, key=key, amount=amount,
-                            effective_on=date(2020, 1, 1), authority="bench")
+            actions.set_fee(
+                acting_user=clerk,
+                municipality=benton,
+                key=key,
+                amount=amount,
+                effective_on=date(2020, 1, 1),
+                authority="bench",
+            )
     in_stock = Tag.objects.filter(municipality=benton, license_year=YEAR, status=Tag.Status.IN_STOCK).count()
     if in_stock < 20_000:
         last = Tag.objects.filter(municipality=benton, license_year=YEAR).order_by("-serial").first()
         first = (last.serial if last else 0) + 1
-        actions.receive_tag_lot(acting_user=clerk, municipality=benton, license_year=YEAR,
-                                first_serial=first, last_serial=first + 49_999)
+        actions.receive_tag_lot(
+            acting_user=clerk, municipality=benton, license_year=YEAR, first_serial=first, last_serial=first + 49_999
+        )
     return benton, clerk
 
 
@@ -98,8 +105,12 @@ def main():
     benton, clerk = populate(bench.size)
     token = issue_api_token(acting_user=clerk, user=clerk, name="bench")[1]
     licensed = License.objects.filter(license_year=YEAR).values("animal_id")
-    animals = list(Animal.objects.filter(municipality=benton).exclude(pk__in=licensed)
-                   .order_by("pk").values_list("pk", flat=True)[:CLERKS * PER_CLERK * 10])
+    animals = list(
+        Animal.objects.filter(municipality=benton)
+        .exclude(pk__in=licensed)
+        .order_by("pk")
+        .values_list("pk", flat=True)[: CLERKS * PER_CLERK * 10]
+    )
     if len(animals) < CLERKS * PER_CLERK * 8:
         sys.exit("not enough unlicensed animals left: use a fresh database (drop dogtag_bench_issue)")
     expires = f"{YEAR}-12-31"
@@ -158,29 +169,54 @@ def main():
         clerks(raw_sql)
 
     try:
-        bench.note(f"{Animal.objects.filter(municipality=benton).count():,} animals in Benton; "
-                   f"{CLERKS} clerks x {PER_CLERK} licenses a run")
+        bench.note(
+            f"{Animal.objects.filter(municipality=benton).count():,} animals in Benton; "
+            f"{CLERKS} clerks x {PER_CLERK} licenses a run"
+        )
         connection.close()
-        runs = bench.interleave({"dogtag": dogtag, "floor": floor}, repetitions=3, warmup=1,
-                                label=f"license issue, {CLERKS} concurrent clerks, API over HTTP vs raw SQL")
+        runs = bench.interleave(
+            {"dogtag": dogtag, "floor": floor},
+            repetitions=3,
+            warmup=1,
+            label=f"license issue, {CLERKS} concurrent clerks, API over HTTP vs raw SQL",
+        )
         done = CLERKS * PER_CLERK
         rate = done / runs["dogtag"].wall.median
         floor_rate = done / runs["floor"].wall.median
         with connection.cursor() as c:
-            c.execute("SELECT count(*) FROM (SELECT 1 FROM licensing_license WHERE municipality_id = %s "
-                      "GROUP BY license_year, serial HAVING count(*) > 1) d", [benton.pk])
+            c.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM licensing_license WHERE municipality_id = %s "
+                "GROUP BY license_year, serial HAVING count(*) > 1) d",
+                [benton.pk],
+            )
             duplicate_serials = c.fetchone()[0]
-            c.execute("SELECT count(*) FROM (SELECT 1 FROM licensing_tag WHERE license_id IS NOT NULL "
-                      "GROUP BY license_id HAVING count(*) > 1) d")
+            c.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM licensing_tag WHERE license_id IS NOT NULL "
+                "GROUP BY license_id HAVING count(*) > 1) d"
+            )
             tags_twice = c.fetchone()[0]
-        bench.note(f"dogtag: {rate:,.1f} licenses/s, server CPU {sorted(server_cpu)[len(server_cpu) // 2]:.1f} ms "
-                   f"a license; floor: {floor_rate:,.1f} licenses/s; duplicate serials {duplicate_serials}, "
-                   f"licenses with two tags {tags_twice}")
+        bench.note(
+            f"dogtag: {rate:,.1f} licenses/s, server CPU {sorted(server_cpu)[len(server_cpu) // 2]:.1f} ms "
+            f"a license; floor: {floor_rate:,.1f} licenses/s; duplicate serials {duplicate_serials}, "
+            f"licenses with two tags {tags_twice}"
+        )
         ratio = runs.ratio("wall")
-        bench.result("issue.throughput", ratio=ratio, value=rate, unit="licenses/s", goal="value>=100,ratio<=3",
-                     met=rate >= 100 and ratio <= 3)
-        bench.result("issue.duplicate_tags", ratio=0, value=duplicate_serials + tags_twice, unit="",
-                     goal="value=0", met=duplicate_serials + tags_twice == 0)
+        bench.result(
+            "issue.throughput",
+            ratio=ratio,
+            value=rate,
+            unit="licenses/s",
+            goal="value>=100,ratio<=3",
+            met=rate >= 100 and ratio <= 3,
+        )
+        bench.result(
+            "issue.duplicate_tags",
+            ratio=0,
+            value=duplicate_serials + tags_twice,
+            unit="",
+            goal="value=0",
+            met=duplicate_serials + tags_twice == 0,
+        )
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

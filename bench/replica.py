@@ -54,12 +54,34 @@ def start_clusters():
     options = f"-p {ports[0]} -k {ROOT} -c listen_addresses=127.0.0.1 -c wal_level=replica -c max_wal_senders=4"
     pg_ctl(primary, "-l", os.path.join(ROOT, "primary.log"), "-o", options, "start")
     started = time.perf_counter()
-    as_postgres(f"{BIN}/pg_basebackup", "-h", "127.0.0.1", "-p", str(ports[0]), "-U", "postgres", "-D", replica,
-                "-R", "-X", "stream", "-c", "fast")
-    pg_ctl(replica, "-l", os.path.join(ROOT, "replica.log"), "-o",
-           f"-p {ports[1]} -k {ROOT} -c listen_addresses=127.0.0.1 -c hot_standby=on", "start")
-    bench.note(f"primary on :{ports[0]}, streaming replica on :{ports[1]} (pg_basebackup and start: "
-               f"{time.perf_counter() - started:.1f} s), under {ROOT}")
+    as_postgres(
+        f"{BIN}/pg_basebackup",
+        "-h",
+        "127.0.0.1",
+        "-p",
+        str(ports[0]),
+        "-U",
+        "postgres",
+        "-D",
+        replica,
+        "-R",
+        "-X",
+        "stream",
+        "-c",
+        "fast",
+    )
+    pg_ctl(
+        replica,
+        "-l",
+        os.path.join(ROOT, "replica.log"),
+        "-o",
+        f"-p {ports[1]} -k {ROOT} -c listen_addresses=127.0.0.1 -c hot_standby=on",
+        "start",
+    )
+    bench.note(
+        f"primary on :{ports[0]}, streaming replica on :{ports[1]} (pg_basebackup and start: "
+        f"{time.perf_counter() - started:.1f} s), under {ROOT}"
+    )
     return (primary, replica), ports
 
 
@@ -136,30 +158,50 @@ def run(ports):
     in_process_pages()
     client = Client()
     client.force_login(clerk)
-    pages = ["/m/benton/dashboard/", "/dashboard/", "/m/benton/reports/licenses/", "/m/benton/reports/payments/",
-             "/m/benton/reports/county-clerk/", "/m/benton/reports/tag-stock/",
-             "/m/benton/reports/rabies-expiring/"]
+    pages = [
+        "/m/benton/dashboard/",
+        "/dashboard/",
+        "/m/benton/reports/licenses/",
+        "/m/benton/reports/payments/",
+        "/m/benton/reports/county-clerk/",
+        "/m/benton/reports/tag-stock/",
+        "/m/benton/reports/rabies-expiring/",
+    ]
     served = {}
 
     def reports(alias):
         def go():
             settings.DOGTAG_READ_REPLICA = alias
-            with CaptureQueriesContext(connections["replica"]) as on_replica, \
-                    CaptureQueriesContext(connections["default"]) as on_primary:
+            with (
+                CaptureQueriesContext(connections["replica"]) as on_replica,
+                CaptureQueriesContext(connections["default"]) as on_primary,
+            ):
                 for page in pages:
                     r = client.get(page)
                     assert r.status_code == 200, (page, r.status_code, r.content[:300])
             served[alias] = (len(on_replica), len(on_primary))
+
         return go
 
-    runs = bench.interleave({"replica": reports("replica"), "primary": reports(None)}, repetitions=3,
-                            label=f"{len(pages)} county report pages, on the replica vs on the primary")
+    runs = bench.interleave(
+        {"replica": reports("replica"), "primary": reports(None)},
+        repetitions=3,
+        label=f"{len(pages)} county report pages, on the replica vs on the primary",
+    )
     replica_q, primary_q = served["replica"]
-    bench.note(f"routed to the replica: {replica_q} queries on the replica, {primary_q} on the primary "
-               f"(the session and login); without the replica: {served[None][1]} on the primary")
+    bench.note(
+        f"routed to the replica: {replica_q} queries on the replica, {primary_q} on the primary "
+        f"(the session and login); without the replica: {served[None][1]} on the primary"
+    )
     ratio = runs.ratio("wall")
-    bench.result("replica.reports", ratio=ratio, value=runs["replica"].wall.median * 1000 / len(pages),
-                 unit="ms/page", goal="ratio<=1.5", met=ratio <= 1.5 and replica_q > primary_q)
+    bench.result(
+        "replica.reports",
+        ratio=ratio,
+        value=runs["replica"].wall.median * 1000 / len(pages),
+        unit="ms/page",
+        goal="ratio<=1.5",
+        met=ratio <= 1.5 and replica_q > primary_q,
+    )
     for alias in connections:
         connections[alias].close()
 

@@ -13,6 +13,7 @@ Measures, each Dogtag and the naive function interleaved, CPU seconds:
   and one day each (their own random days: about 46 dogs a batch at 100k).
 Before timing, every dog's tax, late fee and total are checked equal across the three.
 """
+
 from __future__ import annotations
 
 import calendar
@@ -29,10 +30,13 @@ from dogtag.rules.dates import next_secular_day
 from dogtag.rules.licensing import ROW_FACTS, Animal, decide_many, decide_rows, license_charges
 
 JURISDICTIONS = ["wi", "wi-benton", "wi-webster", "wi-river-hills", "wi-sampson", "wi-cedarburg"]
-LOCAL = LocalAmounts.of({
-    "license_tax.altered": {"2023-01-01": "6.00"}, "license_tax.unaltered": {"2023-01-01": "12.00"},
-    "late_fee": {"2023-01-01": "10.00"},
-})
+LOCAL = LocalAmounts.of(
+    {
+        "license_tax.altered": {"2023-01-01": "6.00"},
+        "license_tax.unaltered": {"2023-01-01": "12.00"},
+        "late_fee": {"2023-01-01": "10.00"},
+    }
+)
 YEAR = 2025
 REPORT_DAY = date(YEAR, 6, 15)
 
@@ -45,14 +49,21 @@ def synthetic_dogs(n: int, seed: int = 7) -> list[tuple[str, Animal, date]]:
         on = start + timedelta(days=rng.randrange(365))
         born = on - timedelta(days=rng.randrange(30, 365 * 12))
         acquired = born + timedelta(days=rng.randrange((on - born).days + 1)) if rng.random() < 0.3 else None
-        animal = Animal.model_construct(species="dog", born_on=born, altered=rng.random() < 0.7,
-                                        acquired_on=acquired, trained_to=None,
-                                        kept_only_for_education_or_science=False, license_year=None)
+        animal = Animal.model_construct(
+            species="dog",
+            born_on=born,
+            altered=rng.random() < 0.7,
+            acquired_on=acquired,
+            trained_to=None,
+            kept_only_for_education_or_science=False,
+            license_year=None,
+        )
         dogs.append((rng.choice(JURISDICTIONS), animal, on))
     return dogs
 
 
 # --- the floor: what a clerk's script would do, one dog at a time ------------------------------
+
 
 def plain_figures(jurisdiction: str) -> dict:
     """The pack's licensing figures for the benchmark's year as a plain dict (read once)."""
@@ -65,8 +76,10 @@ def plain_figures(jurisdiction: str) -> dict:
     return {
         "year_starts": (lic.license_year.starts.month, lic.license_year.starts.day),
         "age_months": lic.licensable_age.age.months,
-        "tax": {altered: amount_at(tax.altered if altered else tax.unaltered, on, LOCAL, cite)[0]
-                for altered in (True, False)},
+        "tax": {
+            altered: amount_at(tax.altered if altered else tax.unaltered, on, LOCAL, cite)[0]
+            for altered in (True, False)
+        },
         "minimum": {True: lic.minimum_tax.altered.at(on), False: lic.minimum_tax.unaltered.at(on)},
         "half_after": (lic.half_tax.after.month, lic.half_tax.after.day),
         "half": lic.half_tax.fraction,
@@ -125,8 +138,9 @@ def main() -> None:
 
     def row_of(a: Animal) -> tuple:
         """What a query's row holds: the facts in ROW_FACTS order, each date an object of its own."""
-        return tuple(date.fromordinal(v.toordinal()) if isinstance(v, date) else v
-                     for v in (getattr(a, f) for f in ROW_FACTS))
+        return tuple(
+            date.fromordinal(v.toordinal()) if isinstance(v, date) else v for v in (getattr(a, f) for f in ROW_FACTS)
+        )
 
     rows_by_pack = {j: [row_of(a) for a in animals] for j, animals in by_pack.items()}
 
@@ -137,8 +151,10 @@ def main() -> None:
         return {j: decide_many(packs[j], animals, REPORT_DAY, LOCAL) for j, animals in by_pack.items()}
 
     def naive_on_report_day():
-        return {j: [naive_charges(figures[j], a.born_on, a.altered, a.acquired_on, REPORT_DAY) for a in animals]
-                for j, animals in by_pack.items()}
+        return {
+            j: [naive_charges(figures[j], a.born_on, a.altered, a.acquired_on, REPORT_DAY) for a in animals]
+            for j, animals in by_pack.items()
+        }
 
     def small_batches():
         return {key: decide_many(packs[key[0]], animals, key[1], LOCAL) for key, animals in by_day.items()}
@@ -160,25 +176,44 @@ def main() -> None:
             v = decision.value
             assert (v.tax, v.late_fee, v.total) == numbers, (j, a, v, numbers)
     groups = sum(len({id(d) for d in ds}) for ds in batched.values())
-    bench.note(f"checked: the engine, decide_rows, decide_many and the naive function agree on all {n:,} dogs "
-               f"({groups:,} distinct decisions on {REPORT_DAY})")
+    bench.note(
+        f"checked: the engine, decide_rows, decide_many and the naive function agree on all {n:,} dogs "
+        f"({groups:,} distinct decisions on {REPORT_DAY})"
+    )
     del engine, floor, batched, of_models, small
 
-    runs = bench.interleave({"dogtag": one_by_one, "naive": naive}, repetitions=3,
-                            label="license_charges one by one vs the naive function")
+    runs = bench.interleave(
+        {"dogtag": one_by_one, "naive": naive}, repetitions=3, label="license_charges one by one vs the naive function"
+    )
     ratio = runs.ratio("cpu")
-    bench.result("rules.one_by_one", ratio=ratio, value=n / runs["dogtag"].cpu.median,
-                 unit="decisions/CPU-s", goal="ratio<=1.5", met=ratio <= 1.5)
+    bench.result(
+        "rules.one_by_one",
+        ratio=ratio,
+        value=n / runs["dogtag"].cpu.median,
+        unit="decisions/CPU-s",
+        goal="ratio<=1.5",
+        met=ratio <= 1.5,
+    )
     bench.note(f"naive function: {n / runs['naive'].cpu.median:,.0f} decisions/CPU-s")
 
-    runs = bench.interleave({"decide_rows": batch, "naive": naive_on_report_day, "decide_many": batch_of_models},
-                            repetitions=5,
-                            label=f"decide_rows (and decide_many), each pack's dogs on {REPORT_DAY}, vs naive")
+    runs = bench.interleave(
+        {"decide_rows": batch, "naive": naive_on_report_day, "decide_many": batch_of_models},
+        repetitions=5,
+        label=f"decide_rows (and decide_many), each pack's dogs on {REPORT_DAY}, vs naive",
+    )
     rate = n / runs["decide_rows"].cpu.median
-    bench.result("rules.batch", ratio=runs.ratio("cpu"), value=rate, unit="decisions/CPU-s",
-                 goal="value>=500000", met=rate >= 500_000)
-    bench.note(f"decide_many on the facts models, same runs: {n / runs['decide_many'].cpu.median:,.0f} "
-               f"decisions/CPU-s, {runs.ratio('cpu', 'decide_many', 'naive'):.2f}x the naive function")
+    bench.result(
+        "rules.batch",
+        ratio=runs.ratio("cpu"),
+        value=rate,
+        unit="decisions/CPU-s",
+        goal="value>=500000",
+        met=rate >= 500_000,
+    )
+    bench.note(
+        f"decide_many on the facts models, same runs: {n / runs['decide_many'].cpu.median:,.0f} "
+        f"decisions/CPU-s, {runs.ratio('cpu', 'decide_many', 'naive'):.2f}x the naive function"
+    )
 
     def first_batch_of_the_day():
         """decide_rows with nothing kept from an earlier batch of the day (the engine's memos cleared)."""
@@ -186,15 +221,25 @@ def main() -> None:
         licensing._day.cache_clear()
         return batch()
 
-    runs = bench.interleave({"first batch": first_batch_of_the_day, "naive": naive_on_report_day}, repetitions=3,
-                            label="decide_rows, the day's first batch (nothing kept from an earlier one), vs naive")
-    bench.note(f"the day's first batch: {n / runs['first batch'].cpu.median:,.0f} decisions/CPU-s, "
-               f"{runs.ratio('cpu'):.2f}x the naive function")
+    runs = bench.interleave(
+        {"first batch": first_batch_of_the_day, "naive": naive_on_report_day},
+        repetitions=3,
+        label="decide_rows, the day's first batch (nothing kept from an earlier one), vs naive",
+    )
+    bench.note(
+        f"the day's first batch: {n / runs['first batch'].cpu.median:,.0f} decisions/CPU-s, "
+        f"{runs.ratio('cpu'):.2f}x the naive function"
+    )
 
-    runs = bench.interleave({"decide_many": small_batches, "naive": naive}, repetitions=3,
-                            label=f"decide_many in {len(by_day):,} batches of one pack and day, vs the naive function")
-    bench.note(f"small batches: {n / runs['decide_many'].cpu.median:,.0f} decisions/CPU-s, "
-               f"{runs.ratio('cpu'):.2f}x the naive function")
+    runs = bench.interleave(
+        {"decide_many": small_batches, "naive": naive},
+        repetitions=3,
+        label=f"decide_many in {len(by_day):,} batches of one pack and day, vs the naive function",
+    )
+    bench.note(
+        f"small batches: {n / runs['decide_many'].cpu.median:,.0f} decisions/CPU-s, "
+        f"{runs.ratio('cpu'):.2f}x the naive function"
+    )
 
 
 if __name__ == "__main__":

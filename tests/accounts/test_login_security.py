@@ -139,7 +139,9 @@ class SecondFactorTests(BaseTestCase):
             self.assertRedirects(r, "/", fetch_redirect_response=False)
             self.assertEqual(self.client.get("/m/benton/").status_code, 200)
             self.assertEqual(
-                list(AuditEvent.objects.filter(action__startswith="second_factor").order_by("pk").values_list("action")),
+                list(
+                    AuditEvent.objects.filter(action__startswith="second_factor").order_by("pk").values_list("action")
+                ),
                 [("second_factor.enrol",), ("second_factor.refused",), ("second_factor.verify",)],
             )
 

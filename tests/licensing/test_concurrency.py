@@ -172,7 +172,11 @@ def test_eight_clerks_in_a_freshly_started_process_issue_500_licenses_at_once():
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     r = subprocess.run(
         [sys.executable, "-c", FRESH_PROCESS, json.dumps([clerk.pk, ids])],
-        capture_output=True, text=True, timeout=300, env=env, cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
     )
     assert r.returncode == 0, r.stderr[-3000:]
     assert json.loads(r.stdout.splitlines()[-1]) == []

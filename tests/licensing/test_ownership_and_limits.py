@@ -16,18 +16,32 @@ class TransferTests(BaseTestCase):
     def setUpTestData(cls):
         super().setUpTestData()
         set_fees(cls.clerk, cls.benton, BENTON_FEES)
-        actions.receive_tag_lot(acting_user=cls.clerk, municipality=cls.benton, license_year=2026, first_serial=1,
-                                last_serial=3, received_on=date(2026, 1, 2))
+        actions.receive_tag_lot(
+            acting_user=cls.clerk,
+            municipality=cls.benton,
+            license_year=2026,
+            first_serial=1,
+            last_serial=3,
+            received_on=date(2026, 1, 2),
+        )
         with on(date(2026, 2, 2)):
-            cls.license = actions.issue_license(cls.dog, acting_user=cls.clerk,
-                                                payment={"method": "cash", "amount": "10.00"})
-        cls.buyer = registry.create_person(acting_user=cls.clerk, municipality=cls.benton, name="Bea Buyer",
-                                           street="4 Oak St", city="Benton", postal_code="53803")
+            cls.license = actions.issue_license(
+                cls.dog, acting_user=cls.clerk, payment={"method": "cash", "amount": "10.00"}
+            )
+        cls.buyer = registry.create_person(
+            acting_user=cls.clerk,
+            municipality=cls.benton,
+            name="Bea Buyer",
+            street="4 Oak St",
+            city="Benton",
+            postal_code="53803",
+        )
 
     def test_the_license_follows_the_dog_to_its_new_owner(self):
         self.login(self.clerk)
-        r = self.client.post(reverse("animal-transfer", args=[self.dog.pk]),
-                             {"to_person": self.buyer.pk, "on": "2026-06-15"})
+        r = self.client.post(
+            reverse("animal-transfer", args=[self.dog.pk]), {"to_person": self.buyer.pk, "on": "2026-06-15"}
+        )
         self.assertRedirects(r, reverse("animal", args=[self.dog.pk]))
         self.assertEqual([o.person for o in self.dog.current_owners()], [self.buyer])
         old = self.dog.ownerships.get(person=self.owner)
@@ -35,31 +49,46 @@ class TransferTests(BaseTestCase):
         self.license.refresh_from_db()
         self.assertIsNone(self.license.voided_at)
         self.assertEqual(self.license.owner_name, "Pat Owner", "the license states the owner it was issued to")
-        self.assertContains(self.client.get(reverse("license-counter", args=[self.dog.pk])),
-                            f"License {self.license.serial} is already in force for 2026.")
+        self.assertContains(
+            self.client.get(reverse("license-counter", args=[self.dog.pk])),
+            f"License {self.license.serial} is already in force for 2026.",
+        )
 
     def test_a_transfer_to_the_current_owner_is_refused(self):
         self.login(self.clerk)
-        r = self.client.post(reverse("animal-transfer", args=[self.dog.pk]),
-                             {"to_person": self.owner.pk, "on": "2026-06-15"})
+        r = self.client.post(
+            reverse("animal-transfer", args=[self.dog.pk]), {"to_person": self.owner.pk, "on": "2026-06-15"}
+        )
         self.assertContains(r, "Pat Owner already owns Rex.")
 
 
 class LimitWarningTests(BaseTestCase):
     def keep(self, municipality, clerk, owner, premises, species, count):
         for i in range(count):
-            registry.register_animal(acting_user=clerk, municipality=municipality, owner=owner, premises=premises,
-                                     name=f"{species} {i}", species=species, sex="female",
-                                     birth_date=date(2024, 1, 1))
+            registry.register_animal(
+                acting_user=clerk,
+                municipality=municipality,
+                owner=owner,
+                premises=premises,
+                name=f"{species} {i}",
+                species=species,
+                sex="female",
+                birth_date=date(2024, 1, 1),
+            )
 
     @on(date(2026, 3, 1))
     def test_cedarburg_warns_of_more_than_three_dogs_and_cats(self):
         cedarburg = Municipality.objects.get(slug="cedarburg")
         clerk = make_user("cc", (cedarburg, Role.CLERK))
-        owner = registry.create_person(acting_user=clerk, municipality=cedarburg, name="Cat Lady", street="1 A St",
-                                       city="Cedarburg", postal_code="53012")
-        home = registry.create_premises(acting_user=clerk, municipality=cedarburg, street="1 A St",
-                                        use="single-family")
+        owner = registry.create_person(
+            acting_user=clerk,
+            municipality=cedarburg,
+            name="Cat Lady",
+            street="1 A St",
+            city="Cedarburg",
+            postal_code="53012",
+        )
+        home = registry.create_premises(acting_user=clerk, municipality=cedarburg, street="1 A St", use="single-family")
         self.keep(cedarburg, clerk, owner, home, "cat", 3)
         self.login(clerk)
         animal = cedarburg.animal_set.first()
@@ -81,16 +110,28 @@ class LimitWarningTests(BaseTestCase):
         # § 7-1-6(f): "A time limit of five (5) months is allowed for litters."
         cedarburg = Municipality.objects.get(slug="cedarburg")
         clerk = make_user("cc", (cedarburg, Role.CLERK))
-        owner = registry.create_person(acting_user=clerk, municipality=cedarburg, name="Cat Lady", street="1 A St",
-                                       city="Cedarburg", postal_code="53012")
-        home = registry.create_premises(acting_user=clerk, municipality=cedarburg, street="1 A St",
-                                        use="single-family")
+        owner = registry.create_person(
+            acting_user=clerk,
+            municipality=cedarburg,
+            name="Cat Lady",
+            street="1 A St",
+            city="Cedarburg",
+            postal_code="53012",
+        )
+        home = registry.create_premises(acting_user=clerk, municipality=cedarburg, street="1 A St", use="single-family")
         with on(date(2026, 3, 1)):
             self.keep(cedarburg, clerk, owner, home, "cat", 3)
             for i in range(2):  # littermates, born the same day to a cat kept here
-                registry.register_animal(acting_user=clerk, municipality=cedarburg, owner=owner, premises=home,
-                                         name=f"kitten {i}", species="cat", sex="female",
-                                         birth_date=date(2026, 1, 10))
+                registry.register_animal(
+                    acting_user=clerk,
+                    municipality=cedarburg,
+                    owner=owner,
+                    premises=home,
+                    name=f"kitten {i}",
+                    species="cat",
+                    sex="female",
+                    birth_date=date(2026, 1, 10),
+                )
         animal = cedarburg.animal_set.order_by("pk").first()
         with on(date(2026, 6, 9)):
             self.login(clerk)

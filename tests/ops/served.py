@@ -106,8 +106,14 @@ def install(env: dict) -> dict:
     """Migrate, load the municipalities, and seed what the requests need."""
     run(env, "migrate", "--noinput", "-v0")
     run(env, "demo")
-    seeded = subprocess.run([sys.executable, "-c", SEED], env={**env, "DJANGO_SETTINGS_MODULE": "dogtag.settings"},
-                            capture_output=True, text=True, timeout=120, cwd=REPO)
+    seeded = subprocess.run(
+        [sys.executable, "-c", SEED],
+        env={**env, "DJANGO_SETTINGS_MODULE": "dogtag.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
     assert seeded.returncode == 0, seeded.stderr[-3000:]
     return json.loads(seeded.stdout.splitlines()[-1])
 
@@ -158,7 +164,10 @@ def serving(env: dict, tmp: Path, command: list[str] | None = None):
         process = subprocess.Popen(
             command or [*DOGTAG, "serve", "--bind", f"127.0.0.1:{port}"],
             env={**env, "PORT": str(port), "DOGTAG_BIND": f"127.0.0.1:{port}"},
-            stdout=out, stderr=subprocess.STDOUT, cwd=REPO, start_new_session=True,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=REPO,
+            start_new_session=True,
         )
     server = Server(process, port, log)
     try:
