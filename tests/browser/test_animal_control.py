@@ -89,6 +89,7 @@ def test_an_officer_walks_a_bite_from_report_to_release(page, live_server):
         page.get_by_role("link", name="My cases").click()
         page.get_by_role("link", name="Webster: cases and new").click()
         page.get_by_role("link", name="Bite report").click()
+        page.wait_for_load_state("load")  # htmx is deferred: typed before it runs, the search is never asked
         page.get_by_label("Animal", exact=True).fill("Bust")  # a type-ahead search, not a list of every animal
         page.get_by_role("option", name=re.compile(r"^Buster \(dog\)")).click()
         page.get_by_label("Victim name").fill("Vic Tim")

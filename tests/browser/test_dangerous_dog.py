@@ -71,6 +71,7 @@ def test_an_officer_walks_a_river_hills_determination_to_the_hearing_decision(pa
         log_in(page, live_server, "officer")
         page.goto(f"{live_server.url}/m/river-hills/declarations/new/")
         finding = page.get_by_role("group", name="The finding")
+        page.wait_for_load_state("load")  # htmx is deferred: typed before it runs, the search is never asked
         finding.get_by_label("Animal").fill("Fang")
         finding.get_by_role("option", name=re.compile(r"^Fang \(dog\)")).click()
         finding.get_by_label("Determined on").fill(determined.isoformat())
@@ -153,6 +154,7 @@ def test_an_officer_walks_a_river_hills_determination_to_the_hearing_decision(pa
         page.get_by_placeholder("Search (press /)").press("Enter")
         page.get_by_role("link", name="Fang", exact=True).click()
         page.get_by_role("link", name="Transfer to a new owner").click()
+        page.wait_for_load_state("load")  # htmx is deferred: typed before it runs, the search is never asked
         page.get_by_label("New owner", exact=True).fill("Nell")
         page.get_by_role("option", name=re.compile("Nell Neighbour")).click()
         page.get_by_label("Owner from").fill((window.earliest + timedelta(days=2)).isoformat())

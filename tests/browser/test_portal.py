@@ -141,6 +141,7 @@ def test_an_officer_impounds_a_dog_and_releases_it(page, live_server):
     licensing.issue_license(dog, acting_user=clerk, payment=cash(dog))
     log_in(page, live_server, "officer")
     page.goto(f"{live_server.url}/m/benton/impoundments/new/")
+    page.wait_for_load_state("load")  # htmx is deferred: typed before it runs, the search is never asked
     page.get_by_label("Animal", exact=True).fill(dog.name[:3])  # a type-ahead search
     page.get_by_role("option", name=re.compile(rf"^{dog.name} \(dog\)")).click()
     page.get_by_label("Found at").fill("Main St and 2nd Ave")
