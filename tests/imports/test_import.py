@@ -13,9 +13,10 @@ from django.urls import reverse
 from dogtag.audit.models import AuditEvent
 from dogtag.imports import actions, uploads
 from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
-from dogtag.imports.rolls import Mapping, Planner, RollError
+from dogtag.imports.rolls import BATCH_SIZE, Mapping, Planner, RollError
 from dogtag.imports.rolls import plan as plan_path
 from dogtag.licensing.models import License
+from dogtag.registry.actions import create_person
 from dogtag.registry.models import Animal, Ownership, Person, RabiesVaccination
 from tests.base import BaseTestCase, on, text
 
@@ -62,10 +63,11 @@ def plan(municipality, name, content, mapping=None, **kwargs):
     return plan_path(municipality, saved(content, Path(name).suffix), name, mapping, **kwargs)
 
 
-def import_roll(municipality, content, *, acting_user, name="roll.csv", mapping=None, **kwargs):
-    """Check the roll, then write it as a confirmed run (what the command line does)."""
+def import_roll(municipality, content, *, acting_user, name="roll.csv", mapping=None, keep=False, **kwargs):
+    """Check the roll, then write it as a confirmed run (what the command line does), with the
+    check's plan kept for the write or (`keep=False`) the file checked again as it is written."""
     path = saved(content, Path(name).suffix)
-    found = plan_path(municipality, path, name, mapping)
+    found = plan_path(municipality, path, name, mapping, keep=keep, batch_size=kwargs.get("batch_size", BATCH_SIZE))
     with open(path, "rb") as f:
         digest = uploads.keep(f)
     run = actions.start_import(municipality, found, acting_user=acting_user, digest=digest)
@@ -146,8 +148,13 @@ class ImportPlanTests(BaseTestCase):
 
 @on(date(2026, 3, 2))
 class ImportWriteTests(BaseTestCase):
+    """The write checking the file again as it writes (a plan not kept, or one that something
+    recorded since the check has made stale); KeptPlanWriteTests runs each again with the plan kept."""
+
+    keep = False
+
     def run_import(self, content=GOOD, **kwargs):
-        return import_roll(self.benton, content, acting_user=self.clerk, **kwargs)
+        return import_roll(self.benton, content, acting_user=self.clerk, **{"keep": self.keep, **kwargs})
 
     def test_it_writes_the_valid_rows_and_one_audit_event_per_batch(self):
         events = AuditEvent.objects.count()
@@ -208,7 +215,7 @@ class ImportWriteTests(BaseTestCase):
             *[row(owner=f"Owner {i}", street=f"{i} Elm St", dog=f"Dog {i}", cert=f"C-{i}") for i in range(6)]
         )
         path = saved(content, ".csv")
-        found = plan_path(self.benton, path, "roll.csv")
+        found = plan_path(self.benton, path, "roll.csv", keep=self.keep, batch_size=2)
         with open(path, "rb") as f:
             run = actions.start_import(self.benton, found, acting_user=self.clerk, digest=uploads.keep(f))
         real, beats = actions._beat, []
@@ -255,6 +262,50 @@ class ImportWriteTests(BaseTestCase):
 
 
 @on(date(2026, 3, 2))
+class KeptPlanWriteTests(ImportWriteTests):
+    """The same writes from the check's kept plan (imports/plans.py), and what makes a plan stale."""
+
+    keep = True
+
+    def kept(self, content=GOOD):
+        path = saved(content)
+        found = plan_path(self.benton, path, "roll.csv", keep=True)
+        self.assertTrue(found.kept)
+        with open(path, "rb") as f:
+            return actions.start_import(self.benton, found, acting_user=self.clerk, digest=uploads.keep(f))
+
+    def test_the_kept_plan_is_written_without_reading_the_file_again(self):
+        run = self.kept()
+        run = actions.run_import(run, Path("/nonexistent/roll.csv"), acting_user=self.clerk)
+        self.assertEqual((run.rows, run.written, run.skipped, run.invalid), (7, 3, 1, 3))
+        self.assertEqual(Animal.objects.get(name="Bo").current_owners()[0].person.name, "Ann Arbor")
+        self.assertEqual(License.objects.get(animal=self.dog, license_year=2025).holder, self.owner)
+
+    def test_an_owner_registered_since_the_check_is_matched_not_added_again(self):
+        run = self.kept()
+        ann = create_person(
+            acting_user=self.clerk,
+            municipality=self.benton,
+            name="Ann Arbor",
+            street="5 Elm Street",
+            city="Benton",
+            postal_code="53803",
+        )
+        run = actions.run_import(run, Path(saved(GOOD)), acting_user=self.clerk)
+        self.assertEqual(run.written, 3)
+        self.assertEqual(Person.objects.filter(name="Ann Arbor").count(), 1)
+        self.assertEqual([o.person for o in Animal.objects.get(name="Bo").current_owners()], [ann])
+
+    def test_another_import_since_the_check_makes_the_plan_stale(self):
+        run = self.kept(roll(row()))
+        self.run_import(roll(row(cert="C-1b", year="2024")), keep=False)  # Ann and Bo, written first
+        run = actions.run_import(run, Path(saved(roll(row()))), acting_user=self.clerk)
+        self.assertEqual(run.written, 1)
+        self.assertEqual(Person.objects.filter(name="Ann Arbor").count(), 1)
+        self.assertEqual(Animal.objects.filter(name="Bo").count(), 1)
+        self.assertEqual(License.objects.filter(animal__name="Bo").count(), 2)
+
+
 class ImportCommandTests(BaseTestCase):
     def test_the_dry_run_lists_every_invalid_row_and_writes_nothing(self):
         path = str(saved(GOOD))

@@ -4,7 +4,11 @@ event, and a restore of an export.
 Each batch commits its records together with the ImportRow of every source row it wrote, so an
 interrupted run leaves whole batches behind and resuming it (which plans again from the database)
 skips exactly the rows already written. A run beats a heartbeat with each batch; one whose
-heartbeat stopped (its worker or process was killed) shows as interrupted and can be resumed."""
+heartbeat stopped (its worker or process was killed) shows as interrupted and can be resumed.
+
+The worker's check keeps its plan (imports/plans.py) and the write sends it as it stands; where
+something the check matched against was recorded in the meantime, the write checks the file again
+from that batch on, as it would without a kept plan."""
 
 from pathlib import Path
 
@@ -18,11 +22,14 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
+from dogtag.audit.models import AuditEvent
 from dogtag.audit.record import record
+from dogtag.imports import plans, uploads
 from dogtag.imports.bulk import insert, insert_rows, write_rows
 from dogtag.imports.exports import MANIFEST
+from dogtag.imports.matching import recorded
 from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
-from dogtag.imports.rolls import BATCH_SIZE, Mapping, Plan, Planner, RollError
+from dogtag.imports.rolls import BATCH_SIZE, Mapping, Plan, Planner, RollError, RowPlan
 from dogtag.lib.tasks import enqueue
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination, today
@@ -71,7 +78,7 @@ def check_roll(run, path, mapping: Mapping | None = None) -> Plan:
     if not _claim(run):
         raise ValidationError("This import is already being checked by another process.")
     try:
-        planner = Planner(run.municipality, path, run.file_name, mapping, encoding=run.encoding)
+        planner = Planner(run.municipality, path, run.file_name, mapping, keep=True, encoding=run.encoding)
         for _ in planner.batches():
             _beat(run)
     except RollError as e:
@@ -79,7 +86,12 @@ def check_roll(run, path, mapping: Mapping | None = None) -> Plan:
         raise
     found = planner.plan
     ImportRun.objects.filter(pk=run.pk).update(
-        summary=summary(found), rows=found.rows, read_as=found.read_as, heartbeat_at=timezone.now()
+        summary=summary(found),
+        rows=found.rows,
+        read_as=found.read_as,
+        plan_sha256=found.kept,
+        checked_as_of=found.as_of,
+        heartbeat_at=timezone.now(),
     )
     return found
 
@@ -112,6 +124,8 @@ def start_import(municipality, found, *, acting_user, digest, mapping_sha256="",
         started_by=acting_user,
         rows=found.rows,
         summary=summary(found),
+        plan_sha256=found.kept,
+        checked_as_of=found.as_of,
         confirmed_at=timezone.now(),
     )
     record(acting_user=acting_user, action="import.confirm", obj=run)
@@ -137,33 +151,62 @@ def resume_import(run, *, acting_user) -> ImportRun:
 def run_import(
     run, path, mapping: Mapping | None = None, *, acting_user, batch_size: int = BATCH_SIZE, progress=None
 ) -> ImportRun:
-    """Write the valid rows of the roll at `path` into `run`'s municipality, batch by batch."""
+    """Write the valid rows of the roll at `path` into `run`'s municipality, batch by batch: the
+    check's kept plan as it stands while nothing it matched against has changed, else (from the
+    first batch where something has) the file checked again as it is written."""
     municipality = run.municipality
     require_role(acting_user, municipality.pk, IMPORTERS)
     if not _claim(run):
         raise ValidationError("This import is already being written by another process.")
     bar = progress(run.rows) if progress else None
     number = run.batches.order_by("-number").values_list("number", flat=True).first() or 0
+    _beat(run)
     try:
-        planner = Planner(municipality, path, run.file_name, mapping, write=True, encoding=run.encoding, run=run)
-        _beat(run)
-        for todo in planner.batches(batch_size):
-            if todo:
-                number += 1
-                _write_batch(run, number, todo, acting_user=acting_user, municipality=municipality)
-            _beat(run)
-            if bar:
-                bar.advance(planner.plan.rows - bar.done)
+        number, done = _write_plan(run, number, acting_user=acting_user, bar=bar)
+        if done:
+            found = run.summary
+            rows, skipped, invalid = found["rows"], found["already"] + found["repeated"], found["invalid"]
+        else:
+            planner = Planner(municipality, path, run.file_name, mapping, write=True, encoding=run.encoding, run=run)
+            for todo in planner.batches(batch_size):
+                if todo:
+                    number += 1
+                    _write_batch(run, number, todo, acting_user=acting_user)
+                _beat(run)
+                if bar:
+                    bar.advance(max(0, planner.plan.rows - bar.done))
+            found = planner.plan
+            rows, skipped, invalid = found.rows, found.already + found.repeated, found.invalid
     except RollError as e:  # the file changed under the run, or cannot be read past a point
         fail(run, str(e))
         raise
-    found = planner.plan
-    run.rows, run.skipped, run.invalid = found.rows, found.already + found.repeated, found.invalid
-    run.finished_at = timezone.now()
+    run.rows, run.skipped, run.invalid, run.finished_at = rows, skipped, invalid, timezone.now()
     ImportRun.objects.filter(pk=run.pk).update(
         rows=run.rows, skipped=run.skipped, invalid=run.invalid, written=run.written, finished_at=run.finished_at
     )
     return run
+
+
+def _write_plan(run, number, *, acting_user, bar) -> tuple[int, bool]:
+    """The check's kept plan written batch by batch (imports/plans.py); (the last batch's
+    number, whether the whole plan was written). It stops before the first batch where
+    something the check matched against was recorded since, for the file to be checked again;
+    a batch this run already wrote (it was interrupted) is passed over."""
+    if not run.plan_sha256 or run.checked_as_of is None or not uploads.exists(run.plan_sha256):
+        return number, False
+    for todo in plans.read(run.plan_sha256, RowPlan):
+        with transaction.atomic():
+            if plans.changed_since(run.municipality_id, run.checked_as_of):
+                return number, False
+            if not recorded(run.municipality_id, [todo[0].key]):
+                number += 1
+                # This run's own batch is no change to its plan: the place moves past it.
+                run.checked_as_of = _write_batch(run, number, todo, acting_user=acting_user).pk
+                ImportRun.objects.filter(pk=run.pk).update(checked_as_of=run.checked_as_of)
+        _beat(run)
+        if bar:
+            bar.advance(len(todo))
+    return number, True
 
 
 def _claim(run) -> bool:
@@ -188,8 +231,9 @@ def fail(run, message: str) -> None:
 
 
 @transaction.atomic
-def _write_batch(run, number, rows, *, acting_user, municipality) -> ImportBatch:
-    m = municipality.pk
+def _write_batch(run, number, rows, *, acting_user) -> AuditEvent:
+    """One batch's records, its row records and its audit event (returned), in one transaction."""
+    m = run.municipality_id
     people = [r.new_person for r in rows if r.new_person is not None]
     insert(Person, people)
     animals = [r for r in rows if r.new_animal is not None]
@@ -207,7 +251,7 @@ def _write_batch(run, number, rows, *, acting_user, municipality) -> ImportBatch
         lic.issued_by_id = acting_user.pk
     insert(License, licenses)
     batch = ImportBatch.objects.create(
-        municipality=municipality,
+        municipality_id=m,
         run=run,
         number=number,
         rows=len(rows),
@@ -224,8 +268,7 @@ def _write_batch(run, number, rows, *, acting_user, municipality) -> ImportBatch
     # The count moves with its rows: a worker killed after this commit leaves them counted.
     ImportRun.objects.filter(pk=run.pk).update(written=F("written") + len(rows))
     run.written += len(rows)
-    record(acting_user=acting_user, action="import.batch", obj=batch)
-    return batch
+    return record(acting_user=acting_user, action="import.batch", obj=batch)
 
 
 def _restore_rows(model, objects) -> None:

@@ -42,6 +42,12 @@ class ImportRun(Scoped):
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     summary = models.JSONField(null=True, blank=True, help_text="what the check found: counts and first problems")
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    plan_sha256 = models.CharField(
+        max_length=64, blank=True, help_text="the check's plan, kept under imports/ for the write (imports/plans.py)"
+    )
+    checked_as_of = models.BigIntegerField(
+        null=True, blank=True, help_text="the audit trail's last event when the check began, or the write's last batch"
+    )
     resumed = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
 

@@ -27,6 +27,7 @@ import yaml
 from django.core.exceptions import ValidationError
 from django.db.models import Max
 
+from dogtag.imports import plans
 from dogtag.imports.bulk import Maker, reserve_ids
 from dogtag.imports.columns import COLUMNS, Column
 from dogtag.imports.files import RollError, open_table
@@ -140,6 +141,8 @@ class Plan:
     animals_matched: int = 0
     vaccinations_new: int = 0
     licenses_new: int = 0
+    kept: str = ""  # the plan kept for the write (imports/plans.py), and the audit event it was made as of
+    as_of: int | None = None
 
     def refuse(self, line, problems):
         self.invalid += 1
@@ -201,9 +204,13 @@ def row_key(raw: dict) -> str:
 class Planner:
     """The plan of one roll, made batch by batch as the file streams (see `batches`)."""
 
-    def __init__(self, municipality, path, name, mapping=None, on=None, *, write=False, encoding="", run=None):
+    def __init__(
+        self, municipality, path, name, mapping=None, on=None, *, write=False, keep=False, encoding="", run=None
+    ):
+        """`write`: the rows are being written (each batch matches what earlier ones wrote);
+        `keep`: a check whose plan is kept for the write, its new records' ids reserved."""
         self.municipality, self.m = municipality, municipality.pk
-        self.run_id, self.write = (run.pk if run else None), write
+        self.run_id, self.write, self.keep = (run.pk if run else None), write, keep
         self.mapping = mapping or Mapping()
         self.on = on or today()
         self.table = open_table(path, name, encoding or self.mapping.encoding)
@@ -211,7 +218,7 @@ class Planner:
         self.where = columns_found(self.table.header, self.mapping, name, self.table.read_as)
         self.defaults = {**DEFAULTS, **self.mapping.defaults}
         self.columns = {c: Column(c, self.mapping.date_format) for c in {**self.where, **self.defaults}}
-        self.ids = _Ids(write)
+        self.ids = _Ids(write or keep)
         # Records on record before this plan began; a higher id was written by this run itself
         # (an earlier batch), a negative one is a dry run's stand-in.
         self.last_person = _last_id(Person, self.m)
@@ -225,6 +232,9 @@ class Planner:
         """The valid rows of each batch of `batch_size` source rows, as RowPlans."""
         rows = ((line, cells) for line, cells in self.table.rows if any(c.strip() for c in cells))
         self.scratch = Scratch()
+        kept = None
+        if self.keep:
+            self.plan.as_of, kept = plans.latest_event(), plans.Writer()
         try:
             while batch := list(islice(rows, batch_size)):
                 self.plan.rows += len(batch)
@@ -239,10 +249,16 @@ class Planner:
                         todo.append(planned)
                 self.plan.valid += len(todo)
                 self.scratch.flush()
+                if kept and todo:
+                    kept.add(todo)
                 yield todo
+            if kept:
+                self.plan.kept, kept = kept.close(), None
         finally:
             self.found = None
             self.scratch.close()
+            if kept:
+                kept.discard()
 
     def mapped(self, batch):
         """(line, {column: text}) with the mapping's values and defaults applied."""
@@ -566,9 +582,20 @@ def _sha256(path) -> str:
     return digest.hexdigest()
 
 
-def plan(municipality, path, name=None, mapping: Mapping | None = None, on: date | None = None, encoding="") -> Plan:
-    """What importing the roll at `path` would do; writes nothing."""
-    planner = Planner(municipality, path, name or Path(path).name, mapping, on, encoding=encoding)
-    for _ in planner.batches():
+def plan(
+    municipality,
+    path,
+    name=None,
+    mapping: Mapping | None = None,
+    on: date | None = None,
+    encoding="",
+    *,
+    keep=False,
+    batch_size=BATCH_SIZE,
+) -> Plan:
+    """What importing the roll at `path` would do; writes no record (with `keep`, the plan is
+    kept for the write: imports/plans.py)."""
+    planner = Planner(municipality, path, name or Path(path).name, mapping, on, encoding=encoding, keep=keep)
+    for _ in planner.batches(batch_size):
         pass
     return planner.plan

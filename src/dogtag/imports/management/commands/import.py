@@ -36,7 +36,9 @@ class Command(BaseCommand):
         acting_user = self.importer(m, user)
         path = Path(file)
         try:
-            found = plan(m, path, path.name, Mapping.load(mapping), encoding=encoding)
+            found = plan(
+                m, path, path.name, Mapping.load(mapping), encoding=encoding, keep=not dry_run, batch_size=batch_size
+            )
         except (OSError, RollError) as e:
             raise CommandError(str(e)) from e
         self.show(found)
