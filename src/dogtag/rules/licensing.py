@@ -698,6 +698,13 @@ def _births(day: _Day, question: str) -> dict[date, _Born]:
     return {}
 
 
+def clear_memos() -> None:
+    """Forget everything worked out per pack, license year, day and birth date (a bench's "first
+    batch of the day", a test that wants it); never needed while serving: the memos are bounded."""
+    for memo in (license_year_bounds, _terms_of, _year, _day, _births):
+        memo.cache_clear()
+
+
 # A row as the one-by-one questions read it (by attribute), for the first animal of each group.
 _Row = namedtuple("_Row", ROW_FACTS)
 
