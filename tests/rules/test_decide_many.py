@@ -10,6 +10,7 @@ compare each answer with the question asked alone.
 from __future__ import annotations
 
 from datetime import date, timedelta
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,15 +18,21 @@ from hypothesis import strategies as st
 
 from dogtag.rules import load_pack
 from dogtag.rules.amounts import LocalAmounts
+from dogtag.rules.dates import plus
 from dogtag.rules.licensing import (
     ROW_FACTS,
     Animal,
+    _first_born_due_on_or_after,
+    clear_memos,
     decide_many,
     decide_rows,
     late_fee,
+    licensable_on,
     license_charges,
     license_tax,
+    license_year_bounds,
 )
+from dogtag.rules.schema import Period
 
 PACKS = ["wi", "wi-benton", "wi-webster", "wi-river-hills", "wi-sampson", "wi-cedarburg"]
 ONE_BY_ONE = {"license_tax": license_tax, "late_fee": late_fee, "license_charges": license_charges}
@@ -153,3 +160,71 @@ def test_it_names_the_questions_it_answers():
         decide_many(load_pack("wi"), [], date(2026, 1, 1), question="rabies_current")
     with pytest.raises(KeyError, match="license_charges"):
         decide_rows(load_pack("wi"), [], date(2026, 1, 1), question="rabies_current")
+
+
+# Days at the edges of the license year and of its thresholds (a leap day among them).
+EDGE_DAYS = [
+    date(2025, 1, 1),
+    date(2025, 3, 31),
+    date(2025, 4, 1),
+    date(2024, 2, 29),
+    date(2026, 7, 2),
+    date(2027, 12, 31),
+]
+EDGE_LOCAL = LocalAmounts.of(
+    {
+        "license_tax.altered": {"2018-01-01": "5.00"},
+        "license_tax.unaltered": {"2018-01-01": "11.00"},
+        "late_fee": {"2018-01-01": "7.50"},
+    }
+)
+
+
+@pytest.mark.parametrize("question", sorted(ONE_BY_ONE))
+@pytest.mark.parametrize("on", EDGE_DAYS, ids=str)
+def test_a_first_batch_answers_as_one_by_one_for_every_birth_date_around_the_year(question, on):
+    """Every birth date from well before the licensable age reaches the license year to past its
+    end, on days at the year's edges, in every pack, with nothing kept from an earlier batch
+    (the first batch of the day) and then again (a later one): each answer is the question's
+    asked alone. Acquired never, before the year, on its first day, on the day asked, or at
+    licensable age (a day before and after too)."""
+    ask = ONE_BY_ONE[question]
+    for pack_id in PACKS:
+        pack = load_pack(pack_id)
+        start, end = license_year_bounds(pack, on.year)  # every pack's year is the calendar year
+        herd = []
+        born = start - timedelta(days=190)
+        while born <= end + timedelta(days=3):
+            due = licensable_on(pack, born)
+            for acquired in (
+                None,
+                start - timedelta(days=1),
+                start,
+                on,
+                due - timedelta(days=1),
+                due,
+                due + timedelta(days=1),
+            ):
+                herd.append(Animal(born_on=born, altered=len(herd) % 3 == 0, acquired_on=acquired))
+            born += timedelta(days=1)
+        herd.append(Animal(born_on=start - timedelta(days=4000), altered=True))
+        rows = [row_of(a) for a in herd]
+        one_by_one = [ask(pack, a, on, EDGE_LOCAL) for a in herd]
+        clear_memos()
+        assert decide_rows(pack, rows, on, EDGE_LOCAL, question) == one_by_one, pack_id
+        assert decide_rows(pack, rows[::-1], on, EDGE_LOCAL, question) == one_by_one[::-1], pack_id
+        assert decide_many(pack, herd, on, EDGE_LOCAL, question) == one_by_one, pack_id
+
+
+@pytest.mark.parametrize(
+    "period", [Period(months=5), Period(months=1), Period(days=0), Period(days=30), Period(years=1)]
+)
+def test_the_first_birth_date_of_age_in_the_year_is_found_by_bisection(period):
+    """The first birth date whose licensable-age day is on or after a day, checked against the
+    calendar day by day, for periods of months (landing past a shorter month's end), days, years."""
+    terms = SimpleNamespace(due=lambda born: plus(born, period))
+    for start in (date(2025, 1, 1), date(2024, 3, 1), date(2024, 2, 29), date(2025, 7, 31), date(2023, 10, 1)):
+        first = _first_born_due_on_or_after(terms, start)
+        assert terms.due(first) >= start > terms.due(first - timedelta(days=1)), (period, start, first)
+    # So early in the calendar that no birth date comes of age before it.
+    assert _first_born_due_on_or_after(terms, date(1, 1, 1)) == date.min

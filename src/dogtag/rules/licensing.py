@@ -582,12 +582,10 @@ def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decisio
     if excluded:
         return Decision(_EXCLUDED_TAX[excluded[2]], (excluded[1],), (excluded[0],))
     tax = day.tax_for(a)
-    if tax.halved is not None:
-        y = _year(pack, a.license_year) if a.license_year else day.year
-        due = day.terms.due(a.born_on)
-        if y.start <= due <= y.end and due > y.half_after:
-            return Decision(tax.halved.value, tax.halved.cites, tax.notes + (y.half_note(due),))
-    return Decision(tax.value, tax.cites, tax.notes, tax.not_set)
+    if tax.halved is None:
+        return _tax_answer(day, None, tax, None, None)
+    y = _year(pack, a.license_year) if a.license_year else day.year
+    return _tax_answer(day, y, tax, _half(y, day.terms.due(a.born_on)), None)
 
 
 def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
@@ -597,10 +595,39 @@ def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
     if excluded:
         return Decision(_EXCLUDED_LATE_FEE[excluded[2]], (excluded[1],), (excluded[0],))
     y = _year(pack, a.license_year) if a.license_year else day.year
-    trigger = _trigger(terms, y, terms.due(a.born_on), a.acquired_on)
-    if trigger is None or on <= trigger[1]:
-        return Decision(day.late_fee(trigger), terms.late_cites, ())
-    return Decision(day.late_fee(trigger), terms.late_cites, (trigger[2],), day.late_not_set)
+    return _late_answer(day, y, None, None, _trigger(terms, y, terms.due(a.born_on), a.acquired_on))
+
+
+# What an animal's classification decides, composed from the day's prebuilt parts: the tax in
+# force for it (a _Tax), `half` (its licensable-age day when that halves the tax in license year
+# `y`, else None) and its late-fee trigger (name, last day, note) or None. The one-by-one
+# questions classify an animal and call these; decide_many classifies a group and calls them once.
+
+
+def _half(y: _Year, due: date) -> date | None:
+    return due if y.start <= due <= y.end and due > y.half_after else None
+
+
+def _tax_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigger) -> Decision:
+    if half is not None:
+        return Decision(tax.halved.value, tax.halved.cites, tax.notes + (y.half_note(half),))
+    return Decision(tax.value, tax.cites, tax.notes, tax.not_set)
+
+
+def _late_answer(day: _Day, y: _Year | None, tax, half, trigger) -> Decision:
+    if trigger is None or day.on <= trigger[1]:
+        return Decision(day.late_fee(trigger), day.terms.late_cites, ())
+    return Decision(day.late_fee(trigger), day.terms.late_cites, (trigger[2],), day.late_not_set)
+
+
+def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigger) -> Decision:
+    notes = tax.notes
+    if half is not None:
+        notes = notes + (y.half_note(half),)
+        tax = tax.halved
+    if trigger is None or day.on <= trigger[1]:
+        return Decision(tax.on_time, tax.charges_cites, notes, tax.not_set)
+    return Decision(tax.late(trigger[0]), tax.charges_cites, notes + (trigger[2],), tax.not_set + day.late_not_set)
 
 
 @question("license_tax", facts=Animal, value=LicenseTax, doc="The license tax for an animal licensed on a date.")
@@ -635,17 +662,12 @@ def license_charges(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Dec
     y = _year(pack, a.license_year) if a.license_year else day.year
     due = terms.due(a.born_on)
     tax = day.tax_for(a)
-    notes = tax.notes
-    if tax.halved is not None and y.start <= due <= y.end and due > y.half_after:
-        notes = notes + (y.half_note(due),)
-        tax = tax.halved
-    trigger = _trigger(terms, y, due, a.acquired_on)
-    if trigger is None or on <= trigger[1]:
-        return Decision(tax.on_time, tax.charges_cites, notes, tax.not_set)
-    return Decision(tax.late(trigger[0]), tax.charges_cites, notes + (trigger[2],), tax.not_set + day.late_not_set)
+    half = due if tax.halved is not None and y.start <= due <= y.end and due > y.half_after else None
+    return _charges_answer(day, y, tax, half, _trigger(terms, y, due, a.acquired_on))
 
 
 _BATCHABLE = {"license_tax": license_tax, "late_fee": late_fee, "license_charges": license_charges}
+_ANSWER = {"license_tax": _tax_answer, "late_fee": _late_answer, "license_charges": _charges_answer}
 # The facts of an animal as decide_rows reads them, in this order: a row of a query
 # (`values_list(*ROW_FACTS)` over columns or annotations of these names) or a tuple built so.
 ROW_FACTS = (
@@ -665,20 +687,26 @@ class _Born:
     """What a birth date decides for an animal of the day's license year with no free license,
     for one question on one day: the licensable-age day, the tax (halved or not) by altered or
     not, the group key of an animal not acquired during the year and, once made, its Decision
-    (by altered or not)."""
+    (by altered or not). `due` None: one shared by every birth date whose licensable-age day
+    falls before the license year began (`_Births.early`)."""
 
     __slots__ = ("due", "half", "not_acquired", "decided")
 
-    def __init__(self, day: _Day, on: date, question: str, born: date):
+    def __init__(self, day: _Day, on: date, question: str, born: date | None):
         terms, y = day.terms, day.year
-        self.due = due = terms.due(born)
         wants_tax, wants_late = question != "late_fee", question != "license_tax"
         taxes = day.tax if wants_tax else (None, None)
-        if y.half_after is not None and y.start <= due <= y.end and due > y.half_after:
-            self.half = tuple(due if t is not None and t.halved is not None else None for t in taxes)
-        else:
+        if born is None:  # of age before the year began: the renewal trigger, a whole tax
+            self.due = None
             self.half = (None, None)
-        trigger = _late_group(_trigger(terms, y, due, None), on, question) if wants_late else None
+            trigger = _late_group(y.renewal, on, question) if wants_late else None
+        else:
+            self.due = due = terms.due(born)
+            if y.half_after is not None and y.start <= due <= y.end and due > y.half_after:
+                self.half = tuple(due if t is not None and t.halved is not None else None for t in taxes)
+            else:
+                self.half = (None, None)
+            trigger = _late_group(_trigger(terms, y, due, None), on, question) if wants_late else None
         self.not_acquired = ((taxes[0], self.half[0], trigger), (taxes[1], self.half[1], trigger))
         self.decided = [None, None]
 
@@ -692,10 +720,58 @@ def _late_group(trigger, on: date, question: str):
 _BIRTHS_LIMIT = 20_000  # birth dates kept per day and question: some fifty years of them
 
 
+class _Births(dict):
+    """A day's and question's birth dates, {born: _Born}, kept for the next batch of that day;
+    beside them `early`, the one _Born of every birth date before `early_before` (the first whose
+    licensable-age day is not before the license year's first day), which are not kept one by one.
+
+    Licensable-age days never go backwards as birth dates go forwards (a month's later days that
+    land past the end of a shorter month all land on its last day), so `early_before` is found by
+    bisection over the calendar, a few dozen date sums a day."""
+
+    __slots__ = ("early_before", "early")
+
+    def __init__(self, day: _Day, question: str):
+        super().__init__()
+        self.early_before = _first_born_due_on_or_after(day.terms, day.year.start)
+        self.early = _Born(day, day.on, question, None)
+
+
+def _first_born_due_on_or_after(terms: _PackTerms, start: date) -> date:
+    """The first birth date whose licensable-age day is on or after `start` (date.min: every one)."""
+    due, first, hi = terms.due, date.min.toordinal(), start.toordinal()  # due(start) >= start
+    step = 1
+    lo = hi - step
+    while True:  # widen until a birth date's licensable-age day falls before `start`
+        if lo <= first:
+            lo = first
+            if due(date.fromordinal(lo)) >= start:
+                return date.min
+            break
+        if due(date.fromordinal(lo)) < start:
+            break
+        hi, step = lo, step * 2
+        lo = hi - step
+    while hi - lo > 1:  # due(lo) < start <= due(hi)
+        mid = (lo + hi) // 2
+        if due(date.fromordinal(mid)) < start:
+            lo = mid
+        else:
+            hi = mid
+    return date.fromordinal(hi)
+
+
 @lru_cache(maxsize=16)
-def _births(day: _Day, question: str) -> dict[date, _Born]:
+def _births(day: _Day, question: str) -> _Births:
     """The batch's birth dates for a day and question, kept for the next batch of that day."""
-    return {}
+    return _Births(day, question)
+
+
+def clear_memos() -> None:
+    """Forget everything worked out per pack, license year, day and birth date (a bench's "first
+    batch of the day", a test that wants it); never needed while serving: the memos are bounded."""
+    for memo in (license_year_bounds, _terms_of, _year, _day, _births):
+        memo.cache_clear()
 
 
 # A row as the one-by-one questions read it (by attribute), for the first animal of each group.
@@ -714,11 +790,13 @@ def decide_rows(
     no model per animal. A row holds the facts as the facts model would (a species string, a
     bool, a license year or None, dates, a training or None); it is not validated.
 
-    Animals that agree on every fact the answer turns on share one Decision, computed once by the
-    one-by-one question: excluded (and why), the tax in force for them (altered or not, or a free
-    license), the licensable-age day when it halves the tax, and the late-fee trigger with its
-    last day. The decisions are shared between animals and between batches of the same day:
-    treat them as read-only.
+    Animals that agree on every fact the answer turns on share one Decision, made once: excluded
+    (and why), the tax in force for them (altered or not, or a free license), the licensable-age
+    day when it halves the tax, and the late-fee trigger with its last day. An animal of the day's
+    license year with no free license is classified here and its group's Decision composed from
+    the day's parts as the one-by-one question composes it (`_charges_answer` and its kin); any
+    other is asked the one-by-one question. The decisions are shared between animals and between
+    batches of the same day: treat them as read-only.
     """
     return decide_many(pack, rows, on, local, question)
 
@@ -738,14 +816,16 @@ def decide_many(
     deadline_matters = question == "late_fee"  # its value carries the last day even when not late
     # license_charges' classification, inlined (a county's animals go through it). Most animals are
     # of a licensed species, in the day's license year, with no free license: what their birth
-    # date decides is worked out once (`_Born`) with the Decision of those not acquired during the
-    # year, and per animal only its acquisition is compared.
+    # date decides is worked out once (`_Born`; one shared by every birth date that came of age
+    # before the year began) with the Decision of those not acquired during the year, and per
+    # animal only its acquisition is compared.
     licensed, not_required, free = terms.species, terms.not_required is not None, terms.free
     taxes = day.tax if wants_tax else (None, None)
     y = day.year
     start, end, renewal, by_age = y.start, y.end, y.renewal, terms.by_licensable_age
     births = _births(day, question)
-    known = births.get
+    known, early_before, early = births.get, births.early_before, births.early
+    answer = _ANSWER[question]
     acquisition = terms.acquisition
     groups: dict[tuple, Decision] = {}
     decisions = []
@@ -758,24 +838,29 @@ def decide_many(
         elif license_year or (trained and species == "dog" and trained in free):
             key = _group_of(pack, day, on, question, row)
         else:
-            b = known(born)
-            if b is None:
-                if len(births) > _BIRTHS_LIMIT:
-                    births.clear()
-                b = births[born] = _Born(day, on, question, born)
+            if born < early_before:
+                b = early
+            else:
+                b = known(born)
+                if b is None:
+                    if len(births) > _BIRTHS_LIMIT:
+                        births.clear()
+                    b = births[born] = _Born(day, on, question, born)
             if acquired is None:
                 decision = b.decided[altered]
                 if decision is None:
                     key = b.not_acquired[altered]
                     decision = groups.get(key)
                     if decision is None:
-                        decision = groups[key] = decide(pack, _Row._make(row), on, local)
+                        decision = groups[key] = answer(day, y, *key)
                     b.decided[altered] = decision
                 append(decision)
                 continue
             due = b.due
             if not wants_late:
                 trigger = None
+            elif due is None:  # of age before the year began: licensable age was reached before it
+                trigger = renewal if acquired < start else acquisition(acquired)
             elif due < start and acquired < start:
                 trigger = renewal
             elif acquired >= start and due <= acquired:
@@ -787,6 +872,11 @@ def decide_many(
             if trigger is not None and on <= trigger[1] and not deadline_matters:
                 trigger = None
             key = (taxes[altered], b.half[altered], trigger)
+            decision = groups.get(key)
+            if decision is None:
+                decision = groups[key] = answer(day, y, *key)
+            append(decision)
+            continue
         decision = groups.get(key)
         if decision is None:
             decision = groups[key] = decide(pack, _Row._make(row), on, local)
