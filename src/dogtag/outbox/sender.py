@@ -35,15 +35,19 @@ def claim(limit: int, ids=None) -> list[Message]:
     candidates = due(now)
     if ids is not None:
         candidates = candidates.filter(pk__in=ids)
-    picked = candidates.order_by("next_attempt_at", "pk").values("pk")[:limit]
-    claimed = (
-        due(now)
-        .filter(pk__in=picked)
-        .update(claim=token, claimed_until=now + timedelta(seconds=settings.DOGTAG_OUTBOX_CLAIM_SECONDS))
-    )
-    if not claimed:
-        return []
-    return list(Message.objects.filter(claim=token).order_by("next_attempt_at", "pk"))
+    while True:
+        picked = candidates.order_by("next_attempt_at", "pk").values("pk")[:limit]
+        claimed = (
+            due(now)
+            .filter(pk__in=picked)
+            .update(claim=token, claimed_until=now + timedelta(seconds=settings.DOGTAG_OUTBOX_CLAIM_SECONDS))
+        )
+        if claimed:
+            return list(Message.objects.filter(claim=token).order_by("next_attempt_at", "pk"))
+        # Every row picked was claimed by another sender between the pick and the UPDATE (two
+        # senders starting together pick the same rows): pick again while any is left.
+        if not candidates.exists():
+            return []
 
 
 def backoff(attempts: int) -> timedelta:
