@@ -1,4 +1,5 @@
 import csv
+import gzip
 import io
 import tempfile
 from datetime import date
@@ -6,6 +7,7 @@ from pathlib import Path
 from unittest import mock
 
 import openpyxl
+from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
@@ -295,6 +297,16 @@ class KeptPlanWriteTests(ImportWriteTests):
         self.assertEqual(run.written, 3)
         self.assertEqual(Person.objects.filter(name="Ann Arbor").count(), 1)
         self.assertEqual([o.person for o in Animal.objects.get(name="Bo").current_owners()], [ann])
+
+    def test_a_plan_changed_in_storage_is_not_written(self):
+        run = self.kept()
+        stored = Path(default_storage.path(f"{uploads.FOLDER}/{run.plan_sha256}"))
+        self.addCleanup(stored.write_bytes, stored.read_bytes())  # the same plan is made by other tests
+        stored.write_bytes(gzip.compress(gzip.decompress(stored.read_bytes()).replace(b"Ann Arbor", b"Eve Evil")))
+        run = actions.run_import(run, Path(saved(GOOD)), acting_user=self.clerk)
+        self.assertEqual(run.written, 3)
+        self.assertFalse(Person.objects.filter(name="Eve Evil").exists())
+        self.assertTrue(Person.objects.filter(name="Ann Arbor").exists())
 
     def test_another_import_since_the_check_makes_the_plan_stale(self):
         run = self.kept(roll(row()))

@@ -24,7 +24,7 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.models import AuditEvent
 from dogtag.audit.record import record
-from dogtag.imports import plans, uploads
+from dogtag.imports import plans
 from dogtag.imports.bulk import insert, insert_rows, write_rows
 from dogtag.imports.exports import MANIFEST
 from dogtag.imports.matching import recorded
@@ -192,7 +192,7 @@ def _write_plan(run, number, *, acting_user, bar) -> tuple[int, bool]:
     number, whether the whole plan was written). It stops before the first batch where
     something the check matched against was recorded since, for the file to be checked again;
     a batch this run already wrote (it was interrupted) is passed over."""
-    if not run.plan_sha256 or run.checked_as_of is None or not uploads.exists(run.plan_sha256):
+    if not run.plan_sha256 or run.checked_as_of is None or not plans.intact(run.plan_sha256):
         return number, False
     for todo in plans.read(run.plan_sha256, RowPlan):
         with transaction.atomic():

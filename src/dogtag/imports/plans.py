@@ -8,6 +8,7 @@ the write checks the file again from there (imports/actions.py).
 The plan is read a batch at a time, so a million-row roll is written in the memory of one batch."""
 
 import gzip
+import hashlib
 import json
 import tempfile
 from datetime import date
@@ -129,6 +130,25 @@ def latest_event() -> int:
 
 
 def changed_since(municipality_id, event_id: int) -> bool:
-    """Whether anything an import matches on was recorded in the municipality after `event_id`
-    (every change is an audited action)."""
-    return AuditEvent.objects.filter(MATCHED_ON, municipality_id=municipality_id, pk__gt=event_id).exists()
+    """Whether anything an import matches on was recorded in the municipality, or the
+    municipality itself changed, after `event_id` (every change is an audited action)."""
+    return (
+        AuditEvent.objects.filter(pk__gt=event_id)
+        .filter(
+            Q(MATCHED_ON, municipality_id=municipality_id)
+            | Q(object_type="registry.municipality", object_id=str(municipality_id))
+        )
+        .exists()
+    )
+
+
+def intact(digest: str) -> bool:
+    """Whether the stored plan is there and still the bytes its name says (the write trusts what
+    the check found, so a plan changed in storage is not written: the file is checked again)."""
+    if not uploads.exists(digest):
+        return False
+    sha = hashlib.sha256()
+    with uploads.local_copy(digest) as path, open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            sha.update(chunk)
+    return sha.hexdigest() == digest
