@@ -2,11 +2,12 @@
 and the license issue).
 
 Building a queryset and compiling it to SQL cost more CPU on the counter page and the license
-issue than running the SQL. `Compiled` keeps what Django's compiler makes of a queryset: the queryset is built once per
-database with a stand-in value for each argument, compiled by the ORM (so quoting, joins and the
-fields' converters stay Django's), and each call runs that SQL with the call's values in the
-stand-ins' places. Rows come back as Django's own iterables make them: model instances (with
-their `select_related` objects) for a model queryset, tuples for `values_list()`.
+issue than running the SQL. `Compiled` keeps what Django's compiler makes of a queryset: the
+queryset is built once per database with a stand-in value for each argument, compiled by the ORM
+(so quoting, joins and the fields' converters stay Django's), and each call runs that SQL with the
+call's values in the stand-ins' places, on PostgreSQL as a prepared statement (lib/prepared.py).
+Rows come back as Django's own iterables make them: model instances (with their
+`select_related` objects) for a model queryset, tuples for `values_list()`.
 
 `insert()` is `Model.save()` for a new row with the INSERT compiled once per model and
 database. It sends no signals, so it is refused for a model that has save signal receivers;
@@ -25,6 +26,8 @@ from django.db import DEFAULT_DB_ALIAS, connections, router
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 from django.db.models.signals import post_save, pre_save
 from django.db.models.sql import InsertQuery
+
+from dogtag.lib import prepared
 
 # Stand-ins of each kind, told apart from one another by value.
 INT_MARKERS = tuple(2_147_482_001 + i for i in range(20))
@@ -107,9 +110,14 @@ class Compiled:
                 params.append(values[value])
             else:
                 params.append(wrap(values[value]))
-        with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor = prepared.cursor(connection)
             cursor.execute(plan.sql, params)
             rows = cursor.fetchall()
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute(plan.sql, params)
+                rows = cursor.fetchall()
         if plan.converters:
             converted = []
             for row in rows:

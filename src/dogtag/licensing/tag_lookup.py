@@ -15,9 +15,9 @@ import logging
 import threading
 
 from django.db import InterfaceError, OperationalError, connections
-from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from ninja.responses import NinjaJSONEncoder
 
+from dogtag.lib import prepared
 from dogtag.licensing.models import Tag
 
 # (output key, Tag lookup path) for every column read; the license's columns repeat on each of its
@@ -101,9 +101,7 @@ def _rows(connection, sql: str, params: list) -> list[tuple]:
     while True:
         try:
             connection.ensure_connection()
-            connection.validate_thread_sharing()
-            raw = _kept_cursor(connection)
-            cursor = _DebugCursor(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
+            cursor = prepared.wrapped(connection)
             cursor.execute(sql, params)
             return cursor.fetchall()
         except (OperationalError, InterfaceError):
@@ -112,43 +110,6 @@ def _rows(connection, sql: str, params: list) -> list[tuple]:
             retry = False
             log.warning("the tag lookup's database connection failed; asking again on a new one", exc_info=True)
             connection.close()
-
-
-class _DebugCursor(CursorDebugWrapper):
-    """Django's query log for this cursor, the statement with its values as Django's own
-    server-side binding cursors log it (psycopg keeps no text of a prepared execution)."""
-
-    def execute(self, sql, params=None):
-        with self.debug_sql(self.db.ops.compose_sql(sql, params), params):
-            return CursorWrapper.execute(self, sql, params)
-
-
-def _kept_cursor(connection):
-    """The lookup's cursor on this (thread's) connection, kept while the connection lasts: a new
-    one each time set up its row loaders again, a sixth of the lookup's CPU."""
-    kept = getattr(connection, "_dogtag_tag_lookup_cursor", None)
-    if kept is None or kept.closed or kept.connection is not connection.connection:
-        kept = connection._dogtag_tag_lookup_cursor = _prepared_cursor_class()(connection.connection)
-    return kept
-
-
-_prepared_cursor = None
-
-
-def _prepared_cursor_class():
-    global _prepared_cursor
-    if _prepared_cursor is None:
-        import psycopg
-
-        class PreparedCursor(psycopg.Cursor):
-            """A server-side binding cursor whose statements are prepared on first use."""
-
-            def execute(self, query, params=None, **kwargs):
-                # psycopg prepares it where the connection allows (DB_PREPARED_STATEMENTS, settings.py).
-                return super().execute(query, params, prepare=True)
-
-        _prepared_cursor = PreparedCursor
-    return _prepared_cursor
 
 
 def license_for_tag(slug: str, year: int, serial: int, municipality_ids, using: str = "default") -> dict | None:

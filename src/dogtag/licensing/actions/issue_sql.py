@@ -14,47 +14,51 @@ of data-modifying CTEs right before the commit:
 The rows are the ones the other databases write one at a time (actions `issue_license`): the
 columns are the models' own, their values prepared by the fields, and the audit events are built
 by `audit.record.event` with the ids the statement gives them (`after` is jsonb, so the ids
-merged into it read exactly as the snapshot would have). tests/licensing/test_issue_writes.py
+merged into it read exactly as the snapshot would have). The statement is
+written once for each shape (with or without a payment) and sent as a prepared statement
+(lib/prepared.py). tests/licensing/test_issue_writes.py
 checks, on both databases, each row against the object returned and each audit event against the
 snapshot of its row as stored.
 """
 
+import threading
+
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from dogtag.audit.models import AuditEvent
+from dogtag.lib import prepared
 from dogtag.licensing.models import License, Payment, ReceiptCounter, Tag
 
 
-def _row(connection, obj, overrides: dict[str, str]) -> tuple[list[str], str, list]:
-    """(columns, VALUES row, parameters) of a new row of `obj`, as `save()` would insert it;
-    `overrides` gives SQL for columns (by attname) whose value another CTE makes or completes
-    (`{value}` in it: the field's own value, as a parameter)."""
-    meta = obj._meta
-    columns, values, params = [], [], []
+def _row(connection, model, overrides: dict[str, str]) -> tuple[list[str], str, list]:
+    """(columns, VALUES row, the fields whose values are its parameters) of a new row of `model`,
+    as `save()` would insert it; `overrides` gives SQL for columns (by attname) whose value another
+    CTE makes or completes (`{value}` in it: the field's own value, as a parameter)."""
+    meta = model._meta
+    columns, values, fields = [], [], []
     for f in meta.local_concrete_fields:
         if f.generated or f is meta.auto_field:
             continue
         columns.append(connection.ops.quote_name(f.column))
         sql = overrides.get(f.attname, "{value}")
         if "{value}" in sql:
-            params.append(f.get_db_prep_save(f.pre_save(obj, True), connection))
+            fields.append(f)
         values.append(sql.replace("{value}", "%s"))
-    return columns, f"({', '.join(values)})", params
+    return columns, f"({', '.join(values)})", fields
 
 
 def _table(connection, model) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
-def write(*, license: License, tag: Tag, paid: Payment | None, events: list[AuditEvent]) -> None:
-    """Insert `paid` (numbered), `license` (paid by it), link `tag` to it and insert `events`
-    (the payment's, then the license's; `audit.record.event`), giving each its id."""
-    # The connection itself, not django.db.connection's per-thread proxy: each field's value is
-    # prepared with it, and every attribute read through the proxy costs a thread-local lookup.
-    connection = connections[DEFAULT_DB_ALIAS]
+def _statement(connection, paid: bool, event_types: tuple[str, ...]) -> tuple[str, list]:
+    """The statement for an issue with or without a payment and with these audit events, written
+    with PostgreSQL's `$1` placeholders, and what its parameters are in order: ("counter", i) the
+    payment's municipality and year, ("payment", fields), ("license", fields), ("tag",),
+    ("event", i, fields)."""
     qn = connection.ops.quote_name
-    ctes, params = [], []
-    if paid is not None:
+    ctes, order = [], []
+    if paid:
         payments = _table(connection, Payment)
         ctes.append(
             f"c AS (INSERT INTO {_table(connection, ReceiptCounter)} (municipality_id, {qn('year')}, {qn('last')}) "
@@ -63,38 +67,70 @@ def write(*, license: License, tag: Tag, paid: Payment | None, events: list[Audi
             f"ON CONFLICT (municipality_id, {qn('year')}) DO UPDATE SET {qn('last')} = "
             f"{_table(connection, ReceiptCounter)}.{qn('last')} + 1 RETURNING {qn('last')})"
         )
-        params += [paid.municipality_id, paid.receipt_year, paid.municipality_id, paid.receipt_year]
-        columns, row, row_params = _row(connection, paid, {"receipt_serial": f"(SELECT {qn('last')} FROM c)"})
+        order.append(("counter",))
+        columns, row, fields = _row(connection, Payment, {"receipt_serial": f"(SELECT {qn('last')} FROM c)"})
         ctes.append(f"p AS (INSERT INTO {payments} ({', '.join(columns)}) VALUES {row} RETURNING id, receipt_serial)")
-        params += row_params
-    columns, row, row_params = _row(
-        connection, license, {"payment_id": "(SELECT id FROM p)"} if paid is not None else {}
-    )
+        order.append(("payment", fields))
+    columns, row, fields = _row(connection, License, {"payment_id": "(SELECT id FROM p)"} if paid else {})
     ctes.append(f"l AS (INSERT INTO {_table(connection, License)} ({', '.join(columns)}) VALUES {row} RETURNING id)")
-    params += row_params
+    order.append(("license", fields))
     ctes.append(f"t AS (UPDATE {_table(connection, Tag)} SET license_id = (SELECT id FROM l) WHERE id = %s)")
-    params.append(tag.pk)
+    order.append(("tag",))
     ids = {
         "licensing.payment": "(SELECT jsonb_build_object('id', id, 'receipt_serial', receipt_serial) FROM p)",
         "licensing.license": "(SELECT jsonb_build_object('id', l.id, 'payment', "
-        + ("(SELECT id FROM p)" if paid is not None else "NULL")
+        + ("(SELECT id FROM p)" if paid else "NULL")
         + ") FROM l)",
     }
     rows = []
-    for event in events:
-        source = "p" if event.object_type == "licensing.payment" else "l"
-        columns, row, row_params = _row(
+    for i, object_type in enumerate(event_types):
+        source = "p" if object_type == "licensing.payment" else "l"
+        columns, row, fields = _row(
             connection,
-            event,
-            {"object_id": f"(SELECT id::text FROM {source})", "after": f"{{value}}::jsonb || {ids[event.object_type]}"},
+            AuditEvent,
+            {"object_id": f"(SELECT id::text FROM {source})", "after": f"{{value}}::jsonb || {ids[object_type]}"},
         )
         rows.append(row)
-        params += row_params
+        order.append(("event", i, fields))
     ctes.append(f"a AS (INSERT INTO {_table(connection, AuditEvent)} ({', '.join(columns)}) VALUES {', '.join(rows)})")
-    payment_columns = "(SELECT id FROM p), (SELECT receipt_serial FROM p)" if paid is not None else "NULL, NULL"
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(ctes)} SELECT {payment_columns}, (SELECT id FROM l)", params)
-        payment_id, receipt_serial, license_id = cursor.fetchone()
+    payment_columns = "(SELECT id FROM p), (SELECT receipt_serial FROM p)" if paid else "NULL, NULL"
+    return prepared.numbered(f"WITH {', '.join(ctes)} SELECT {payment_columns}, (SELECT id FROM l)"), order
+
+
+_statements: dict[tuple, tuple[str, list]] = {}
+_lock = threading.Lock()
+
+
+def _values(connection, obj, fields) -> list:
+    return [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+
+
+def write(*, license: License, tag: Tag, paid: Payment | None, events: list[AuditEvent]) -> None:
+    """Insert `paid` (numbered), `license` (paid by it), link `tag` to it and insert `events`
+    (the payment's, then the license's; `audit.record.event`), giving each its id."""
+    # The connection itself, not django.db.connection's per-thread proxy: each field's value is
+    # prepared with it, and every attribute read through the proxy costs a thread-local lookup.
+    connection = connections[DEFAULT_DB_ALIAS]
+    shape = (connection.alias, paid is not None, tuple(event.object_type for event in events))
+    if shape not in _statements:
+        with _lock:
+            _statements.setdefault(shape, _statement(connection, *shape[1:]))
+    sql, order = _statements[shape]
+    params = []
+    for part in order:
+        if part[0] == "counter":
+            params += [paid.municipality_id, paid.receipt_year, paid.municipality_id, paid.receipt_year]
+        elif part[0] == "payment":
+            params += _values(connection, paid, part[1])
+        elif part[0] == "license":
+            params += _values(connection, license, part[1])
+        elif part[0] == "tag":
+            params.append(tag.pk)
+        else:
+            params += _values(connection, events[part[1]], part[2])
+    cursor = prepared.cursor(connection, raw=True)
+    cursor.execute(sql, params)
+    payment_id, receipt_serial, license_id = cursor.fetchone()
     if paid is not None:
         paid.pk, paid.receipt_serial = payment_id, receipt_serial
         paid._state.adding, paid._state.db = False, connection.alias
