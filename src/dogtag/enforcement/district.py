@@ -23,7 +23,7 @@ from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, 
 
 from dogtag import rules
 from dogtag.enforcement import law
-from dogtag.licensing.models import License, Tag
+from dogtag.licensing.models import License, Tag, own_or_covering
 from dogtag.registry.models import Animal, Ownership, RabiesVaccination
 
 # Animals the village still has: dead, transferred and moved-away animals are not confined anywhere here.
@@ -174,10 +174,9 @@ def lookup(municipality, query: str, on: date) -> list[Answer]:
     licenses = {}
     for lic in (
         licenses_on(on)
-        .filter(Q(animal_id__in=ids) | Q(covered_animals__in=ids))
+        .filter(own_or_covering(ids))
         .prefetch_related("tags", "covered_animals")
         .order_by("license_year", "pk")
-        .distinct()
     ):
         for animal_id in [lic.animal_id] if lic.animal_id else [a.pk for a in lic.covered_animals.all()]:
             licenses[animal_id] = lic

@@ -225,6 +225,17 @@ class License(Scoped, Voidable):
         return next((t for t in self.tags.all() if t.status == Tag.Status.ISSUED), None)
 
 
+def own_or_covering(animals) -> Q:
+    """`License.objects.filter(own_or_covering(a))`: licenses that are the animal's own or a
+    multiple-dog license covering it (only those cover animals); `animals` is an animal's id or a
+    list of ids. Asked as license ids from each side's own index: `Q(animal=a) |
+    Q(covered_animals=a)` joins the covered animals to every license and reads all of them."""
+    lookup = "animal_id__in" if isinstance(animals, (list, tuple, set)) else "animal_id"
+    own = License.objects.filter(**{lookup: animals}).order_by().values("pk")
+    covered = License.covered_animals.through.objects.filter(**{lookup: animals}).values("license_id")
+    return Q(pk__in=own.union(covered, all=True))
+
+
 class KennelLicense(Scoped, Voidable):
     """Benton § 115-3B: an annual kennel license, applied for, inspected, then approved."""
 

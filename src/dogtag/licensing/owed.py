@@ -10,7 +10,7 @@ from django.db.models import Q
 from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled
 from dogtag.lib.dates import shown
 from dogtag.licensing import law
-from dogtag.licensing.models import License
+from dogtag.licensing.models import License, own_or_covering
 from dogtag.registry.models import Animal, Ownership, RabiesVaccination
 from dogtag.rules.decision import ZERO, Citation, NotSet
 from dogtag.rules.licensing import late_fee_trigger_label, license_year_bounds, license_year_of
@@ -197,10 +197,8 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
 
 def _in_force(multiple_dog: bool):
     def build(animal_id, year):
-        mine = Q(animal_id=animal_id)
-        if multiple_dog:
-            mine |= Q(kind=License.Kind.MULTIPLE_DOG, covered_animals=animal_id)
-        return License.objects.filter(mine, license_year=year, voided_at=None).distinct().order_by("pk")
+        mine = own_or_covering(animal_id) if multiple_dog else Q(animal_id=animal_id)
+        return License.objects.filter(mine, license_year=year, voided_at=None).order_by("pk")
 
     return Compiled(build, animal_id=INT_MARKERS[0], year=INT_MARKERS[1])
 

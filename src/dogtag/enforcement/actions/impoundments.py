@@ -6,7 +6,6 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
 
 from dogtag.accounts.scope import require_role
 from dogtag.enforcement import law
@@ -30,7 +29,7 @@ from dogtag.enforcement.models import (
     today,
 )
 from dogtag.lib.dates import shown
-from dogtag.licensing.models import License
+from dogtag.licensing.models import License, own_or_covering
 from dogtag.registry.actions import save_record
 
 
@@ -204,7 +203,7 @@ def give_impound_notice(imp, *, acting_user, notice_method, notice_on, notice_re
 def licensed(animal, on: date) -> bool:
     """A license from the clerk (individual or multiple-dog), not void, in force on `on`."""
     current = License.objects.filter(voided_at=None, issued_on__lte=on, expires_on__gte=on)
-    return current.filter(Q(animal=animal) | Q(covered_animals=animal)).exists()
+    return current.filter(own_or_covering(animal.pk)).exists()
 
 
 def release_decision(

@@ -1,0 +1,96 @@
+"""The counter's reads are answered from indexes, so they cost the same in a village and in a
+county with a hundred thousand licenses a year; and on PostgreSQL the issue's statements are
+prepared once per connection (lib/prepared.py)."""
+
+import json
+import re
+from datetime import date
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from dogtag.licensing import actions
+from dogtag.licensing.models import License, own_or_covering
+from dogtag.licensing.owed import _in_force
+from tests.base import on
+from tests.licensing.base import CounterApiTestCase
+
+
+def scans(plan: dict):
+    """Every node of a PostgreSQL plan (EXPLAIN FORMAT JSON) that reads a table."""
+    if "Relation Name" in plan:
+        yield plan
+    for child in plan.get("Plans", []):
+        yield from scans(child)
+
+
+def table_reads(queryset) -> list[str]:
+    """How the database reads each table of the query: PostgreSQL's scans with their index
+    conditions (sequential scans priced out, as a large table would price them), SQLite's
+    SEARCH (by an index) or SCAN (the whole table) lines."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+        plan = json.loads(queryset.explain(format="json"))[0]["Plan"]
+        return [f"{s['Relation Name']} {s.get('Index Cond', 'whole table')}" for s in scans(plan)]
+    return [line.split(" ", 3)[3] for line in queryset.explain().splitlines() if " SEARCH " in line or " SCAN " in line]
+
+
+@on(date(2026, 5, 20))
+class IndexedReadTests(CounterApiTestCase):
+    def test_the_licenses_in_force_are_found_by_the_animal_not_by_reading_the_years_licenses(self):
+        # A county's year: two thousand licenses the dog has nothing to do with, and the
+        # database's statistics of them.
+        License.objects.bulk_create(
+            License(
+                municipality=self.benton,
+                kind=License.Kind.MULTIPLE_DOG,
+                license_year=2026,
+                serial=5000 + n,
+                holder=self.owner,
+                issued_on=date(2026, 1, 2),
+                expires_on=date(2026, 12, 31),
+                tax=35,
+                late_fee=0,
+                issued_by=self.clerk,
+                owner_name="Kennel",
+                owner_address="1 Farm Rd",
+                county="Lafayette",
+            )
+            for n in range(2000)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        reads = table_reads(_in_force(multiple_dog=True).build(animal_id=self.dog.pk, year=2026))
+        if connection.vendor == "postgresql":
+            self.assertIn(f"licensing_license (animal_id = {self.dog.pk})", reads)
+            self.assertIn(f"licensing_license_covered_animals (animal_id = {self.dog.pk})", reads)
+            self.assertEqual(len([r for r in reads if r.startswith("licensing_license (id = ")]), 1, reads)
+        else:
+            self.assertTrue(all(r.startswith("SEARCH") for r in reads), reads)
+        self.assertEqual(len(reads), 3, reads)
+
+    def test_own_or_covering_finds_the_dogs_own_license_and_the_multiple_dog_license_covering_it(self):
+        own = self.issue_rex()
+        self.assertEqual(list(License.objects.filter(own_or_covering(self.dog.pk))), [own])
+        self.assertEqual(list(License.objects.filter(own_or_covering([self.dog.pk, 0]))), [own])
+        self.assertEqual(list(License.objects.filter(own_or_covering(0))), [])
+
+    def test_on_postgresql_the_issue_is_prepared_once_and_logged_with_its_values(self):
+        if connection.vendor != "postgresql":
+            self.skipTest("PostgreSQL's prepared statements")
+        with CaptureQueriesContext(connection) as queries:
+            self.issue_rex()
+        write = next(q["sql"] for q in queries if q["sql"].startswith("WITH c AS"))
+        self.assertIsNone(re.search(r"\$\d+(?![\d.])", write))  # the values in their places, not $1
+        self.assertIn("'Rex'", write)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT statement LIKE 'WITH c AS%%' FROM pg_prepared_statements "
+                "WHERE statement LIKE %s OR statement LIKE %s",
+                ["WITH c AS%", 'SELECT "licensing_license"."id"%'],
+            )
+            self.assertEqual(sorted(r[0] for r in cursor.fetchall()), [False, True])
+
+    def issue_rex(self):
+        return actions.issue_license(self.dog, acting_user=self.clerk, payment={"method": "cash", "amount": "15.00"})
