@@ -9,8 +9,8 @@ from datetime import date
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from dogtag.licensing import actions
-from dogtag.licensing.models import License, own_or_covering
+from dogtag.licensing import actions, counter_page
+from dogtag.licensing.models import License, Tag, TagLot, own_or_covering
 from dogtag.licensing.owed import _in_force
 from tests.base import on
 from tests.licensing.base import CounterApiTestCase
@@ -24,13 +24,13 @@ def scans(plan: dict):
         yield from scans(child)
 
 
-def table_reads(queryset) -> list[str]:
+def table_reads(queryset, *, seqscan=False) -> list[str]:
     """How the database reads each table of the query: PostgreSQL's scans with their index
-    conditions (sequential scans priced out, as a large table would price them), SQLite's
-    SEARCH (by an index) or SCAN (the whole table) lines."""
+    conditions (sequential scans priced out, as a large table would price them, unless
+    `seqscan`), SQLite's SEARCH (by an index) or SCAN (the whole table) lines."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute(f"SET LOCAL enable_seqscan = {'on' if seqscan else 'off'}")
         plan = json.loads(queryset.explain(format="json"))[0]["Plan"]
         return [f"{s['Relation Name']} {s.get('Index Cond', 'whole table')}" for s in scans(plan)]
     return [line.split(" ", 3)[3] for line in queryset.explain().splitlines() if " SEARCH " in line or " SCAN " in line]
@@ -69,6 +69,31 @@ class IndexedReadTests(CounterApiTestCase):
         else:
             self.assertTrue(all(r.startswith("SEARCH") for r in reads), reads)
         self.assertEqual(len(reads), 3, reads)
+
+    def test_the_counter_finds_a_years_next_tag_in_stock_by_the_stocks_index(self):
+        # Late in the year: two thousand tags issued, two thousand more still in stock.
+        lot = TagLot.objects.get(municipality=self.benton, license_year=2026)
+        Tag.objects.bulk_create(
+            Tag(
+                municipality=self.benton,
+                lot=lot,
+                license_year=2026,
+                serial=5000 + n,
+                status=Tag.Status.ISSUED if n < 2000 else Tag.Status.IN_STOCK,
+            )
+            for n in range(4000)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        reads = table_reads(counter_page._build(self.dog.pk, 2025, 2026, 2027), seqscan=True)
+        tags = [r for r in reads if r.startswith(("licensing_tag", "SEARCH U0", "SCAN U0"))]
+        self.assertEqual(len(tags), 3, reads)
+        if connection.vendor == "postgresql":
+            this_year = [r for r in tags if "license_year = 2026" in r]  # none: a scan of the whole table
+            self.assertEqual(len(this_year), 1, reads)
+            self.assertIn("status = 'in-stock'", this_year[0])
+        else:
+            self.assertTrue(all(r.startswith("SEARCH") and "status=?" in r for r in tags), reads)
 
     def test_own_or_covering_finds_the_dogs_own_license_and_the_multiple_dog_license_covering_it(self):
         own = self.issue_rex()
