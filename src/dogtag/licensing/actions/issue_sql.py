@@ -14,11 +14,10 @@ of data-modifying CTEs right before the commit:
 The rows are the ones the other databases write one at a time (actions `issue_license`): the
 columns are the models' own, their values prepared by the fields, and the audit events are built
 by `audit.record.event` with the ids the statement gives them (`after` is jsonb, so the ids
-merged into it read exactly as the snapshot would have). The statement is
-written once for each shape (with or without a payment) and sent as a prepared statement
-(lib/prepared.py). tests/licensing/test_issue_writes.py
-checks, on both databases, each row against the object returned and each audit event against the
-snapshot of its row as stored.
+merged into it read exactly as the snapshot would have). The statement is written once for each
+shape (with or without a payment) and sent as a prepared statement (lib/prepared.py).
+tests/licensing/test_issue_writes.py checks, on both databases, each row against the object
+returned and each audit event against the snapshot of its row as stored.
 """
 
 import threading
@@ -53,9 +52,9 @@ def _table(connection, model) -> str:
 
 def _statement(connection, paid: bool, event_types: tuple[str, ...]) -> tuple[str, list]:
     """The statement for an issue with or without a payment and with these audit events, written
-    with PostgreSQL's `$1` placeholders, and what its parameters are in order: ("counter", i) the
-    payment's municipality and year, ("payment", fields), ("license", fields), ("tag",),
-    ("event", i, fields)."""
+    with PostgreSQL's `$1` placeholders, and what its parameters are, in order: ("counter",) the
+    payment's municipality and year, ("payment", fields), ("license", fields), ("tag",) its id,
+    ("event", i, fields) of the i-th event."""
     qn = connection.ops.quote_name
     ctes, order = [], []
     if paid:
