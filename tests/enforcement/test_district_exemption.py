@@ -7,7 +7,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from dogtag.enforcement import district
 from dogtag.licensing import actions as licensing
+from dogtag.licensing.actions import multiple_dog_licenses
 from dogtag.registry import actions as registry
 from tests.base import on, text
 from tests.enforcement.helpers import EnforcementTestCase
@@ -145,6 +147,25 @@ class DistrictExemptionTests(EnforcementTestCase):
             lines[1].startswith(f"Cody,Dog,no current rabies certificate,{self.cody_license.serial},Cody's owner")
         )
         self.assertTrue(lines[2].startswith("Dot,Cat,no current rabies certificate,,Dot's owner"))  # no license: empty
+
+    def test_a_dog_a_multiple_dog_license_covers_is_listed_with_that_license(self):
+        webster = self.places["webster"]
+        with on(date(2026, 1, 5)):
+            fees = {"multiple_dog_license.tax": "35.00", "multiple_dog_license.each_additional": "0.00"}
+            set_fees(self.clerks["webster"], webster, fees)
+            keeper, _, fido = self.owner_and_dog("webster", "Fido")
+            covering = multiple_dog_licenses.issue_multiple_dog_license(
+                acting_user=self.clerks["webster"],
+                municipality=webster,
+                keeper=keeper,
+                dogs=4,
+                animals=[fido],
+                inspection_consent=True,
+                payment={"amount": "35.00", "method": "cash"},
+            )
+        with on(DAY):
+            rows = {a.name: a.license_serial for a in district.not_exempt(webster, DAY)[0]}
+        self.assertEqual(rows, {"Cody": self.cody_license.serial, "Dot": None, "Fido": covering.serial})
 
     def test_the_list_is_set_based(self):
         url = reverse("district-not-exempt", args=[self.district.pk])

@@ -9,9 +9,11 @@ from datetime import date
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from dogtag.enforcement import district
 from dogtag.licensing import actions, counter_page
 from dogtag.licensing.models import License, Tag, TagLot, own_or_covering
 from dogtag.licensing.owed import _in_force
+from dogtag.registry.models import Animal
 from tests.base import on
 from tests.licensing.base import CounterApiTestCase
 
@@ -119,3 +121,38 @@ class IndexedReadTests(CounterApiTestCase):
 
     def issue_rex(self):
         return actions.issue_license(self.dog, acting_user=self.clerk, payment={"method": "cash", "amount": "15.00"})
+
+
+@on(date(2026, 5, 20))
+class DistrictLicenseReadTests(CounterApiTestCase):
+    def test_the_not_exempt_lists_license_in_force_is_found_by_the_animal_on_each_side(self):
+        License.objects.bulk_create(
+            License(
+                municipality=self.benton,
+                kind=License.Kind.MULTIPLE_DOG,
+                license_year=2026,
+                serial=5000 + n,
+                holder=self.owner,
+                issued_on=date(2026, 1, 2),
+                expires_on=date(2026, 12, 31),
+                tax=35,
+                late_fee=0,
+                issued_by=self.clerk,
+                owner_name="Kennel",
+                owner_address="1 Farm Rd",
+                county="Lafayette",
+            )
+            for n in range(2000)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        animal = Animal.objects.filter(pk=self.dog.pk).annotate(serial=district._license_serial(date(2026, 5, 20)))
+        reads = table_reads(animal)
+        if connection.vendor == "postgresql":
+            licenses = [r for r in reads if r.startswith("licensing_license ")]
+            self.assertEqual(len(licenses), 4, reads)  # the year and the serial, of each side
+            self.assertTrue(all("animal_id = registry_animal.id" in r or "(id = " in r for r in licenses), reads)
+        else:
+            licenses = [r for r in reads if " licensing_license" in r or " U0" in r or " U1" in r]
+            self.assertTrue(licenses, reads)
+            self.assertTrue(all(r.startswith("SEARCH") for r in licenses), licenses)

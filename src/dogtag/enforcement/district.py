@@ -19,7 +19,9 @@ from functools import reduce
 from itertools import product
 from operator import or_
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Prefetch, Q, Subquery
+from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, OuterRef, Prefetch, Q, Subquery, When
+from django.db.models.functions import Coalesce
+from django.db.models.lookups import GreaterThan
 
 from dogtag import rules
 from dogtag.enforcement import law
@@ -196,17 +198,27 @@ def not_exempt(municipality, on: date):
     engine = Engine(municipality, on)
     if not engine.applies:
         return Animal.objects.none(), engine
-    license_serial = (
-        licenses_on(on).filter(Q(animal=OuterRef("pk")) | Q(covered_animals=OuterRef("pk"))).order_by("-license_year")
-    )
     animals = (
         Animal.objects.filter(municipality=municipality, status__in=LIVE)
-        .annotate(**_facts(on, few=False), license_serial=Subquery(license_serial.values("serial")[:1]))
+        .annotate(**_facts(on, few=False), license_serial=_license_serial(on))
         .filter(engine.restrained())
         .select_related("premises")
         .order_by("name", "pk")
     )
     return _with_owners(animals, on), engine
+
+
+def _license_serial(on: date):
+    """The serial of the animal's latest-year license in force on `on`, its own or a multiple-dog
+    license covering it. Each side is its own subquery by its own index: one OR of the two across
+    the covered animals' join read every license in force for each row (27 ms a row at 60k)."""
+    own = licenses_on(on).filter(animal=OuterRef("pk")).order_by("-license_year")
+    covering = licenses_on(on).filter(covered_animals=OuterRef("pk")).order_by("-license_year")
+    own_year, covering_year = (Subquery(q.values("license_year")[:1]) for q in (own, covering))
+    return Case(
+        When(GreaterThan(covering_year, Coalesce(own_year, 0)), then=Subquery(covering.values("serial")[:1])),
+        default=Subquery(own.values("serial")[:1]),
+    )
 
 
 def reasons(animal) -> list[str]:
