@@ -110,14 +110,7 @@ class Compiled:
                 params.append(values[value])
             else:
                 params.append(wrap(values[value]))
-        if connection.vendor == "postgresql":
-            cursor = prepared.cursor(connection)
-            cursor.execute(plan.sql, params)
-            rows = cursor.fetchall()
-        else:
-            with connection.cursor() as cursor:
-                cursor.execute(plan.sql, params)
-                rows = cursor.fetchall()
+        rows = prepared.fetchall(connection, plan.sql, params)
         if plan.converters:
             converted = []
             for row in rows:

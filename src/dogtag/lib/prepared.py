@@ -76,6 +76,17 @@ def cursor(connection, *, raw: bool = False):
     return wrapped(connection, raw=raw)
 
 
+def fetchall(connection, sql: str, params) -> list[tuple]:
+    """The rows of `sql`: prepared on PostgreSQL, on Django's own cursor elsewhere."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as c:
+            c.execute(sql, params)
+            return c.fetchall()
+    c = cursor(connection)
+    c.execute(sql, params)
+    return c.fetchall()
+
+
 def numbered(sql: str) -> str:
     """`sql`, whose only `%` are its `%s` placeholders, with them as `$1`, `$2`, … (for
     `cursor(raw=True)`)."""

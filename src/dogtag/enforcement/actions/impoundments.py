@@ -23,13 +23,14 @@ from dogtag.enforcement.actions.cases import (
     open_case,
     set_deadline,
 )
+from dogtag.enforcement.district import licenses_on
 from dogtag.enforcement.models import (
     Case,
     Impoundment,
     today,
 )
 from dogtag.lib.dates import shown
-from dogtag.licensing.models import License, own_or_covering
+from dogtag.licensing.models import own_or_covering
 from dogtag.registry.actions import save_record
 
 
@@ -202,8 +203,7 @@ def give_impound_notice(imp, *, acting_user, notice_method, notice_on, notice_re
 
 def licensed(animal, on: date) -> bool:
     """A license from the clerk (individual or multiple-dog), not void, in force on `on`."""
-    current = License.objects.filter(voided_at=None, issued_on__lte=on, expires_on__gte=on)
-    return current.filter(own_or_covering(animal.pk)).exists()
+    return licenses_on(on).filter(own_or_covering(animal.pk)).exists()
 
 
 def release_decision(

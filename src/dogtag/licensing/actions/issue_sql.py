@@ -20,8 +20,6 @@ tests/licensing/test_issue_writes.py checks, on both databases, each row against
 returned and each audit event against the snapshot of its row as stored.
 """
 
-import threading
-
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from dogtag.audit.models import AuditEvent
@@ -52,9 +50,8 @@ def _table(connection, model) -> str:
 
 def _statement(connection, paid: bool, event_types: tuple[str, ...]) -> tuple[str, list]:
     """The statement for an issue with or without a payment and with these audit events, written
-    with PostgreSQL's `$1` placeholders, and what its parameters are, in order: ("counter",) the
-    payment's municipality and year, ("payment", fields), ("license", fields), ("tag",) its id,
-    ("event", i, fields) of the i-th event."""
+    with PostgreSQL's `$1` placeholders, and its parameters in order as (row, fields): the row is
+    "paid", "license", "tag" or the audit event's position in `events`."""
     qn = connection.ops.quote_name
     ctes, order = [], []
     if paid:
@@ -66,15 +63,16 @@ def _statement(connection, paid: bool, event_types: tuple[str, ...]) -> tuple[st
             f"ON CONFLICT (municipality_id, {qn('year')}) DO UPDATE SET {qn('last')} = "
             f"{_table(connection, ReceiptCounter)}.{qn('last')} + 1 RETURNING {qn('last')})"
         )
-        order.append(("counter",))
+        municipality, year = Payment._meta.get_field("municipality"), Payment._meta.get_field("receipt_year")
+        order.append(("paid", [municipality, year, municipality, year]))
         columns, row, fields = _row(connection, Payment, {"receipt_serial": f"(SELECT {qn('last')} FROM c)"})
         ctes.append(f"p AS (INSERT INTO {payments} ({', '.join(columns)}) VALUES {row} RETURNING id, receipt_serial)")
-        order.append(("payment", fields))
+        order.append(("paid", fields))
     columns, row, fields = _row(connection, License, {"payment_id": "(SELECT id FROM p)"} if paid else {})
     ctes.append(f"l AS (INSERT INTO {_table(connection, License)} ({', '.join(columns)}) VALUES {row} RETURNING id)")
     order.append(("license", fields))
     ctes.append(f"t AS (UPDATE {_table(connection, Tag)} SET license_id = (SELECT id FROM l) WHERE id = %s)")
-    order.append(("tag",))
+    order.append(("tag", [Tag._meta.pk]))
     ids = {
         "licensing.payment": "(SELECT jsonb_build_object('id', id, 'receipt_serial', receipt_serial) FROM p)",
         "licensing.license": "(SELECT jsonb_build_object('id', l.id, 'payment', "
@@ -90,18 +88,13 @@ def _statement(connection, paid: bool, event_types: tuple[str, ...]) -> tuple[st
             {"object_id": f"(SELECT id::text FROM {source})", "after": f"{{value}}::jsonb || {ids[object_type]}"},
         )
         rows.append(row)
-        order.append(("event", i, fields))
+        order.append((i, fields))
     ctes.append(f"a AS (INSERT INTO {_table(connection, AuditEvent)} ({', '.join(columns)}) VALUES {', '.join(rows)})")
     payment_columns = "(SELECT id FROM p), (SELECT receipt_serial FROM p)" if paid else "NULL, NULL"
     return prepared.numbered(f"WITH {', '.join(ctes)} SELECT {payment_columns}, (SELECT id FROM l)"), order
 
 
-_statements: dict[tuple, tuple[str, list]] = {}
-_lock = threading.Lock()
-
-
-def _values(connection, obj, fields) -> list:
-    return [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+_statements: dict[tuple, tuple[str, list]] = {}  # by shape; made twice at worst, the same both times
 
 
 def write(*, license: License, tag: Tag, paid: Payment | None, events: list[AuditEvent]) -> None:
@@ -112,21 +105,10 @@ def write(*, license: License, tag: Tag, paid: Payment | None, events: list[Audi
     connection = connections[DEFAULT_DB_ALIAS]
     shape = (connection.alias, paid is not None, tuple(event.object_type for event in events))
     if shape not in _statements:
-        with _lock:
-            _statements.setdefault(shape, _statement(connection, *shape[1:]))
+        _statements[shape] = _statement(connection, *shape[1:])
     sql, order = _statements[shape]
-    params = []
-    for part in order:
-        if part[0] == "counter":
-            params += [paid.municipality_id, paid.receipt_year, paid.municipality_id, paid.receipt_year]
-        elif part[0] == "payment":
-            params += _values(connection, paid, part[1])
-        elif part[0] == "license":
-            params += _values(connection, license, part[1])
-        elif part[0] == "tag":
-            params.append(tag.pk)
-        else:
-            params += _values(connection, events[part[1]], part[2])
+    rows = {"paid": paid, "license": license, "tag": tag, **dict(enumerate(events))}
+    params = [f.get_db_prep_save(f.pre_save(rows[row], True), connection) for row, fields in order for f in fields]
     cursor = prepared.cursor(connection, raw=True)
     cursor.execute(sql, params)
     payment_id, receipt_serial, license_id = cursor.fetchone()
