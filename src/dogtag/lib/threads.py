@@ -1,0 +1,86 @@
+"""Work on a few threads, each with its own database connection: for long jobs in the worker
+that wait on the database more than they compute (an import's batches on PostgreSQL), so that
+one connection's statements run while another's commit does."""
+
+import threading
+
+from django.db import connections
+
+_END = object()
+
+
+def _nothing_to_wait_for():
+    pass
+
+
+def each_in_turn(work, items, threads: int) -> bool:
+    """`work(item, earlier_finished)` for each of `items`, taken in their order by whichever of
+    `threads` threads is free (`items` is read under a lock, so a generator will do).
+    `earlier_finished()` waits until the work on every earlier item has finished (committed, or
+    failed): work that may refer to what earlier work wrote calls it before the database checks
+    that reference, since another connection sees those rows only once they are committed.
+
+    Stops taking items once a call returns False, and returns False then (True when every item
+    was worked). The first exception of any thread is raised here, once the others have finished
+    their item; each thread closes its connection when it is done. One thread is the caller's
+    own, with the caller's connection (and transaction, if it is in one)."""
+    if threads == 1:
+        return all(work(item, _nothing_to_wait_for) is not False for item in items)
+    items, lock, stop, failures = iter(items), threading.Lock(), threading.Event(), []
+    taken, finished = [0], _Finished()
+
+    def take():
+        with lock:
+            item = _END if stop.is_set() else next(items, _END)
+            taken[0] += 1
+            return taken[0], item
+
+    def worker():
+        try:
+            while (turn := take())[1] is not _END:
+                place, item = turn
+                try:
+                    if work(item, lambda: finished.wait_through(place - 1)) is False:
+                        stop.set()
+                finally:
+                    finished.add(place)
+        except BaseException as e:  # noqa: BLE001 - raised in the caller's thread
+            failures.append(e)
+            stop.set()
+        finally:
+            connections.close_all()
+
+    running = [threading.Thread(target=worker, name=f"{work.__name__}-{i}") for i in range(threads)]
+    for t in running:
+        t.start()
+    try:
+        for t in running:
+            t.join()
+    except BaseException:  # interrupted here (Ctrl-C at the command line): no further item
+        stop.set()
+        for t in running:
+            t.join()
+        raise
+    if failures:
+        raise failures[0]
+    return not stop.is_set()
+
+
+class _Finished:
+    """The places (1, 2, …) of the items whose work has finished, as the highest place through
+    which every item has, and a wait for it to reach a place."""
+
+    def __init__(self):
+        self._changed, self._through, self._ahead = threading.Condition(), 0, set()
+
+    def add(self, place):
+        with self._changed:
+            self._ahead.add(place)
+            while self._through + 1 in self._ahead:
+                self._through += 1
+                self._ahead.remove(self._through)
+            self._changed.notify_all()
+
+    def wait_through(self, place):
+        with self._changed:
+            self._changed.wait_for(lambda: self._through >= place)
