@@ -234,3 +234,9 @@ def test_the_servers_worker_class_is_gthread_unless_sync_is_asked_and_nothing_el
     monkeypatch.setenv("DOGTAG_WORKER_CLASS", "eventlet")
     with pytest.raises(ImproperlyConfiguredEnv, match="DOGTAG_WORKER_CLASS='eventlet'"):
         options()
+
+
+def test_an_import_writes_over_at_least_one_connection():
+    assert setting("DOGTAG_IMPORT_WRITERS", DEBUG="true").stdout.strip() == "2"
+    r = setting("DOGTAG_IMPORT_WRITERS", DEBUG="true", DOGTAG_IMPORT_WRITERS="0")
+    assert r.returncode != 0 and "DOGTAG_IMPORT_WRITERS=0: expected 1 or more" in r.stderr

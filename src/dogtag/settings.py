@@ -398,3 +398,7 @@ DOGTAG_OUTBOX_MAX_ATTEMPTS = envint("DOGTAG_OUTBOX_MAX_ATTEMPTS", 8)  # then a d
 DOGTAG_RENEWAL_CHUNK_SIZE = envint("DOGTAG_RENEWAL_CHUNK_SIZE", 200)
 # An import whose heartbeat (one a batch) is older than this was killed: shown as interrupted.
 DOGTAG_IMPORT_STALE_SECONDS = envint("DOGTAG_IMPORT_STALE_SECONDS", 120)
+# Connections an import writes its checked batches over at once, on PostgreSQL (imports/actions.py).
+DOGTAG_IMPORT_WRITERS = envint("DOGTAG_IMPORT_WRITERS", 2)
+if DOGTAG_IMPORT_WRITERS < 1:
+    raise ImproperlyConfiguredEnv(f"DOGTAG_IMPORT_WRITERS={DOGTAG_IMPORT_WRITERS}: expected 1 or more")

@@ -195,14 +195,14 @@ class ImportWriteTests(BaseTestCase):
         content = roll(
             *[row(owner=f"Owner {i}", street=f"{i} Elm St", dog=f"Dog {i}", cert=f"C-{i}") for i in range(7)]
         )
-        real = actions._write_batch
+        real = actions._record_batch  # every batch's last step, with its records already sent
 
-        def fail_third(run, number, rows, **kwargs):
+        def fail_third(run, number, *args, **kwargs):
             if number == 3:
                 raise KeyboardInterrupt
-            return real(run, number, rows, **kwargs)
+            return real(run, number, *args, **kwargs)
 
-        with mock.patch.object(actions, "_write_batch", fail_third), self.assertRaises(KeyboardInterrupt):
+        with mock.patch.object(actions, "_record_batch", fail_third), self.assertRaises(KeyboardInterrupt):
             self.run_import(content, batch_size=2)
         self.assertEqual(Animal.objects.filter(name__startswith="Dog ").count(), 4, "two whole batches committed")
         resumed = plan(self.benton, "roll.csv", content)

@@ -10,8 +10,11 @@ The worker's check keeps its plan (imports/plans.py) and the write sends it as i
 something the check matched against was recorded in the meantime, the write checks the file again
 from that batch on, as it would without a kept plan."""
 
+import threading
+from copy import copy
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.exceptions import ValidationError
@@ -25,12 +28,14 @@ from dogtag.accounts.scope import require_role
 from dogtag.audit.models import AuditEvent
 from dogtag.audit.record import record
 from dogtag.imports import plans
-from dogtag.imports.bulk import insert, insert_rows, write_rows
+from dogtag.imports.bulk import insert, insert_rows, send, write_rows
 from dogtag.imports.exports import MANIFEST
 from dogtag.imports.matching import recorded
 from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
-from dogtag.imports.rolls import BATCH_SIZE, Mapping, Plan, Planner, RollError, RowPlan
+from dogtag.imports.rolls import BATCH_SIZE, Mapping, Plan, Planner, RollError
+from dogtag.lib import collector
 from dogtag.lib.tasks import enqueue
+from dogtag.lib.threads import each_in_turn
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination, today
 
@@ -79,8 +84,9 @@ def check_roll(run, path, mapping: Mapping | None = None) -> Plan:
         raise ValidationError("This import is already being checked by another process.")
     try:
         planner = Planner(run.municipality, path, run.file_name, mapping, keep=True, encoding=run.encoding)
-        for _ in planner.batches():
-            _beat(run)
+        with collector.paused():
+            for _ in planner.batches():
+                _beat(run)
     except RollError as e:
         fail(run, str(e))
         raise
@@ -162,21 +168,24 @@ def run_import(
     number = run.batches.order_by("-number").values_list("number", flat=True).first() or 0
     _beat(run)
     try:
-        number, done = _write_plan(run, number, acting_user=acting_user, bar=bar)
-        if done:
-            found = run.summary
-            rows, skipped, invalid = found["rows"], found["already"] + found["repeated"], found["invalid"]
-        else:
-            planner = Planner(municipality, path, run.file_name, mapping, write=True, encoding=run.encoding, run=run)
-            for todo in planner.batches(batch_size):
-                if todo:
-                    number += 1
-                    _write_batch(run, number, todo, acting_user=acting_user)
-                _beat(run)
-                if bar:
-                    bar.advance(max(0, planner.plan.rows - bar.done))
-            found = planner.plan
-            rows, skipped, invalid = found.rows, found.already + found.repeated, found.invalid
+        with collector.paused():
+            number, done = _write_plan(run, number, acting_user=acting_user, bar=bar)
+            if done:
+                found = run.summary
+                rows, skipped, invalid = found["rows"], found["already"] + found["repeated"], found["invalid"]
+            else:
+                planner = Planner(
+                    municipality, path, run.file_name, mapping, write=True, encoding=run.encoding, run=run
+                )
+                for todo in planner.batches(batch_size):
+                    if todo:
+                        number += 1
+                        _write_batch(run, number, todo, acting_user=acting_user)
+                    _beat(run)
+                    if bar:
+                        bar.advance(max(0, planner.plan.rows - bar.done))
+                found = planner.plan
+                rows, skipped, invalid = found.rows, found.already + found.repeated, found.invalid
     except RollError as e:  # the file changed under the run, or cannot be read past a point
         fail(run, str(e))
         raise
@@ -191,22 +200,43 @@ def _write_plan(run, number, *, acting_user, bar) -> tuple[int, bool]:
     """The check's kept plan written batch by batch (imports/plans.py); (the last batch's
     number, whether the whole plan was written). It stops before the first batch where
     something the check matched against was recorded since, for the file to be checked again;
-    a batch this run already wrote (it was interrupted) is passed over."""
+    a batch this run already wrote (it was interrupted) is passed over. On PostgreSQL the batches
+    go over `_writers()` connections at once, numbered as they are written."""
     if not run.plan_sha256 or run.checked_as_of is None or not plans.intact(run.plan_sha256):
         return number, False
-    for todo in plans.read(run.plan_sha256, RowPlan):
+    lock, last = threading.Lock(), [number]
+
+    def write_batch(todo, earlier_finished) -> bool:
         with transaction.atomic():
-            if plans.changed_since(run.municipality_id, run.checked_as_of):
-                return number, False
-            if not recorded(run.municipality_id, [todo[0].key]):
-                number += 1
-                # This run's own batch is no change to its plan: the place moves past it.
-                run.checked_as_of = _write_batch(run, number, todo, acting_user=acting_user).pk
-                ImportRun.objects.filter(pk=run.pk).update(checked_as_of=run.checked_as_of)
+            if plans.changed_since(run.municipality_id, run.checked_as_of, run.pk):
+                return False
+            if not recorded(run.municipality_id, [todo.refs[0][1]]):
+                with lock:
+                    last[0] += 1
+                    n = last[0]
+                _write_kept_batch(copy(run), n, todo, acting_user=acting_user, earlier_finished=earlier_finished)
         _beat(run)
         if bar:
-            bar.advance(len(todo))
-    return number, True
+            with lock:
+                bar.advance(len(todo.refs))
+        return True
+
+    batches = plans.read(run.plan_sha256)
+    try:
+        done = each_in_turn(write_batch, batches, _writers())
+    finally:
+        batches.close()
+    run.written = ImportRun.objects.values_list("written", flat=True).get(pk=run.pk)
+    return last[0], done
+
+
+def _writers() -> int:
+    """Connections writing a kept plan's batches at once: PostgreSQL checks one batch's foreign
+    keys while another's rows are sent. One on SQLite (one writer at a time), and one inside a
+    caller's transaction, which every batch must then join."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return 1
+    return settings.DOGTAG_IMPORT_WRITERS
 
 
 def _claim(run) -> bool:
@@ -232,42 +262,94 @@ def fail(run, message: str) -> None:
 
 @transaction.atomic
 def _write_batch(run, number, rows, *, acting_user) -> AuditEvent:
-    """One batch's records, its row records and its audit event (returned), in one transaction."""
-    m = run.municipality_id
+    """One batch of RowPlans (the file checked as it is written): its records, its row records and
+    its audit event (returned), in one transaction."""
     people = [r.new_person for r in rows if r.new_person is not None]
     insert(Person, people)
     animals = [r for r in rows if r.new_animal is not None]
     insert(Animal, [r.new_animal for r in animals])
-    start = today()
-    insert_rows(
-        Ownership,
-        ("municipality_id", "animal_id", "person_id", "started_on"),
-        [(m, r.animal, r.person, r.new_animal.acquired_on or r.new_animal.birth_date or start) for r in animals],
-    )
     vaccinations = [r.new_vaccination for r in rows if r.new_vaccination is not None]
     insert(RabiesVaccination, vaccinations)
     licenses = [r.new_license for r in rows if r.new_license is not None]
     for lic in licenses:
         lic.issued_by_id = acting_user.pk
     insert(License, licenses)
+    return _record_batch(
+        run,
+        number,
+        [(r.line, r.key, r.person, r.animal, r.vaccination, r.license) for r in rows],
+        [(r.person, r.animal, r.new_animal.acquired_on or r.new_animal.birth_date) for r in animals],
+        (len(people), len(animals), len(vaccinations), len(licenses)),
+        acting_user=acting_user,
+    )
+
+
+_ISSUED_BY = plans.FIELDS[License].index("issued_by_id")
+_ACQUIRED, _BORN = (plans.FIELDS[Animal].index(name) for name in ("acquired_on", "birth_date"))
+
+
+@transaction.atomic
+def _write_kept_batch(run, number, kept, *, acting_user, earlier_finished) -> AuditEvent:
+    """One batch of a kept plan (plans.KeptBatch), sent as it stands, in one transaction;
+    `earlier_finished` waits for the batches before it (each_in_turn)."""
+    now = timezone.now()
+    for values in kept.records[License]:
+        values[_ISSUED_BY] = acting_user.pk
+    for model, rows in kept.records.items():
+        send(model, rows, now)
+    return _record_batch(
+        run,
+        number,
+        kept.refs,
+        [
+            (person, animal, a[_ACQUIRED] or a[_BORN])
+            for (person, animal), a in zip(kept.animal_refs, kept.records[Animal], strict=True)
+        ],
+        tuple(len(kept.records[model]) for model in (Person, Animal, RabiesVaccination, License)),
+        acting_user=acting_user,
+        earlier_finished=earlier_finished,
+    )
+
+
+def _record_batch(run, number, refs, owners, counts, *, acting_user, earlier_finished=None) -> AuditEvent:
+    """What every batch writes beside its records: the new animals' ownerships (person, animal,
+    since when), the batch, the record of each source row (`refs`: line, key, person, animal,
+    vaccination, license), the run's count and the audit event.
+
+    Batches written at once on PostgreSQL: a batch may refer to an owner or a dog an earlier
+    batch added, which its foreign keys can find only once that batch has committed, so they are
+    checked after `earlier_finished()`; and before the run's row is taken for its count, so that
+    the next batch waits on that row only for this one's commit, not for its checks."""
+    m, start = run.municipality_id, today()
+    insert_rows(
+        Ownership,
+        ("municipality_id", "person_id", "animal_id", "started_on"),
+        [(m, person, animal, since or start) for person, animal, since in owners],
+    )
+    people, animals, vaccinations, licenses = counts
     batch = ImportBatch.objects.create(
         municipality_id=m,
         run=run,
         number=number,
-        rows=len(rows),
-        people=len(people),
-        animals=len(animals),
-        vaccinations=len(vaccinations),
-        licenses=len(licenses),
+        rows=len(refs),
+        people=people,
+        animals=animals,
+        vaccinations=vaccinations,
+        licenses=licenses,
     )
     insert_rows(
         ImportRow,
-        ("municipality_id", "batch_id", "row_key", "line", "person_id", "animal_id", "vaccination_id", "license_id"),
-        [(m, batch.pk, r.key, r.line, r.person, r.animal, r.vaccination, r.license) for r in rows],
+        ("municipality_id", "batch_id", "line", "row_key", "person_id", "animal_id", "vaccination_id", "license_id"),
+        [(m, batch.pk, *ref) for ref in refs],
     )
+    if earlier_finished is not None:
+        earlier_finished()
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     # The count moves with its rows: a worker killed after this commit leaves them counted.
-    ImportRun.objects.filter(pk=run.pk).update(written=F("written") + len(rows))
-    run.written += len(rows)
+    ImportRun.objects.filter(pk=run.pk).update(written=F("written") + len(refs))
+    run.written += len(refs)
     return record(acting_user=acting_user, action="import.batch", obj=batch)
 
 

@@ -98,6 +98,20 @@ def insert(model, objs: list) -> list:
     return objs
 
 
+def send(model, rows: list, now) -> None:
+    """Insert rows of `model` given as lists of every concrete field's value in field order (a kept
+    plan's records: imports/plans.py), in the caller's transaction, without model instances; the
+    fields neither driver takes as they are prepared in place."""
+    assert connection.in_atomic_block, "send runs inside the batch's transaction"
+    fields = model._meta.concrete_fields
+    prepared = [(i, _preparer(f, now)) for i, f in enumerate(fields) if not _plain(f) and not f.primary_key]
+    if prepared:
+        for row in rows:
+            for i, prepare in prepared:
+                row[i] = prepare(row[i])
+    write_rows(model._meta.db_table, [f.column for f in fields], rows)
+
+
 def insert_rows(model, names: tuple, rows) -> None:
     """Insert rows of `model` given as tuples of the fields `names` (attnames, plain values) in
     the caller's transaction, without model instances: every other field is its default, the id

@@ -9,17 +9,18 @@ The plan is read a batch at a time, so a million-row roll is written in the memo
 
 import gzip
 import hashlib
-import json
 import tempfile
 from datetime import date
 from decimal import Decimal
+from typing import NamedTuple
 
-from django.db import models
-from django.db.models import Q
-from django.db.models.base import ModelState
+import orjson
+from django.db.models import CharField, Q
+from django.db.models.functions import Cast
 
 from dogtag.audit.models import AuditEvent
 from dogtag.imports import uploads
+from dogtag.imports.models import ImportBatch
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Person, RabiesVaccination
 
@@ -40,22 +41,9 @@ MATCHED_ON = (
 )
 
 
-def _fields(model) -> tuple[list, list]:
-    """A model's attnames in the plan's order, and (position, how its JSON value comes back) of
-    the dates and amounts among them (the rest are JSON's own)."""
-    names, decoders = [], []
-    for i, f in enumerate(model._meta.concrete_fields):
-        names.append(f.attname)
-        if isinstance(f, models.DateTimeField):
-            continue  # auto_now(_add): stamped when the batch is written (imports/bulk.py)
-        if isinstance(f, models.DateField):
-            decoders.append((i, date.fromisoformat))
-        elif isinstance(f, models.DecimalField):
-            decoders.append((i, Decimal))
-    return names, decoders
-
-
-FIELDS = {model: _fields(model) for _, model in RECORDS}
+# Every concrete field of each record, in the model's order: the plan's lists and the table's
+# columns alike. Dates and amounts are kept as their text, which both engines take as it is.
+FIELDS = {model: [f.attname for f in model._meta.concrete_fields] for _, model in RECORDS}
 
 
 def _encode(value):
@@ -64,15 +52,14 @@ def _encode(value):
     raise TypeError(f"{type(value).__name__} is not kept in an import's plan")
 
 
-def _made(model, names, decoders, values):
-    """The unsaved record as the check made it (every concrete field is in the plan)."""
-    for i, decode in decoders:
-        if values[i] is not None:
-            values[i] = decode(values[i])
-    obj = model.__new__(model)
-    obj._state = ModelState()
-    obj.__dict__.update(zip(names, values, strict=True))
-    return obj
+class KeptBatch(NamedTuple):
+    """One batch of a kept plan as it is written: each row's references (in REFERENCES' order);
+    the new records by model, each a list of its FIELDS' values; and (person, animal) of each new
+    animal's row, in the order of the new animals."""
+
+    refs: list
+    records: dict
+    animal_refs: list
 
 
 class Writer:
@@ -84,7 +71,7 @@ class Writer:
         self.zipped = gzip.GzipFile(fileobj=self.file, mode="wb", compresslevel=1)
 
     def add(self, rows) -> None:
-        records = [(attr, FIELDS[model][0]) for attr, model in RECORDS]
+        records = [(attr, FIELDS[model]) for attr, model in RECORDS]
         batch = []
         for r in rows:
             row = [getattr(r, name) for name in REFERENCES]
@@ -92,7 +79,7 @@ class Writer:
                 obj = getattr(r, attr)
                 row.append(None if obj is None else [obj.__dict__[name] for name in names])
             batch.append(row)
-        self.zipped.write(json.dumps(batch, default=_encode, separators=(",", ":")).encode())
+        self.zipped.write(orjson.dumps(batch, default=_encode, option=orjson.OPT_PASSTHROUGH_DATETIME))
         self.zipped.write(b"\n")
 
     def discard(self) -> None:
@@ -108,20 +95,16 @@ class Writer:
             self.file.close()
 
 
-def read(digest: str, row_plan):
-    """The kept plan's batches in order, each a list of `row_plan`s (rolls.RowPlan)."""
-    records = [(attr, model, *FIELDS[model]) for attr, model in RECORDS]
+def read(digest: str):
+    """The kept plan's batches in order, as KeptBatches (no model instance is made: the values go
+    to the tables as they are)."""
     n = len(REFERENCES)
     with uploads.local_copy(digest) as path, gzip.open(path, "rb") as lines:
         for line in lines:
-            batch = []
-            for r in json.loads(line):
-                made = {
-                    attr: None if values is None else _made(model, names, decoders, values)
-                    for (attr, model, names, decoders), values in zip(records, r[n:], strict=True)
-                }
-                batch.append(row_plan(*r[:n], **made))
-            yield batch
+            rows = orjson.loads(line)
+            records = {model: [r[i] for r in rows if r[i] is not None] for i, (_, model) in enumerate(RECORDS, start=n)}
+            animal = n + 1  # the new animal's place in a row
+            yield KeptBatch([r[:n] for r in rows], records, [(r[2], r[3]) for r in rows if r[animal] is not None])
 
 
 def latest_event() -> int:
@@ -129,15 +112,18 @@ def latest_event() -> int:
     return AuditEvent.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
 
-def changed_since(municipality_id, event_id: int) -> bool:
+def changed_since(municipality_id, event_id: int, run_id: int) -> bool:
     """Whether anything an import matches on was recorded in the municipality, or the
-    municipality itself changed, after `event_id` (every change is an audited action)."""
+    municipality itself changed, after `event_id` (every change is an audited action), other
+    than the batches of the run `run_id` itself."""
+    own_batches = ImportBatch.objects.filter(run_id=run_id).values_list(Cast("pk", CharField()))
     return (
         AuditEvent.objects.filter(pk__gt=event_id)
         .filter(
             Q(MATCHED_ON, municipality_id=municipality_id)
             | Q(object_type="registry.municipality", object_id=str(municipality_id))
         )
+        .exclude(object_type="imports.importbatch", object_id__in=own_batches)
         .exists()
     )
 

@@ -32,6 +32,7 @@ from dogtag.imports.bulk import Maker, reserve_ids
 from dogtag.imports.columns import COLUMNS, Column
 from dogtag.imports.files import RollError, open_table
 from dogtag.imports.matching import Found, Scratch, recorded
+from dogtag.lib import collector
 from dogtag.licensing import law
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Person, RabiesVaccination, today
@@ -596,6 +597,7 @@ def plan(
     """What importing the roll at `path` would do; writes no record (with `keep`, the plan is
     kept for the write: imports/plans.py)."""
     planner = Planner(municipality, path, name or Path(path).name, mapping, on, encoding=encoding, keep=keep)
-    for _ in planner.batches(batch_size):
-        pass
+    with collector.paused():
+        for _ in planner.batches(batch_size):
+            pass
     return planner.plan
