@@ -11,7 +11,7 @@ from unittest import mock
 import pytest
 from django.db import connection
 
-from dogtag.imports import actions, uploads
+from dogtag.imports import actions, plans, uploads
 from dogtag.imports.models import ImportBatch, ImportRow
 from dogtag.imports.rolls import plan
 from dogtag.licensing.models import License
@@ -60,6 +60,12 @@ def assert_every_row_once(run):
     assert ImportRow.objects.filter(batch__run=run).count() == ROWS
     owners = dict(Ownership.objects.filter(animal__name__startswith="Dog ").values_list("animal__name", "person__name"))
     assert all(owners[f"Dog {i}"] == f"Owner {i // 2}" for i in range(ROWS))
+
+
+def test_a_batch_that_names_an_owner_an_earlier_batch_adds_is_known_as_one(confirmed):
+    # Owner 2's dogs are rows 4 and 5, in batches 1 and 2; owner 7's rows 14 and 15, and so on.
+    named = [batch.names_earlier for batch in plans.read(confirmed.run.plan_sha256)]
+    assert named == [False, True, False, True, False, True, False, True, False]
 
 
 def test_the_batches_go_over_two_connections_at_once_on_postgresql(confirmed):

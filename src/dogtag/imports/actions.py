@@ -214,7 +214,9 @@ def _write_plan(run, number, *, acting_user, bar) -> tuple[int, bool]:
                 with lock:
                     last[0] += 1
                     n = last[0]
-                _write_kept_batch(copy(run), n, todo, acting_user=acting_user, earlier_finished=earlier_finished)
+                _write_kept_batch(
+                    copy(run), n, todo, acting_user=acting_user, after=earlier_finished if todo.names_earlier else None
+                )
         _beat(run)
         if bar:
             with lock:
@@ -289,9 +291,9 @@ _ACQUIRED, _BORN = (plans.FIELDS[Animal].index(name) for name in ("acquired_on",
 
 
 @transaction.atomic
-def _write_kept_batch(run, number, kept, *, acting_user, earlier_finished) -> AuditEvent:
-    """One batch of a kept plan (plans.KeptBatch), sent as it stands, in one transaction;
-    `earlier_finished` waits for the batches before it (each_in_turn)."""
+def _write_kept_batch(run, number, kept, *, acting_user, after=None) -> AuditEvent:
+    """One batch of a kept plan (plans.KeptBatch), sent as it stands, in one transaction; `after`
+    waits for the batches before it, where it names what they add (each_in_turn)."""
     now = timezone.now()
     for values in kept.records[License]:
         values[_ISSUED_BY] = acting_user.pk
@@ -307,18 +309,18 @@ def _write_kept_batch(run, number, kept, *, acting_user, earlier_finished) -> Au
         ],
         tuple(len(kept.records[model]) for model in (Person, Animal, RabiesVaccination, License)),
         acting_user=acting_user,
-        earlier_finished=earlier_finished,
+        after=after,
     )
 
 
-def _record_batch(run, number, refs, owners, counts, *, acting_user, earlier_finished=None) -> AuditEvent:
+def _record_batch(run, number, refs, owners, counts, *, acting_user, after=None) -> AuditEvent:
     """What every batch writes beside its records: the new animals' ownerships (person, animal,
     since when), the batch, the record of each source row (`refs`: line, key, person, animal,
     vaccination, license), the run's count and the audit event.
 
-    Batches written at once on PostgreSQL: a batch may refer to an owner or a dog an earlier
-    batch added, which its foreign keys can find only once that batch has committed, so they are
-    checked after `earlier_finished()`; and before the run's row is taken for its count, so that
+    Batches written at once on PostgreSQL: a batch that names an owner or a dog an earlier batch
+    adds can find it by its foreign keys only once that batch has committed, so they are checked
+    after `after()` (the wait for it); and before the run's row is taken for its count, so that
     the next batch waits on that row only for this one's commit, not for its checks."""
     m, start = run.municipality_id, today()
     insert_rows(
@@ -342,8 +344,8 @@ def _record_batch(run, number, refs, owners, counts, *, acting_user, earlier_fin
         ("municipality_id", "batch_id", "line", "row_key", "person_id", "animal_id", "vaccination_id", "license_id"),
         [(m, batch.pk, *ref) for ref in refs],
     )
-    if earlier_finished is not None:
-        earlier_finished()
+    if after is not None:
+        after()
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")

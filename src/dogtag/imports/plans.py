@@ -54,12 +54,29 @@ def _encode(value):
 
 class KeptBatch(NamedTuple):
     """One batch of a kept plan as it is written: each row's references (in REFERENCES' order);
-    the new records by model, each a list of its FIELDS' values; and (person, animal) of each new
-    animal's row, in the order of the new animals."""
+    the new records by model, each a list of its FIELDS' values; (person, animal) of each new
+    animal's row, in the order of the new animals; and whether a row names an owner or an animal
+    that an earlier batch adds."""
 
     refs: list
     records: dict
     animal_refs: list
+    names_earlier: bool
+
+
+_NAMED = ((REFERENCES.index("person"), Person), (REFERENCES.index("animal"), Animal))
+
+
+def _names_earlier(refs, records, lowest: dict) -> bool:
+    """Whether a row names a person or an animal at or above the lowest id an earlier batch adds
+    (`lowest`) that is not this batch's own. Ids are handed out in increasing order, so that takes
+    in every record of an earlier batch (and, to no harm, one added by a clerk during the check)."""
+    for place, model in _NAMED:
+        if lowest[model] is not None:
+            own = {values[0] for values in records[model]}
+            if any(r[place] is not None and r[place] >= lowest[model] and r[place] not in own for r in refs):
+                return True
+    return False
 
 
 class Writer:
@@ -98,13 +115,20 @@ class Writer:
 def read(digest: str):
     """The kept plan's batches in order, as KeptBatches (no model instance is made: the values go
     to the tables as they are)."""
-    n = len(REFERENCES)
+    n, lowest = len(REFERENCES), dict.fromkeys((Person, Animal))
+    (person, _), (animal, _) = _NAMED
+    new_animal = n + 1  # the new animal's place in a row
     with uploads.local_copy(digest) as path, gzip.open(path, "rb") as lines:
         for line in lines:
             rows = orjson.loads(line)
             records = {model: [r[i] for r in rows if r[i] is not None] for i, (_, model) in enumerate(RECORDS, start=n)}
-            animal = n + 1  # the new animal's place in a row
-            yield KeptBatch([r[:n] for r in rows], records, [(r[2], r[3]) for r in rows if r[animal] is not None])
+            refs = [r[:n] for r in rows]
+            owners = [(r[person], r[animal]) for r in rows if r[new_animal] is not None]
+            yield KeptBatch(refs, records, owners, _names_earlier(refs, records, lowest))
+            for model in lowest:
+                ids = [values[0] for values in records[model]]
+                if ids:
+                    lowest[model] = min(ids) if lowest[model] is None else min(lowest[model], *ids)
 
 
 def latest_event() -> int:

@@ -3,6 +3,7 @@ that wait on the database more than they compute (an import's batches on Postgre
 one connection's statements run while another's commit does."""
 
 import threading
+from functools import partial
 
 from django.db import connections
 
@@ -40,7 +41,7 @@ def each_in_turn(work, items, threads: int) -> bool:
             while (turn := take())[1] is not _END:
                 place, item = turn
                 try:
-                    if work(item, lambda: finished.wait_through(place - 1)) is False:
+                    if work(item, partial(finished.wait_through, place - 1)) is False:
                         stop.set()
                 finally:
                     finished.add(place)
