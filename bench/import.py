@@ -17,7 +17,9 @@ import sys
 import tempfile
 import time
 
-GOAL_SECONDS, GOAL_RATIO, GOAL_MB = 20.0, 30.0, 300
+GOAL_RATIO, GOAL_MB = 30.0, 300
+# Issue 12: 20 s at 100k rows; at another size the same rate (200 s at a million).
+GOAL_SECONDS_PER_100K = 20.0
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
 # As production runs (the harness gives the secret key and address): with DEBUG on, Django keeps
@@ -137,13 +139,14 @@ def main():
     print(f"  peak memory (resident): {peak_mb():.0f} MB")
     print(f"  load average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     name, ratio, peak = f"import_{engine}_{ROWS}", write / median, peak_mb()
+    goal_seconds = GOAL_SECONDS_PER_100K * ROWS / 100_000
     bench.result(
         f"{name}_seconds",
         ratio=ratio,
         value=write,
         unit="s",
-        goal=f"value<={GOAL_SECONDS:.0f}",
-        met=write <= GOAL_SECONDS,
+        goal=f"value<={goal_seconds:g}",
+        met=write <= goal_seconds,
     )
     if engine == "postgresql":
         bench.result(
