@@ -32,8 +32,8 @@ RECORDS = (
 )
 REFERENCES = ("line", "key", "person", "animal", "vaccination", "license")
 # What an import matches on lives in these apps' records (owners, animals, ownerships,
-# certificates, licenses, the municipality's county); an import's batches write them too (the
-# write moves its own place past each batch it writes).
+# certificates, licenses, the municipality's county); an import's batches write them too (a
+# run's own batches are no change to its plan: changed_since leaves them out).
 MATCHED_ON = (
     Q(object_type__startswith="registry.")
     | Q(object_type__startswith="licensing.")
