@@ -69,3 +69,14 @@ def test_the_first_failure_is_raised_and_the_later_work_still_finds_it_finished(
     with pytest.raises(ValueError, match="item 2"):
         each_in_turn(work, range(10), threads)
     assert 2 not in after and len(after) < 10
+
+
+def test_the_failure_raised_is_the_one_that_later_work_failed_of():
+    def work(item, earlier_finished):
+        if item == 0:
+            raise ValueError("the first item")
+        earlier_finished()
+        raise RuntimeError("what the first item left undone")
+
+    with pytest.raises(ValueError, match="the first item"):
+        each_in_turn(work, range(4), 2)

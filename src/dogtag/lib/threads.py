@@ -37,18 +37,20 @@ def each_in_turn(work, items, threads: int) -> bool:
             return taken[0], item
 
     def worker():
+        held = None  # the place of the item in hand
         try:
             while (turn := take())[1] is not _END:
-                place, item = turn
-                try:
-                    if work(item, partial(finished.wait_through, place - 1)) is False:
-                        stop.set()
-                finally:
-                    finished.add(place)
+                held, item = turn
+                if work(item, partial(finished.wait_through, held - 1)) is False:
+                    stop.set()
+                finished.add(held)
+                held = None
         except BaseException as e:  # noqa: BLE001 - raised in the caller's thread
             failures.append(e)
             stop.set()
         finally:
+            if held is not None:  # finished once its failure is on record: later work may fail of it
+                finished.add(held)
             connections.close_all()
 
     running = [threading.Thread(target=worker, name=f"{work.__name__}-{i}") for i in range(threads)]
