@@ -11,7 +11,6 @@ something the check matched against was recorded in the meantime, the write chec
 from that batch on, as it would without a kept plan."""
 
 import threading
-from copy import copy
 from pathlib import Path
 
 from django.conf import settings
@@ -191,8 +190,9 @@ def run_import(
         raise
     run.rows, run.skipped, run.invalid, run.finished_at = rows, skipped, invalid, timezone.now()
     ImportRun.objects.filter(pk=run.pk).update(
-        rows=run.rows, skipped=run.skipped, invalid=run.invalid, written=run.written, finished_at=run.finished_at
+        rows=run.rows, skipped=run.skipped, invalid=run.invalid, finished_at=run.finished_at
     )
+    run.refresh_from_db(fields=["written"])  # counted by each batch as it committed
     return run
 
 
@@ -215,7 +215,7 @@ def _write_plan(run, number, *, acting_user, bar) -> tuple[int, bool]:
                     last[0] += 1
                     n = last[0]
                 _write_kept_batch(
-                    copy(run), n, todo, acting_user=acting_user, after=earlier_finished if todo.names_earlier else None
+                    run, n, todo, acting_user=acting_user, after=earlier_finished if todo.names_earlier else None
                 )
         _beat(run)
         if bar:
@@ -228,7 +228,6 @@ def _write_plan(run, number, *, acting_user, bar) -> tuple[int, bool]:
         done = each_in_turn(write_batch, batches, _writers())
     finally:
         batches.close()
-    run.written = ImportRun.objects.values_list("written", flat=True).get(pk=run.pk)
     return last[0], done
 
 
@@ -351,7 +350,6 @@ def _record_batch(run, number, refs, owners, counts, *, acting_user, after=None)
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     # The count moves with its rows: a worker killed after this commit leaves them counted.
     ImportRun.objects.filter(pk=run.pk).update(written=F("written") + len(refs))
-    run.written += len(refs)
     return record(acting_user=acting_user, action="import.batch", obj=batch)
 
 

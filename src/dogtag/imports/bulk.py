@@ -76,32 +76,24 @@ def insert(model, objs: list) -> list:
     reserved here (the others' pks were reserved by the caller, with `reserve_ids`)."""
     if not objs:
         return objs
-    assert connection.in_atomic_block, "insert runs inside the batch's transaction"
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     unnumbered = [obj for obj in objs if obj.pk is None]
     for obj, pk in zip(unnumbered, reserve_ids(model, len(unnumbered)), strict=True):
         obj.__dict__["id"] = pk
     # Values straight from each instance's __dict__ (every concrete attname is there, whether the
-    # instance came from Maker or from the model's constructor); the rest prepared by the field.
-    names = ["id", *(f.attname for f in fields)]
-    now = timezone.now()
-    prepared = [(i + 1, _preparer(f, now)) for i, f in enumerate(fields) if not _plain(f)]
-    db, rows = connection.alias, []
+    # instance came from Maker or from the model's constructor).
+    names, db, rows = [f.attname for f in model._meta.concrete_fields], connection.alias, []
     for obj in objs:
         obj._state.adding, obj._state.db = False, db
         d = obj.__dict__
-        row = [d[name] for name in names]
-        for i, prepare in prepared:
-            row[i] = prepare(row[i])
-        rows.append(row)
-    write_rows(model._meta.db_table, ["id", *(f.column for f in fields)], rows)
+        rows.append([d[name] for name in names])
+    send(model, rows, timezone.now())
     return objs
 
 
 def send(model, rows: list, now) -> None:
     """Insert rows of `model` given as lists of every concrete field's value in field order (a kept
-    plan's records: imports/plans.py), in the caller's transaction, without model instances; the
-    fields neither driver takes as they are prepared in place."""
+    plan's records: imports/plans.py, or `insert`'s instances), in the caller's transaction; the
+    fields neither driver takes as they are prepared in place by the field."""
     assert connection.in_atomic_block, "send runs inside the batch's transaction"
     fields = model._meta.concrete_fields
     prepared = [(i, _preparer(f, now)) for i, f in enumerate(fields) if not _plain(f) and not f.primary_key]

@@ -67,14 +67,14 @@ class KeptBatch(NamedTuple):
 _NAMED = ((REFERENCES.index("person"), Person), (REFERENCES.index("animal"), Animal))
 
 
-def _names_earlier(refs, records, lowest: dict) -> bool:
-    """Whether a row names a person or an animal at or above the lowest id an earlier batch adds
-    (`lowest`) that is not this batch's own. Ids are handed out in increasing order, so that takes
-    in every record of an earlier batch (and, to no harm, one added by a clerk during the check)."""
+def _names_earlier(refs, added: dict, lowest: dict) -> bool:
+    """Whether a row names a person or an animal at or above the lowest id an earlier batch added
+    (`lowest`) that is not one this batch adds (`added`). Ids are handed out in increasing order,
+    so that takes in every record of an earlier batch (and, to no harm, one added by a clerk
+    during the check)."""
     for place, model in _NAMED:
         if lowest[model] is not None:
-            own = {values[0] for values in records[model]}
-            if any(r[place] is not None and r[place] >= lowest[model] and r[place] not in own for r in refs):
+            if any(r[place] is not None and r[place] >= lowest[model] and r[place] not in added[model] for r in refs):
                 return True
     return False
 
@@ -115,7 +115,7 @@ class Writer:
 def read(digest: str):
     """The kept plan's batches in order, as KeptBatches (no model instance is made: the values go
     to the tables as they are)."""
-    n, lowest = len(REFERENCES), dict.fromkeys((Person, Animal))
+    n, lowest = len(REFERENCES), {model: None for _, model in _NAMED}
     (person, _), (animal, _) = _NAMED
     new_animal = n + 1  # the new animal's place in a row
     with uploads.local_copy(digest) as path, gzip.open(path, "rb") as lines:
@@ -124,11 +124,11 @@ def read(digest: str):
             records = {model: [r[i] for r in rows if r[i] is not None] for i, (_, model) in enumerate(RECORDS, start=n)}
             refs = [r[:n] for r in rows]
             owners = [(r[person], r[animal]) for r in rows if r[new_animal] is not None]
-            yield KeptBatch(refs, records, owners, _names_earlier(refs, records, lowest))
-            for model in lowest:
-                ids = [values[0] for values in records[model]]
-                if ids:
-                    lowest[model] = min(ids) if lowest[model] is None else min(lowest[model], *ids)
+            added = {model: {values[0] for values in records[model]} for model in lowest}
+            yield KeptBatch(refs, records, owners, _names_earlier(refs, added, lowest))
+            for model, ids in added.items():
+                if lowest[model] is None and ids:  # later batches' ids are higher
+                    lowest[model] = min(ids)
 
 
 def latest_event() -> int:

@@ -7,8 +7,6 @@ from functools import partial
 
 from django.db import connections
 
-_END = object()
-
 
 def _nothing_to_wait_for():
     pass
@@ -27,19 +25,17 @@ def each_in_turn(work, items, threads: int) -> bool:
     own, with the caller's connection (and transaction, if it is in one)."""
     if threads == 1:
         return all(work(item, _nothing_to_wait_for) is not False for item in items)
-    items, lock, stop, failures = iter(items), threading.Lock(), threading.Event(), []
-    taken, finished = [0], _Finished()
+    numbered, lock, stop = enumerate(items, start=1), threading.Lock(), threading.Event()
+    failures, finished = [], _Finished()
 
     def take():
         with lock:
-            item = _END if stop.is_set() else next(items, _END)
-            taken[0] += 1
-            return taken[0], item
+            return None if stop.is_set() else next(numbered, None)
 
     def worker():
         held = None  # the place of the item in hand
         try:
-            while (turn := take())[1] is not _END:
+            while (turn := take()) is not None:
                 held, item = turn
                 if work(item, partial(finished.wait_through, held - 1)) is False:
                     stop.set()
