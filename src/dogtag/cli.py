@@ -3,8 +3,21 @@
 import os
 import sys
 
+# The law's own commands (`rules ask`, `rules list`, `law coverage`) read only the rule packs: the
+# engine is pure Python (rules/), so they run without Django's settings, and so without SECRET_KEY,
+# DOGTAG_BASE_URL or a database, on a fresh install as on a production server.
+WITHOUT_SETTINGS = ("rules", "law")
+
 
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] in WITHOUT_SETTINGS:
+        from dogtag.rules import cli
+
+        try:
+            sys.exit(cli.main(sys.argv[1:]))
+        except BrokenPipeError:  # `dogtag rules list | head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
     from django.core.management import execute_from_command_line
 

@@ -340,3 +340,32 @@ def test_a_shelter_standard_the_pack_does_not_name_is_refused_naming_the_fact_ru
 
 def test_list_for_an_unknown_pack_is_refused():
     assert run(["rules", "list", "--pack", "wi-nowhere"])[0] == 2
+
+
+def test_the_installed_command_needs_no_secret_key_debug_or_base_url(tmp_path):
+    """A fresh install, production defaults: no SECRET_KEY, DEBUG, DOGTAG_BASE_URL or database in
+    the environment; the law's commands read only the packs (issue 27, item 12)."""
+    dogtag = Path(sys.executable).parent / "dogtag"
+    clean = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+
+    def dogtag_(*argv, stdin=""):
+        done = subprocess.run([dogtag, *argv], input=stdin, capture_output=True, text=True, env=clean, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in done.stderr and "SECRET_KEY" not in done.stderr
+        return json.loads(done.stdout)
+
+    assert any(q["question"] == "license_tax" for q in dogtag_("rules", "list"))
+    answer = dogtag_("rules", "ask", "wi-cedarburg", "license_tax", "--on", "2026-04-01", "--facts", "-",
+                     stdin='{"altered": true, "born_on": "2020-01-01"}')  # fmt: skip
+    assert answer["value"]["amount"] == "5.00"
+    assert dogtag_("law", "coverage", "wi-benton")["unaccounted"] == []
+    assert not (tmp_path / "var").exists()  # no database was made
+
+
+def test_the_installed_command_still_refuses_a_server_without_its_secret(tmp_path):
+    """The commands that sign or keep sessions still refuse to start without SECRET_KEY."""
+    dogtag = Path(sys.executable).parent / "dogtag"
+    clean = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    done = subprocess.run([dogtag, "check"], capture_output=True, text=True, env=clean, cwd=tmp_path)
+    assert done.returncode != 0
+    assert done.stderr.startswith("dogtag: SECRET_KEY is not set") and "Traceback" not in done.stderr
