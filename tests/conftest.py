@@ -1,6 +1,7 @@
 import os
 import shutil
 import tempfile
+from datetime import datetime
 
 import pytest
 
@@ -15,8 +16,46 @@ def _allow_audit_truncate(sender, connection, **kwargs):
             cursor.execute("SET dogtag.allow_audit_truncate = 'on'")
 
 
+def _travel_to_the_test_instant(config):
+    """DOGTAG_TEST_NOW (an ISO instant with its offset, e.g. 2027-01-01T03:00:00+00:00) starts the
+    whole run's clock there, ticking, so the tests that read the date can be run on a Sunday, a
+    holiday or New Year's Eve in Chicago whatever day it really is (.ci/run does so)."""
+    value = os.environ.get("DOGTAG_TEST_NOW", "").strip()
+    if not value:
+        return
+    try:
+        instant = datetime.fromisoformat(value)
+    except ValueError:
+        raise pytest.UsageError(f"DOGTAG_TEST_NOW={value!r} is not an ISO date and time") from None
+    if instant.tzinfo is None:
+        raise pytest.UsageError(f"DOGTAG_TEST_NOW={value!r} needs its offset, e.g. -06:00 or Z")
+    import time_machine
+
+    config._dogtag_clock = time_machine.travel(instant, tick=True)
+    config._dogtag_clock.start()
+
+
+def pytest_report_header(config):
+    if os.environ.get("DOGTAG_TEST_NOW"):
+        return f"clock: the run starts at DOGTAG_TEST_NOW={os.environ['DOGTAG_TEST_NOW']}"
+
+
+def pytest_collection_modifyitems(config, items):
+    from tests.reads_the_date import MODULES
+
+    mark = pytest.mark.reads_the_date
+    for item in items:
+        if item.nodeid.split("::", 1)[0] in MODULES:
+            item.add_marker(mark)
+
+
 def pytest_configure(config):
     from django.conf import settings
+
+    config.addinivalue_line(
+        "markers", "reads_the_date: reads today's date or the time (run at fixed instants by bin/test-days)"
+    )
+    _travel_to_the_test_instant(config)
     from django.db.backends.signals import connection_created
 
     connection_created.connect(_allow_audit_truncate)
@@ -56,6 +95,8 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
+    if getattr(config, "_dogtag_clock", None):
+        config._dogtag_clock.stop()
     if getattr(config, "_dogtag_media", None):
         shutil.rmtree(config._dogtag_media, ignore_errors=True)
 

@@ -36,3 +36,12 @@ def page(browser, request):
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOTS / f"{request.node.name}.png", full_page=True)
     context.close()
+
+
+@pytest.fixture(autouse=True)
+def _cookies_without_a_date(settings):
+    """The server runs at the test's instant (frozen, or DOGTAG_TEST_NOW), Chromium on the real
+    clock: a cookie that expires by a date would be expired for Chromium whenever the two are more
+    than its age apart. Cookies for the browser's session only have no date to disagree on."""
+    settings.SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+    settings.CSRF_COOKIE_AGE = None

@@ -4,7 +4,7 @@ releases a dog; a stranger looks up a tag on a phone."""
 
 import io
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -39,7 +39,7 @@ def benton_dog():
             municipality=benton,
             key=key,
             amount=Decimal(amount),
-            effective_on=today.replace(year=today.year - 3),
+            effective_on=date(today.year - 3, 1, 1),
             authority="Res. 2023-01",
         )
     for year in (today.year, today.year + 1):
@@ -64,7 +64,7 @@ def benton_dog():
         breed="Beagle",
         color="tricolor",
         sex="male",
-        birth_date=today.replace(year=today.year - 2) - timedelta(days=40),
+        birth_date=today - timedelta(days=2 * 365 + 40),
     )
     registry.record_vaccination(
         dog,

@@ -1,0 +1,22 @@
+"""The test modules that read today's date or the time of day, directly or through a fixture that
+counts from today (tests/enforcement/fixtures.py, the browser tests' records). `bin/test-days`
+runs them (marker `reads_the_date`) with the clock started at fixed instants: a Sunday, a legal
+holiday, New Year's Eve late in Chicago, New Year's Day, February 29 and the spring-forward day.
+A new test that reads the date belongs here. Tests that start `dogtag` in another process (the
+worker, export and restore) are left out: that process keeps the real clock, so it cannot be sent
+to the instant; so are tests that read the time only to stamp a row (a token's revocation)."""
+
+MODULES = frozenset(
+    {
+        "tests/accounts/test_isolation.py",
+        "tests/api/test_input.py",
+        "tests/browser/test_animal_control.py",
+        "tests/browser/test_dangerous_dog.py",
+        "tests/browser/test_days.py",
+        "tests/browser/test_portal.py",
+        "tests/registry/test_plausibility.py",
+        "tests/reports/test_reports.py",
+        "tests/reports/test_status.py",
+        "tests/test_date_format.py",
+    }
+)
