@@ -20,6 +20,7 @@ def main() -> None:
             sys.exit(0)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
     from django.core.management import execute_from_command_line
+    from django.db import Error as DatabaseError
 
     from dogtag.lib.env import ImproperlyConfiguredEnv
 
@@ -27,3 +28,10 @@ def main() -> None:
         execute_from_command_line(sys.argv)
     except ImproperlyConfiguredEnv as e:  # a setting that cannot be right: say which, not a traceback
         sys.exit(f"dogtag: {e}")
+    except (OSError, DatabaseError) as e:
+        # A full disk, a folder it may not write, a database it cannot reach: the administrator
+        # reads a sentence; `--traceback` shows where.
+        if "--traceback" in sys.argv:
+            raise
+        command = sys.argv[1] if len(sys.argv) > 1 else "dogtag"
+        sys.exit(f"dogtag {command}: {type(e).__name__}: {e}")

@@ -78,3 +78,23 @@ def test_a_damaged_or_foreign_backup_is_refused_and_changes_nothing(source, tmp_
         # nothing was written: the target is still without tables
         code = "from django.db import connection; print(len(connection.introspection.table_names()))"
         assert run(target, "shell", "--no-imports", "-c", code).stdout.strip() == "0"
+
+
+def test_a_backup_with_no_stored_files_and_no_media_folder_is_complete(source, tmp_path):
+    """A new installation, nothing uploaded yet, so no media folder: the backup is the database."""
+    env, _ = source
+    env = {**env, "DOGTAG_MEDIA_ROOT": str(tmp_path / "media-not-made-yet")}
+    done = run(env, "backup", str(tmp_path / "backup"))
+    assert "and 0 stored files into" in done.stdout and "Traceback" not in done.stderr
+    manifest = json.loads((tmp_path / "backup" / "manifest.json").read_text())
+    assert [name for name in manifest["files"] if not name.startswith("media/")] == [manifest["database"]]
+    assert not [name for name in manifest["files"] if name.startswith("media/")]
+    assert not (tmp_path / "media-not-made-yet").exists()
+
+
+def test_a_backup_it_cannot_write_ends_in_a_sentence_not_a_traceback(source, tmp_path):
+    env, _ = source
+    (tmp_path / "a-file").write_text("not a folder")
+    err = fails(env, "backup", str(tmp_path / "a-file" / "backup"))
+    assert err.startswith("dogtag backup: ") and "a-file" in err
+    assert "Traceback" not in err

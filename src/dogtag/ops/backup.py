@@ -64,7 +64,10 @@ def _run(command: list[str], env: dict) -> None:
 
 
 def _storage_files(top: str = "") -> list[str]:
-    folders, files = default_storage.listdir(top)
+    try:
+        folders, files = default_storage.listdir(top)
+    except FileNotFoundError:  # a new installation's media folder, made by the first upload
+        return []
     names = [f"{top}{name}" for name in files]
     for folder in folders:
         names += _storage_files(f"{top}{folder}/")
