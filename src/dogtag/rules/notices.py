@@ -78,7 +78,7 @@ class LegalHolidaysAnswer:
     "past which a last day moves: [{day, name}], as the state pack pins them.",
 )
 def legal_holidays_of(pack, facts: YearFacts, on: date, local) -> Decision:
-    from .dates import legal_holidays
+    from .calendars import legal_holidays
 
     rule = pack.time.legal_holidays if pack.time is not None else None
     if rule is None:
@@ -119,7 +119,9 @@ def notice_effective(pack, facts: NoticeFacts, on: date, local) -> Decision:
     if facts.method == "regular_mail":
         if facts.mailed_on is None:
             raise _needs("mailed_on")
-        return Decision(NoticeEffective(True, rule.after(facts.mailed_on)), (rule.cite.citation,), notes)
+        counted = rule.count(facts.mailed_on)
+        cites = (rule.cite.citation, *counted.citations)
+        return Decision(NoticeEffective(True, counted.day), cites, notes + counted.notes)
     if facts.refused:
         days = [d for d in (facts.posted_on, facts.published_on) if d is not None]
         if not days:
