@@ -103,7 +103,7 @@ def _secular(counted: date, not_moved: str | None) -> Counted:
         day += ONE_DAY
     cites = [ext.cite.citation]
     if holiday and t.legal_holidays is not None:
-        cites.append(t.legal_holidays.cite.citation)
+        cites += t.legal_holidays.citations()
     note = (
         f"the last day counted, {on_paper(counted)}, is {_what(counted)}: the act may be done on the "
         f"next secular day, {on_paper(day)} (s. 990.001(4)(b))"
@@ -140,8 +140,8 @@ def hours_after(start: datetime, hours: int, *, not_moved: str | None = None) ->
     t = _time()
     cites = [t.hours.cite.citation] if t is not None and t.hours is not None else []
     if any(legal_holiday_name(d) for d in skipped) and t is not None and t.legal_holidays is not None:
-        cites.append(t.legal_holidays.cite.citation)
-    days = ", ".join(f"{on_paper(d)} ({_what(d)})" for d in skipped)
+        cites += t.legal_holidays.citations()
+    days = "; ".join(f"{on_paper(d)}, {_what(d)}" for d in skipped)
     note = f"{hours} hours counted without the whole of {days} (s. 990.001(4)(a)): due {at:%Y-%m-%d %H:%M}"
     return Counted(at, clock, tuple(cites), (note,))
 
@@ -160,5 +160,8 @@ def business_days_after(start: date, count: int) -> Counted:
     t = _time()
     cites = [t.court_holidays.cite.citation] if t is not None and t.court_holidays is not None else []
     names = ", ".join(f"{on_paper(d)} ({court_holidays(d.year)[d]})" for d in skipped)
-    note = f"not counted as business days: {names} (holidays of s. 801.15(1)(a); {AWAITING_RULING} of 'business days')"
+    note = (
+        f"not counted as business days: {names} (holidays of s. 801.15(1)(a); that 'business days' skips them "
+        f"is {AWAITING_RULING})"
+    )
     return Counted(day, day, tuple(cites), (note,))
