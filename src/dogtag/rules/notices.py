@@ -74,8 +74,8 @@ class LegalHolidaysAnswer:
     "legal_holidays",
     facts=YearFacts,
     value=LegalHolidaysAnswer,
-    doc="The Wisconsin legal holidays of a year (s. 995.20) the engine skips in business days and "
-    "past which a last day moves: [{day, name}], as the state pack pins them.",
+    doc="The Wisconsin legal holidays of a year (s. 995.20) past which a last day moves and which hours "
+    "leave out (s. 990.001(4)): [{day, name}], computed from the state pack's words (election days included).",
 )
 def legal_holidays_of(pack, facts: YearFacts, on: date, local) -> Decision:
     from .calendars import legal_holidays
