@@ -950,11 +950,13 @@ def license_expiry(pack: Pack, facts: Issue, on: date, local: LocalAmounts) -> D
     year = facts.license_year or license_year_of(pack, facts.issued_on)
     start, end = license_year_bounds(pack, year)
     cites = [lic.license_year.cite.citation]
-    return_by = None
+    return_by, notes = None, ()
     if lic.unused_tags_return is not None:
-        return_by = lic.unused_tags_return.by.of(end.year)
-        cites.append(lic.unused_tags_return.cite.citation)
-    return Decision(LicenseExpiry(year, start, end, on > end, return_by), tuple(cites), ())
+        rule = lic.unused_tags_return
+        counted = named_day(rule.by.of(end.year), not_moved=rule.not_moved)
+        return_by, notes = counted.day, counted.notes
+        cites += [rule.cite.citation, *counted.citations]
+    return Decision(LicenseExpiry(year, start, end, on > end, return_by), tuple(cites), notes)
 
 
 @dataclass(frozen=True)
