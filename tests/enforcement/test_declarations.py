@@ -260,7 +260,7 @@ class DeclarationTests(EnforcementTestCase):
         self.assertEqual((spay.deadline, photos.deadline), (date(2026, 11, 30), date(2026, 11, 25)))
         self.assertEqual(spay.citations[0]["section"], "§ 2.14(6)[e](1)(v)")
         self.assertEqual(photos.citations[0]["section"], "§ 2.14(6)[e](1)(vi)")
-        self.assertIn("s. 990.001(4)", [c["section"] for c in spay.citations])
+        self.assertIn("s. 990.001(4)(b)", [c["section"] for c in spay.citations])
 
     def test_facts_the_engine_refuses_are_named_with_their_rule(self):
         _, _, dog = self.owner_and_dog("river-hills", "Odd", vaccinated_on=date(2025, 5, 1))

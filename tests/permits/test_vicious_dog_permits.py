@@ -73,16 +73,18 @@ class ViciousDogPermitTests(EnforcementTestCase):
             self.assert_posted(self.issue(decl, fee_paid="835.62"))
             permit = decl.vicious_dog_permits.get()
             self.assertEqual((permit.fee, permit.expires_on), (Decimal("835.62"), date(2026, 12, 31)))
-            # "due on or before January 1st of each year thereafter"
+            # "due on or before January 1st of each year thereafter": January 1 is a legal holiday, so the
+            # next secular day, Saturday January 2, 2027 (s. 990.001(4)(b))
             (deadline,) = self.renewal_deadlines(decl)
-            self.assertEqual((deadline.label, deadline.due_on), ("Renew the vicious-dog permit", date(2027, 1, 1)))
+            self.assertEqual((deadline.label, deadline.due_on), ("Renew the vicious-dog permit", date(2027, 1, 2)))
             self.assertIn("§ 2.14(6)[g]", [c["section"] for c in deadline.citations])
+            self.assertIn("s. 990.001(4)(b)", [c["section"] for c in deadline.citations])
             self.assertTrue(
                 any("due on or before January 1st" in c["quote"] for c in deadline.citations), deadline.citations
             )
             listing = self.client.get(reverse("declaration-vicious-dog-permits", args=[decl.pk])).content.decode()
             self.assertIn("December 31, 2026", listing)
-            self.assertIn("Renew the vicious-dog permit: January 1, 2027", listing)
+            self.assertIn("Renew the vicious-dog permit: January 2, 2027", listing)
             case_page = self.client.get(reverse("case", args=[decl.case_id])).content.decode()
             self.assertIn("expires December 31, 2026", case_page)
             # A second first permit for the same owner is a renewal, not a new proration.
@@ -107,8 +109,8 @@ class ViciousDogPermitTests(EnforcementTestCase):
                 (permit, Decimal("1000.00"), date(2026, 12, 28), date(2027, 12, 31)),
             )
             old, new = self.renewal_deadlines(decl)
-            self.assertEqual((old.due_on, old.done_on), (date(2027, 1, 1), date(2026, 12, 28)))
-            self.assertEqual((new.due_on, new.done_on), (date(2028, 1, 1), None))
+            self.assertEqual((old.due_on, old.done_on), (date(2027, 1, 2), date(2026, 12, 28)))
+            self.assertEqual((new.due_on, new.done_on), (date(2028, 1, 3), None))  # Saturday holiday, then Sunday
             self.assertTrue(AuditEvent.objects.filter(action="vicious_dog_permit.renew").exists())
             # Renewed once for 2027: not again until it falls due.
             self.refused(self.renew(decl, fee_paid="1000.00"), "already runs to December 31, 2027")
@@ -126,16 +128,16 @@ class ViciousDogPermitTests(EnforcementTestCase):
             self.assertIn("overdue", listing)
             self.assertTrue(decl.case.deadlines.get(key=RENEWAL_KEY).overdue)
             page = self.client.get(reverse("declaration-vicious-dog-permit-renew", args=[decl.pk])).content.decode()
-            self.assertIn("the fee was due January 1, 2027", page)  # the day as on paper, not ISO
+            self.assertIn("the fee was due January 2, 2027", page)  # the day as on paper, not ISO
             self.assertNotIn("2027-01-01", page)
             self.assert_posted(self.renew(decl, fee_paid="1000.00"))
             renewal = ViciousDogPermit.objects.latest("pk")
             self.assertEqual((renewal.fee, renewal.expires_on), (Decimal("1000.00"), date(2027, 12, 31)))
-            self.assertEqual(renewal.decision["value"]["renewed_after_due"], "2027-01-01")
+            self.assertEqual(renewal.decision["value"]["renewed_after_due"], "2027-01-02")
             self.assertTrue(any("renewed after the day the fee was due" in n for n in renewal.decision["notes"]))
             old, new = self.renewal_deadlines(decl)
-            self.assertEqual((old.due_on, old.done_on), (date(2027, 1, 1), date(2027, 1, 12)))  # met, late
-            self.assertEqual(new.due_on, date(2028, 1, 1))
+            self.assertEqual((old.due_on, old.done_on), (date(2027, 1, 2), date(2027, 1, 12)))  # met, late
+            self.assertEqual(new.due_on, date(2028, 1, 3))
 
     def test_no_permit_issues_or_renews_once_the_declaration_no_longer_binds(self):
         with on(date(2026, 3, 2)):

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dogtag.rules import ask, load_pack
-from dogtag.rules.dates import is_business_day
+from dogtag.rules.calendars import is_court_day as is_business_day
 from dogtag.rules.packs import pack_ids
 
 days = st.dates(min_value=date(2019, 1, 1), max_value=date(2035, 12, 31))

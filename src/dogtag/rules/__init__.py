@@ -17,8 +17,9 @@ Adding law:
 - cases go in `tests/rules/cases/<jurisdiction>/<topic>.yaml` (see tests/rules/test_cases.py).
 
 See `catalogue` (questions; `PackSet` marks a fact whose values a pack names), `schema` (pack
-building blocks, section registry), `packs` (loading, inheritance, quote checks), `dates` (day
-counting, holidays), `coverage`, `facts_schema` (`rules list --pack`), `cli`.
+building blocks, section registry), `packs` (loading, inheritance, quote checks), `time` (the one
+computation of time, s. 990.001(4)), `calendars` (legal holidays, court days, election days),
+`dates` (calendar arithmetic), `coverage`, `facts_schema` (`rules list --pack`), `cli`.
 """
 
 from .amounts import LocalAmounts

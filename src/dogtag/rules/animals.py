@@ -8,7 +8,7 @@ shelter (Benton § 115-15, Webster § 98-16)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from functools import cache
 from typing import Annotated, Literal
 
@@ -18,7 +18,8 @@ from .catalogue import Facts, PackSet, PackValues, named_by, question
 from .dates import ONE_DAY, plus_months
 from .decision import Decision
 from .schema import Cite, Measure, Provision, Strict, section
-from .spans import choice_notes, last_day
+from .spans import choice_notes
+from .time import last_day
 
 
 class ProhibitedKind(Strict):
@@ -212,10 +213,11 @@ def neglected_animal_redemption(pack, f: RedemptionFacts, on: date, local) -> De
     rule: Redemption | None = _rule(pack, "neglected_redemption")
     if rule is None:
         return _no_rule(RedemptionAnswer, "redeeming a neglected animal")
-    last, moved = last_day(rule.days, f.notified_on, pack)
+    counted = last_day(f.notified_on, rule.days, not_moved=rule.not_moved)
+    last = counted.day
     in_time = None if f.redeemed_on is None else f.redeemed_on <= last
     value = RedemptionAnswer(True, last, last + ONE_DAY, in_time)
-    return Decision(value, (*rule.citations(), *moved), choice_notes(rule))
+    return Decision(value, (*rule.citations(), *counted.citations), (*choice_notes(rule), *counted.notes))
 
 
 class TrapFacts(Facts):
@@ -384,9 +386,10 @@ def bite_owner_duties(pack, f: BiteDutyFacts, on: date, local) -> Decision:
     through = days = None
     if confinement is not None:
         days = confinement.days
-        through = f.bitten_on + timedelta(days=days)
-        cites.append(confinement.cite.citation)
-        notes += choice_notes(confinement)
+        confined = confinement.count(f.bitten_on)
+        through = confined.day
+        cites += [confinement.cite.citation, *confined.citations]
+        notes += [*choice_notes(confinement), *confined.notes]
     value = BiteDutyAnswer(True, rule.report_to, "immediately", through, days, rule.surrender_on_demand)
     return Decision(value, tuple(cites), tuple(notes))
 

@@ -17,13 +17,13 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from .amounts import amount_at
-from .business_days import business_days_after
 from .catalogue import Facts, PackSet, PackValues, named_by, question
 from .dangerous_dog_custody import DeclaredClass, EscapeNotice, FailureToComply, TransferRestriction
 from .dates import plus_months
 from .decision import CENT, Decision
 from .schema import Amount, Money, Provision, Strict, section
-from .spans import BusinessDays, DayRange, Days, Hours, choice_notes, last_day
+from .spans import BusinessDays, DayRange, Days, Hours, choice_notes
+from .time import business_days_after, last_day
 
 Class = Literal["potentially_dangerous", "dangerous", "vicious"]
 IncidentKind = Literal["threat", "attack", "injury", "bite_injury", "serious_injury", "killed"]
@@ -378,9 +378,10 @@ NO_DEADLINE = BusinessDaysDeadline(applies=False)
 
 
 def _deadline(rule: BusinessDays, start: date, done: date | None) -> Decision:
-    last = rule.after(start)
+    counted = rule.count(start)
+    last = counted.day
     value = BusinessDaysDeadline(True, last, None if done is None else done <= last)
-    return Decision(value, (rule.cite.citation,), choice_notes(rule))
+    return Decision(value, (rule.cite.citation, *counted.citations), (*choice_notes(rule), *counted.notes))
 
 
 @question(
@@ -414,8 +415,9 @@ def hearing_window(pack, facts: ServedFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "hearing_window", "hearing window", HearingWindow(applies=False))
     if none:
         return none
-    earliest, latest = rule.after(facts.served_on)
-    return Decision(HearingWindow(True, earliest, latest), (rule.cite.citation,), choice_notes(rule))
+    earliest, latest = rule.count(facts.served_on)
+    value = HearingWindow(True, earliest, latest.day)
+    return Decision(value, (rule.cite.citation, *latest.citations), (*choice_notes(rule), *latest.notes))
 
 
 class ComplianceFacts(Facts):
@@ -453,9 +455,9 @@ def compliance_deadline(pack, facts: ComplianceFacts, on: date, local) -> Decisi
         rule, start, runs_from = s.compliance_after_appeal, facts.appeal_failed_on, "unsuccessful_appeal"
     else:
         start = facts.determined_on
-    last, moved = last_day(rule.days, start, pack)
-    value = ComplianceDeadline(True, last, rule.days, runs_from, start, bool(moved))
-    return Decision(value, (rule.cite.citation, *moved), choice_notes(rule))
+    counted = last_day(start, rule.days, not_moved=rule.not_moved)
+    value = ComplianceDeadline(True, counted.day, rule.days, runs_from, start, counted.moved)
+    return Decision(value, (rule.cite.citation, *counted.citations), (*choice_notes(rule), *counted.notes))
 
 
 class AppealFacts(Facts):
@@ -557,11 +559,15 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
         if elsewhere is not None and r.upon_acquisition:
             runs_from, deadline, stayed = "acquisition", elsewhere.moved_in_on, False
         elif start is not None and not stayed:
+            counted = None
             if r.business_days is not None:
-                deadline = business_days_after(start, r.business_days)
+                counted = business_days_after(start, r.business_days)
             elif r.days is not None:
-                deadline, moved = last_day(r.days, start, pack)
-                moved_by += [c for c in moved if c not in moved_by]
+                counted = last_day(start, r.days, not_moved=r.not_moved)
+            if counted is not None:
+                deadline = counted.day
+                moved_by += [c for c in counted.citations if c not in moved_by]
+                notes += [n for n in counted.notes if n not in notes]
         value[r.name] = RequirementDeadline(r.mandatory, deadline, runs_from, stayed, r.amount)
         if r.choice and r.choice not in notes:
             notes.append(r.choice)
@@ -689,8 +695,9 @@ def removal_deadline(pack, facts: RemovalFacts, on: date, local) -> Decision:
     rule, none = _section(pack, "removal", "removal deadline", RemovalDeadline(applies=False))
     if none:
         return none
-    value = RemovalDeadline(True, rule.after(facts.served_at), rule.hours)
-    return Decision(value, (rule.cite.citation,), choice_notes(rule))
+    counted = rule.count(facts.served_at)
+    value = RemovalDeadline(True, counted.day, rule.hours)
+    return Decision(value, (rule.cite.citation, *counted.citations), (*choice_notes(rule), *counted.notes))
 
 
 class MovedInFacts(Facts):
@@ -719,9 +726,9 @@ def declared_elsewhere_deadline(pack, facts: MovedInFacts, on: date, local) -> D
     rule, none = _section(pack, "declared_elsewhere", "rule for dogs declared elsewhere", absent)
     if none:
         return none
-    last, moved = last_day(rule.days, facts.moved_in_on, pack)
-    value = DeclaredElsewhereDeadline(True, last, rule.days, bool(moved))
-    return Decision(value, (rule.cite.citation, *moved), choice_notes(rule))
+    counted = last_day(facts.moved_in_on, rule.days, not_moved=rule.not_moved)
+    value = DeclaredElsewhereDeadline(True, counted.day, rule.days, counted.moved)
+    return Decision(value, (rule.cite.citation, *counted.citations), (*choice_notes(rule), *counted.notes))
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ from .catalogue import Facts, PackSet, PackValues, named_by, question
 from .dates import ONE_DAY
 from .decision import Decision
 from .schema import Amount, Provision, Strict, section
-from .spans import Days, last_day
+from .spans import Days
+from .time import last_day
 
 Condition = Literal[
     "proof_of_ownership", "licensed_or_prepaid", "vaccinated_or_prepaid", "charges_paid", "licensed", "tagged"
@@ -208,11 +209,15 @@ def impoundment_holding(pack, facts: HoldingFacts, on: date, local) -> Decision:
         needed = {"notice": "notice_on", "notice_received": "notice_received_on"}[rule.runs_from]
         notes.append(f"the holding period runs from the {rule.runs_from.replace('_', ' ')}; {needed} is not yet known")
         return Decision(HoldingAnswer(True, rule.runs_from, awaiting=needed), tuple(cites), tuple(notes))
-    claim_by, moved = last_day(rule.days, start, pack)
-    cites += moved
+    counted = last_day(start, rule.days, not_moved=rule.not_moved)
+    claim_by = counted.day
+    cites += counted.citations
+    notes += counted.notes
     if facts.bit_person and s.biter_observation is not None:
-        claim_by = max(claim_by, s.biter_observation.after(facts.impounded_on))
+        observed = s.biter_observation.count(facts.impounded_on)
+        claim_by = max(claim_by, observed.day)
         cites.append(s.biter_observation.cite.citation)
+        notes += observed.notes
     value = HoldingAnswer(True, rule.runs_from, claim_by, claim_by + ONE_DAY)
     return Decision(value, tuple(cites), tuple(notes))
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache, lru_cache
 from operator import attrgetter, itemgetter
@@ -25,10 +25,14 @@ from typing import Literal, get_args
 
 from .amounts import NO_LOCAL_AMOUNTS, LocalAmounts, amount_at
 from .catalogue import Facts, question
-from .dates import ONE_DAY, last_day_within, plus
+from .dates import ONE_DAY, plus
 from .decision import CENT, ZERO, Citation, Decision
 from .packs import Pack
 from .schema import Amount, Dated, LocalAmount, Money, MonthDay, Period, Provision, Strict, section
+from .time import Counted, last_day, named_day, on_paper
+
+# a late-fee trigger: (name, last day, note, citations of a move under s. 990.001(4))
+LateTrigger = tuple[str, date, str, tuple[Citation, ...]]
 
 Species = Literal["dog", "cat"]
 Training = Literal["lead_blind_or_deaf", "support_mobility", "service"]
@@ -112,39 +116,6 @@ class LicensingSection(Strict):
     tag_bears: Contents | None = None
     requires_current_rabies: Provision | None = None
     unused_tags_return: ReturnBy | None = None
-
-
-class LastDayExtension(Provision):
-    extend: bool
-
-
-class Holiday(Strict):
-    """A fixed day (`month`, `day`) or the `nth` `weekday` (0 = Monday) of `month` (-1: the last)."""
-
-    name: str
-    month: int
-    day: int | None = None
-    weekday: int | None = None
-    nth: int | None = None
-
-    def of(self, year: int) -> date:
-        if self.day is not None:
-            return date(year, self.month, self.day)
-        if self.nth > 0:
-            first = date(year, self.month, 1)
-            return first + timedelta(days=(self.weekday - first.weekday()) % 7 + 7 * (self.nth - 1))
-        last = date(year + self.month // 12, self.month % 12 + 1, 1) - ONE_DAY
-        return last - timedelta(days=(last.weekday() - self.weekday) % 7)
-
-
-class LegalHolidays(Provision):
-    days: list[Holiday]
-
-
-@section("time")
-class TimeSection(Strict):
-    legal_holidays: LegalHolidays | None = None
-    last_day_extension: LastDayExtension | None = None
 
 
 # --- questions -----------------------------------------------------------------------------
@@ -271,7 +242,6 @@ class _PackTerms:
         "by_licensable_age",
         "_age",
         "_within",
-        "_extend",
         "_species_cite",
         "_due",
         "_acquisition",
@@ -292,11 +262,10 @@ class _PackTerms:
         self.late_cites = (lf.cite.citation,)
         self.by_licensable_age = lf.by_licensable_age
         self._age = lic.licensable_age.age
-        ext = pack.time.last_day_extension if pack.time else None
-        self._within, self._extend = lf.acquired_within, bool(ext and ext.extend)
+        self._within = lf.acquired_within
         self._due: dict[date, date] = {}
-        self._acquisition: dict[date, tuple[str, date, str]] = {}
-        self._by_age: dict[date, tuple[str, date, str]] = {}
+        self._acquisition: dict[date, LateTrigger] = {}
+        self._by_age: dict[date, LateTrigger] = {}
         self._excluded = {
             "kept": (
                 "kept only for educational or scientific purposes: no license required",
@@ -326,24 +295,30 @@ class _PackTerms:
         due = self._due.get(born_on)
         return due if due is not None else _memo_put(self._due, born_on, plus(born_on, self._age))
 
-    def acquisition(self, acquired: date) -> tuple[str, date, str]:
+    def acquisition(self, acquired: date) -> LateTrigger:
         trigger = self._acquisition.get(acquired)
         if trigger is None:
             trigger = _memo_put(
                 self._acquisition,
                 acquired,
-                _trigger_of("acquisition", last_day_within(acquired, self._within, self._extend)),
+                _trigger_of("acquisition", last_day(acquired, self._within)),
             )
         return trigger
 
-    def by_age(self, due: date) -> tuple[str, date, str]:
+    def by_age(self, due: date) -> LateTrigger:
         trigger = self._by_age.get(due)
-        return trigger if trigger is not None else _memo_put(self._by_age, due, _trigger_of("licensable_age", due))
+        if trigger is None:
+            trigger = _memo_put(self._by_age, due, _trigger_of("licensable_age", named_day(due)))
+        return trigger
 
 
-def _trigger_of(name: str, last_day: date) -> tuple[str, date, str]:
-    on_paper = f"{last_day:%B} {last_day.day}, {last_day.year}"
-    return name, last_day, f"{name}: the last day to license without a late fee was {on_paper}"
+def _trigger_of(name: str, counted: Counted) -> tuple[str, date, str, tuple[Citation, ...]]:
+    """(name, last day, note, citations of a move under s. 990.001(4)) of a late-fee trigger."""
+    last = counted.day
+    note = f"{name}: the last day to license without a late fee was {last:%B} {last.day}, {last.year}"
+    if counted.moved:
+        note += f" ({on_paper(counted.counted)} is not a secular day: moved under s. 990.001(4)(b))"
+    return name, last, note, counted.citations
 
 
 @cache
@@ -359,7 +334,7 @@ class _Year:
     def __init__(self, pack: Pack, year: int):
         lic = pack.licensing
         self.start, self.end = license_year_bounds(pack, year)
-        self.renewal = _trigger_of("renewal", lic.late_fee.renewal_before.of(year) - ONE_DAY)
+        self.renewal = _trigger_of("renewal", named_day(lic.late_fee.renewal_before.of(year) - ONE_DAY))
         self.half_after = lic.half_tax.after.of(year) if lic.half_tax is not None else None
         self._half_notes: dict[date, str] = {}
 
@@ -376,7 +351,7 @@ def _year(pack: Pack, year: int) -> _Year:
     return _Year(pack, year)
 
 
-def _trigger(terms: _PackTerms, y: _Year, due: date, acquired: date | None) -> tuple[str, date, str] | None:
+def _trigger(terms: _PackTerms, y: _Year, due: date, acquired: date | None) -> LateTrigger | None:
     """Which late-fee trigger binds the animal in license year `y`: (name, last day, note)."""
     start = y.start
     if due < start and (acquired is None or acquired < start):
@@ -512,7 +487,7 @@ class _Day:
         half_reading = (reading.cite.citation,) if reading is not None and isinstance(chosen, LocalAmount) else ()
         return _Tax(amount, cites, notes, (), *late, half=lic.half_tax, half_reading=half_reading, basis=basis)
 
-    def late_fee(self, trigger: tuple[str, date, str] | None) -> LateFeeDue:
+    def late_fee(self, trigger: LateTrigger | None) -> LateFeeDue:
         """late_fee's answer under `trigger` (or none) on this day, built once per trigger."""
         due = self._late_fees.get(trigger)
         if due is None:
@@ -536,7 +511,7 @@ def _day(pack: Pack, local: LocalAmounts, on: date) -> _Day:
     return _Day(pack, local, on)
 
 
-def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citation] | None:
+def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citation, tuple[Citation, ...]] | None:
     """Which of the three late-fee triggers binds this animal in its license year, and its last day.
 
     "renewal": owned at licensable age before the license year began, licensed on or after April 1;
@@ -546,7 +521,7 @@ def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citati
     terms = _terms_of(pack)
     y = _year(pack, a.license_year or license_year_of(pack, on))
     trigger = _trigger(terms, y, terms.due(a.born_on), a.acquired_on)
-    return None if trigger is None else (trigger[0], trigger[1], terms.late_cites[0])
+    return None if trigger is None else (trigger[0], trigger[1], terms.late_cites[0], trigger[3])
 
 
 def _period_words(period: Period) -> str:
@@ -615,9 +590,12 @@ def _tax_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigge
 
 
 def _late_answer(day: _Day, y: _Year | None, tax, half, trigger) -> Decision:
-    if trigger is None or day.on <= trigger[1]:
+    if trigger is None:
         return Decision(day.late_fee(trigger), day.terms.late_cites, ())
-    return Decision(day.late_fee(trigger), day.terms.late_cites, (trigger[2],), day.late_not_set)
+    cites = day.terms.late_cites + trigger[3]
+    if day.on <= trigger[1]:
+        return Decision(day.late_fee(trigger), cites, ())
+    return Decision(day.late_fee(trigger), cites, (trigger[2],), day.late_not_set)
 
 
 def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigger) -> Decision:
@@ -627,7 +605,8 @@ def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, tr
         tax = tax.halved
     if trigger is None or day.on <= trigger[1]:
         return Decision(tax.on_time, tax.charges_cites, notes, tax.not_set)
-    return Decision(tax.late(trigger[0]), tax.charges_cites, notes + (trigger[2],), tax.not_set + day.late_not_set)
+    cites = tax.charges_cites + trigger[3]
+    return Decision(tax.late(trigger[0]), cites, notes + (trigger[2],), tax.not_set + day.late_not_set)
 
 
 @question("license_tax", facts=Animal, value=LicenseTax, doc="The license tax for an animal licensed on a date.")
@@ -935,7 +914,7 @@ def license_required(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> De
         return Decision(value, tuple(cites), (f"not of licensable age in license year {year}",))
     trigger = late_fee_trigger(pack, a, on)
     if trigger is not None:
-        cites.append(trigger[2])
+        cites += [trigger[2], *trigger[3]]
     free_license = False
     if a.species == "dog" and a.trained_to:
         for free in lic.free_license:
@@ -971,11 +950,13 @@ def license_expiry(pack: Pack, facts: Issue, on: date, local: LocalAmounts) -> D
     year = facts.license_year or license_year_of(pack, facts.issued_on)
     start, end = license_year_bounds(pack, year)
     cites = [lic.license_year.cite.citation]
-    return_by = None
+    return_by, notes = None, ()
     if lic.unused_tags_return is not None:
-        return_by = lic.unused_tags_return.by.of(end.year)
-        cites.append(lic.unused_tags_return.cite.citation)
-    return Decision(LicenseExpiry(year, start, end, on > end, return_by), tuple(cites), ())
+        rule = lic.unused_tags_return
+        counted = named_day(rule.by.of(end.year), not_moved=rule.not_moved)
+        return_by, notes = counted.day, counted.notes
+        cites += [rule.cite.citation, *counted.citations]
+    return Decision(LicenseExpiry(year, start, end, on > end, return_by), tuple(cites), notes)
 
 
 @dataclass(frozen=True)

@@ -74,11 +74,11 @@ class LegalHolidaysAnswer:
     "legal_holidays",
     facts=YearFacts,
     value=LegalHolidaysAnswer,
-    doc="The Wisconsin legal holidays of a year (s. 995.20) the engine skips in business days and "
-    "past which a last day moves: [{day, name}], as the state pack pins them.",
+    doc="The Wisconsin legal holidays of a year (s. 995.20) past which a last day moves and which hours "
+    "leave out (s. 990.001(4)): [{day, name}], computed from the state pack's words (election days included).",
 )
 def legal_holidays_of(pack, facts: YearFacts, on: date, local) -> Decision:
-    from .dates import legal_holidays
+    from .calendars import legal_holidays
 
     rule = pack.time.legal_holidays if pack.time is not None else None
     if rule is None:
@@ -119,7 +119,9 @@ def notice_effective(pack, facts: NoticeFacts, on: date, local) -> Decision:
     if facts.method == "regular_mail":
         if facts.mailed_on is None:
             raise _needs("mailed_on")
-        return Decision(NoticeEffective(True, rule.after(facts.mailed_on)), (rule.cite.citation,), notes)
+        counted = rule.count(facts.mailed_on)
+        cites = (rule.cite.citation, *counted.citations)
+        return Decision(NoticeEffective(True, counted.day), cites, notes + counted.notes)
     if facts.refused:
         days = [d for d in (facts.posted_on, facts.published_on) if d is not None]
         if not days:

@@ -17,6 +17,7 @@ from .amounts import amount_at
 from .catalogue import Facts, PackSet, PackValues, named_by, question
 from .decision import Decision
 from .schema import Amount, MonthDay, Provision, Strict, section
+from .time import named_day
 
 
 class Zoning(Provision):
@@ -372,11 +373,16 @@ def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Deci
     year, late = on.year, None
     if renewal:
         year = max(on.year, facts.renews_expiring_on.year + 1)
-        due = term.renewal_due.of(facts.renews_expiring_on.year + 1)
+        counted = named_day(term.renewal_due.of(facts.renews_expiring_on.year + 1), not_moved=term.not_moved)
+        due, moved = counted.day, counted
         if on > due:
             late = due
             notes.append("renewed after the day the fee was due; the ordinance sets no late fee")
     cites = list(fee.citations) + [term.cite.citation] + [r.cite.citation for r in (insurance, statement) if r]
+    next_due = named_day(term.renewal_due.of(year + 1), not_moved=term.not_moved)
+    for counted in (moved, next_due) if renewal else (next_due,):
+        cites += [c for c in counted.citations if c not in cites]
+        notes += [n for n in counted.notes if n not in notes]
     value = ViciousDogPermitAnswer(
         True,
         may_issue=True,
@@ -384,7 +390,7 @@ def vicious_dog_permit(pack, facts: ViciousPermitFacts, on: date, local) -> Deci
         proration=charged[1],
         fee_kind="renewal" if renewal else "initial",
         expires=term.ends.of(year),
-        renewal_due=term.renewal_due.of(year + 1),
+        renewal_due=next_due.day,
         renewed_after_due=late,
     )
     return Decision(value, tuple(cites), tuple(notes))

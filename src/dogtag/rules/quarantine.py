@@ -95,16 +95,23 @@ def bite_quarantine(pack, facts: BiteFacts, on: date, local) -> Decision:
         places.append("owner_premises")
     delivery = None
     if q.delivery is not None and facts.ordered_at is not None:
-        delivery = q.delivery.after(facts.ordered_at)
+        counted = q.delivery.count(facts.ordered_at)
+        delivery = counted.day
         cites.insert(0, q.delivery.cite.citation)
-    ends = q.observation.after(facts.bitten_on)
+        cites += counted.citations
+        notes += counted.notes
+    observed = q.observation.count(facts.bitten_on)
+    ends = observed.day
+    notes += observed.notes
     first = facts.isolation_starts_on or facts.bitten_on
     if first < facts.bitten_on:
         raise ValueError(f"isolation_starts_on {first} is before the bite ({facts.bitten_on})")
     if q.isolation_period is not None:
         # Cedarburg § 7-1-5(e)(1): "confined and isolated for a period of ten (10) days"
-        ends = max(ends, q.isolation_period.after(first))
-        cites.append(q.isolation_period.cite.citation)
+        isolated = q.isolation_period.count(first)
+        ends = max(ends, isolated.day)
+        cites += [q.isolation_period.cite.citation, *isolated.citations]
+        notes += isolated.notes
         notes += [q.isolation_period.choice] if q.isolation_period.choice else []
     if first >= ends:
         raise ValueError(f"isolation_starts_on {first} is not before the observation ends ({ends})")
@@ -117,8 +124,10 @@ def bite_quarantine(pack, facts: BiteFacts, on: date, local) -> Decision:
     )
     confinement_ends = None
     if q.owner_confinement is not None:
-        confinement_ends = q.owner_confinement.after(facts.bitten_on)
-        cites.append(q.owner_confinement.cite.citation)
+        confined = q.owner_confinement.count(facts.bitten_on)
+        confinement_ends = confined.day
+        cites += [q.owner_confinement.cite.citation, *confined.citations]
+        notes += confined.notes
     if q.examinations.choice:
         notes.append(q.examinations.choice)
     value = BiteQuarantine(tuple(places), delivery, ends, examinations, confinement_ends)
@@ -154,13 +163,14 @@ class ExposureQuarantine:
 def exposure_quarantine(pack, facts: ExposureFacts, on: date, local) -> Decision:
     q: QuarantineSection = pack.quarantine
     if facts.immunized_on_exposure:
-        value = ExposureQuarantine(q.exposure_immunized.after(facts.exposed_on), None, "as_soon_as_possible")
-        return Decision(value, (q.exposure_immunized.cite.citation,))
-    start, end = q.vaccination_window.after(facts.exposed_on)
-    value = ExposureQuarantine(
-        q.exposure_not_immunized.after(facts.exposed_on), VaccinationWindow({"from": start, "to": end})
-    )
-    return Decision(value, (q.exposure_not_immunized.cite.citation, q.vaccination_window.cite.citation))
+        confined = q.exposure_immunized.count(facts.exposed_on)
+        value = ExposureQuarantine(confined.day, None, "as_soon_as_possible")
+        return Decision(value, (q.exposure_immunized.cite.citation, *confined.citations), confined.notes)
+    start, end = q.vaccination_window.count(facts.exposed_on)
+    confined = q.exposure_not_immunized.count(facts.exposed_on)
+    value = ExposureQuarantine(confined.day, VaccinationWindow({"from": start, "to": end.day}))
+    cites = (q.exposure_not_immunized.cite.citation, q.vaccination_window.cite.citation)
+    return Decision(value, (*cites, *confined.citations, *end.citations), (*confined.notes, *end.notes))
 
 
 @cache

@@ -13,11 +13,12 @@ from typing import Literal
 
 from .amounts import LocalAmounts
 from .catalogue import Facts, question
-from .dates import ONE_DAY, last_day_within, plus
+from .dates import ONE_DAY, plus
 from .decision import Decision
 from .licensing import Species, SpeciesProvision
 from .packs import Pack
 from .schema import Period, Provision, Strict, section
+from .time import last_day, named_day
 
 
 class FirstVaccination(Provision):
@@ -67,11 +68,6 @@ class VaccinationFacts(Facts):
     certificate_expires_on: date | None = None
 
 
-def _extend(pack: Pack) -> bool:
-    ext = pack.time.last_day_extension if pack.time else None
-    return bool(ext and ext.extend)
-
-
 def _not_covered(pack: Pack, species: str, answer: type) -> Decision | None:
     r = pack.rabies
     if r.species is not None and species not in r.species.species:
@@ -104,25 +100,27 @@ def first_vaccination_due(pack: Pack, f: FirstFacts, on: date, local: LocalAmoun
         return skip
     first = r.first_vaccination
     age_day = plus(f.born_on, first.age)
-    due = last_day_within(age_day, first.within, _extend(pack)) if first.within else age_day
-    value = FirstVaccinationDue(True, due, "age", age_day)
-    cites = [first.cite.citation]
+    counted = last_day(age_day, first.within, not_moved=first.not_moved) if first.within else None
+    counted = counted or named_day(age_day, not_moved=first.not_moved)
+    value = FirstVaccinationDue(True, counted.day, "age", age_day)
+    cites, notes = [first.cite.citation, *counted.citations], counted.notes
     bi = r.brought_in
     if bi is not None and f.brought_in_on is not None and f.brought_in_on >= plus(f.born_on, bi.after_age):
-        cites = [bi.cite.citation]
+        cites, notes = [bi.cite.citation], ()
         if f.current_certificate:
             return Decision(
                 FirstVaccinationDue(True, None, "current_certificate", age_day),
                 tuple(cites),
                 ("brought in with a current certificate: no vaccination due now",),
             )
-        value = FirstVaccinationDue(
-            True, last_day_within(f.brought_in_on, bi.within, _extend(pack)), "brought_in", age_day
-        )
-    return Decision(value, tuple(cites), ())
+        counted = last_day(f.brought_in_on, bi.within, not_moved=bi.not_moved)
+        value = FirstVaccinationDue(True, counted.day, "brought_in", age_day)
+        cites, notes = [*cites, *counted.citations], counted.notes
+    return Decision(value, tuple(cites), notes)
 
 
-def revaccination_due(pack: Pack, f: VaccinationFacts) -> tuple[date, list]:
+def revaccination_due(pack: Pack, f: VaccinationFacts) -> tuple[date, list, tuple[str, ...]]:
+    """The last day to revaccinate, its citations and notes (s. 990.001(4), or why not moved)."""
     r = pack.rabies.revaccination
     cites = [r.cite.citation]
     special = next((s for s in pack.rabies.species_interval if s.species == f.species), None)
@@ -139,7 +137,8 @@ def revaccination_due(pack: Pack, f: VaccinationFacts) -> tuple[date, list]:
         due = plus(f.vaccinated_on, period)
     if f.initial:
         due = min(due, plus(f.vaccinated_on, r.after_initial))
-    return due, cites
+    counted = named_day(due, not_moved=r.not_moved)
+    return counted.day, [*cites, *counted.citations], counted.notes
 
 
 @dataclass(frozen=True)
@@ -162,9 +161,9 @@ class RevaccinationDue:
 def _revaccination_due(pack: Pack, f: VaccinationFacts, on: date, local: LocalAmounts) -> Decision:
     if (skip := _not_covered(pack, f.species, RevaccinationDue)) is not None:
         return skip
-    due, cites = revaccination_due(pack, f)
+    due, cites, notes = revaccination_due(pack, f)
     after = "initial_vaccination" if f.initial else "vaccination"
-    return Decision(RevaccinationDue(True, due, after, f.certificate_expires_on), tuple(cites), ())
+    return Decision(RevaccinationDue(True, due, after, f.certificate_expires_on), tuple(cites), notes)
 
 
 @dataclass(frozen=True)
@@ -186,7 +185,7 @@ class RabiesCurrent:
 def rabies_current(pack: Pack, f: VaccinationFacts, on: date, local: LocalAmounts) -> Decision:
     if (skip := _not_covered(pack, f.species, RabiesCurrent)) is not None:
         return skip
-    due, cites = revaccination_due(pack, f)
+    due, cites, _ = revaccination_due(pack, f)
     current = f.vaccinated_on <= on <= due
     notes = () if current else (f"immunization current from {f.vaccinated_on} through {due}",)
     return Decision(RabiesCurrent(True, current, due), tuple(cites), notes)

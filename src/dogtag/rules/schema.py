@@ -92,12 +92,15 @@ class Cite:
 
 
 class Provision(Strict):
-    """`also`: the other subsections whose words the provision encodes (cited beside `cite`)."""
+    """`also`: the other subsections whose words the provision encodes (cited beside `cite`);
+    `not_moved`: why a period this provision sets keeps a last day that falls on a Sunday or legal
+    holiday instead of moving it under s. 990.001(4)(b) (`rules.time`), a reading awaiting a ruling."""
 
     cite: Cite
     also: list[Cite] = []
     choice: str | None = None
     unconfirmed: str | None = None
+    not_moved: str | None = None
 
     def citations(self) -> tuple[Citation, ...]:
         return (self.cite.citation, *(c.citation for c in self.also))

@@ -1,14 +1,14 @@
-"""Provisions that are a span of time, shared by the animal-control topics."""
+"""Provisions that are a span of time, shared by the animal-control topics; each counts through
+`rules.time` (s. 990.001(4)), moving a last day unless the provision says `not_moved`."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 from pydantic import Field, model_validator
 
-from .business_days import business_days_after
-from .dates import last_day_within
-from .decision import Citation
+from . import time
+from .dates import plus
 from .schema import Period, Provision
 
 
@@ -20,27 +20,37 @@ def choice_notes(rule: Provision) -> tuple[str, ...]:
 class Days(Provision):
     days: int = Field(ge=0)
 
+    def count(self, start: date) -> time.Counted:
+        """The last day of "within N days after" `start` (s. 990.001(4))."""
+        return time.last_day(start, self.days, not_moved=self.not_moved)
+
     def after(self, start: date) -> date:
-        """The last day of "within N days after" `start` (s. 990.001(4): first day excluded)."""
-        return start + timedelta(days=self.days)
+        return self.count(start).day
 
 
 class BusinessDays(Provision):
     business_days: int = Field(ge=0)
 
+    def count(self, start: date) -> time.Counted:
+        return time.business_days_after(start, self.business_days)
+
     def after(self, start: date) -> date:
-        return business_days_after(start, self.business_days)
+        return self.count(start).day
 
 
 class Hours(Provision):
     hours: int = Field(ge=0)
 
+    def count(self, start: datetime) -> time.Counted:
+        return time.hours_after(start, self.hours, not_moved=self.not_moved)
+
     def after(self, start: datetime) -> datetime:
-        return start + timedelta(hours=self.hours)
+        return self.count(start).day
 
 
 class DayRange(Provision):
-    """From the `first_day`th to the `last_day`th day after an event, both included."""
+    """From the `first_day`th to the `last_day`th day after an event, both included; the last day
+    moves past a Sunday or legal holiday (s. 990.001(4)), the first does not."""
 
     first_day: int = Field(ge=0)
     last_day: int = Field(ge=0)
@@ -51,15 +61,9 @@ class DayRange(Provision):
             raise ValueError("first_day comes after last_day")
         return self
 
+    def count(self, start: date) -> tuple[date, time.Counted]:
+        return plus(start, Period(days=self.first_day)), time.last_day(start, self.last_day, not_moved=self.not_moved)
+
     def after(self, start: date) -> tuple[date, date]:
-        return start + timedelta(days=self.first_day), start + timedelta(days=self.last_day)
-
-
-def last_day(days: int, start: date, pack) -> tuple[date, list[Citation]]:
-    """The last day to act "within `days` days" of `start`, moved past a Sunday or legal holiday
-    when the pack's `time.last_day_extension` says so (s. 990.001(4)); with the citation of the
-    extension when it moved the day."""
-    ext = pack.time.last_day_extension if pack.time is not None else None
-    last = last_day_within(start, Period(days=days), ext is not None and ext.extend)
-    moved = last != start + timedelta(days=days)
-    return last, [ext.cite.citation] if moved else []
+        first, last = self.count(start)
+        return first, last.day
