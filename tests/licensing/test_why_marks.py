@@ -15,12 +15,12 @@ from tests.base import BaseTestCase, make_user, on, vaccinate
 
 class WhyMarksTests(BaseTestCase):
     def test_an_unconfirmed_state_figure_is_marked_in_the_summary_and_beside_its_quote(self):
-        # s. 174.053: "figures from county ordinances quoting the statute; exact current text unconfirmed"
+        # s. 174.053: its figures come from county ordinances quoting it, its own words were not found
         decision = rules.ask("wi-river-hills", "multiple_dog_license", {"dogs": 4}, date(2026, 3, 2))
         html = render_to_string("dogtag/_why.html", {"citations": decision.citations})
         summary = html.split("</summary>")[0]
         self.assertIn("unconfirmed: s. 174.053", summary)
-        self.assertIn("Unconfirmed: figures from county ordinances quoting the statute", html)
+        self.assertIn("Unconfirmed: the $35 for up to 12 dogs and $3 for each dog over 12 come from county", html)
         officer = render_to_string("enforcement/_why.html", {"cites": decision.to_json()["citations"]})
         self.assertIn("unconfirmed: s. 174.053", officer.split("</summary>")[0])
 
