@@ -335,6 +335,8 @@ DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per
 DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
 # The oldest birth date accepted for an animal, in years back from today: a plausibility limit.
 DOGTAG_OLDEST_ANIMAL_YEARS = envint("DOGTAG_OLDEST_ANIMAL_YEARS", 40)
+# How far ahead a date that may lie ahead (an ownership, a certificate's expiry, a court date) is accepted.
+DOGTAG_FURTHEST_AHEAD_YEARS = envint("DOGTAG_FURTHEST_AHEAD_YEARS", 5)
 # Dogtag's own reminder lead time before a rabies certificate runs out; no rule pack sets one.
 DOGTAG_RABIES_REMINDER_DAYS = envint("DOGTAG_RABIES_REMINDER_DAYS", 30)
 
