@@ -333,6 +333,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 FILE_UPLOAD_MAX_MEMORY_SIZE = envint("FILE_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per client address...
 DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
+DOGTAG_UPLOAD_LIMIT = envint("DOGTAG_UPLOAD_LIMIT", 20)  # files uploaded on the portal per client address...
+DOGTAG_UPLOAD_WINDOW_MINUTES = envint("DOGTAG_UPLOAD_WINDOW_MINUTES", 60)  # ...within this window
+# The most pixels a photo may declare in its header; it is refused before a pixel is decoded
+# (a phone's photo is 12 to 50 megapixels; a decoded pixel takes 3 to 4 bytes of memory).
+DOGTAG_UPLOAD_MAX_PIXELS = envint("DOGTAG_UPLOAD_MAX_PIXELS", 50_000_000)
 # The oldest birth date accepted for an animal, in years back from today: a plausibility limit.
 DOGTAG_OLDEST_ANIMAL_YEARS = envint("DOGTAG_OLDEST_ANIMAL_YEARS", 40)
 # How far ahead a date that may lie ahead (an ownership, a certificate's expiry, a court date) is accepted.
