@@ -151,12 +151,17 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords a username (or an address) is locked
-# until an administrator unlocks it in the admin (Axes > Access attempts: delete the row), or
-# after AXES_COOLOFF_MINUTES when that is set.
+# Login throttling (django-axes, accounts/lockout.py): AXES_FAILURE_LIMIT wrong passwords for one username
+# from one address lock that pair for AXES_COOLOFF_MINUTES; DOGTAG_LOCKOUT_USERNAME_LIMIT for one username
+# from any addresses lock the username for DOGTAG_LOCKOUT_USERNAME_MINUTES. An attacker elsewhere cannot
+# lock a clerk out at her counter with a few guesses, and an office behind one address is never locked whole.
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: one account, or one address
-AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 0)) or None
+AXES_COOLOFF_MINUTES = envint("AXES_COOLOFF_MINUTES", 15)
+DOGTAG_LOCKOUT_USERNAME_LIMIT = envint("DOGTAG_LOCKOUT_USERNAME_LIMIT", 30)
+DOGTAG_LOCKOUT_USERNAME_MINUTES = envint("DOGTAG_LOCKOUT_USERNAME_MINUTES", 60)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username"]
+AXES_HANDLER = "dogtag.accounts.lockout.LockoutHandler"
+AXES_COOLOFF_TIME = timedelta(minutes=max(AXES_COOLOFF_MINUTES, DOGTAG_LOCKOUT_USERNAME_MINUTES, 1))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "dogtag.lib.client.client_address"
