@@ -7,6 +7,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.checks.security.base import SECRET_KEY_MIN_LENGTH, SECRET_KEY_MIN_UNIQUE_CHARACTERS
 
 from dogtag.lib.env import ImproperlyConfiguredEnv, envbool, envcron, envint, envlist, envstr
 
@@ -22,6 +23,15 @@ if not DEBUG and (SECRET_KEY == DEVELOPMENT_SECRET_KEY or SECRET_KEY.startswith(
         "SECRET_KEY is not set (or is the development key) and DEBUG is false: set SECRET_KEY or "
         "SECRET_KEY_FILE to a long random value (python -c 'import secrets; print(secrets.token_urlsafe(50))'), "
         "or DEBUG=true on a development machine."
+    )
+if not DEBUG and (
+    len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+):
+    # The same test as Django's deploy check (security.W009), made a refusal to start.
+    raise ImproperlyConfiguredEnv(
+        f"SECRET_KEY is weak ({len(SECRET_KEY)} characters, {len(set(SECRET_KEY))} different; Django's deploy "
+        f"check wants at least {SECRET_KEY_MIN_LENGTH} and {SECRET_KEY_MIN_UNIQUE_CHARACTERS}): set it to a long "
+        "random value (python -c 'import secrets; print(secrets.token_urlsafe(50))')."
     )
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
