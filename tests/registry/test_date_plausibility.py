@@ -79,9 +79,7 @@ class EntryPointTests(BaseTestCase):
 
     def test_the_import_refuses_them_too(self):
         header = [*HEADER, "acquired_on"]
-        content = roll(
-            [*row(dog="Old", cert="C-7", rabies_expires_on="9999-12-31"), "0001-01-01"], header=header
-        )
+        content = roll([*row(dog="Old", cert="C-7", rabies_expires_on="9999-12-31"), "0001-01-01"], header=header)
         problems = {p.column: p.rule for p in plan_roll(self.benton, "roll.csv", content).problems}
         self.assertIn("more than 40 years ago", problems["acquired_on"])
         self.assertIn("more than 5 years ahead", problems["rabies_expires_on"])
