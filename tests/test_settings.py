@@ -100,6 +100,14 @@ def test_production_refuses_to_start_without_a_secret_key():
         assert "Traceback" not in r.stderr  # a message, not a stack
 
 
+def test_production_refuses_a_key_djangos_deploy_check_calls_weak():
+    for key in ("short", "a" * 60, "abcd" * 20):
+        r = setting("SECRET_KEY", **{**PRODUCTION, "SECRET_KEY": key})
+        assert r.returncode != 0, key
+        assert "SECRET_KEY is weak" in r.stderr
+        assert "Traceback" not in r.stderr
+
+
 def test_development_runs_on_the_development_key():
     r = setting("SECRET_KEY", DEBUG="true", SECRET_KEY="")
     assert r.returncode == 0 and r.stdout.strip() == "django-insecure-development-key-set-SECRET_KEY"

@@ -7,6 +7,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.checks.security.base import SECRET_KEY_MIN_LENGTH, SECRET_KEY_MIN_UNIQUE_CHARACTERS
 
 from dogtag.lib.env import ImproperlyConfiguredEnv, envbool, envcron, envint, envlist, envstr
 
@@ -22,6 +23,15 @@ if not DEBUG and (SECRET_KEY == DEVELOPMENT_SECRET_KEY or SECRET_KEY.startswith(
         "SECRET_KEY is not set (or is the development key) and DEBUG is false: set SECRET_KEY or "
         "SECRET_KEY_FILE to a long random value (python -c 'import secrets; print(secrets.token_urlsafe(50))'), "
         "or DEBUG=true on a development machine."
+    )
+if not DEBUG and (
+    len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+):
+    # The same test as Django's deploy check (security.W009), made a refusal to start.
+    raise ImproperlyConfiguredEnv(
+        f"SECRET_KEY is weak ({len(SECRET_KEY)} characters, {len(set(SECRET_KEY))} different; Django's deploy "
+        f"check wants at least {SECRET_KEY_MIN_LENGTH} and {SECRET_KEY_MIN_UNIQUE_CHARACTERS}): set it to a long "
+        "random value (python -c 'import secrets; print(secrets.token_urlsafe(50))')."
     )
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
@@ -151,12 +161,17 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords a username (or an address) is locked
-# until an administrator unlocks it in the admin (Axes > Access attempts: delete the row), or
-# after AXES_COOLOFF_MINUTES when that is set.
+# Login throttling (django-axes, accounts/lockout.py): AXES_FAILURE_LIMIT wrong passwords for one username
+# from one address lock that pair for AXES_COOLOFF_MINUTES; DOGTAG_LOCKOUT_USERNAME_LIMIT for one username
+# from any addresses lock the username for DOGTAG_LOCKOUT_USERNAME_MINUTES. An attacker elsewhere cannot
+# lock a clerk out at her counter with a few guesses, and an office behind one address is never locked whole.
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: one account, or one address
-AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 0)) or None
+AXES_COOLOFF_MINUTES = envint("AXES_COOLOFF_MINUTES", 15)
+DOGTAG_LOCKOUT_USERNAME_LIMIT = envint("DOGTAG_LOCKOUT_USERNAME_LIMIT", 30)
+DOGTAG_LOCKOUT_USERNAME_MINUTES = envint("DOGTAG_LOCKOUT_USERNAME_MINUTES", 60)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username"]
+AXES_HANDLER = "dogtag.accounts.lockout.LockoutHandler"
+AXES_COOLOFF_TIME = timedelta(minutes=max(AXES_COOLOFF_MINUTES, DOGTAG_LOCKOUT_USERNAME_MINUTES, 1))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "dogtag.lib.client.client_address"
@@ -333,8 +348,15 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 FILE_UPLOAD_MAX_MEMORY_SIZE = envint("FILE_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per client address...
 DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
+DOGTAG_UPLOAD_LIMIT = envint("DOGTAG_UPLOAD_LIMIT", 20)  # files uploaded on the portal per client address...
+DOGTAG_UPLOAD_WINDOW_MINUTES = envint("DOGTAG_UPLOAD_WINDOW_MINUTES", 60)  # ...within this window
+# The most pixels a photo may declare in its header; it is refused before a pixel is decoded
+# (a phone's photo is 12 to 50 megapixels; a decoded pixel takes 3 to 4 bytes of memory).
+DOGTAG_UPLOAD_MAX_PIXELS = envint("DOGTAG_UPLOAD_MAX_PIXELS", 50_000_000)
 # The oldest birth date accepted for an animal, in years back from today: a plausibility limit.
 DOGTAG_OLDEST_ANIMAL_YEARS = envint("DOGTAG_OLDEST_ANIMAL_YEARS", 40)
+# How far ahead a date that may lie ahead (an ownership, a certificate's expiry, a court date) is accepted.
+DOGTAG_FURTHEST_AHEAD_YEARS = envint("DOGTAG_FURTHEST_AHEAD_YEARS", 5)
 # Dogtag's own reminder lead time before a rabies certificate runs out; no rule pack sets one.
 DOGTAG_RABIES_REMINDER_DAYS = envint("DOGTAG_RABIES_REMINDER_DAYS", 30)
 

@@ -3,6 +3,7 @@
 import json
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Literal
 
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.http import Http404
@@ -15,6 +16,7 @@ from dogtag.enforcement.models import (
     BiteReport,
     Case,
     Citation,
+    Complaint,
     Declaration,
     Examination,
     Impoundment,
@@ -203,8 +205,12 @@ def release_quarantine(request, pk: int, payload: QuarantineReleaseIn):
     return actions.release_quarantine(order, acting_user=request.auth, **payload.dict()).case
 
 
+# Inline in the document: another schema's enum named `Kind` would share its component name.
+ComplaintKind = Literal[tuple(Complaint.Kind.values)]
+
+
 class ComplaintIn(Schema):
-    kind: str
+    kind: ComplaintKind
     formal_written: bool = False
     sworn: bool = False
     complainant_name: str
@@ -344,9 +350,21 @@ TARGETS = {
     "quarantines": lambda case, data: case.quarantine,
     "declarations": lambda case, data: case.declaration,
     "citations": lambda case, data: case.citation,
-    "complaints": lambda case, data: get_object_or_404(case.complaints, pk=data.get("complaint_id")),
-    "requirements": lambda case, data: get_object_or_404(case.declaration.requirements, pk=data.get("requirement_id")),
+    "complaints": lambda case, data: get_object_or_404(case.complaints, pk=_id(data, "complaint_id", "complaint")),
+    "requirements": lambda case, data: get_object_or_404(
+        case.declaration.requirements, pk=_id(data, "requirement_id", "requirement")
+    ),
 }
+
+
+def _id(data: dict, field: str, what: str) -> int:
+    """The id a step names in its body, refused with the field named unless it is a whole number."""
+    value = data.get(field)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValidationError({field: f"The {what}'s id, a whole number (as shown on the case), is required."})
+    return value
 
 
 def _body(request) -> dict:

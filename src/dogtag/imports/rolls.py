@@ -181,11 +181,16 @@ class _Ids:
 
 
 def columns_found(header, mapping, name, read_as) -> dict:
-    """Where each Dogtag column is in the file; a roll without an owner's or an animal's name is
-    refused whole."""
+    """Where each Dogtag column is in the file; a roll without an owner's or an animal's name, or
+    with a column Dogtag reads twice (which one holds the value?), is refused whole."""
     where = {}
     for column in COLUMNS:
         source = mapping.shown(column)
+        if header.count(source) > 1:
+            raise RollError(
+                f"{name} (read as {read_as}) has the column {source!r} {header.count(source)} times; "
+                "keep one and import it again"
+            )
         if source in header:
             where[column] = header.index(source)
     missing = [mapping.shown(c) for c in REQUIRED if c not in where]

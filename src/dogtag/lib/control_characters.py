@@ -1,58 +1,97 @@
-"""Refuse NUL and the other control characters in any submitted text, naming the field.
+"""Refuse NUL, the other control characters and lone surrogates in any submitted text, and JSON
+nested deeper than any of Dogtag's documents, naming the field.
 
-PostgreSQL cannot store U+0000 in text (a 500 where SQLite stores it), and no field Dogtag keeps
-means to hold a control character; tab, line feed and carriage return stay allowed (a textarea's
-own). One check for every query string, form and JSON body — the API's, the staff forms' and the
-portal's — so no field can be forgotten. Uploaded files are content, not text, and are not read."""
+PostgreSQL cannot store U+0000 in text (a 500 where SQLite stores it), a lone surrogate cannot
+be encoded at all, and no field Dogtag keeps means to hold a control character; tab, line feed
+and carriage return stay allowed (a textarea's own). One check for every URL path, query string,
+form and body that is not a form — the API reads a body as JSON whatever its declared type — so no
+field can be forgotten. Uploaded files are content, not text, and are not read."""
 
 import json
 import re
 
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
 
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+# Dogtag's deepest document (a declaration's incidents, a question's facts) is a few levels deep.
+MAX_DEPTH = 32
 
 
 def message(value: str) -> str:
-    found = CONTROL.search(value).group()
-    return f"Contains the control character U+{ord(found):04X}, which is not accepted in text."
+    found = ord(CONTROL.search(value).group())
+    if 0xD800 <= found <= 0xDFFF:
+        return f"Contains the lone surrogate U+{found:04X}, which is not a character."
+    return f"Contains the control character U+{found:04X}, which is not accepted in text."
 
 
-def _walk(value, path):
-    """(field, message) for the first string with a control character in a JSON document."""
-    if isinstance(value, str):
-        if CONTROL.search(value):
-            return path or "body", message(value)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            where = f"{path}.{key}" if path else str(key)
-            if CONTROL.search(str(key)):
-                return where, message(str(key))
-            found = _walk(item, where)
-            if found:
-                return found
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found = _walk(item, f"{path}.{index}" if path else str(index))
-            if found:
-                return found
+TOO_DEEP = f"The JSON is nested deeper than {MAX_DEPTH} levels; no Dogtag document is."
+
+
+def _walk(document):
+    """(field, message) for the first string with a control character in a JSON document, or
+    for a document nested deeper than MAX_DEPTH. Iterative: depth costs no stack."""
+    pending = [(document, "", 0)]
+    while pending:
+        value, path, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            return "body", TOO_DEEP
+        if isinstance(value, str):
+            if CONTROL.search(value):
+                return path or "body", message(value)
+        elif isinstance(value, dict):
+            children = []
+            for key, item in value.items():
+                where = f"{path}.{key}" if path else str(key)
+                if CONTROL.search(str(key)):
+                    return where, message(str(key))
+                children.append((item, where, depth + 1))
+            pending.extend(reversed(children))
+        elif isinstance(value, list):
+            pending.extend(
+                reversed([(item, f"{path}.{i}" if path else str(i), depth + 1) for i, item in enumerate(value)])
+            )
     return None
 
 
+def _in_path(request):
+    """A URL parameter with a control character, by its name; a path no URL matches is a 404."""
+    if not CONTROL.search(request.path_info):
+        return None
+    try:
+        kwargs = resolve(request.path_info).kwargs
+    except Resolver404:
+        return None
+    for name, value in kwargs.items():
+        if isinstance(value, str) and CONTROL.search(value):
+            return name, message(value)
+    return "path", message(request.path_info)
+
+
+def _in_body(request):
+    if request.content_type in FORM_TYPES or not request.body:
+        return None
+    try:
+        document = json.loads(request.body)
+    except RecursionError:
+        return "body", TOO_DEEP
+    except ValueError:
+        return None  # not JSON: the API says what is wrong with it, a page does not read it
+    return _walk(document)
+
+
 def first_control_character(request):
+    found = _in_path(request)
+    if found:
+        return found
     for params in (request.GET, request.POST) if request.method == "POST" else (request.GET,):
         for key, values in params.lists():
             for value in [key, *values]:
                 if CONTROL.search(value):
                     return key, message(value)
-    if request.content_type == "application/json" and request.body:
-        try:
-            document = json.loads(request.body)
-        except ValueError:
-            return None  # the API says what is wrong with malformed JSON
-        return _walk(document, "")
-    return None
+    return _in_body(request)
 
 
 class ControlCharacterMiddleware:

@@ -44,12 +44,26 @@ def _pdf_problem(content: bytes) -> str | None:
 
 
 def _image_problem(content: bytes, expected: str) -> str | None:
+    """Opening reads only the header; a photo declaring more than DOGTAG_UPLOAD_MAX_PIXELS is
+    refused from it, before any pixel is decoded (a small file can declare gigabytes of pixels)."""
     name = "a PNG" if expected == "PNG" else "a JPEG"
+    limit = settings.DOGTAG_UPLOAD_MAX_PIXELS
     try:
         with Image.open(io.BytesIO(content)) as image:
             if image.format != expected:
                 return f"This file starts like {name} photo but is not one."
+            width, height = image.size
+            if width * height > limit:
+                return (
+                    f"This photo is {width} × {height} pixels ({width * height / 1_000_000:.0f} megapixels); "
+                    f"the largest accepted is {limit / 1_000_000:.0f} megapixels."
+                )
             image.verify()
+    except Image.DecompressionBombError:  # Pillow's own refusal, past twice its MAX_IMAGE_PIXELS
+        return f"This photo declares more pixels than the {limit / 1_000_000:.0f} megapixels accepted."
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        return f"This file starts like {name} photo but is not a readable one."
+    try:
         with Image.open(io.BytesIO(content)) as image:
             image.load()  # verify() checks the structure; decoding finds truncated pixel data
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):

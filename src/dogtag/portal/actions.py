@@ -22,7 +22,14 @@ from dogtag.licensing.years import license_years_on_sale
 from dogtag.outbox import mail
 from dogtag.portal import payments
 from dogtag.portal.forms import ApplicationForm, draft_values
-from dogtag.portal.models import Application, Lookup, LookupCounter, MunicipalityContact, ReminderOptOut
+from dogtag.portal.models import (
+    Application,
+    Lookup,
+    LookupCounter,
+    MunicipalityContact,
+    ReminderOptOut,
+    UploadCounter,
+)
 from dogtag.portal.quote import quote
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Animal, RabiesVaccination, today
@@ -131,9 +138,11 @@ def _editable(application):
 
 
 @transaction.atomic
-def save_draft(application, *, post, files) -> dict:
+def save_draft(application, *, post, files, client_address="0.0.0.0") -> dict:
     """Keep what the resident typed, valid or not; store a good upload. Returns the upload
-    errors (a bad file is not kept; everything else is)."""
+    errors (a bad file is not kept; everything else is). Past DOGTAG_UPLOAD_LIMIT files from one
+    address in a window of DOGTAG_UPLOAD_WINDOW_MINUTES a file is refused unread; a replaced file
+    leaves storage once the new one is committed (the audit trail keeps its name)."""
     _editable(application)
     before = snapshot(application)
     application.data = {**application.data, **draft_values(post)}
@@ -145,13 +154,23 @@ def save_draft(application, *, post, files) -> dict:
         upload = files.get(field)
         if upload is None:
             continue
+        if _count_attempt(UploadCounter, client_address, settings.DOGTAG_UPLOAD_WINDOW_MINUTES) > (
+            settings.DOGTAG_UPLOAD_LIMIT
+        ):
+            errors[field] = (
+                f"More than {settings.DOGTAG_UPLOAD_LIMIT} files were sent from your address within "
+                f"{settings.DOGTAG_UPLOAD_WINDOW_MINUTES} minutes; send this one again later."
+            )
+            continue
         error, extension = uploads.check(upload)
         if error:
             errors[field] = error
             continue
-        getattr(application, attr).save(
-            f"application-{application.pk}{extension}", ContentFile(upload.read()), save=False
-        )
+        stored = getattr(application, attr)
+        replaced = stored.name
+        stored.save(f"application-{application.pk}{extension}", ContentFile(upload.read()), save=False)
+        if replaced and replaced != stored.name:
+            transaction.on_commit(lambda name=replaced, storage=stored.storage: storage.delete(name))
     application.save()
     record(acting_user=None, action="application.draft", obj=application, before=before)
     return errors
@@ -315,31 +334,33 @@ def look_up_tag(*, query: str, client_address: str, user=None) -> tuple[Lookup, 
     """A found dog: whom to call, never the owner — unless the user is an officer of the dog's
     municipality. Each served lookup is logged; past DOGTAG_LOOKUP_LIMIT attempts from one
     address in a window of DOGTAG_LOOKUP_WINDOW_MINUTES a lookup is refused and only counted
-    (_count_lookup_attempt), so a flood writes no row per attempt. The unsaved refused Lookup says so."""
+    (_count_attempt), so a flood writes no row per attempt. The unsaved refused Lookup says so."""
     query = query.strip()[:50]
     if not query:
         raise ValidationError({"q": "Enter the number on the license tag or the rabies tag."})
     user = user if user is not None and user.is_authenticated else None
     # Counted in its own autocommitted statement: a refused attempt changes nothing else.
-    if _count_lookup_attempt(client_address) > settings.DOGTAG_LOOKUP_LIMIT:
+    if _count_attempt(LookupCounter, client_address, settings.DOGTAG_LOOKUP_WINDOW_MINUTES) > (
+        settings.DOGTAG_LOOKUP_LIMIT
+    ):
         return Lookup(client_address=client_address, query=query, refused=True, user=user), []
     return _served(query, client_address, user)
 
 
-def _lookup_window_start(now):
+def _window_start(now, minutes):
     """The start of the fixed window `now` falls in (windows counted from the Unix epoch)."""
-    size = timedelta(minutes=settings.DOGTAG_LOOKUP_WINDOW_MINUTES).total_seconds()
+    size = timedelta(minutes=minutes).total_seconds()
     return datetime.fromtimestamp(int(now.timestamp() // size * size), tz=UTC)
 
 
-def _count_lookup_attempt(client_address: str) -> int:
+def _count_attempt(counter, client_address: str, minutes: int) -> int:
     """Count one attempt in one conditional write; returns this window's attempts, this one included.
 
     Hand-written SQL because the ORM has no "insert, or add one on conflict, and return the new
     count"; INSERT ... ON CONFLICT ... DO UPDATE ... RETURNING reads the same on PostgreSQL and
     SQLite (3.35+), and the unique constraint queues concurrent attempts on the one row."""
-    table = LookupCounter._meta.db_table
-    start = connection.ops.adapt_datetimefield_value(_lookup_window_start(timezone.now()))
+    table = counter._meta.db_table
+    start = connection.ops.adapt_datetimefield_value(_window_start(timezone.now(), minutes))
     with connection.cursor() as cursor:
         cursor.execute(
             f"""INSERT INTO {table} (client_address, window_start, attempts) VALUES (%s, %s, 1)

@@ -96,7 +96,7 @@ class Lookup(models.Model):
 
 class LookupCounter(models.Model):
     """Found-dog lookups from one address in one window of DOGTAG_LOOKUP_WINDOW_MINUTES: the
-    rate limiter. One upsert counts each attempt (actions._count_lookup_attempt), so concurrent lookups
+    rate limiter. One upsert counts each attempt (actions._count_attempt), so concurrent lookups
     cannot all read "under the limit"; refused attempts are this count, not a row each."""
 
     client_address = models.GenericIPAddressField()
@@ -113,6 +113,20 @@ class LookupCounter(models.Model):
         from django.conf import settings
 
         return max(0, self.attempts - settings.DOGTAG_LOOKUP_LIMIT)
+
+
+class UploadCounter(models.Model):
+    """Files uploaded on the portal from one address in one window of DOGTAG_UPLOAD_WINDOW_MINUTES:
+    counted by one upsert like LookupCounter, so concurrent uploads cannot all read "under the limit"."""
+
+    client_address = models.GenericIPAddressField()
+    window_start = models.DateTimeField()
+    attempts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["client_address", "window_start"], name="one_upload_counter_per_window")
+        ]
 
 
 class RabiesReminder(Scoped):

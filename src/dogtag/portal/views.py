@@ -95,7 +95,9 @@ def application(request, token):
         return render(request, "portal/status.html", {"application": app})
     upload_errors = {}
     if request.method == "POST":
-        upload_errors = actions.save_draft(app, post=request.POST, files=request.FILES)
+        upload_errors = actions.save_draft(
+            app, post=request.POST, files=request.FILES, client_address=client_address(request)
+        )
         if not upload_errors:
             if request.POST.get("step") == "review":
                 return redirect("portal-review", token=app.token)

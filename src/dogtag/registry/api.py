@@ -12,8 +12,9 @@ router = Router(tags=["registry"])
 
 
 def patch_of(schema: type[Schema], *, exclude=()) -> type[Schema]:
-    """The same fields, each optional: a PATCH changes only what it sends."""
-    fields = {n: (f.annotation | None, None) for n, f in schema.model_fields.items() if n not in exclude}
+    """The same fields, each optional: a PATCH changes only what it sends. A field that cannot be
+    empty keeps refusing null (a NOT NULL column); one that can be cleared takes it."""
+    fields = {n: (f.annotation, None) for n, f in schema.model_fields.items() if n not in exclude}
     return create_model(schema.__name__.removesuffix("In") + "Patch", __base__=Schema, **fields)
 
 

@@ -1,13 +1,14 @@
 """The registry: municipalities, people, premises, animals, owners over time and rabies
 certificates. Every row belongs to one Municipality (DESIGN.md, layer rule 3)."""
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from dogtag.lib import plausible_dates
 from dogtag.lib.dates import shown
+from dogtag.lib.plausible_dates import BORN, HAPPENED, RUNS
 from dogtag.registry.names import person_key
 
 
@@ -99,18 +100,11 @@ class Premises(Scoped):
 
 
 def earliest_birth_date():
-    """DOGTAG_OLDEST_ANIMAL_YEARS back from today: a plausibility limit, not a legal number."""
-    on = today()
-    years = settings.DOGTAG_OLDEST_ANIMAL_YEARS
-    day = 28 if (on.month, on.day) == (2, 29) else on.day
-    return on.replace(year=on.year - years, day=day)
+    return plausible_dates.earliest()
 
 
 def birth_date_too_early(day) -> str:
-    return (
-        f"Birth date {shown(day)} is more than {settings.DOGTAG_OLDEST_ANIMAL_YEARS} years ago; "
-        f"no animal on record is older (the earliest accepted is {shown(earliest_birth_date())})."
-    )
+    return plausible_dates.problem(plausible_dates.Kind.BORN, day, "Birth date")
 
 
 class Animal(Scoped):
@@ -175,17 +169,18 @@ class Animal(Scoped):
 
     def clean(self):
         errors = {}
-        if self.birth_date and self.birth_date > today():
-            errors["birth_date"] = f"Birth date {shown(self.birth_date)} is in the future."
-        elif self.birth_date and self.birth_date < earliest_birth_date():
-            errors["birth_date"] = birth_date_too_early(self.birth_date)
+        plausible_dates.check(errors, BORN, self.birth_date, "birth_date", "Birth date")
+        plausible_dates.check(errors, HAPPENED, self.acquired_on, "acquired_on", "Date acquired")
+        plausible_dates.check(errors, HAPPENED, self.brought_in_on, "brought_in_on", "Date brought in")
         if self.birth_date and self.acquired_on and self.acquired_on < self.birth_date:
-            errors["acquired_on"] = (
-                f"Date acquired {shown(self.acquired_on)} is before the birth date {shown(self.birth_date)}."
+            errors.setdefault(
+                "acquired_on",
+                f"Date acquired {shown(self.acquired_on)} is before the birth date {shown(self.birth_date)}.",
             )
         if self.birth_date and self.brought_in_on and self.brought_in_on < self.birth_date:
-            errors["brought_in_on"] = (
-                f"Date brought in {shown(self.brought_in_on)} is before the birth date {shown(self.birth_date)}."
+            errors.setdefault(
+                "brought_in_on",
+                f"Date brought in {shown(self.brought_in_on)} is before the birth date {shown(self.birth_date)}.",
             )
         if self.species == self.Species.HEN and self.sex == self.Sex.MALE:
             errors["sex"] = "A hen is female; a male chicken is a rooster."
@@ -234,10 +229,13 @@ class Ownership(Scoped):
         return f"{self.person}, {self.get_role_display().lower()} of {self.animal} from {shown(self.started_on)}"
 
     def clean(self):
-        if self.ended_on and self.ended_on < self.started_on:
-            raise ValidationError(
-                {"ended_on": f"End {shown(self.ended_on)} is before the start {shown(self.started_on)}."}
-            )
+        errors = {}
+        plausible_dates.check(errors, RUNS, self.started_on, "started_on", "Start")
+        plausible_dates.check(errors, RUNS, self.ended_on, "ended_on", "End")
+        if self.ended_on and self.started_on and self.ended_on < self.started_on and "ended_on" not in errors:
+            errors["ended_on"] = f"End {shown(self.ended_on)} is before the start {shown(self.started_on)}."
+        if errors:
+            raise ValidationError(errors)
 
 
 class RabiesVaccination(Scoped):
@@ -275,17 +273,19 @@ class RabiesVaccination(Scoped):
 
     def clean(self):
         errors = {}
-        if self.vaccinated_on and self.vaccinated_on > today():
-            errors["vaccinated_on"] = f"Vaccination date {shown(self.vaccinated_on)} is in the future."
+        plausible_dates.check(errors, HAPPENED, self.vaccinated_on, "vaccinated_on", "Vaccination date")
+        plausible_dates.check(errors, RUNS, self.expires_on, "expires_on", "Expiration date")
         birth = self.animal.birth_date if self.animal_id else None
         if birth and self.vaccinated_on and self.vaccinated_on < birth:
-            errors["vaccinated_on"] = (
-                f"Vaccination date {shown(self.vaccinated_on)} is before the animal's birth date {shown(birth)}."
+            errors.setdefault(
+                "vaccinated_on",
+                f"Vaccination date {shown(self.vaccinated_on)} is before the animal's birth date {shown(birth)}.",
             )
         if self.vaccinated_on and self.expires_on and self.expires_on <= self.vaccinated_on:
-            errors["expires_on"] = (
+            errors.setdefault(
+                "expires_on",
                 f"Expiration date {shown(self.expires_on)} must be after "
-                f"the vaccination date {shown(self.vaccinated_on)}."
+                f"the vaccination date {shown(self.vaccinated_on)}.",
             )
         if self.certificate_serial:
             clash = RabiesVaccination.objects.filter(

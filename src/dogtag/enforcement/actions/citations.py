@@ -27,6 +27,7 @@ from dogtag.enforcement.models import (
     Citation,
     today,
 )
+from dogtag.lib import plausible_dates
 from dogtag.registry.actions import save_record
 from dogtag.rules.decision import ZERO
 
@@ -55,6 +56,11 @@ def issue_citation(
     require_role(acting_user, municipality.pk, OFFICERS)
     same_municipality("person", person, municipality.pk)
     violated_on, court_date, issued_on = as_date(violated_on), as_date(court_date), as_date(issued_on) or today()
+    errors = {}
+    plausible_dates.check(errors, plausible_dates.HAPPENED, violated_on, "violated_on", "Violation date")
+    plausible_dates.check(errors, plausible_dates.RUNS, court_date, "court_date", "Court date")
+    if errors:
+        raise ValidationError(errors)
     # One citation a person, animal, violation and day (a violation over several days is one
     # citation with `days`): the same form sent twice does not cite twice.
     issued = Citation.objects.filter(
@@ -76,6 +82,10 @@ def issue_citation(
     if not decision.value.applies:
         raise ValidationError({"violation": f"{'; '.join(decision.notes)} ({law.sections(decision)})."})
     low, high = decision.value.minimum, decision.value.maximum
+    if low is None or high is None:
+        raise ValidationError(
+            {"violated_on": f"No forfeiture for § {violation} is on record for {violated_on:%B %-d, %Y}."}
+        )
     forfeiture = low if forfeiture in (None, "") else Decimal(forfeiture)
     if not low <= forfeiture <= high:
         raise ValidationError(

@@ -1,0 +1,64 @@
+"""One plausibility rule per kind of date a record keeps, for the models' `clean()` (which the
+forms, the actions behind the API and the roll import all run) and the actions that take a date
+without a model form. These are limits on what a record can mean, not legal numbers: no animal
+on record is older than DOGTAG_OLDEST_ANIMAL_YEARS, so nothing about one happened earlier, and
+nothing Dogtag keeps runs or is scheduled more than DOGTAG_FURTHEST_AHEAD_YEARS from today."""
+
+from datetime import date
+from enum import Enum
+
+from django.conf import settings
+from django.utils import timezone
+
+from dogtag.lib.dates import shown
+
+
+class Kind(Enum):
+    BORN = "born"  # a birth date: not in the future
+    HAPPENED = "happened"  # acquired, brought in, vaccinated, observed, violated: not in the future
+    RUNS = "runs"  # an ownership's start or end, a certificate's expiry, a court date: may be ahead
+
+
+def _years_from(day: date, years: int) -> date:
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:  # February 29 in a year without one
+        return day.replace(year=day.year + years, day=28)
+
+
+def earliest() -> date:
+    return _years_from(timezone.localdate(), -settings.DOGTAG_OLDEST_ANIMAL_YEARS)
+
+
+def latest(kind: Kind) -> date:
+    on = timezone.localdate()
+    return on if kind in (Kind.BORN, Kind.HAPPENED) else _years_from(on, settings.DOGTAG_FURTHEST_AHEAD_YEARS)
+
+
+def problem(kind: Kind, day: date | None, label: str) -> str | None:
+    """Why `day` cannot be this kind of date (`label` names it: "Date acquired"), or None."""
+    if day is None:
+        return None
+    if day < earliest():
+        return (
+            f"{label} {shown(day)} is more than {settings.DOGTAG_OLDEST_ANIMAL_YEARS} years ago; "
+            f"no animal on record is older (the earliest accepted is {shown(earliest())})."
+        )
+    if day > latest(kind):
+        if kind is not Kind.RUNS:
+            return f"{label} {shown(day)} is in the future."
+        return (
+            f"{label} {shown(day)} is more than {settings.DOGTAG_FURTHEST_AHEAD_YEARS} years ahead; "
+            f"the latest accepted is {shown(latest(kind))}."
+        )
+    return None
+
+
+BORN, HAPPENED, RUNS = Kind.BORN, Kind.HAPPENED, Kind.RUNS
+
+
+def check(errors: dict, kind: Kind, day: date | None, field: str, label: str) -> None:
+    """Add the problem with `day`, if any, to a `clean()`'s errors under `field` (once per field)."""
+    found = problem(kind, day, label)
+    if found and field not in errors:
+        errors[field] = found
