@@ -87,7 +87,9 @@ class Requirement(Provision):
     mandatory: bool = True
     days: int | None = Field(default=None, ge=0)
     business_days: int | None = Field(default=None, ge=0)
-    runs_from: Literal["declaration", "determination", "written_notice", "before_permit"] = "declaration"
+    # `compliance`: due on the ordinance's compliance deadline (Benton § 115-5B(5)), after the
+    # determination or an unsuccessful appeal, with no period of its own.
+    runs_from: Literal["declaration", "determination", "written_notice", "before_permit", "compliance"] = "declaration"
     stayed_by_contest: bool = False
     amount: Money | None = None
     upon_acquisition: bool = False  # also due the day a dog declared elsewhere is acquired (moved in)
@@ -458,6 +460,18 @@ def compliance_deadline(pack, facts: ComplianceFacts, on: date, local) -> Decisi
     return Decision(value, (rule.cite.citation, *moved), choice_notes(rule))
 
 
+def _compliance_day(pack, determined_on: date, appeal_failed_on: date | None) -> tuple[date, Days, list]:
+    """The compliance deadline (the last day, the rule that set it, the rules that moved it)."""
+    s: DangerousDogsSection = pack.dangerous_dogs
+    rule, start = s.compliance, determined_on
+    if rule is None:
+        raise ValueError("a requirement runs from the compliance deadline, but the pack sets none")
+    if appeal_failed_on is not None and s.compliance_after_appeal is not None:
+        rule, start = s.compliance_after_appeal, appeal_failed_on
+    last, moved = last_day(rule.days, start, pack)
+    return last, rule, moved
+
+
 class AppealFacts(Facts):
     decision_received_on: date
     appealed_on: date | None = None
@@ -485,6 +499,7 @@ class RequirementFacts(Facts):
     classification: DeclaredClass
     declared_on: date
     determined_on: date | None = None
+    appeal_failed_on: date | None = None
     written_notice_on: date | None = None
     contested: bool = False
     declared_elsewhere: DeclaredElsewhereFacts | None = None
@@ -505,7 +520,7 @@ class RequirementDeadline:
 
     mandatory: bool
     deadline: date | None
-    runs_from: Literal["declaration", "determination", "written_notice", "before_permit", "acquisition"]
+    runs_from: Literal["declaration", "determination", "written_notice", "before_permit", "compliance", "acquisition"]
     stayed: bool
     amount: Decimal | None = None
 
@@ -532,7 +547,7 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
     rules, none = _section(pack, "requirements", "requirements after a declaration", absent)
     if none:
         return none
-    cites, notes, value, moved_by = [], [], {}, []
+    cites, notes, value, moved_by, compliance_by = [], [], {}, [], []
     elsewhere, declared_on, determined_on = facts.declared_elsewhere, facts.declared_on, facts.determined_on
     if elsewhere is not None:
         rule, none = _section(
@@ -551,22 +566,27 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
             "determination": determined_on or declared_on,
             "written_notice": facts.written_notice_on,
             "before_permit": None,
+            "compliance": determined_on or declared_on,
         }[r.runs_from]
         stayed = r.stayed_by_contest and facts.contested
         runs_from, deadline = r.runs_from, None
         if elsewhere is not None and r.upon_acquisition:
             runs_from, deadline, stayed = "acquisition", elsewhere.moved_in_on, False
         elif start is not None and not stayed:
-            if r.business_days is not None:
+            if r.runs_from == "compliance":
+                deadline, by, moved = _compliance_day(pack, start, facts.appeal_failed_on)
+                compliance_by += [c for c in by.citations() if c not in compliance_by]
+                moved_by += [c for c in moved if c not in moved_by]
+            elif r.business_days is not None:
                 deadline = business_days_after(start, r.business_days)
             elif r.days is not None:
                 deadline, moved = last_day(r.days, start, pack)
                 moved_by += [c for c in moved if c not in moved_by]
         value[r.name] = RequirementDeadline(r.mandatory, deadline, runs_from, stayed, r.amount)
-        if r.choice and r.choice not in notes:
-            notes.append(r.choice)
-    # One citation per requirement, in the order of `value`; then the rules that moved a last day.
-    cites += [c for c in moved_by if c not in cites]
+        notes += [n for n in choice_notes(r) if n not in notes]
+    # One citation per requirement, in the order of `value`; then the compliance deadline they
+    # share and the rules that moved a last day.
+    cites += [c for c in (*compliance_by, *moved_by) if c not in cites]
     if elsewhere is not None:
         cites.append(pack.dangerous_dogs.declared_elsewhere_requirements.cite.citation)
     return Decision(RequirementDeadlines(True, value), tuple(cites), tuple(notes))
