@@ -12,7 +12,7 @@ from pydantic import Field
 
 from .catalogue import Facts, question
 from .decision import Decision
-from .schema import Provision, Strict, section
+from .schema import Measure, Provision, Strict, section
 from .spans import choice_notes
 
 
@@ -50,7 +50,7 @@ class ControlSection(Strict):
 class AtLargeFacts(Facts):
     off_owner_premises: bool
     on_leash: bool = False
-    leash_ft: int | None = Field(default=None, ge=0)  # whole feet
+    leash_ft: Measure | None = None  # feet, as measured ("6.5")
     on_private_property_with_permission: bool = False  # of the property's owner
     holder_age: int | None = Field(default=None, ge=0)
     holder_able_to_control: bool = True
