@@ -65,6 +65,9 @@ class Classification(Provision):
     classes: list[Class]
     occasions: int = Field(default=1, ge=1)
     within_months: int | None = None
+    # vicious_by_bite_within_period: `any` twelve-month period ("within any twelve (12) month
+    # period"), or only the one `ending_on_decision`
+    period: Literal["any", "ending_on_decision"] = "ending_on_decision"
     breeds: list[str] = []
     victims: list[Victim] = ["person", "domestic_animal"]
     grounds: dict[Ground, Provision] = {}
@@ -264,15 +267,27 @@ def _vicious_by_conduct(rule: Classification, counted: list[Incident], f: Classi
 
 
 def _vicious_by_bite_within_period(rule: Classification, counted: list[Incident], f: ClassificationFacts, on: date):
-    since = plus_months(on, -rule.within_months)
-    hits = [
-        i
-        for i in counted
-        if i.victim == "person"
-        and i.off_owner_property
-        and i.kind in ("bite_injury", "serious_injury")
-        and since < i.occurred_on <= on
-    ]
+    since = plus_months(on, -rule.within_months) if rule.period == "ending_on_decision" else date.min
+    hits = sorted(
+        (
+            i
+            for i in counted
+            if i.victim == "person"
+            and i.off_owner_property
+            and i.kind in ("bite_injury", "serious_injury")
+            and since < i.occurred_on <= on
+        ),
+        key=lambda i: i.occurred_on,
+    )
+    if rule.period == "any":
+        # `occasions` of them inside one period of `within_months`, wherever it lies
+        n = rule.occasions
+        windows = [
+            hits[j : j + n]
+            for j in range(len(hits) - n + 1)
+            if plus_months(hits[j + n - 1].occurred_on, -rule.within_months) < hits[j].occurred_on
+        ]
+        hits = windows[0] if windows else []
     if len(hits) >= rule.occasions:
         where = "to a person off the owner's premises"
         return "vicious", "bite_within_period", f"unprovoked bite or serious injury {where} on {hits[0].occurred_on}"
@@ -344,8 +359,7 @@ def dog_classification(pack, facts: ClassificationFacts, on: date, local) -> Dec
     # Each ground cites its own words; with none met, the definition as a whole.
     own = rule.grounds.get(ground_name) if ground_name else None
     cites[0] = own.cite.citation if own is not None else rule.cite.citation
-    if rule.choice:
-        notes.append(rule.choice)
+    notes += choice_notes(rule)
     prima_facie = s.prima_facie is not None and any(i.victim == "person" and i.kind in ATTACK for i in counted)
     if prima_facie:
         cites.append(s.prima_facie.cite.citation)
