@@ -343,9 +343,10 @@ class DeclarationTests(EnforcementTestCase):
                 "cedarburg", c_dog, "2026-03-02", **incident("2026-02-01", "bite_injury", off_owner_property=True)
             )
             self.assertEqual(decl.classification, "vicious")
-            self.assertFalse(decl.requirements.exists())
-            page = self.client.get(reverse("case", args=[decl.case_id])).content.decode()
-            self.assertIn("attaches no dated requirement", page)
+            # "Every owner of a vicious dog is required to post ... a notice or sign reading 'Beware of Dog'",
+            # with no time of its own: due from the declaration.
+            self.assertEqual(self.requirement(decl, "signs").deadline, date(2026, 3, 2))
+            self.assertEqual(self.deadline(decl.case, "requirement.signs").due_on, date(2026, 3, 2))
 
     def test_it_waives_a_potentially_dangerous_declaration_after_two_years(self):
         _, _, dog = self.owner_and_dog("river-hills", "Growler", vaccinated_on=date(2023, 5, 1))
