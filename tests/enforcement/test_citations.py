@@ -43,6 +43,10 @@ class CitationTests(EnforcementTestCase):
             self.assert_posted(self.post("citation-void", third.pk, {"reason": "wrong dog"}))
             self.assert_posted(self.cite("webster", owner, "98-6 running at large", "2026-04-05"))
             self.assertEqual(Citation.objects.latest("pk").offense_number, 3)
+            # Which of the three prices of a dog at large governs is a reading: the citation shows it.
+            r = self.client.get(reverse("case", args=[Citation.objects.latest("pk").case_id]))
+            self.assertContains(r, "Dogtag's reading")
+            self.assertContains(r, "a dog at large also violates ch. 174")
             text = pdf_text(self.client.get(reverse("citation-pdf", args=[Citation.objects.latest("pk").pk])))
             self.assertIn("$70.00 plus court costs", text)
             self.assertIn("§ 98-6", text)
@@ -53,7 +57,11 @@ class CitationTests(EnforcementTestCase):
         self.login(self.chief)
         with on(date(2026, 3, 2)):
             # § 98-20 sets a range for §§ 98-7 to 98-14 only "for subsequent violations"
-            self.refused(self.cite("webster", owner, "98-12", "2026-03-01"), "no forfeiture for offense number 1")
+            r = self.cite("webster", owner, "98-12", "2026-03-01")
+            self.refused(r, "no forfeiture for offense number 1")
+            # ... which is Dogtag's reading: the officer sees the other one and what it would change.
+            self.assertContains(r, "the other reading: ")
+            self.assertContains(r, "could be cited, at $100 to $500")
             # Benton § 1-3 is not in the transcription: the clerk must set the range first.
             self.refused(self.cite("benton", b_owner, "115-5C", "2026-03-01"), "forfeiture — minimum” is not set")
             # A section of another ordinance (Webster's § 98-6) is named as not Benton's, not a server error.

@@ -281,13 +281,14 @@ class DeclarationTests(EnforcementTestCase):
             decl = self.declare("benton", dog, "2026-03-02", **incident("2026-02-28", "attack"))
             case = decl.case
             self.assertEqual(decl.classification, "vicious")
-            # § 115-5B(5): "Within 10 days of the determination" (March 12); signs 15 days, insurance and
-            # spay/neuter proof 30 days (§ 115-5B(2)(e)-(g)).
+            # § 115-5B(5): "Within 10 days of the determination" (March 12) "comply with all provisions of
+            # this section": the signs, insurance and spay/neuter proof of (2)(e)-(g) are due that day too.
             self.assertEqual(self.deadline(case, "compliance").due_on, date(2026, 3, 12))
-            self.assertEqual(self.requirement(decl, "signs").deadline, date(2026, 3, 17))
+            self.assertEqual(self.requirement(decl, "signs").deadline, date(2026, 3, 12))
             insurance = self.requirement(decl, "liability_insurance")
-            self.assertEqual((insurance.deadline, str(insurance.amount)), (date(2026, 4, 1), "50000.00"))
-            self.assertEqual(self.requirement(decl, "spay_neuter").deadline, date(2026, 4, 1))
+            self.assertEqual((insurance.deadline, str(insurance.amount)), (date(2026, 3, 12), "50000.00"))
+            self.assertEqual(self.requirement(decl, "spay_neuter").deadline, date(2026, 3, 12))
+            self.assertEqual(self.deadline(case, "requirement.signs").due_on, date(2026, 3, 12))
             dna = self.requirement(decl, "dna_test")
             self.assertFalse(dna.imposed)
             self.assertFalse(case.open_deadlines().filter(key="requirement.dna_test").exists())
@@ -318,8 +319,10 @@ class DeclarationTests(EnforcementTestCase):
                 self.post("declaration-appeal-decision", decl.pk, {"decided_on": "2026-03-20", "outcome": "upheld"})
             )
             self.assertNotIn("Appeal decided", self.steps(case))
-            # "or 10 days after an unsuccessful appeal": March 30
+            # "or 10 days after an unsuccessful appeal": March 30, for the duties as for compliance
             self.assertEqual(self.deadline(case, "compliance").due_on, date(2026, 3, 30))
+            self.assertEqual(self.requirement(decl, "liability_insurance").deadline, date(2026, 3, 30))
+            self.assertEqual(self.deadline(case, "requirement.signs").due_on, date(2026, 3, 30))
 
     def test_it_applies_webster_and_cedarburg_in_their_own_terms(self):
         _, _, w_dog = self.owner_and_dog("webster", "Rex II")
@@ -340,9 +343,10 @@ class DeclarationTests(EnforcementTestCase):
                 "cedarburg", c_dog, "2026-03-02", **incident("2026-02-01", "bite_injury", off_owner_property=True)
             )
             self.assertEqual(decl.classification, "vicious")
-            self.assertFalse(decl.requirements.exists())
-            page = self.client.get(reverse("case", args=[decl.case_id])).content.decode()
-            self.assertIn("attaches no dated requirement", page)
+            # "Every owner of a vicious dog is required to post ... a notice or sign reading 'Beware of Dog'",
+            # with no time of its own: due from the declaration.
+            self.assertEqual(self.requirement(decl, "signs").deadline, date(2026, 3, 2))
+            self.assertEqual(self.deadline(decl.case, "requirement.signs").due_on, date(2026, 3, 2))
 
     def test_it_waives_a_potentially_dangerous_declaration_after_two_years(self):
         _, _, dog = self.owner_and_dog("river-hills", "Growler", vaccinated_on=date(2023, 5, 1))

@@ -18,7 +18,7 @@ from tests.base import BaseTestCase, make_user, on, vaccinate
 # Amounts the ordinance delegates, set on each fee schedule as a village board would.
 FEES = {
     "benton": {"license_tax.altered": "5.00", "license_tax.unaltered": "10.00", "late_fee": "5.00"},
-    "webster": {"license_tax.altered": "6.00", "license_tax.unaltered": "12.00", "late_fee": "10.00"},
+    "webster": {"license_tax.altered": "6.00", "license_tax.unaltered": "12.00", "late_fee": "5.00"},
     "sampson": {"license_tax.altered": "4.00", "license_tax.unaltered": "9.00"},
     "river-hills": {},
     "cedarburg": {},
@@ -45,7 +45,8 @@ def scenarios(intact, spayed_late, puppy, *extra):
 
 SCENARIOS = {
     "benton": scenarios(("10.00", "0.00"), ("5.00", "5.00"), ("5.00", "0.00")),
-    "webster": scenarios(("12.00", "0.00"), ("6.00", "10.00"), ("6.00", "0.00")),
+    # § 98-4: "as established by the Village Board", within s. 174.05(5)'s $5
+    "webster": scenarios(("12.00", "0.00"), ("6.00", "5.00"), ("6.00", "0.00")),
     # § 2.14(2) adopts ch. 174: the state's $8 / $3 and $5 late fee
     "river-hills": scenarios(("8.00", "0.00"), ("3.00", "5.00"), ("4.00", "0.00")),
     # Section 7: the fee set by the Town Board; the late fee of $5 is the ordinance's own

@@ -18,7 +18,7 @@ from tests.licensing.base import set_fees
 WEBSTER_FEES = {
     "license_tax.altered": "6.00",
     "license_tax.unaltered": "12.00",
-    "late_fee": "10.00",
+    "late_fee": "5.00",
     "multiple_dog_license.tax": "35.00",
     "multiple_dog_license.each_additional": "3.00",
 }

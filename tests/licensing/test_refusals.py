@@ -135,8 +135,27 @@ class RefusalTests(BaseTestCase):
             reverse("fees", args=["benton"]),
             {"key": "license_tax.unaltered", "amount": "7.00", "effective_on": "2026-01-01", "authority": "Res. 1"},
         )
-        self.assertContains(r, "$7.00 is below the state minimum of $8.00 (Wis. Stats. s. 174.05(2))")
+        self.assertContains(r, "$7.00 is below the state minimum tax of $8.00")
+        self.assertContains(r, "(Wis. Stats. s. 174.05(2))")
         self.assertFalse(self.benton.feescheduleentry_set.exists())
+
+    def test_a_late_fee_other_than_the_states_is_refused_with_the_section(self):
+        self.login(self.clerk)
+        r = self.client.post(
+            reverse("fees", args=["benton"]),
+            {"key": "late_fee", "amount": "10.00", "effective_on": "2026-01-01", "authority": "Res. 1"},
+        )
+        self.assertContains(r, "the state fixes a late fee of $5.00, not $10.00 (Wis. Stats. s. 174.05(5))")
+        self.assertFalse(self.benton.feescheduleentry_set.exists())
+
+    def test_an_intact_tax_not_above_the_altered_one_is_refused(self):
+        self.login(self.clerk)
+        post = {"effective_on": "2026-01-01", "authority": "Res. 1", "amount": "12.00"}
+        self.client.post(reverse("fees", args=["benton"]), {"key": "license_tax.altered", **post})
+        r = self.client.post(reverse("fees", args=["benton"]), {"key": "license_tax.unaltered", **post})
+        self.assertContains(r, "must be greater than the tax for a spayed or neutered dog ($12.00)")
+        self.assertContains(r, "(Wis. Stats. s. 174.05(3))")
+        self.assertEqual(self.benton.feescheduleentry_set.count(), 1)
 
 
 @on(date(2026, 11, 29))

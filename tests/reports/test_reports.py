@@ -7,10 +7,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from dogtag.accounts.models import Role
 from dogtag.enforcement import actions as enforcement
 from dogtag.licensing import actions as licensing
 from dogtag.registry import actions as registry
-from tests.base import BaseTestCase, on, text
+from dogtag.registry.models import Municipality
+from tests.base import BaseTestCase, make_user, on, text
 from tests.enforcement.fixtures import benton_cases
 from tests.licensing.base import benton_license
 
@@ -76,6 +78,20 @@ class LicensingReportTests(BaseTestCase):
         )
         self.assertContains(r, "s. 174.08")
         self.assertContains(r, "Pay the county treasurer $8.00")
+
+    def test_river_hills_pays_the_commission_its_agreement_names(self):
+        # s. 174.08(2); River Hills § 2.14(4)[a] names the Milwaukee Area Domestic Animal Control Commission.
+        river_hills = Municipality.objects.get(slug="river-hills")
+        self.login(make_user("rhoda", (river_hills, Role.CLERK)))
+        r = self.client.get(
+            reverse("report-remittance", args=["river-hills"]), {"start": "2026-01-01", "end": "2026-12-31"}
+        )
+        self.assertEqual(
+            r.context["report"].title, "Remittance to the Milwaukee Area Domestic Animal Control Commission"
+        )
+        self.assertContains(r, "Pay the Milwaukee Area Domestic Animal Control Commission $0")
+        self.assertContains(r, "s. 174.08(2)")
+        self.assertNotContains(r, "county treasurer $")
 
     def test_a_part_time_collecting_official_retains_25_cents(self):
         r = self.get("remittance", start="2026-01-01", end="2026-12-31", part_time_collector="on")

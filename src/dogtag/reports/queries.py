@@ -112,7 +112,8 @@ def payments(m, p) -> Report:
 
 
 def remittance(m, p) -> Report:
-    """What the municipal treasurer pays the county treasurer (s. 174.08) for the licenses issued in
+    """What the municipal treasurer pays the county treasurer, or the intergovernmental commission
+    where the pack names it (s. 174.08(2)), for the licenses issued in
     the period: the state-minimum part of each tax, less what a part-time collecting official
     retains (s. 174.07(3)(c)); the additional local tax and the late fees stay local."""
     groups = (
@@ -149,6 +150,10 @@ def remittance(m, p) -> Report:
         ] += g["n"]
     parts = defaultdict(lambda: [0, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO])
     citations = {}
+    # Whom the state part is paid (s. 174.08), with the law that names the payee.
+    paid_to = law.ask(m, "license_remittance", {"tax": ZERO}, p["end"], {})
+    payee = paid_to.value.payee
+    citations.update({(c.jurisdiction, c.section, c.quote): c for c in paid_to.citations})
     for (kind, altered, tax, late, free, year, dogs, born, species, issued_on), n in facts_of.items():
         d = law.ask(
             m,
@@ -180,8 +185,9 @@ def remittance(m, p) -> Report:
         ):
             row[i] += getattr(v, name) * n
         row[6] += tax * n
+    title = f"Remittance to {payee}"
     table = Table(
-        "Remittance to the county treasurer",
+        title,
         [
             "Kind",
             "Class",
@@ -192,7 +198,7 @@ def remittance(m, p) -> Report:
             "Additional local tax",
             "Late fees (local)",
             "Retained by the collecting official",
-            "To the county treasurer",
+            f"To {payee}",
         ],
     )
     totals = [0, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO]
@@ -202,7 +208,7 @@ def remittance(m, p) -> Report:
         totals = [a + b for a, b in zip(totals, [n, collected, state, local, late, retained, county], strict=True)]
     table.totals = ["Total", "", "", *totals]
     notes = [
-        f"Pay the county treasurer ${totals[6]}; the municipality keeps ${totals[3] + totals[4]} "
+        f"Pay {payee} ${totals[6]}; the municipality keeps ${totals[3] + totals[4]} "
         f"(additional local tax and late fees)" + (f" and the collecting official ${totals[5]}." if totals[5] else "."),
         "The collecting official is "
         + (
@@ -211,7 +217,7 @@ def remittance(m, p) -> Report:
             else "a full-time salaried employee: nothing is retained (tick the box if not)."
         ),
     ]
-    return Report("Remittance to the county treasurer", _period(p), [table], notes, list(citations.values()))
+    return Report(title, _period(p), [table], notes, list(citations.values()))
 
 
 def county_clerk(m, p) -> Report:

@@ -38,9 +38,10 @@ REPORTS = {
     "day-close": Spec(queries.payments, "The day's close", "day", "each payment of a day, for the cash drawer"),
     "remittance": Spec(
         queries.remittance,
-        "Remittance to the county treasurer",
+        "Remittance of the state part",
         "period",
-        "state-minimum part and local tax per license, retained amount, late fees (s. 174.08)",
+        "state-minimum part and local tax per license, retained amount, late fees; paid to the county "
+        "treasurer or the intergovernmental commission (s. 174.08)",
     ),
     "county-clerk": Spec(
         queries.county_clerk,

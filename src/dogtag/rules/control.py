@@ -12,7 +12,7 @@ from pydantic import Field
 
 from .catalogue import Facts, question
 from .decision import Decision
-from .schema import Provision, Strict, section
+from .schema import Measure, Provision, Strict, section
 from .spans import choice_notes
 
 
@@ -34,21 +34,30 @@ class Exemption(Provision):
     exemption: ExemptionName
 
 
+class AtLargePlaces(Provision):
+    """Where the ordinance's "at large" lies off the owner's premises only on public places or on
+    private property "without the permission of the owner of the property" (Cedarburg
+    § 7-1-6(c)(1)): a dog on private property with that permission is not at large."""
+
+
 @section("control")
 class ControlSection(Strict):
     at_large: AtLarge | None = None
+    at_large_places: AtLargePlaces | None = None
     at_large_exemptions: list[Exemption] = []
 
 
 class AtLargeFacts(Facts):
     off_owner_premises: bool
     on_leash: bool = False
-    leash_ft: int | None = Field(default=None, ge=0)  # whole feet
+    leash_ft: Measure | None = None  # feet, as measured ("6.5")
+    on_private_property_with_permission: bool = False  # of the property's owner
     holder_age: int | None = Field(default=None, ge=0)
     holder_able_to_control: bool = True
     under_control: bool = False  # by a person, without a leash (voice, hand)
     in_vehicle: bool = False
     hunting_or_training_supervised: bool = False
+    on_land_open_to_hunting_or_permitted: bool = False  # or on which the person may hunt or train
     law_enforcement_dog: bool = False
 
 
@@ -83,8 +92,15 @@ def at_large(pack, f: AtLargeFacts, on: date, local) -> Decision:
 
     if not f.off_owner_premises:
         return answer(False, "on the owner's premises")
+    if s.at_large_places is not None and f.on_private_property_with_permission:
+        cites.append(s.at_large_places.cite.citation)
+        notes.extend(choice_notes(s.at_large_places))
+        return answer(False, "on private property with the permission of the owner of the property")
+    # s. 174.042(1)(b), Sampson Section 6A: supervised, and "on land that is open to hunting or on
+    # land on which the person has obtained permission to hunt or to train a dog".
+    hunting = f.hunting_or_training_supervised and f.on_land_open_to_hunting_or_permitted
     for ex in s.at_large_exemptions:
-        if (ex.exemption == "hunting_or_training" and f.hunting_or_training_supervised) or (
+        if (ex.exemption == "hunting_or_training" and hunting) or (
             ex.exemption == "law_enforcement" and f.law_enforcement_dog
         ):
             cites.append(ex.cite.citation)

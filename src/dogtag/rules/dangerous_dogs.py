@@ -23,7 +23,7 @@ from .dates import plus_months
 from .decision import CENT, Decision
 from .schema import Amount, Money, Provision, Strict, section
 from .spans import BusinessDays, DayRange, Days, Hours, choice_notes
-from .time import business_days_after, last_day
+from .time import Counted, business_days_after, last_day
 
 Class = Literal["potentially_dangerous", "dangerous", "vicious"]
 IncidentKind = Literal["threat", "attack", "injury", "bite_injury", "serious_injury", "killed"]
@@ -65,6 +65,9 @@ class Classification(Provision):
     classes: list[Class]
     occasions: int = Field(default=1, ge=1)
     within_months: int | None = None
+    # vicious_by_bite_within_period: `any` twelve-month period ("within any twelve (12) month
+    # period"), or only the one `ending_on_decision`
+    period: Literal["any", "ending_on_decision"] = "ending_on_decision"
     breeds: list[str] = []
     victims: list[Victim] = ["person", "domestic_animal"]
     grounds: dict[Ground, Provision] = {}
@@ -87,7 +90,9 @@ class Requirement(Provision):
     mandatory: bool = True
     days: int | None = Field(default=None, ge=0)
     business_days: int | None = Field(default=None, ge=0)
-    runs_from: Literal["declaration", "determination", "written_notice", "before_permit"] = "declaration"
+    # `compliance`: due on the ordinance's compliance deadline (Benton § 115-5B(5)), after the
+    # determination or an unsuccessful appeal, with no period of its own.
+    runs_from: Literal["declaration", "determination", "written_notice", "before_permit", "compliance"] = "declaration"
     stayed_by_contest: bool = False
     amount: Money | None = None
     upon_acquisition: bool = False  # also due the day a dog declared elsewhere is acquired (moved in)
@@ -262,15 +267,27 @@ def _vicious_by_conduct(rule: Classification, counted: list[Incident], f: Classi
 
 
 def _vicious_by_bite_within_period(rule: Classification, counted: list[Incident], f: ClassificationFacts, on: date):
-    since = plus_months(on, -rule.within_months)
-    hits = [
-        i
-        for i in counted
-        if i.victim == "person"
-        and i.off_owner_property
-        and i.kind in ("bite_injury", "serious_injury")
-        and since < i.occurred_on <= on
-    ]
+    since = plus_months(on, -rule.within_months) if rule.period == "ending_on_decision" else date.min
+    hits = sorted(
+        (
+            i
+            for i in counted
+            if i.victim == "person"
+            and i.off_owner_property
+            and i.kind in ("bite_injury", "serious_injury")
+            and since < i.occurred_on <= on
+        ),
+        key=lambda i: i.occurred_on,
+    )
+    if rule.period == "any":
+        # `occasions` of them inside one period of `within_months`, wherever it lies
+        n = rule.occasions
+        windows = [
+            hits[j : j + n]
+            for j in range(len(hits) - n + 1)
+            if plus_months(hits[j + n - 1].occurred_on, -rule.within_months) < hits[j].occurred_on
+        ]
+        hits = windows[0] if windows else []
     if len(hits) >= rule.occasions:
         where = "to a person off the owner's premises"
         return "vicious", "bite_within_period", f"unprovoked bite or serious injury {where} on {hits[0].occurred_on}"
@@ -342,8 +359,7 @@ def dog_classification(pack, facts: ClassificationFacts, on: date, local) -> Dec
     # Each ground cites its own words; with none met, the definition as a whole.
     own = rule.grounds.get(ground_name) if ground_name else None
     cites[0] = own.cite.citation if own is not None else rule.cite.citation
-    if rule.choice:
-        notes.append(rule.choice)
+    notes += choice_notes(rule)
     prima_facie = s.prima_facie is not None and any(i.victim == "person" and i.kind in ATTACK for i in counted)
     if prima_facie:
         cites.append(s.prima_facie.cite.citation)
@@ -460,6 +476,17 @@ def compliance_deadline(pack, facts: ComplianceFacts, on: date, local) -> Decisi
     return Decision(value, (rule.cite.citation, *counted.citations), (*choice_notes(rule), *counted.notes))
 
 
+def _compliance_day(pack, determined_on: date, appeal_failed_on: date | None) -> tuple[Days, Counted]:
+    """The compliance deadline: the rule that set it and its last day, counted."""
+    s: DangerousDogsSection = pack.dangerous_dogs
+    rule, start = s.compliance, determined_on
+    if rule is None:
+        raise ValueError("a requirement runs from the compliance deadline, but the pack sets none")
+    if appeal_failed_on is not None and s.compliance_after_appeal is not None:
+        rule, start = s.compliance_after_appeal, appeal_failed_on
+    return rule, last_day(start, rule.days, not_moved=rule.not_moved)
+
+
 class AppealFacts(Facts):
     decision_received_on: date
     appealed_on: date | None = None
@@ -487,6 +514,7 @@ class RequirementFacts(Facts):
     classification: DeclaredClass
     declared_on: date
     determined_on: date | None = None
+    appeal_failed_on: date | None = None
     written_notice_on: date | None = None
     contested: bool = False
     declared_elsewhere: DeclaredElsewhereFacts | None = None
@@ -507,7 +535,7 @@ class RequirementDeadline:
 
     mandatory: bool
     deadline: date | None
-    runs_from: Literal["declaration", "determination", "written_notice", "before_permit", "acquisition"]
+    runs_from: Literal["declaration", "determination", "written_notice", "before_permit", "compliance", "acquisition"]
     stayed: bool
     amount: Decimal | None = None
 
@@ -534,7 +562,7 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
     rules, none = _section(pack, "requirements", "requirements after a declaration", absent)
     if none:
         return none
-    cites, notes, value, moved_by = [], [], {}, []
+    cites, notes, value, moved_by, compliance_by = [], [], {}, [], []
     elsewhere, declared_on, determined_on = facts.declared_elsewhere, facts.declared_on, facts.determined_on
     if elsewhere is not None:
         rule, none = _section(
@@ -553,6 +581,7 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
             "determination": determined_on or declared_on,
             "written_notice": facts.written_notice_on,
             "before_permit": None,
+            "compliance": determined_on or declared_on,
         }[r.runs_from]
         stayed = r.stayed_by_contest and facts.contested
         runs_from, deadline = r.runs_from, None
@@ -560,7 +589,10 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
             runs_from, deadline, stayed = "acquisition", elsewhere.moved_in_on, False
         elif start is not None and not stayed:
             counted = None
-            if r.business_days is not None:
+            if r.runs_from == "compliance":
+                by, counted = _compliance_day(pack, start, facts.appeal_failed_on)
+                compliance_by += [c for c in by.citations() if c not in compliance_by]
+            elif r.business_days is not None:
                 counted = business_days_after(start, r.business_days)
             elif r.days is not None:
                 counted = last_day(start, r.days, not_moved=r.not_moved)
@@ -569,10 +601,10 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
                 moved_by += [c for c in counted.citations if c not in moved_by]
                 notes += [n for n in counted.notes if n not in notes]
         value[r.name] = RequirementDeadline(r.mandatory, deadline, runs_from, stayed, r.amount)
-        if r.choice and r.choice not in notes:
-            notes.append(r.choice)
-    # One citation per requirement, in the order of `value`; then the rules that moved a last day.
-    cites += [c for c in moved_by if c not in cites]
+        notes += [n for n in choice_notes(r) if n not in notes]
+    # One citation per requirement, in the order of `value`; then the compliance deadline they
+    # share and the rules that moved a last day.
+    cites += [c for c in (*compliance_by, *moved_by) if c not in cites]
     if elsewhere is not None:
         cites.append(pack.dangerous_dogs.declared_elsewhere_requirements.cite.citation)
     return Decision(RequirementDeadlines(True, value), tuple(cites), tuple(notes))

@@ -36,7 +36,7 @@ class UntaggedDefinition(Provision):
 
     term: Literal["untagged", "unlicensed"]
     outdoors_only: bool = True
-    not_when: list[Literal["confined_in_fenced_area", "on_owner_premises"]] = []
+    not_when: list[Literal["confined_in_fenced_area", "confined_on_owner_premises"]] = []
 
 
 class TagExemptionRule(Provision):
@@ -102,7 +102,7 @@ class UntaggedFacts(Facts):
     tag_attached_to_collar: bool
     outdoors: bool = True
     confined_in_fenced_area: bool = False
-    on_owner_premises: bool = False
+    confined_on_owner_premises: bool = False
     exemptions: list[TagExemption] = []
 
 
@@ -137,7 +137,7 @@ def untagged(pack, f: UntaggedFacts, on: date, local) -> Decision:
         if rule.outdoors_only and not f.outdoors:
             missing = False
         if ("confined_in_fenced_area" in rule.not_when and f.confined_in_fenced_area) or (
-            "on_owner_premises" in rule.not_when and f.on_owner_premises
+            "confined_on_owner_premises" in rule.not_when and f.confined_on_owner_premises
         ):
             missing = False
     exempt = None
@@ -150,7 +150,9 @@ def untagged(pack, f: UntaggedFacts, on: date, local) -> Decision:
                 break
     presumed = None
     if d.presumed_unlicensed is not None:
-        presumed = not f.tag_attached_to_collar and exempt is None
+        # The presumption follows the definition where there is one (a dog indoors, or securely
+        # confined in a fenced area, is not "without a tag" in its sense); the pack's choice.
+        presumed = (missing if d.untagged is not None else not f.tag_attached_to_collar) and exempt is None
         cites.append(d.presumed_unlicensed.cite.citation)
         notes += choice_notes(d.presumed_unlicensed)
     return Decision(UntaggedAnswer(True, missing, term, presumed, exempt), tuple(cites), tuple(notes))

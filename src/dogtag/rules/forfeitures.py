@@ -20,6 +20,7 @@ from .amounts import amount_at
 from .catalogue import Facts, PackSet, PackValues, question
 from .decision import Decision
 from .schema import Amount, Provision, Strict, section
+from .spans import choice_notes
 
 
 class Tier(Strict):
@@ -143,9 +144,7 @@ def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
     if rule is None:
         known = sorted({x for r in schedules for x in r.sections})
         raise ValueError(f"no forfeiture for violation {facts.violation!r} here; known: {', '.join(known)}")
-    cites, notes, not_set = [rule.cite.citation], [], []
-    if rule.choice:
-        notes.append(rule.choice)
+    cites, notes, not_set = [rule.cite.citation], list(choice_notes(rule)), []
     tiers = [t for t in rule.tiers if t.from_offense <= facts.offense_number]
     if facts.after_notice_of_prior_bite and rule.after_notice_of_prior_bite is not None:
         tiers = [rule.after_notice_of_prior_bite]

@@ -109,6 +109,7 @@ class LicensingSection(Strict):
     tax: Tax | None = None
     half_tax: HalfTax | None = None
     half_tax_on_local_tax: Provision | None = None  # the reading that halves a fee-schedule tax too
+    additional_tax: Provision | None = None  # s. 174.05(3): a higher local tax, intact above altered
     late_fee: LateFee | None = None
     free_license: list[FreeLicense] = []
     not_required: NotRequired | None = None

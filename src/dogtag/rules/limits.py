@@ -1,6 +1,7 @@
 """How many animals, and the licenses numbers call for: Benton's kennel license (§ 115-3B),
 the multiple-dog license (s. 174.053; required in Webster above three dogs, § 98-3B) and
-Cedarburg's household limit (§ 7-1-6(f)).
+Cedarburg's household limit (§ 7-1-6(f)); and the state's limits on the amounts a municipality
+sets itself (`state_limits`: s. 174.05(2), (3) and (5)).
 
 Choices: a dog is "over the age of five months" from the day after its five-month birthday; a
 litter's grace under § 7-1-6(f) runs until the day before the young animals' five-month birthday.
@@ -8,18 +9,20 @@ litter's grace under § 7-1-6(f) runs until the day before the young animals' fi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
-from typing import Literal
+from types import MappingProxyType
+from typing import Any, Literal
 
 from .amounts import LocalAmounts, amount_at
 from .catalogue import Facts, question
 from .dates import ONE_DAY, plus
-from .decision import Decision
+from .decision import Citation, Decision
 from .licensing import Species
-from .packs import Pack
-from .schema import Amount, MonthDay, Period, Provision, Strict, section
+from .packs import Pack, load_pack
+from .schema import Amount, Dated, LocalAmount, MonthDay, Period, Provision, Strict, section
 
 
 class Threshold(Provision):
@@ -334,3 +337,67 @@ def household_limit(pack: Pack, f: HouseholdFacts, on: date, local: LocalAmounts
         litter_allowance_ends=tuple(ends),
     )
     return Decision(value, (h.cite.citation,), notes)
+
+
+@dataclass(frozen=True)
+class OutOfLimit:
+    """A local amount the state law does not allow: why, and the section that says so."""
+
+    key: str
+    message: str
+    citation: Citation
+
+
+def _local_key(amount: Any) -> str | None:
+    return amount.local if isinstance(amount, LocalAmount) else None
+
+
+def state_limits(
+    pack: Pack, key: str, amount: Decimal, on: date, others: Mapping[str, Decimal | None] = MappingProxyType({})
+) -> list[OutOfLimit]:
+    """Every state limit the local amount `key` = `amount`, in force from `on`, breaks (empty: none).
+
+    `others`: the pack's other local amounts in force on `on` (the fee schedule), for the rules
+    that compare two of them. The state figures are the base pack's (`pack.chain[0]`), never a
+    municipal override: s. 174.05(2)'s minimum tax, s. 174.05(3)'s intact tax above the altered
+    one, and s. 174.05(5)'s late fee."""
+    lic = pack.licensing
+    if lic is None:
+        return []
+    state = load_pack(pack.chain[0]).licensing
+    found: list[OutOfLimit] = []
+    tax_keys = {kind: _local_key(getattr(lic.tax, kind)) for kind in ("altered", "unaltered")} if lic.tax else {}
+    for kind, local in tax_keys.items():
+        if local != key or state.minimum_tax is None:
+            continue
+        floor = getattr(state.minimum_tax, kind).at(on)
+        if floor is not None and amount < floor:
+            found.append(
+                OutOfLimit(
+                    key,
+                    f"${amount} is below the state minimum tax of ${floor}; a local tax may be higher, not lower",
+                    state.minimum_tax.cite.citation,
+                )
+            )
+        other_kind = "unaltered" if kind == "altered" else "altered"
+        other = others.get(tax_keys.get(other_kind) or "")
+        rule = state.additional_tax
+        if other is not None and rule is not None:
+            intact, altered = (amount, other) if kind == "unaltered" else (other, amount)
+            if intact <= altered:
+                found.append(
+                    OutOfLimit(
+                        key,
+                        f"the tax for an intact dog (${intact}) must be greater than the tax "
+                        f"for a spayed or neutered dog (${altered})",
+                        rule.cite.citation,
+                    )
+                )
+    late = lic.late_fee
+    if late is not None and _local_key(late.amount) == key and state.late_fee is not None:
+        fixed = state.late_fee.amount.at(on) if isinstance(state.late_fee.amount, Dated) else None
+        if fixed is not None and amount != fixed:
+            found.append(
+                OutOfLimit(key, f"the state fixes a late fee of ${fixed}, not ${amount}", state.late_fee.cite.citation)
+            )
+    return found

@@ -16,7 +16,7 @@ from typing_extensions import TypedDict  # pydantic reads typing.TypedDict only 
 from .catalogue import Facts, PackSet, PackValues, named_by, question
 from .decision import Decision
 from .schema import Provision, Strict, section
-from .spans import DayRange, Days, Hours
+from .spans import DayRange, Days, Hours, choice_notes
 
 
 class Place(Provision):
@@ -29,6 +29,14 @@ class DistrictQuarantine(Provision):
     posting_places: int
 
 
+class OwnerConfinement(Days):
+    """The owner keeps a biting animal confined `days` from the bite; `with_isolation`: the
+    confinement is "pursuant to the requirements of" the quarantine section (Cedarburg § 7-1-9),
+    so it lasts as long as the isolation does."""
+
+    with_isolation: bool = False
+
+
 @section("quarantine")
 class QuarantineSection(Strict):
     delivery: Hours | None = None
@@ -36,7 +44,7 @@ class QuarantineSection(Strict):
     observation: Days | None = None
     isolation_period: Days | None = None  # a period counted from the first day of isolation
     examinations: Provision | None = None
-    owner_confinement: Days | None = None
+    owner_confinement: OwnerConfinement | None = None
     exposure_not_immunized: Days | None = None
     vaccination_window: DayRange | None = None
     exposure_immunized: Days | None = None
@@ -89,7 +97,8 @@ class BiteQuarantine:
 )
 def bite_quarantine(pack, facts: BiteFacts, on: date, local) -> Decision:
     q: QuarantineSection = pack.quarantine
-    cites, notes = [q.place.cite.citation, q.observation.cite.citation, q.examinations.cite.citation], []
+    cites = [q.place.cite.citation, *(c.citation for c in q.place.also), q.observation.cite.citation]
+    cites, notes = [*cites, q.examinations.cite.citation], list(choice_notes(q.place))
     places = [q.place.custodian]
     if q.place.owner_premises == "if_immunized" and facts.currently_immunized:
         places.append("owner_premises")
@@ -126,8 +135,10 @@ def bite_quarantine(pack, facts: BiteFacts, on: date, local) -> Decision:
     if q.owner_confinement is not None:
         confined = q.owner_confinement.count(facts.bitten_on)
         confinement_ends = confined.day
+        if q.owner_confinement.with_isolation:
+            confinement_ends = max(confinement_ends, ends)
         cites += [q.owner_confinement.cite.citation, *confined.citations]
-        notes += confined.notes
+        notes += [n for n in (*choice_notes(q.owner_confinement), *confined.notes) if n not in notes]
     if q.examinations.choice:
         notes.append(q.examinations.choice)
     value = BiteQuarantine(tuple(places), delivery, ends, examinations, confinement_ends)

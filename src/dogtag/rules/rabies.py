@@ -18,6 +18,7 @@ from .decision import Decision
 from .licensing import Species, SpeciesProvision
 from .packs import Pack
 from .schema import Period, Provision, Strict, section
+from .spans import choice_notes
 from .time import last_day, named_day
 
 
@@ -52,6 +53,18 @@ class RabiesSection(Strict):
     brought_in: BroughtIn | None = None
     revaccination: Revaccination | None = None
     species_interval: list[SpeciesInterval] = []
+    # The municipality's own rabies section, referred to but not in the text held (Webster
+    # § 98-2): its answers are the state's, said so beside each.
+    local_text_missing: Provision | None = None
+
+
+def _with_missing(pack: Pack, decision: Decision) -> Decision:
+    """`decision`, citing the missing local section and saying that the figures are the state's."""
+    gone = pack.rabies.local_text_missing
+    if gone is None:
+        return decision
+    cites = (*decision.citations, gone.cite.citation)
+    return Decision(decision.value, cites, (*decision.notes, *choice_notes(gone)), decision.not_set)
 
 
 class FirstFacts(Facts):
@@ -116,7 +129,7 @@ def first_vaccination_due(pack: Pack, f: FirstFacts, on: date, local: LocalAmoun
         counted = last_day(f.brought_in_on, bi.within, not_moved=bi.not_moved)
         value = FirstVaccinationDue(True, counted.day, "brought_in", age_day)
         cites, notes = [*cites, *counted.citations], counted.notes
-    return Decision(value, tuple(cites), notes)
+    return _with_missing(pack, Decision(value, tuple(cites), notes))
 
 
 def revaccination_due(pack: Pack, f: VaccinationFacts) -> tuple[date, list, tuple[str, ...]]:
@@ -163,7 +176,8 @@ def _revaccination_due(pack: Pack, f: VaccinationFacts, on: date, local: LocalAm
         return skip
     due, cites, notes = revaccination_due(pack, f)
     after = "initial_vaccination" if f.initial else "vaccination"
-    return Decision(RevaccinationDue(True, due, after, f.certificate_expires_on), tuple(cites), notes)
+    value = RevaccinationDue(True, due, after, f.certificate_expires_on)
+    return _with_missing(pack, Decision(value, tuple(cites), notes))
 
 
 @dataclass(frozen=True)
@@ -188,4 +202,4 @@ def rabies_current(pack: Pack, f: VaccinationFacts, on: date, local: LocalAmount
     due, cites, _ = revaccination_due(pack, f)
     current = f.vaccinated_on <= on <= due
     notes = () if current else (f"immunization current from {f.vaccinated_on} through {due}",)
-    return Decision(RabiesCurrent(True, current, due), tuple(cites), notes)
+    return _with_missing(pack, Decision(RabiesCurrent(True, current, due), tuple(cites), notes))

@@ -24,6 +24,7 @@ from .decision import CENT, ZERO, Decision
 from .licensing import Species, licensable_on, license_year_bounds
 from .packs import load_pack
 from .schema import Dated, Money, Provision, Strict, section
+from .spans import choice_notes
 
 
 class Retained(Provision):
@@ -37,12 +38,23 @@ class RemittedSpecies(Provision):
     species: list[Species]
 
 
+class Payee(Provision):
+    """Whom the municipal treasurer pays the state part: the county treasurer (s. 174.08(1)) or,
+    where an agreement under s. 174.10(2) is in effect, the intergovernmental commission
+    (s. 174.08(2)); `name` as the municipality's papers show it."""
+
+    to: Literal["county_treasurer", "intergovernmental_commission"]
+    name: str
+
+
 @section("remittance")
 class RemittanceSection(Strict):
     remitted_species: RemittedSpecies | None = None
     collector_retains: Retained | None = None
     county_payment: Provision | None = None
     clerk_report: Provision | None = None
+    payee: Payee | None = None
+    commission_payment: Provision | None = None  # s. 174.08(2), cited where the commission is paid
 
 
 class LicenseCharged(Facts):
@@ -110,8 +122,8 @@ def _state_part(pack, f: LicenseCharged, on: date) -> _StatePart:
 
 @dataclass(frozen=True)
 class Remittance:
-    """One license's money: the `state_minimum` part (`to_county` after what the collecting
-    official retains, `collector_retained`) and what is kept locally. `no_state_part` says why
+    """One license's money: the `state_minimum` part (`to_county`, paid to `payee`, after what the
+    collecting official retains, `collector_retained`) and what is kept locally. `no_state_part` says why
     there is none; `half_minimum`: the minimum was halved as the tax was; `tax_below_minimum`:
     the tax charged was less than the minimum, so all of it is the state part."""
 
@@ -124,13 +136,15 @@ class Remittance:
     no_state_part: NoStatePart | None = None
     half_minimum: bool = False
     tax_below_minimum: bool = False
+    payee: str | None = None
 
 
 @question(
     "license_remittance",
     facts=LicenseCharged,
     value=Remittance,
-    doc="Where one license's money goes: the state-minimum part paid to the county treasurer, "
+    doc="Where one license's money goes: the state-minimum part paid to the county treasurer (or the "
+    "intergovernmental commission, s. 174.08(2)), "
     "the additional local tax and late fee kept locally, and the amount a collecting official "
     "who is not a full-time salaried employee may retain (ss. 174.07(3)(c), 174.08).",
 )
@@ -145,6 +159,12 @@ def license_remittance(pack, f: LicenseCharged, on: date, local) -> Decision:
         cites.append(s.collector_retains.cite.citation)
     if s is not None and s.county_payment is not None:
         cites.append(s.county_payment.cite.citation)
+    payee = s.payee if s is not None else None
+    if payee is not None:
+        cites.append(payee.cite.citation)
+        notes.extend(choice_notes(payee))
+        if payee.to == "intergovernmental_commission" and s.commission_payment is not None:
+            cites.append(s.commission_payment.cite.citation)
     if pack.licensing.late_fee is not None and f.late_fee > ZERO:
         cites.append(pack.licensing.late_fee.cite.citation)
     value = Remittance(
@@ -157,5 +177,6 @@ def license_remittance(pack, f: LicenseCharged, on: date, local) -> Decision:
         no_state_part=part.none_because,
         half_minimum=part.half_minimum,
         tax_below_minimum=part.tax_below_minimum,
+        payee=payee.name if payee is not None else None,
     )
     return Decision(value, tuple(cites), tuple(notes))

@@ -7,7 +7,8 @@ A topic module declares the pydantic model of its section and registers it::
         late_fee: LateFee | None = None
 
 Every provision is a `Provision` (it carries `cite: {section, quote}`, and optionally
-`choice:`, the reading picked where the text is ambiguous, and `unconfirmed:`, why a state
+`choice:`, the reading picked where the text is ambiguous, with `alternative: {reading,
+would_change}` where the text allows two, and `unconfirmed:`, why a state
 figure is not confirmed by the text we have). Building blocks:
 
 - `Dated[T]`: values keyed by effective date, `{2000-01-01: "5.00", 2023-06-01: "10.00"}`;
@@ -91,16 +92,32 @@ class Cite:
         return core_schema.union_schema([core_schema.is_instance_schema(cls), from_fields], mode="left_to_right")
 
 
+class Alternative(Strict):
+    """The other reading of a text that allows two: what it says, and what it would change in
+    the answer (`would_change`), shown beside the pack's `choice` until the municipality rules."""
+
+    reading: str
+    would_change: str
+
+
 class Provision(Strict):
     """`also`: the other subsections whose words the provision encodes (cited beside `cite`);
+    `alternative`: where the text allows two readings, the one `choice` did not take;
     `not_moved`: why a period this provision sets keeps a last day that falls on a Sunday or legal
     holiday instead of moving it under s. 990.001(4)(b) (`rules.time`), a reading awaiting a ruling."""
 
     cite: Cite
     also: list[Cite] = []
     choice: str | None = None
+    alternative: Alternative | None = None
     unconfirmed: str | None = None
     not_moved: str | None = None
+
+    @model_validator(mode="after")
+    def _alternative_to_a_choice(self) -> Provision:
+        if self.alternative is not None and not self.choice:
+            raise ValueError("an alternative reading needs the choice it is the alternative to")
+        return self
 
     def citations(self) -> tuple[Citation, ...]:
         return (self.cite.citation, *(c.citation for c in self.also))

@@ -11,10 +11,18 @@ from . import time
 from .dates import plus
 from .schema import Period, Provision
 
+ALTERNATIVE = "the other reading"
+
 
 def choice_notes(rule: Provision) -> tuple[str, ...]:
-    """The reading a provision picked on ambiguous text, as a decision note."""
-    return (rule.choice,) if rule.choice else ()
+    """The reading a provision picked on ambiguous text, as a decision note; where the text allows
+    two, the other reading and what it would change, as a second note."""
+    if not rule.choice:
+        return ()
+    if rule.alternative is None:
+        return (rule.choice,)
+    other = rule.alternative
+    return (rule.choice, f"{ALTERNATIVE}: {other.reading}; it would change: {other.would_change}")
 
 
 class Days(Provision):

@@ -24,7 +24,9 @@ from dogtag.rules.decision import citations_json
 
 
 def update_requirements(decl, *, only_stayed=False, runs_again_from=None):
-    """(Re)compute each requirement's deadline from the engine."""
+    """(Re)compute each requirement's deadline from the engine. After an unsuccessful appeal
+    (`runs_again_from`), the stayed requirements run again, and those due on the compliance day
+    move with it (Benton § 115-5B(5))."""
     contested = decl.contest_timely is True or decl.appeals.filter(timely=True, decided_on=None).exists()
     facts = {
         "classification": decl.classification,
@@ -32,13 +34,14 @@ def update_requirements(decl, *, only_stayed=False, runs_again_from=None):
         "determined_on": decl.determined_on,
         "written_notice_on": decl.written_notice_on,
         "contested": contested and runs_again_from is None,
+        "appeal_failed_on": runs_again_from,
     }
     if decl.moved_in_on:
         facts["declared_elsewhere"] = elsewhere_facts(decl)
     decision = law.ask(decl.municipality, "requirement_deadlines", facts, today())
     for name, v in decision.value.requirements.items():
         req = decl.requirements.filter(name=name).first()
-        if only_stayed and (req is None or not req.stayed):
+        if only_stayed and (req is None or not (req.stayed or v.runs_from == "compliance")):
             continue
         if req is None:
             req = Requirement(municipality=decl.municipality, declaration=decl, name=name, imposed=v.mandatory)

@@ -24,7 +24,8 @@ from dogtag.licensing.models import FeeScheduleEntry, License, Payment, ReceiptC
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry.models import Ownership, today
 from dogtag.rules.decision import ZERO, citations_json
-from dogtag.rules.delegations import delegated_amounts, state_minimum
+from dogtag.rules.delegations import delegated_amounts
+from dogtag.rules.limits import state_limits
 
 CLERKS = (Role.CLERK, Role.ADMINISTRATOR)
 MAX_LOT = 100_000
@@ -45,11 +46,10 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
         errors["key"] = f"{municipality}'s ordinance leaves no amount called {key!r} to the fee schedule."
     if amount is None or not amount.is_finite() or amount < 0:
         errors["amount"] = "Enter an amount of $0.00 or more, in dollars and cents."
-    elif key in delegated and (floor := state_minimum(pack, key, effective_on)) and amount < floor[0]:
-        errors["amount"] = (
-            f"${amount} is below the state minimum of ${floor[0]} "
-            f"(Wis. Stats. {floor[1].section}); a local tax may be higher, not lower."
-        )
+    elif key in delegated and (
+        refused := state_limits(pack, key, amount, effective_on, _in_force(municipality, on=effective_on))
+    ):
+        errors["amount"] = " ".join(f"{o.message} (Wis. Stats. {o.citation.section})." for o in refused)
     if not authority.strip():
         errors["authority"] = "Name the resolution or section that set this amount."
     if errors:
@@ -69,6 +69,15 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
         created_by=acting_user,
     )
     return save_and_record(entry, acting_user=acting_user, action="fee.set")
+
+
+def _in_force(municipality, *, on: date) -> dict[str, Decimal]:
+    """The fee schedule's amounts in force on `on`, by key."""
+    entries = FeeScheduleEntry.objects.filter(municipality=municipality, voided_at=None, effective_on__lte=on)
+    found: dict[str, Decimal] = {}
+    for key, amount in entries.order_by("key", "-effective_on").values_list("key", "amount"):
+        found.setdefault(key, amount)
+    return found
 
 
 @transaction.atomic

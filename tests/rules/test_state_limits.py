@@ -1,0 +1,46 @@
+"""The state's limits on what a municipality sets itself (s. 174.05(2), (3), (5)), checked by
+`limits.state_limits` for the clerk's fee schedule."""
+
+from datetime import date
+from decimal import Decimal
+
+from dogtag.rules.limits import state_limits
+from dogtag.rules.packs import load_pack
+
+ON = date(2026, 1, 1)
+
+
+def sections(found):
+    return [(o.key, o.citation.section) for o in found]
+
+
+def test_it_refuses_a_local_late_fee_other_than_the_states_five_dollars():
+    found = state_limits(load_pack("wi-webster"), "late_fee", Decimal("10.00"), ON)
+    assert sections(found) == [("late_fee", "s. 174.05(5)")]
+    assert "late fee of $5.00, not $10.00" in found[0].message
+
+
+def test_it_accepts_the_five_dollar_late_fee():
+    assert state_limits(load_pack("wi-benton"), "late_fee", Decimal("5.00"), ON) == []
+
+
+def test_it_refuses_a_tax_below_the_state_minimum():
+    found = state_limits(load_pack("wi-benton"), "license_tax.unaltered", Decimal("7.99"), ON)
+    assert sections(found) == [("license_tax.unaltered", "s. 174.05(2)")]
+
+
+def test_the_intact_tax_must_be_greater_than_the_altered_one_either_way_round():
+    pack = load_pack("wi-sampson")
+    found = state_limits(pack, "license_tax.unaltered", Decimal("10.00"), ON, {"license_tax.altered": Decimal("10.00")})
+    assert sections(found) == [("license_tax.unaltered", "s. 174.05(3)")]
+    found = state_limits(pack, "license_tax.altered", Decimal("12.00"), ON, {"license_tax.unaltered": Decimal("11.00")})
+    assert sections(found) == [("license_tax.altered", "s. 174.05(3)")]
+    assert "must be greater" in found[0].message
+    assert (
+        state_limits(pack, "license_tax.altered", Decimal("5.00"), ON, {"license_tax.unaltered": Decimal("11.00")})
+        == []
+    )
+
+
+def test_an_amount_the_state_does_not_limit_passes():
+    assert state_limits(load_pack("wi-benton"), "forfeiture.minimum", Decimal("1.00"), ON) == []
