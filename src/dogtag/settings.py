@@ -364,6 +364,8 @@ Q_CLUSTER = {
     "recycle": envint("DOGTAG_TASK_RECYCLE", 200),  # a worker process is replaced after this many tasks
     "max_rss": envint("DOGTAG_TASK_MAX_RSS_KB", 500_000),  # ...or once it holds this much memory
     "bulk": 1,
+    # Lets Q_CLUSTER_NAME give a worker a queue of its own (django-q2 reads this key when it is set).
+    "ALT_CLUSTERS": {},
     "poll": 0.5,
     "label": "Background tasks",
 }
