@@ -34,9 +34,12 @@ lock: | $(UV)
 run: $(BIN)/dogtag
 	DEBUG=true $(BIN)/dogtag migrate --noinput -v0
 	DEBUG=true $(BIN)/dogtag demo --with-sample-data
-	@# The worker runs beside the development server and stops with it (Ctrl-C or exit).
+	@# The worker runs beside the development server and stops with it: Ctrl-C, the terminal's exit or a
+	@# SIGTERM reach both; `dogtag worker` forwards one SIGTERM to its cluster, which stops itself if
+	@# this shell is killed outright (dogtag/worker/supervisor.py).
 	DEBUG=true $(BIN)/dogtag worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
+	trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP; \
 	DEBUG=true $(BIN)/dogtag runserver 127.0.0.1:$(PORT)
 
 test: $(VENV)/.test-packages

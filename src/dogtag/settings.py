@@ -120,6 +120,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
     }
+# The app's own PostgreSQL role, granted its privileges (audit rows append-only) after each `migrate`
+# run as the tables' owner (ops/dbrole.py), and created with this password if missing; empty:
+# `dogtag db grant ROLE` does it by hand.
+DATABASE_APP_ROLE = envstr("DATABASE_APP_ROLE") or ""
+DATABASE_APP_PASSWORD = envstr("DATABASE_APP_PASSWORD") or ""
 # Test databases are named per process, so two test runs on one machine never share one.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool("DB_PREPARED_STATEMENTS", True):
     # Django's own statements are bound client-side and never prepared; this lets the tag lookup
@@ -386,6 +391,8 @@ Q_CLUSTER = {
     "recycle": envint("DOGTAG_TASK_RECYCLE", 200),  # a worker process is replaced after this many tasks
     "max_rss": envint("DOGTAG_TASK_MAX_RSS_KB", 500_000),  # ...or once it holds this much memory
     "bulk": 1,
+    # Lets Q_CLUSTER_NAME give a worker a queue of its own (django-q2 reads this key when it is set).
+    "ALT_CLUSTERS": {},
     "poll": 0.5,
     "label": "Background tasks",
 }
@@ -405,6 +412,8 @@ DOGTAG_SCHEDULES = {
         "dogtag.licensing.tasks.store_tag_return_lists",
         envcron("DOGTAG_SCHEDULE_TAG_RETURN_LISTS", "0 5 * * *"),
     ),
+    # The audit trail's hash chain verified (audit/chain.py); a break is reported on /healthz.
+    "audit verify": ("dogtag.audit.tasks.verify_chain", envcron("DOGTAG_SCHEDULE_AUDIT_VERIFY", "30 2 * * *")),
 }
 # Days before the law's return date that the year's tag return list is stored (0: on the date itself).
 DOGTAG_TAG_RETURN_LEAD_DAYS = envint("DOGTAG_TAG_RETURN_LEAD_DAYS", 0)

@@ -7,6 +7,7 @@ from datetime import date
 
 from django.core.exceptions import ValidationError
 
+from dogtag.audit import chain
 from dogtag.audit.models import AuditEvent
 from dogtag.audit.record import snapshot
 from dogtag.licensing import actions
@@ -85,10 +86,15 @@ class IssueWritesTests(BaseTestCase):
             payment_event = self.assert_audited(license.payment, "payment.record")
             license_event = self.assert_audited(license, "license.issue")
             self.assertLess(payment_event.pk, license_event.pk)
+            # chained like every other event, on PostgreSQL by the insert trigger under the one statement
+            chained = (license_event.seq, license_event.previous_hash)
+            self.assertEqual(chained, (payment_event.seq + 1, payment_event.hash))
             tag = Tag.objects.get(municipality=self.benton, license_year=2026, serial=serial)
             self.assertEqual((tag.status, tag.license_id), (Tag.Status.ISSUED, license.pk))
             self.assertEqual([t.serial for t in license.tags.all()], [serial])
         self.assertEqual(ReceiptCounter.objects.get(municipality=self.benton, year=2026).last, 2)
+        verdict = chain.verify()
+        self.assertTrue(verdict.ok, verdict.problems)
 
     def test_the_years_first_receipt_follows_the_numbers_already_given(self):
         # Receipts numbered before the year's counter row existed (a counter added to a database

@@ -61,7 +61,14 @@ def test_the_image_and_the_units_run_commands_that_exist(tmp_path):
             assert (REPO / name).exists(), name
 
     compose = yaml.safe_load((REPO / "compose.yaml").read_text())
-    assert set(compose["services"]) == {"db", "web", "worker"}
+    assert set(compose["services"]) == {"db", "migrate", "web", "worker"}
+    # Only the one-off migration step has the owner's password; the app runs as a role that owns nothing.
+    owner = compose["services"]["migrate"]["environment"]
+    assert owner["DATABASE_URL"].startswith("postgres://dogtag:") and owner["DATABASE_APP_ROLE"] == "dogtag_app"
+    for app in ("web", "worker"):
+        env = compose["services"][app]["environment"]
+        assert env["DATABASE_URL"].startswith("postgres://dogtag_app:") and env["POSTGRES_PASSWORD"] == ""
+        assert compose["services"][app]["depends_on"] == {"migrate": {"condition": "service_completed_successfully"}}
     assert compose["services"]["web"]["command"] == "serve" and compose["services"]["worker"]["command"] == "worker"
     assert {"pgdata", "media"} <= set(compose["volumes"])
 

@@ -63,23 +63,35 @@ class Worker:
         self.log_file.flush()
         return self.log_path.read_text(errors="replace")[-4000:]
 
+    def groups(self) -> list[int]:
+        """`dogtag worker`'s process group and its cluster's (a session of its own)."""
+        children = Path(f"/proc/{self.pid}/task/{self.pid}/children")
+        try:
+            return [self.pid, *map(int, children.read_text().split())]
+        except OSError:  # `dogtag worker` has exited
+            return [self.pid]
+
     def kill_9(self):
-        """SIGKILL to the whole cluster at once, as a power cut or the OOM killer would."""
-        os.killpg(self.process.pid, signal.SIGKILL)
+        """SIGKILL to every process of the worker at once, as a power cut or the OOM killer would."""
+        for group in self.groups():
+            os.killpg(group, signal.SIGKILL)
         self.process.wait(timeout=10)
 
     def stop(self):
+        groups = self.groups()
         if self.process.poll() is None:
             self.process.terminate()  # the cluster stops its own processes
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
+                for group in groups:
+                    os.killpg(group, signal.SIGKILL)
                 self.process.wait(timeout=10)
-        try:  # worker processes orphaned by a SIGKILL of their parent
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        for group in groups:  # worker processes orphaned by a SIGKILL of their parent
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         self.log_file.close()
 
 

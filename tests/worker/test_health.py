@@ -24,7 +24,7 @@ def get(client):
 
 def test_it_answers_200_when_every_part_is_healthy(client):
     heartbeat.beat()
-    assert get(client) == (200, {"database": "ok", "packs": "ok", "worker": "ok"})
+    assert get(client) == (200, {"database": "ok", "packs": "ok", "worker": "ok", "audit": "ok"})
 
 
 def test_a_stale_heartbeat_is_a_503_naming_the_worker(client, settings):

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class AuditEventQuerySet(models.QuerySet):
@@ -25,7 +26,13 @@ class AuditEvent(models.Model):
     object_repr = models.CharField(max_length=200)
     before = models.JSONField(null=True)
     after = models.JSONField(null=True)
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # Set before the event is chained (its hash covers it); never before the previous event's.
+    at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
+    # The hash chain (audit/chain.py): the event's place, the hash of the event before it, and its
+    # own hash over both and every field above. Filled as the row is inserted.
+    seq = models.BigIntegerField(null=True, unique=True, editable=False)
+    previous_hash = models.CharField(max_length=64, blank=True, editable=False)
+    hash = models.CharField(max_length=64, blank=True, editable=False)
 
     objects = AuditEventQuerySet.as_manager()
 
@@ -46,3 +53,25 @@ class AuditEvent(models.Model):
         from dogtag.audit.display import changes
 
         return changes(self)
+
+
+class ChainHead(models.Model):
+    """The last event of the hash chain: one row, locked by each append so two transactions
+    cannot chain to the same event. The app's database role has no privilege on it (PostgreSQL's
+    insert trigger writes it as the tables' owner)."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    seq = models.BigIntegerField(default=0)
+    hash = models.CharField(max_length=64, blank=True)
+    at = models.DateTimeField(null=True)
+
+
+class ChainCheck(models.Model):
+    """The result of one `verify` of the chain, as the daily task records it for /healthz."""
+
+    checked_at = models.DateTimeField(default=timezone.now, db_index=True)
+    events = models.BigIntegerField()
+    problems = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["-checked_at", "-pk"]

@@ -4,6 +4,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.forms.models import model_to_dict
 
+from dogtag.audit import chain
 from dogtag.audit.models import AuditEvent
 
 
@@ -31,14 +32,13 @@ def save_and_record(obj, *, acting_user, action: str, before: dict | None = None
 def record(*, acting_user, action: str, obj, before: dict | None = None) -> AuditEvent:
     """One audit row for one change; must run inside the action's transaction."""
     assert transaction.get_connection().in_atomic_block, "audit.record runs inside the action's transaction"
-    found = event(acting_user=acting_user, action=action, obj=obj, before=before)
-    found.save()
-    return found
+    return chain.append(event(acting_user=acting_user, action=action, obj=obj, before=before))
 
 
 def event(*, acting_user, action: str, obj, before: dict | None = None) -> AuditEvent:
     """The audit row `record` writes, not yet saved: for an action that writes its rows and their
-    events in one statement (licensing's issue on PostgreSQL), which fills in the ids."""
+    events in one statement (licensing's issue on PostgreSQL), which fills in the ids; PostgreSQL's insert
+    trigger chains them (audit/chain.py)."""
     return AuditEvent(
         municipality_id=getattr(obj, "municipality_id", None),
         actor=acting_user if acting_user and acting_user.is_authenticated else None,

@@ -6,3 +6,10 @@ class OpsConfig(AppConfig):
 
     name = "dogtag.ops"
     verbose_name = "Operations"
+
+    def ready(self):
+        from django.db.models.signals import post_migrate
+
+        from dogtag.ops.dbrole import grant_after_migrate
+
+        post_migrate.connect(grant_after_migrate, sender=self)

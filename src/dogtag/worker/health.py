@@ -1,5 +1,6 @@
-"""/healthz for a load balancer: the database answers, the rule packs are loaded, and the
-worker's heartbeat is recent. 200 when all three are "ok"; 503 naming what is not."""
+"""/healthz for a load balancer: the database answers, the rule packs are loaded, the worker's
+heartbeat is recent, and the audit trail's last daily check found its chain whole. 200 when all
+four are "ok"; 503 naming what is not."""
 
 from django.conf import settings
 from django.db import connection
@@ -43,10 +44,21 @@ def _worker() -> str:
     return "ok"
 
 
+def _audit() -> str:
+    from dogtag.audit import checks
+
+    try:
+        return checks.status()
+    except Exception as e:  # noqa: BLE001 - reported under "database" too
+        return f"unknown: {type(e).__name__}"
+
+
 @never_cache
 @require_GET
 def healthz(request):
     parts = {"database": _database(), "packs": _packs()}
-    parts["worker"] = _worker() if parts["database"] == "ok" else "unknown: the database is unreachable"
+    reachable = parts["database"] == "ok"
+    parts["worker"] = _worker() if reachable else "unknown: the database is unreachable"
+    parts["audit"] = _audit() if reachable else "unknown: the database is unreachable"
     healthy = all(v == "ok" for v in parts.values())
     return JsonResponse(parts, status=200 if healthy else 503)
