@@ -60,9 +60,10 @@ class Recorded:
         self.routes = []
         self.sent = []
 
-    def answer(self, method, path, body=None, status=200, *, raises=None, times=None):
+    def answer(self, method, path, body=None, status=200, *, raises=None, times=None, key=None):
+        """`key`: answer only requests made with that account's secret key."""
         self.routes.insert(0, {"method": method, "path": path, "body": body, "status": status, "raises": raises,
-                            "times": times})  # fmt: skip
+                               "times": times, "key": key})  # fmt: skip
         return self
 
     def request(self, method, url, headers=None, data=None, timeout=None, **kwargs):
@@ -70,6 +71,8 @@ class Recorded:
         sent = Sent(method.upper(), url, headers, data)
         self.sent.append(sent)
         for route in self.routes:
+            if route["key"] and sent.headers.get("Authorization") != f"Bearer {route['key']}":
+                continue
             if route["method"] == sent.method and sent.path.startswith(route["path"]) and route["times"] != 0:
                 if route["times"]:
                     route["times"] -= 1
