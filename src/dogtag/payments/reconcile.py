@@ -68,10 +68,14 @@ def differences(municipality, processor: str, day: date, movements) -> list[dict
     start, end = day_bounds(day)
     seen = {m.reference for m in charges}
     online = Checkout.objects.filter(municipality=municipality, processor=processor).exclude(reference="")
-    for payment in card.filter(received_at__gte=start, received_at__lt=end, voided_at=None).exclude(
-        card_reference__in=seen
-    ):
-        if online.filter(reference=payment.card_reference).exists():
+    unmatched = [
+        p
+        for p in card.filter(received_at__gte=start, received_at__lt=end, voided_at=None).exclude(card_reference="")
+        if p.card_reference not in seen
+    ]
+    known = _by_reference(online, "reference", {p.card_reference for p in unmatched})
+    for payment in unmatched:
+        if known.get(payment.card_reference):
             found.append(
                 {**_difference("receipt-without-charge", f"Receipt {payment.receipt_number} names a payment the "
                                "processor did not take that day.", amount_dogtag=payment.amount),
