@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "dogtag.licensing",
     "dogtag.outbox",
     "dogtag.portal",
+    "dogtag.payments",
     "dogtag.imports",
     "dogtag.reports",
     "dogtag.ops",
@@ -342,7 +343,11 @@ if _base.scheme not in ("http", "https") or not _base.netloc or _base.query or _
     raise ImproperlyConfiguredEnv(f"DOGTAG_BASE_URL={DOGTAG_BASE_URL!r}: expected http(s)://host[:port][/path]")
 
 # The public portal (src/dogtag/portal). None of these is a legal number.
-DOGTAG_PAYMENT_PROVIDERS = envlist("DOGTAG_PAYMENT_PROVIDERS", "counter")  # add test-card for demos
+# Online card payments (src/dogtag/payments): each municipality's processor and its secrets are
+# read per municipality by lib/processors.py (DOGTAG_PROCESSOR_<MUNICIPALITY>, ...), never stored.
+DOGTAG_PROCESSOR_TIMEOUT_SECONDS = envint("DOGTAG_PROCESSOR_TIMEOUT_SECONDS", 20)  # one call to the processor
+DOGTAG_CHECKOUT_MINUTES = envint("DOGTAG_CHECKOUT_MINUTES", 60)  # a hosted checkout page stays open (Stripe: 30+)
+DOGTAG_REFUND_ATTEMPTS = envint("DOGTAG_REFUND_ATTEMPTS", 20)  # then a failed refund waits for the clerk
 DOGTAG_UPLOAD_MAX_BYTES = envint("DOGTAG_UPLOAD_MAX_BYTES", 5_000_000)
 # A whole request body, refused by its Content-Length before it is read (lib/body_limit.py):
 # an application carries two uploads; the clerk's roll import may be larger.
@@ -406,6 +411,16 @@ DOGTAG_SCHEDULES = {
     "rabies reminders": (
         "dogtag.portal.tasks.send_rabies_reminders",
         envcron("DOGTAG_SCHEDULE_RABIES_REMINDERS", "0 6 * * *"),
+    ),
+    # Online payments: notifications whose settling failed (the processor did not answer) and
+    # refunds that failed are tried again; yesterday's charges and refunds are reconciled.
+    "online payments": (
+        "dogtag.payments.tasks.retry_waiting",
+        envcron("DOGTAG_SCHEDULE_ONLINE_PAYMENTS", "*/10 * * * *"),
+    ),
+    "reconciliation": (
+        "dogtag.payments.tasks.reconcile_yesterday",
+        envcron("DOGTAG_SCHEDULE_RECONCILIATION", "30 4 * * *"),
     ),
     # Checked daily; each list is stored once, on the return date the rule pack sets, less the lead below.
     "tag return lists": (

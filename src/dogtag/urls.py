@@ -19,4 +19,5 @@ urlpatterns = [
     path("", include("dogtag.reports.urls")),
     path("", include("dogtag.imports.urls")),
     path("", include("dogtag.portal.urls")),
+    path("", include("dogtag.payments.urls")),
 ]

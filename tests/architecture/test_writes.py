@@ -22,6 +22,8 @@ EXCEPTIONS = {
     "dogtag.outbox.sender": "claims, sends and marks the outbox's messages: the queue's own bookkeeping",
     "dogtag.worker.heartbeat": "the worker's heartbeat row, read by /healthz",
     "dogtag.worker.schedules": "the task queue's schedule rows, kept equal to settings",
+    "dogtag.payments.providers.stripe_checkout": "creates a Checkout Session and a Refund through Stripe's SDK: "
+    "calls to the processor, not rows (payments/actions.py writes what they answer)",
     "dogtag.registry.management.commands.demo": "loads the demo municipalities and accounts: configuration, "
     "like the admin",
 }

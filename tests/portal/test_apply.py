@@ -1,7 +1,5 @@
 from datetime import date
 
-from django.test import override_settings
-
 from dogtag.audit.models import AuditEvent
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.models import License
@@ -120,28 +118,6 @@ class ApplyTests(BaseTestCase):
         r = self.client.get(f"/apply/a/{app.token}/review/")
         self.assertContains(r, "Rabies certificate R-2001 expired on June 9, 2025")
         self.assertContains(r, 'id="id_expires_on_error"')
-
-    @override_settings(DOGTAG_PAYMENT_PROVIDERS=["counter", "test-card"])
-    def test_the_test_card_pays_online(self):
-        app = self.start()
-        self.fill(app)
-        r = self.client.post(
-            f"/apply/a/{app.token}/review/", {"provider": "test-card", "card_number": "4000 0000 0000 0002"}
-        )
-        self.assertContains(r, "The card was declined.")
-        app.refresh_from_db()
-        self.assertEqual(app.status, "draft")
-        with self.captureOnCommitCallbacks(execute=True):
-            self.client.post(
-                f"/apply/a/{app.token}/review/", {"provider": "test-card", "card_number": "4242 4242 4242 4242"}
-            )
-        app.refresh_from_db()
-        self.assertEqual((app.status, app.payment_status), ("submitted", "paid"))
-        self.login(self.clerk)
-        with self.captureOnCommitCallbacks(execute=True):
-            self.client.post(f"/applications/{app.pk}/", {"decision": "approve"})
-        license = License.objects.get(animal__name="Maple")
-        self.assertEqual((license.payment.method, license.payment.card_reference), ("card", app.payment_reference))
 
     def test_rejecting_emails_the_reason_and_writes_no_record(self):
         app = self.start()

@@ -188,28 +188,48 @@ def check(application, on=None):
 
 
 @transaction.atomic
-def submit_application(application, *, provider: str, details: dict | None = None, on=None) -> Application:
+def submit_application(application, *, provider: str, on=None) -> Application:
+    """Send the application: to be paid at the counter, or online on the processor's own page
+    (the payments app starts the checkout; the processor's notification records the payment)."""
     application = Application.objects.select_for_update().get(pk=application.pk)
     _editable(application)
     form, owed = check(application, on)
     if not form.is_valid():
         raise ValidationError({**form.errors.get_json_data(), "__all__": ["Correct the application first."]})
-    chosen = payments.get(provider)
+    chosen = payments.get(provider, application.municipality)
     if chosen is None:
         raise ValidationError({"provider": "Choose how you will pay."})
-    result = chosen.charge(application, owed.total, details or {})
-    if result.error:
-        raise ValidationError({result.error_field or "provider": result.error})
     before = snapshot(application)
     application.status = Application.Status.SUBMITTED
     application.submitted_at = timezone.now()
     application.quoted_total = owed.total
     application.payment_provider = chosen.key
-    application.payment_status = Application.PaymentStatus.PAID if result.paid else Application.PaymentStatus.AWAITING
-    application.payment_reference = result.reference
+    application.payment_status = chosen.status
     application.save()
     record(acting_user=None, action="application.submit", obj=application, before=before)
     _email(application, "received", "application-received", {"owed": owed})
+    return application
+
+
+@transaction.atomic
+def record_online_payment(application, *, acting_user, amount, reference: str) -> Application:
+    """The processor's verified payment for an application sent to be paid online: the amount
+    and the processor's reference, kept for the approval's receipt (licensing's record of the
+    payment). Refused unless the application is waiting for exactly that."""
+    application = Application.objects.select_for_update().get(pk=application.pk)
+    if (application.status, application.payment_status) != (
+        Application.Status.SUBMITTED,
+        Application.PaymentStatus.ONLINE,
+    ):
+        raise ValidationError(
+            {"__all__": f"This application is {application.get_status_display().lower()} "
+                        f"({application.get_payment_status_display().lower()}); it awaits no online payment."}
+        )  # fmt: skip
+    before = snapshot(application)
+    application.quoted_total, application.payment_reference = amount, reference
+    application.payment_status = Application.PaymentStatus.PAID
+    application.save()
+    record(acting_user=acting_user, action="application.paid_online", obj=application, before=before)
     return application
 
 
@@ -287,7 +307,7 @@ def approve_application(application, *, acting_user, payment: dict | None = None
     application.status = Application.Status.APPROVED
     application.person, application.animal, application.license = person, animal, license
     application.decided_at, application.decided_by = timezone.now(), acting_user
-    if application.payment_status == Application.PaymentStatus.AWAITING:
+    if application.payment_status in (Application.PaymentStatus.AWAITING, Application.PaymentStatus.ONLINE):
         application.payment_status = Application.PaymentStatus.PAID
     application.save()
     record(acting_user=acting_user, action="application.approve", obj=application, before=before)

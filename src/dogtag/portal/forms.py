@@ -125,15 +125,14 @@ def draft_values(post) -> dict:
 
 
 class PayForm(Form):
+    """How the resident will pay; never a card number (the processor's own page takes the card)."""
+
     provider = forms.ChoiceField(label="How will you pay?", widget=forms.RadioSelect)
-    card_number = forms.CharField(label="Card number", max_length=30, required=False)
 
     def __init__(self, *args, providers, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["provider"].choices = [(p.key, p.label) for p in providers]
         self.fields["provider"].initial = providers[0].key if providers else None
-        if not any(p.key == "test-card" for p in providers):
-            del self.fields["card_number"]
 
 
 class ApproveForm(PaymentFields):

@@ -47,6 +47,7 @@ class Application(Scoped):
     class PaymentStatus(models.TextChoices):
         NONE = "", "Not started"
         AWAITING = "awaiting", "To be paid at the counter or by mailed check"
+        ONLINE = "online", "To be paid online"
         PAID = "paid", "Paid"
         DECLINED = "declined", "Declined"
 

@@ -1,60 +1,27 @@
-"""How a resident pays. A provider takes the application and the amount and says whether it is
-paid; the clerk's approval then records the payment through the licensing action.
+"""How a resident may pay: at the counter (or by mailed check), always; or by card on the card
+processor's own hosted page, where the municipality has connected an account
+(lib/processors.py). No form in Dogtag takes a card number: the payments app starts the
+checkout and the processor's signed notification, re-read from the processor, records the payment."""
 
-- `counter`: pay at the counter or by mailed check. Nothing is charged online; the application
-  waits for the clerk, who records the cash or check when approving (the default).
-- `test-card`: stands in for a card processor so the whole online flow runs in tests and
-  demos. Card 4242 4242 4242 4242 is approved, any other number is declined. Enabled only when
-  DOGTAG_PAYMENT_PROVIDERS names it.
-"""
-
-import secrets
 from dataclasses import dataclass
-from decimal import Decimal
 
-from django.conf import settings
-
-
-@dataclass
-class Result:
-    paid: bool
-    reference: str = ""
-    error: str = ""  # why it failed, for the field `error_field`
-    error_field: str = ""
+from dogtag.lib import processors
 
 
-class CounterProvider:
-    key = "counter"
-    label = "Pay at the clerk's counter or by mailed check"
-    fields: tuple[str, ...] = ()
-
-    def charge(self, application, amount: Decimal, details: dict) -> Result:
-        return Result(paid=False)
+@dataclass(frozen=True)
+class Choice:
+    key: str
+    label: str
+    status: str  # the application's payment status once sent
 
 
-class TestCardProvider:
-    key = "test-card"
-    label = "Pay now by card (test processor)"
-    fields = ("card_number",)
-    APPROVED = "4242424242424242"
-
-    def charge(self, application, amount: Decimal, details: dict) -> Result:
-        number = "".join(ch for ch in details.get("card_number", "") if ch.isdigit())
-        if not number:
-            return Result(False, error="Enter the card number.", error_field="card_number")
-        if number != self.APPROVED:
-            return Result(
-                False, error="The card was declined. Try another card or pay at the counter.", error_field="card_number"
-            )
-        return Result(True, reference=f"test_{secrets.token_hex(8)}")
+COUNTER = Choice("counter", "Pay at the clerk's counter or by mailed check", "awaiting")
+CARD = Choice("card", "Pay now by card (on the card processor's secure page)", "online")
 
 
-PROVIDERS = {p.key: p for p in (CounterProvider(), TestCardProvider())}
+def offered(municipality) -> list[Choice]:
+    return [COUNTER, CARD] if processors.processor_of(municipality) else [COUNTER]
 
 
-def enabled():
-    return [PROVIDERS[key] for key in settings.DOGTAG_PAYMENT_PROVIDERS if key in PROVIDERS]
-
-
-def get(key: str):
-    return next((p for p in enabled() if p.key == key), None)
+def get(key: str, municipality) -> Choice | None:
+    return next((c for c in offered(municipality) if c.key == key), None)

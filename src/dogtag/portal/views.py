@@ -117,15 +117,16 @@ def review(request, token):
     form, owed = actions.check(app)
     if not form.is_valid():
         return _form_page(request, app, form, checked=True)
-    providers = payments.enabled()
+    providers = payments.offered(app.municipality)
     pay = PayForm(posted(request), providers=providers)
     if request.method == "POST" and pay.is_valid():
-        details = {"card_number": pay.cleaned_data.get("card_number", "")}
         try:
-            actions.submit_application(app, provider=pay.cleaned_data["provider"], details=details)
+            sent = actions.submit_application(app, provider=pay.cleaned_data["provider"])
         except ValidationError as e:
             _errors_into(pay, e)
         else:
+            if sent.payment_status == Application.PaymentStatus.ONLINE:
+                return redirect("payments-pay", token=token)  # the payments app's page, by its URL name
             return redirect("portal-application", token=token)
     return render(
         request,

@@ -1,0 +1,371 @@
+"""The writes of online payments. A call to the processor is never made inside a transaction
+(a slow processor would hold the rows it is about): an action reads from the processor first,
+then writes in one transaction with its audit event.
+
+The processor's notification decides, not the browser: `receive_notification` stores it once
+by its id, and `settle` re-reads the payment from the processor, checks the amount against what
+the law computes for the application on the day it was paid, and records it through the
+portal's and licensing's own actions."""
+
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from dogtag.accounts.models import Membership, Role
+from dogtag.accounts.scope import require_role
+from dogtag.audit.record import record, snapshot
+from dogtag.lib import processors
+from dogtag.lib.tasks import enqueue
+from dogtag.licensing import actions as licensing
+from dogtag.licensing.models import Payment, Refund
+from dogtag.payments.models import Checkout, Notification, ProcessorRefund, Reconciliation
+from dogtag.payments.providers import Forged, Refused, Unreachable, for_municipality
+from dogtag.portal import actions as portal
+from dogtag.portal.models import Application
+from dogtag.registry.models import today
+
+SETTLE = "dogtag.payments.tasks.settle"
+SEND_REFUND = "dogtag.payments.tasks.send_refund"
+
+
+def processor_user(municipality):
+    """The account online payments are received and licenses issued by, one per municipality:
+    it cannot log in (no password, inactive) and serves only as the clerk role's actor in the
+    audit trail and on the receipt ("received by Online payments")."""
+    user, created = get_user_model().objects.get_or_create(
+        username=f"online-payments-{municipality.slug}",
+        defaults={"first_name": "Online payments", "last_name": f"({municipality})", "is_active": False},
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+        Membership.objects.get_or_create(user=user, municipality=municipality, role=Role.CLERK)
+        record(acting_user=None, action="payments.processor_user", obj=user)
+    return user
+
+
+def _description(application) -> str:
+    name = application.data.get("animal_name") or "a dog"
+    return f"{application.municipality} {application.license_year} dog license — {name}"
+
+
+def start_checkout(application, *, success_url: str, cancel_url: str, on: date | None = None) -> Checkout:
+    """Open a payment on the municipality's processor for what the law computes today, and return
+    the checkout with the processor's page address. An open checkout of the same amount started
+    today is reused. Refused, with nothing charged, when the processor does not answer."""
+    on = on or today()
+    municipality = application.municipality
+    provider = for_municipality(municipality)
+    if provider is None:
+        raise ValidationError({"provider": f"{municipality} takes no payments online; pay at the clerk's counter."})
+    if (application.status, application.payment_status) != (
+        Application.Status.SUBMITTED,
+        Application.PaymentStatus.ONLINE,
+    ):
+        raise ValidationError({"__all__": "This application has nothing to pay online."})
+    form, owed = portal.check(application, on)
+    if not form.is_valid() or owed.refusals:
+        raise ValidationError({"__all__": "The application no longer passes its checks; the clerk will contact you."})
+    reusable = (
+        application.checkouts.filter(
+            status=Checkout.Status.OPEN, processor=provider.key, amount=owed.total, quoted_on=on,
+            started_at__gte=timezone.now() - timedelta(minutes=settings.DOGTAG_CHECKOUT_MINUTES - 5),
+        ).exclude(url="").order_by("-pk").first()
+    )  # fmt: skip
+    if reusable:
+        return reusable
+    with transaction.atomic():
+        checkout = Checkout.objects.create(
+            municipality=municipality, processor=provider.key, application=application, amount=owed.total, quoted_on=on
+        )
+        record(acting_user=None, action="checkout.start", obj=checkout)
+    try:
+        started = provider.start(
+            checkout, success_url=success_url, cancel_url=cancel_url, description=_description(application)
+        )
+    except (Unreachable, Refused) as e:
+        with transaction.atomic():
+            before = snapshot(checkout)
+            checkout.status, checkout.outcome = Checkout.Status.EXPIRED, str(e)[:500]
+            checkout.save()
+            record(acting_user=None, action="checkout.fail", obj=checkout, before=before)
+        raise ValidationError(
+            {"__all__": "The card processor did not answer. Nothing was charged; try again in a few minutes, "
+                        "or pay at the clerk's counter."}
+        ) from None  # fmt: skip
+    with transaction.atomic():
+        before = snapshot(checkout)
+        checkout.session_id, checkout.url = started.session_id, started.url
+        checkout.save()
+        record(acting_user=None, action="checkout.open", obj=checkout, before=before)
+    return checkout
+
+
+@transaction.atomic
+def receive_notification(municipality, processor: str, notice) -> tuple[Notification, bool]:
+    """Store a verified notification once by its id and queue its settling; a replay (the same
+    id again, even at the same instant) finds the stored one and changes nothing. Refused when
+    it names another municipality's checkout."""
+    if notice.session_id:
+        owner = (
+            Checkout.objects.filter(processor=processor, session_id=notice.session_id)
+            .values_list("municipality_id", flat=True)
+            .first()
+        )
+        if owner is not None and owner != municipality.pk:
+            raise Forged(f"The notification names another municipality's checkout, not {municipality}'s.")
+    notification, created = Notification.objects.get_or_create(
+        processor=processor,
+        event_id=notice.event_id,
+        defaults={
+            "municipality": municipality,
+            "kind": notice.kind,
+            "session_id": notice.session_id,
+            "occurred_at": notice.occurred_at,
+        },
+    )
+    if not created:
+        if notification.municipality_id != municipality.pk:
+            raise Forged(f"Event {notice.event_id} was received for another municipality.")
+        return notification, False
+    record(acting_user=None, action="notification.receive", obj=notification)
+    enqueue(SETTLE, notification.pk, task_name=f"settle {processor} {notice.event_id}")
+    return notification, True
+
+
+def settle(notification_id: int) -> str:
+    """The worker's part: re-read the checkout the notification names from the processor and
+    settle it. A processor that does not answer raises Unreachable: the task fails and is tried
+    again, the notification still waiting. Idempotent: a settled checkout is not settled again."""
+    notification = Notification.objects.select_related("municipality").get(pk=notification_id)
+    if notification.handled_at:
+        return "already handled"
+    checkout = (
+        Checkout.objects.filter(
+            processor=notification.processor,
+            session_id=notification.session_id,
+            municipality=notification.municipality,
+        ).first()
+        if notification.session_id
+        else None
+    )
+    if checkout is None or checkout.status != Checkout.Status.OPEN:
+        reason = "names no checkout of Dogtag's" if checkout is None else f"checkout already {checkout.status}"
+        return _handled(notification_id, None, None, reason)
+    provider = for_municipality(notification.municipality, checkout.processor)
+    if provider is None:
+        raise Unreachable(f"{notification.municipality} no longer has {checkout.processor} connected.")
+    reading = provider.reread(checkout)
+    return _handled(notification_id, checkout.pk, reading, "")
+
+
+@transaction.atomic
+def _handled(notification_id, checkout_id, reading, reason) -> str:
+    notification = Notification.objects.select_for_update().get(pk=notification_id)
+    if notification.handled_at:
+        return "already handled"
+    if checkout_id is not None:
+        reason = _settle(checkout_id, reading, timezone.localdate(notification.occurred_at))
+    before = snapshot(notification)
+    notification.handled_at, notification.outcome = timezone.now(), reason[:500]
+    notification.save()
+    record(acting_user=None, action="notification.handle", obj=notification, before=before)
+    return reason
+
+
+def _settle(checkout_id, reading, on: date) -> str:
+    """Within `_handled`'s transaction: the checkout locked, so of two notifications for one
+    payment at the same instant the second finds it settled."""
+    checkout = Checkout.objects.select_for_update().select_related("municipality").get(pk=checkout_id)
+    if checkout.status != Checkout.Status.OPEN:
+        return f"checkout already {checkout.status}"
+    before = snapshot(checkout)
+    if reading.status == "open":
+        return "not paid yet"
+    if reading.status == "expired":
+        checkout.status, checkout.outcome = Checkout.Status.EXPIRED, "The processor's page expired unpaid."
+        checkout.settled_at = timezone.now()
+        checkout.save()
+        record(acting_user=None, action="checkout.expire", obj=checkout, before=before)
+        return "expired"
+    checkout.reference, checkout.paid_amount, checkout.settled_at = reading.reference, reading.amount, timezone.now()
+    problem = _why_refused(checkout, reading, on)
+    if problem:
+        checkout.status, checkout.outcome = Checkout.Status.REFUSED, problem[:500]
+        checkout.save()
+        record(acting_user=None, action="checkout.refuse", obj=checkout, before=before)
+        _queue_refund(checkout, reading.amount, f"Refused: {problem}"[:300], refund=None)
+        return f"refused: {problem}"
+    municipality = checkout.municipality
+    actor = processor_user(municipality)
+    application = portal.record_online_payment(
+        checkout.application, acting_user=actor, amount=reading.amount, reference=reading.reference
+    )
+    checkout.status = Checkout.Status.PAID
+    if processors.review_first(municipality):
+        checkout.outcome = "Paid; waiting for the clerk's review (the municipality's setting)."
+    else:
+        try:
+            with transaction.atomic():
+                license = portal.approve_application(application, acting_user=actor, on=on)
+        except ValidationError as e:
+            checkout.outcome = f"Paid; waiting for the clerk: {' '.join(e.messages)}"[:500]
+        else:
+            checkout.payment = license.payment
+            checkout.outcome = f"Paid; license {license.serial} issued."
+    checkout.save()
+    record(acting_user=actor, action="checkout.paid", obj=checkout, before=before)
+    return checkout.outcome
+
+
+def _why_refused(checkout, reading, on: date) -> str:
+    """Why a payment the processor took cannot be accepted, or "" when it can."""
+    if reading.municipality_slug and reading.municipality_slug != checkout.municipality.slug:
+        return f"the processor's payment is for {reading.municipality_slug}, not {checkout.municipality.slug}"
+    if reading.currency.lower() != checkout.currency:
+        return f"paid in {reading.currency.upper()}, not {checkout.currency.upper()}"
+    application = Application.objects.select_for_update().get(pk=checkout.application_id)
+    if (application.status, application.payment_status) != (
+        Application.Status.SUBMITTED,
+        Application.PaymentStatus.ONLINE,
+    ):
+        return (
+            f"the application is {application.get_status_display().lower()} "
+            f"({application.get_payment_status_display().lower()}), not waiting for this payment"
+        )
+    form, owed = portal.check(application, on)
+    if not form.is_valid() or owed.refusals:
+        return "the application no longer passes its checks on the day it was paid"
+    if reading.amount != owed.total:
+        return f"${reading.amount} was paid but the law computes ${owed.total} for this application on {on.isoformat()}"
+    return ""
+
+
+def _queue_refund(checkout, amount: Decimal, reason: str, *, refund) -> ProcessorRefund:
+    sent = ProcessorRefund.objects.create(
+        municipality=checkout.municipality, checkout=checkout, refund=refund, amount=amount, reason=reason
+    )
+    record(acting_user=None, action="payments.refund_queue", obj=sent)
+    enqueue(SEND_REFUND, sent.pk, task_name=f"refund {sent.pk}")
+    return sent
+
+
+def refund_through_processor(refund: Refund) -> ProcessorRefund | None:
+    """A card refund the clerk recorded when voiding a license paid online: sent back through the
+    processor it was paid with (None when the card was taken at the counter's own terminal).
+    Runs inside the void's transaction (payments.signals); the processor is called after commit."""
+    if refund.method != Payment.Method.CARD or not refund.payment.card_reference:
+        return None
+    checkout = Checkout.objects.filter(
+        municipality_id=refund.municipality_id, reference=refund.payment.card_reference, status=Checkout.Status.PAID
+    ).first()
+    if checkout is None:
+        return None
+    return _queue_refund(checkout, refund.amount, refund.reason, refund=refund)
+
+
+def send_refund(processor_refund_id: int) -> str:
+    """Ask the processor for the refund; the idempotency key makes asking again safe. A failure
+    is kept, shown to the clerk and tried again by the worker, never dropped."""
+    sent = ProcessorRefund.objects.select_related("checkout__municipality").get(pk=processor_refund_id)
+    if sent.status == ProcessorRefund.Status.SUCCEEDED:
+        return "already refunded"
+    provider = for_municipality(sent.checkout.municipality, sent.checkout.processor)
+    try:
+        if provider is None:
+            raise Unreachable(f"{sent.checkout.municipality} no longer has {sent.checkout.processor} connected.")
+        refund_id = provider.refund(sent.checkout, sent.amount, f"dogtag-refund-{sent.pk}")
+    except (Unreachable, Refused) as e:
+        _refund_tried(sent.pk, ProcessorRefund.Status.FAILED, error=str(e))
+        return f"failed: {e}"
+    _refund_tried(sent.pk, ProcessorRefund.Status.SUCCEEDED, refund_id=refund_id)
+    return f"refunded: {refund_id}"
+
+
+@transaction.atomic
+def _refund_tried(pk, status, *, error="", refund_id=""):
+    sent = ProcessorRefund.objects.select_for_update().get(pk=pk)
+    if sent.status == ProcessorRefund.Status.SUCCEEDED:
+        return
+    before = snapshot(sent)
+    sent.status, sent.error, sent.attempts = status, error[:500], sent.attempts + 1
+    sent.processor_refund_id = refund_id or sent.processor_refund_id
+    sent.last_tried_at = timezone.now()
+    sent.save()
+    record(acting_user=None, action=f"payments.refund_{status}", obj=sent, before=before)
+
+
+@transaction.atomic
+def retry_refund(sent: ProcessorRefund, *, acting_user) -> ProcessorRefund:
+    """The clerk's "try again" on a failed refund: queued for the worker at once."""
+    require_role(acting_user, sent.municipality_id, licensing.CLERKS)
+    sent = ProcessorRefund.objects.select_for_update().get(pk=sent.pk)
+    if sent.status == ProcessorRefund.Status.SUCCEEDED:
+        raise ValidationError({"__all__": "This refund has already gone through."})
+    before = snapshot(sent)
+    sent.status, sent.attempts = ProcessorRefund.Status.PENDING, 0
+    sent.save()
+    record(acting_user=acting_user, action="payments.refund_retry", obj=sent, before=before)
+    enqueue(SEND_REFUND, sent.pk, task_name=f"refund {sent.pk}")
+    return sent
+
+
+def retry_waiting(now=None) -> str:
+    """The worker's sweep: notifications not settled after a few minutes (the processor did not
+    answer) and failed refunds under the attempt limit, tried again."""
+    now = now or timezone.now()
+    settled = refunded = 0
+    for pk in Notification.objects.filter(handled_at=None, received_at__lt=now - timedelta(minutes=5)).values_list(
+        "pk", flat=True
+    ):
+        try:
+            settle(pk)
+            settled += 1
+        except Unreachable:
+            pass
+    waiting = ProcessorRefund.objects.filter(
+        status__in=[ProcessorRefund.Status.FAILED, ProcessorRefund.Status.PENDING],
+        attempts__lt=settings.DOGTAG_REFUND_ATTEMPTS,
+        created_at__lt=now - timedelta(minutes=5),
+    )
+    for pk in waiting.values_list("pk", flat=True):
+        refunded += send_refund(pk).startswith("refunded")
+    return f"{settled} notifications settled, {refunded} refunds sent"
+
+
+def reconcile(municipality, day: date) -> Reconciliation:
+    """Compare the processor's charges and refunds of `day` (the municipality's local day) with
+    Dogtag's receipts, and keep every difference for the clerk."""
+    from dogtag.payments.reconcile import differences
+
+    provider = for_municipality(municipality)
+    if provider is None:
+        raise ValidationError({"__all__": f"{municipality} has no card processor connected."})
+    movements = provider.activity(day)
+    found = differences(municipality, provider.key, day, movements)
+    with transaction.atomic():
+        current = (
+            Reconciliation.objects.select_for_update()
+            .filter(municipality=municipality, processor=provider.key, day=day)
+            .first()
+        )
+        before = snapshot(current) if current else None
+        current = current or Reconciliation(municipality=municipality, processor=provider.key, day=day)
+        current.ran_at = timezone.now()
+        current.charges = sum(m.kind == "charge" for m in movements)
+        current.refunds = sum(m.kind == "refund" for m in movements)
+        current.differences = found
+        current.save()
+        record(acting_user=None, action="payments.reconcile", obj=current, before=before)
+    return current
+
+
+def day_bounds(day: date) -> tuple[datetime, datetime]:
+    zone = timezone.get_default_timezone()
+    start = datetime.combine(day, time(), zone)
+    return start, start + timedelta(days=1)

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from dogtag.payments import views
+
+urlpatterns = [
+    path("pay/<str:token>/", views.pay, name="payments-pay"),
+    # The address each municipality gives its processor for notifications.
+    path("payments/stripe/<slug:slug>/webhook/", views.stripe_webhook, name="payments-stripe-webhook"),
+    path("payments/hosted/<slug:slug>/notify/", views.hosted_notification, name="payments-hosted-notify"),
+    path("m/<slug:slug>/online-payments/", views.clerk_page, name="payments-clerk"),
+    path("online-payments/refunds/<int:pk>/retry/", views.retry_refund, name="payments-refund-retry"),
+]

@@ -1,0 +1,102 @@
+"""The resident's pay page, the processors' notification endpoints (one per municipality and
+processor) and the clerk's online-payments page. Thin: parse, call an action, render."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from dogtag.accounts.scope import get_for_user
+from dogtag.lib import links
+from dogtag.lib.web import municipality_for
+from dogtag.licensing.actions import CLERKS
+from dogtag.payments import actions
+from dogtag.payments.models import Checkout, ProcessorRefund, Reconciliation
+from dogtag.payments.providers import Forged, for_municipality
+from dogtag.portal.models import Application
+from dogtag.registry.models import Municipality
+
+
+def pay(request, token):
+    """The amount, and a button to the processor's page. The return from that page lands on the
+    application's own status page, which shows what the processor's notification has settled."""
+    application = get_object_or_404(Application.objects.select_related("municipality"), token=token)
+    if application.payment_status != Application.PaymentStatus.ONLINE:
+        return redirect("portal-application", token=token)
+    errors = []
+    if request.method == "POST":
+        try:
+            checkout = actions.start_checkout(
+                application,
+                success_url=links.absolute(reverse("portal-application", args=[token])),
+                cancel_url=links.absolute(reverse("payments-pay", args=[token])),
+            )
+        except ValidationError as e:
+            errors = e.messages
+        else:
+            return redirect(checkout.url)
+    provider = for_municipality(application.municipality)
+    context = {"application": application, "errors": errors, "provider": provider}
+    return render(request, "payments/pay.html", context, status=503 if errors else 200)
+
+
+def _notification(request, slug, processor):
+    municipality = get_object_or_404(Municipality, slug=slug)
+    provider = for_municipality(municipality, processor)
+    if provider is None:
+        raise Http404(f"{municipality} takes no payments through {processor}.")
+    try:
+        notice = provider.verify(request.body, request.headers)
+        _, created = actions.receive_notification(municipality, processor, notice)
+    except Forged as e:
+        return HttpResponseBadRequest(str(e), content_type="text/plain")
+    return HttpResponse("received" if created else "already received", content_type="text/plain")
+
+
+@csrf_exempt
+@require_POST
+def stripe_webhook(request, slug):
+    return _notification(request, slug, "stripe")
+
+
+@csrf_exempt
+@require_POST
+def hosted_notification(request, slug):
+    return _notification(request, slug, "hosted")
+
+
+@login_required
+def clerk_page(request, slug):
+    municipality = municipality_for(request, slug, CLERKS)
+    refunds = ProcessorRefund.objects.filter(municipality=municipality).select_related("checkout", "refund")
+    context = {
+        "municipality": municipality,
+        "provider": for_municipality(municipality),
+        "refunds_waiting": refunds.exclude(status=ProcessorRefund.Status.SUCCEEDED).order_by("created_at"),
+        "refunds_done": refunds.filter(status=ProcessorRefund.Status.SUCCEEDED).order_by("-created_at")[:20],
+        "refused": Checkout.objects.filter(municipality=municipality, status=Checkout.Status.REFUSED)
+        .select_related("application")
+        .order_by("-settled_at")[:50],
+        "paid": Checkout.objects.filter(municipality=municipality, status=Checkout.Status.PAID)
+        .select_related("application", "payment")
+        .order_by("-settled_at")[:50],
+        "reconciliations": Reconciliation.objects.filter(municipality=municipality)[:14],
+    }
+    return render(request, "payments/clerk.html", context)
+
+
+@login_required
+@require_POST
+def retry_refund(request, pk):
+    sent = get_for_user(request.user, ProcessorRefund.objects, pk, CLERKS)
+    try:
+        actions.retry_refund(sent, acting_user=request.user)
+    except ValidationError as e:
+        messages.error(request, " ".join(e.messages))
+    else:
+        messages.success(request, f"The refund of ${sent.amount} is being sent again.")
+    return redirect("payments-clerk", slug=sent.municipality.slug)
