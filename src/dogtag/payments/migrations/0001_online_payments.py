@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('licensing', '0008_tag_replacement_payment'),
-        ('portal', '0003_application_payment_status_online'),
+        ('portal', '0004_application_payment_status_online'),
         ('registry', '0003_person_match_key'),
     ]
 
