@@ -11,6 +11,8 @@
     quotes: ["Any pit bull dog"]  # optional: substrings that must appear in some cited quote
     notes: ["one-half"]           # optional: substrings that must appear in some note
     unconfirmed: ["s. 174.055"]   # optional: exactly these sections are cited as unconfirmed
+    status: text_incomplete       # optional: the decision's status (answered / text_incomplete)
+    readings: ["pending"]         # optional: substrings of a reading used, or its status
     error: "no forfeiture"        # instead of value: the question refuses with this message
     not_set: [late_fee]           # optional: exactly these keys are not set
 """
@@ -26,7 +28,18 @@ from dogtag.rules.packs import pack_ids, read_yaml
 
 CASES = Path(__file__).parent / "cases"
 CASE_KEYS = {"name", "question", "on", "facts", "local_amounts", "expect"}
-EXPECT_KEYS = {"value", "citations", "quotes", "notes", "not_set", "unconfirmed", "inferred", "error"}
+EXPECT_KEYS = {
+    "value",
+    "citations",
+    "quotes",
+    "notes",
+    "not_set",
+    "unconfirmed",
+    "inferred",
+    "error",
+    "status",
+    "readings",
+}
 
 
 def _cases():
@@ -65,6 +78,10 @@ def test_case(path, case):
     if "inferred" in expect:
         flagged = sorted({c["section"] for c in got["citations"] if c.get("inferred")})
         assert flagged == sorted(expect["inferred"]), flagged
+    if "status" in expect:
+        assert got["status"] == expect["status"], got["status"]
+    for wanted in expect.get("readings", []):
+        assert any(wanted in r["reading"] or wanted == r["status"] for r in got["readings"]), got["readings"]
     for wanted in expect.get("notes", []):
         assert any(wanted in n for n in got["notes"]), f"no note with {wanted!r} in {got['notes']}"
     assert sorted(n["key"] for n in got["not_set"]) == sorted(expect.get("not_set", [])), got["not_set"]

@@ -34,7 +34,7 @@ def test_it_answers_the_license_tax_and_late_fee_from_its_own_text(maple_falls):
     assert [(c.jurisdiction, c.section) for c in tax.citations] == [("wi-maple-falls", "§ 12-1B")]
     charges = ask("wi-maple-falls", "license_charges", {"born_on": "2020-01-01", "altered": True}, date(2026, 4, 1))
     assert {k: charges.to_json()["value"][k] for k in ("tax", "late_fee", "total", "trigger")} == {
-        "tax": "7.00", "late_fee": "6.00", "total": "13.00", "trigger": "renewal"}
+        "tax": "7.00", "late_fee": "5.00", "total": "12.00", "trigger": "renewal"}
     # the s. 174.05(2) one-half rule is inherited from wi
     half = ask("wi-maple-falls", "license_tax", {"born_on": "2026-02-02"}, date(2026, 7, 2))
     assert half.to_json()["value"]["amount"] == "7.00" and half.value.half_tax

@@ -77,8 +77,27 @@ class Cite:
         self.section, self.quote = section, quote
         self.citation = Citation("", section, quote)
 
-    def bind(self, jurisdiction: str, unconfirmed: str | None = None, inferred: str | None = None) -> None:
-        self.citation = Citation(jurisdiction, self.section, self.quote, unconfirmed, inferred)
+    def bind(
+        self,
+        jurisdiction: str,
+        unconfirmed: str | None = None,
+        inferred: str | None = None,
+        reading: str | None = None,
+        reading_status: str | None = None,
+        ruled_by: str | None = None,
+        other_reading: str | None = None,
+    ) -> None:
+        self.citation = Citation(
+            jurisdiction,
+            self.section,
+            self.quote,
+            unconfirmed,
+            inferred,
+            reading,
+            reading_status,
+            ruled_by,
+            other_reading,
+        )
 
     def __repr__(self) -> str:
         return f"Cite(section={self.section!r}, quote={self.quote!r})"
@@ -91,13 +110,63 @@ class Cite:
         return core_schema.union_schema([core_schema.is_instance_schema(cls), from_fields], mode="left_to_right")
 
 
+class Ruled(Strict):
+    """A municipality's ruling on a reading: by a Board resolution or an attorney's opinion, its
+    number and the day it takes effect; `reading` is the one it adopts (Dogtag's `choice`, or the
+    `other`). Answers for days before `on` keep the reading in force then."""
+
+    by: Literal["board_resolution", "attorney_opinion"]
+    number: str
+    on: date
+    reading: Literal["choice", "other"] = "choice"
+
+    def describe(self) -> str:
+        who = "Board resolution" if self.by == "board_resolution" else "attorney's opinion"
+        return f"{who} {self.number} of {self.on.isoformat()}"
+
+
+class Example(Strict):
+    """A question asked on both readings, so the administrator sees both answers before ruling."""
+
+    question: str
+    on: date
+    facts: dict[str, Any] = {}
+
+
+class OtherReading(Strict):
+    """The other reading the text allows: in words, what it would change, and the provision's
+    fields under it (`set`, merged over the provision when it is ruled)."""
+
+    choice: str
+    changes: str
+    set: dict[str, Any] = {}
+
+
+class Reading(Strict):
+    """How a `choice` waits for a ruling: `id` names it for rulings (default: the provision's key
+    path), `other` the other reading, `ruled` the rulings the pack itself records."""
+
+    id: str | None = None
+    other: OtherReading | None = None
+    example: Example | None = None
+    ruled: list[Ruled] = []
+
+
 class Provision(Strict):
-    """`also`: the other subsections whose words the provision encodes (cited beside `cite`)."""
+    """`also`: the other subsections whose words the provision encodes (cited beside `cite`).
+    `choice`: the reading picked where the text is ambiguous; pending until ruled (`reading`)."""
 
     cite: Cite
     also: list[Cite] = []
     choice: str | None = None
+    reading: Reading | None = None
     unconfirmed: str | None = None
+
+    @model_validator(mode="after")
+    def _reading_needs_choice(self) -> Provision:
+        if self.reading is not None and not self.choice:
+            raise ValueError("a reading (other, ruled) belongs to a provision's `choice`")
+        return self
 
     def citations(self) -> tuple[Citation, ...]:
         return (self.cite.citation, *(c.citation for c in self.also))
