@@ -52,7 +52,7 @@ def test_it_answers_the_bite_quarantine_with_its_own_confinement_and_the_states_
 
 def test_its_coverage_lists_its_sections(maple_falls):
     rows = {r["section"]: r for r in coverage("wi-maple-falls")["sections"]}
-    assert set(rows) == {"§ 12-1", "§ 12-2", "§ 12-3"}
+    assert set(rows) == {"(before the first heading)", "§ 12-1", "§ 12-2", "§ 12-3"}
     assert rows["§ 12-3"]["provisions"] == ["quarantine.owner_confinement"]
 
 
