@@ -24,9 +24,18 @@ from pathlib import Path
 import pytest
 
 from dogtag.rules import ask, to_json
-from dogtag.rules.packs import pack_ids, read_yaml
+from dogtag.rules.packs import law_dirs, pack_ids, read_yaml
 
 CASES = Path(__file__).parent / "cases"
+
+
+def case_folders() -> list[Path]:
+    """Each jurisdiction's folder of cases: `cases/<id>/` here, and `cases/<id>/` in every law folder
+    DOGTAG_EXTRA_LAW adds, so a municipality added as a folder (pack, text, cases) is tested as it is."""
+    roots = [CASES, *(d / "cases" for d in law_dirs()[1:])]
+    return sorted((p for root in roots if root.is_dir() for p in root.iterdir() if p.is_dir()), key=lambda p: p.name)
+
+
 CASE_KEYS = {"name", "question", "on", "facts", "local_amounts", "expect"}
 EXPECT_KEYS = {
     "value",
@@ -43,13 +52,13 @@ EXPECT_KEYS = {
 
 
 def _cases():
-    for path in sorted(CASES.glob("*/*.yaml")):
+    for path in (p for folder in case_folders() for p in sorted(folder.glob("*.yaml"))):
         for i, case in enumerate(read_yaml(path) or []):
             yield pytest.param(path, case, id=f"{path.parent.name}/{path.stem}[{i}] {case.get('name', '')}")
 
 
 def test_there_are_cases_for_every_jurisdiction():
-    assert sorted(p.name for p in CASES.iterdir() if p.is_dir()) == sorted(pack_ids())
+    assert sorted(p.name for p in case_folders()) == sorted(pack_ids())
 
 
 @pytest.mark.parametrize("path, case", list(_cases()))
