@@ -79,7 +79,7 @@ def test_without_the_folder_it_is_not_a_jurisdiction(monkeypatch):
 
 SIXTH_TEXT = """§ 4-1 Dog licenses.
 A. The license tax shall be $6 for spayed females or neutered males and $12 for other dogs.
-B. The Village Clerk shall collect a late fee of $5 from every owner who failed to obtain a license prior to April 1.
+B. The Clerk shall collect a late fee of $5 from an owner who failed to obtain a license prior to April 1.
 """
 SIXTH_PACK = """id: wi-birch-hollow
 name: Village of Birch Hollow
@@ -94,18 +94,22 @@ licensing:
   tax:
     altered: {2020-01-01: "6.00"}
     unaltered: {2020-01-01: "12.00"}
-    cite: {section: "§ 4-1A", quote: "The license tax shall be $6 for spayed females or neutered males and $12 for other dogs."}
+    cite:
+      section: "§ 4-1A"
+      quote: "The license tax shall be $6 for spayed females or neutered males and $12 for other dogs."
   late_fee:
     amount: {2020-01-01: "5.00"}
     renewal_before: {month: 4, day: 1}
     acquired_within: {days: 30}
-    cite: {section: "§ 4-1B", quote: "collect a late fee of $5 from every owner who failed to obtain a license prior to April 1"}
+    cite: {section: "§ 4-1B", quote: "a late fee of $5 from an owner who failed to obtain a license prior to April 1"}
 """
 SIXTH_CASES = """- name: An unaltered dog pays Birch Hollow's $12.
   question: license_tax
   "on": 2026-03-01
   facts: {born_on: 2020-01-01}
-  expect: {value: {applies: true, amount: "12.00", basis: tax, half_tax: false, no_tax: null, exclusion: null}, citations: ["§ 4-1A"]}
+  expect:
+    value: {applies: true, amount: "12.00", basis: tax, half_tax: false, no_tax: null, exclusion: null}
+    citations: ["§ 4-1A"]
 """
 
 
