@@ -332,6 +332,12 @@ class DeclarationTests(EnforcementTestCase):
             # Webster § 98-23: a sign within 15 days
             decl = self.declare("webster", w_dog, "2026-03-02", **incident("2026-03-01", "attack", "livestock"))
             self.assertEqual(self.requirement(decl, "signs").deadline, date(2026, 3, 17))
+            # § 98-23 is cut off after B(5): the screen and the determination say so, never "sets no"
+            cut = "the adopted text of § 98-23 after B(5) is not in Dogtag: ask the clerk for it"
+            page = self.client.get(reverse("case", args=[decl.case_id])).content.decode()
+            self.assertIn(cut, page)
+            self.assertIn("reading — awaiting your attorney", page)
+            self.assertIn(cut, pdf_text(self.client.get(reverse("declaration-determination-pdf", args=[decl.pk]))))
             # Cedarburg § 7-1-6(b)(1): bites a person "off the owner's premises" within twelve months
             r = self.post(
                 "declaration-new",

@@ -11,6 +11,8 @@
     quotes: ["Any pit bull dog"]  # optional: substrings that must appear in some cited quote
     notes: ["one-half"]           # optional: substrings that must appear in some note
     unconfirmed: ["s. 174.055"]   # optional: exactly these sections are cited as unconfirmed
+    status: text_incomplete       # optional: the decision's status (answered / text_incomplete)
+    readings: ["pending"]         # optional: substrings of a reading used, or its status
     error: "no forfeiture"        # instead of value: the question refuses with this message
     not_set: [late_fee]           # optional: exactly these keys are not set
 """
@@ -22,21 +24,41 @@ from pathlib import Path
 import pytest
 
 from dogtag.rules import ask, to_json
-from dogtag.rules.packs import pack_ids, read_yaml
+from dogtag.rules.packs import law_dirs, pack_ids, read_yaml
 
 CASES = Path(__file__).parent / "cases"
+
+
+def case_folders() -> list[Path]:
+    """Each jurisdiction's folder of cases: `cases/<id>/` here, and `cases/<id>/` in every law folder
+    DOGTAG_EXTRA_LAW adds, so a municipality added as a folder (pack, text, cases) is tested as it is."""
+    roots = [CASES, *(d / "cases" for d in law_dirs()[1:])]
+    return sorted((p for root in roots if root.is_dir() for p in root.iterdir() if p.is_dir()), key=lambda p: p.name)
+
+
 CASE_KEYS = {"name", "question", "on", "facts", "local_amounts", "expect"}
-EXPECT_KEYS = {"value", "citations", "quotes", "notes", "not_set", "unconfirmed", "inferred", "error"}
+EXPECT_KEYS = {
+    "value",
+    "citations",
+    "quotes",
+    "notes",
+    "not_set",
+    "unconfirmed",
+    "inferred",
+    "error",
+    "status",
+    "readings",
+}
 
 
 def _cases():
-    for path in sorted(CASES.glob("*/*.yaml")):
+    for path in (p for folder in case_folders() for p in sorted(folder.glob("*.yaml"))):
         for i, case in enumerate(read_yaml(path) or []):
             yield pytest.param(path, case, id=f"{path.parent.name}/{path.stem}[{i}] {case.get('name', '')}")
 
 
 def test_there_are_cases_for_every_jurisdiction():
-    assert sorted(p.name for p in CASES.iterdir() if p.is_dir()) == sorted(pack_ids())
+    assert sorted(p.name for p in case_folders()) == sorted(pack_ids())
 
 
 @pytest.mark.parametrize("path, case", list(_cases()))
@@ -65,6 +87,10 @@ def test_case(path, case):
     if "inferred" in expect:
         flagged = sorted({c["section"] for c in got["citations"] if c.get("inferred")})
         assert flagged == sorted(expect["inferred"]), flagged
+    if "status" in expect:
+        assert got["status"] == expect["status"], got["status"]
+    for wanted in expect.get("readings", []):
+        assert any(wanted in r["reading"] or wanted == r["status"] for r in got["readings"]), got["readings"]
     for wanted in expect.get("notes", []):
         assert any(wanted in n for n in got["notes"]), f"no note with {wanted!r} in {got['notes']}"
     assert sorted(n["key"] for n in got["not_set"]) == sorted(expect.get("not_set", [])), got["not_set"]

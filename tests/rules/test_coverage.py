@@ -70,4 +70,114 @@ def test_a_paragraph_neither_encoded_nor_explained_is_unaccounted(monkeypatch):
     rows = {r["section"]: r for r in out["sections"]}
     assert [p["label"] for p in rows["§ 12-1"]["subsections"]] == [None, "A.", "B."]
     assert rows["§ 12-1"]["subsections"][1]["begins"].startswith("A. The owner of any dog")
-    assert out["unaccounted"] == ["§ 12-1 ¶2"]  # A.: no provision quotes it, no reason given
+    # the text before the first heading is read too; A.: no provision quotes it, no reason given
+    assert out["unaccounted"] == ["(before the first heading) ¶1", "§ 12-1 ¶2"]
+
+
+@pytest.mark.parametrize("jurisdiction", sorted(pack_ids()))
+def test_every_cut_off_or_missing_section_is_listed(jurisdiction):
+    pack, out = load_pack(jurisdiction), coverage(jurisdiction)
+    rows = {r["section"]: r for r in out["sections"]}
+    for gap in pack.meta.text_gaps:
+        assert rows[gap.section]["text"] == gap.text
+        listed = next(c for c in out["cut_off"] if c["section"] == gap.section)
+        assert listed["message"].startswith(f"the adopted text of {gap.section}")
+
+
+def test_webster_coverage_reads_the_text_before_the_first_heading_as_98_3a_and_lists_its_gaps():
+    out = coverage("wi-webster")
+    rows = {r["section"]: r for r in out["sections"]}
+    opening = rows["§ 98-3A"]["subsections"]
+    assert opening[0]["begins"].startswith("It shall be unlawful for any person in the Village of Webster")
+    assert opening[0]["not_encoded"].startswith("§ 98-3A(1) adopts")
+    assert [p["provisions"] for p in opening if p["begins"].startswith("The fact that a dog is without a tag")] == [
+        ["definitions.presumed_unlicensed"]
+    ]
+    assert {(c["section"], c["text"]) for c in out["cut_off"]} >= {
+        ("§ 98-23", "incomplete"),
+        ("§ 98-1", "missing"),
+        ("§ 98-2", "missing"),
+    }
+    assert rows["§ 98-23"]["text"] == "incomplete" and rows["§ 98-1"]["text"] == "missing"
+    benton = {c["section"] for c in coverage("wi-benton")["cut_off"]}
+    assert {"§ 115-6", "§ 115-7", "§ 115-9", "§ 115-12", "§ 1-3", "§ 173-1"} <= benton
+
+
+TEXT = """Village of Testville, Code ch. 9 (Animals), as the Village Board adopted it
+§ 9-1 Dogs.
+[Amended 1-1-2020 by Ord. No. 1]
+A. Leashes. The owner shall keep the dog on a leash of 6 feet. The owner shall also carry a bag.
+B. The owner of any dog shall keep it leashed at all times in the park near the pond.
+C. The owner of any dog shall keep it leashed at all times in the street, and shall pay $10.
+D. Noise.
+E. No dog shall howl at night. No dog shall bark at the moon.
+§ 9-2 Cats.
+Cats are welcome and bring luck.
+"""
+PACK = """id: wi-testville
+name: Village of Testville
+inherits: wi
+text: testville-wi.txt
+paragraphs:
+  starts: '^'
+headings:
+  - pattern: '^§ (9-\\d+) ([^.\\n]+)\\.'
+    section: '§ {1}'
+not_encoded:
+  - {section: "(before the first heading)", reason: "the code's title"}
+  - {section: "§ 9-1", anchors: ["No dog shall howl at night"], reason: "howling: the officer's finding"}
+  - {section: "§ 9-2", reason: "cats: no rule with a figure"}
+control:
+  at_large:
+    kept_by: leash
+    leash_max_ft: 6
+    cite: {section: "§ 9-1A", quote: "The owner shall keep the dog on a leash of 6 feet."}
+  QUOTE_B
+"""
+
+
+@pytest.fixture
+def testville(tmp_path, monkeypatch):
+    (tmp_path / "texts").mkdir()
+    (tmp_path / "texts" / "testville-wi.txt").write_text(TEXT)
+    monkeypatch.setenv(packs.EXTRA_LAW_ENV, str(tmp_path))
+    packs.clear_cache()
+
+    def write(quote_b: str = ""):
+        packs.clear_cache()
+        (tmp_path / "wi-testville.yaml").write_text(PACK.replace("  QUOTE_B\n", quote_b))
+        return coverage("wi-testville")
+
+    yield write
+    packs.clear_cache()
+
+
+def _rows(out):
+    return {p["label"] or p["begins"][:12]: p for r in out["sections"] for p in r["subsections"]}
+
+
+def test_each_reason_a_paragraph_is_not_encoded_is_given(testville):
+    rows = _rows(testville())
+    assert rows["Village of T"]["not_encoded"] == "the code's title"  # declared for the opening
+    assert rows["§ 9-1 Dogs."]["not_encoded"] == "the section's heading"
+    assert rows["[Amended 1-1"]["not_encoded"].startswith("a history or reference note")
+    assert rows["D."]["not_encoded"].startswith("a subsection's title")
+    assert rows["E."]["not_encoded"] == "howling: the officer's finding"  # declared with anchors
+    assert rows["Cats are wel"]["not_encoded"] == "cats: no rule with a figure"  # declared for the section
+    assert rows["A."]["provisions"] == ["control.at_large"]
+
+
+def test_an_unquoted_sentence_in_a_quoted_paragraph_shows(testville):
+    out = testville()
+    a = _rows(out)["A."]
+    assert a["provisions"] == ["control.at_large"]
+    assert a["unquoted_sentences"] == ["the owner shall also carry a bag."]
+    assert any("carry a bag" in s for s in out["unquoted_sentences"])
+
+
+def test_forty_characters_of_a_quote_in_another_paragraph_do_not_encode_it(testville):
+    """B is quoted; C shares B's first forty characters but no provision quotes C."""
+    quote_b = "The owner of any dog shall keep it leashed at all times in the park near the pond."
+    out = testville(f'licensing:\n  half_tax_on_local_tax:\n    cite: {{section: "§ 9-1B", quote: "{quote_b}"}}\n')
+    assert _rows(out)["B."]["provisions"] == ["licensing.half_tax_on_local_tax"]
+    assert "§ 9-1 ¶5" in out["unaccounted"] and "§ 9-1 ¶4" not in out["unaccounted"]

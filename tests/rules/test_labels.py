@@ -8,7 +8,7 @@ import pytest
 from dogtag.rules import ask, load_pack, packs
 from dogtag.rules.licensing import late_fee_trigger_label
 
-TEXT = ("§ 1 A late fee of $4 is due from an owner who failed to obtain a license prior to March 15 "
+TEXT = ("§ 1 A late fee of $5 is due from an owner who failed to obtain a license prior to March 15 "
         "or within 20 days of acquiring ownership of a licensable dog.\n")
 PACK = """id: wi-labels
 name: Test Labels
@@ -17,10 +17,10 @@ inherits: wi
 text: labels.txt
 licensing:
   late_fee:
-    amount: {2020-01-01: "4.00"}
+    amount: {2020-01-01: "5.00"}
     renewal_before: {month: 3, day: 15}
     acquired_within: {days: 20}
-    cite: {section: "§ 1", quote: "A late fee of $4 is due from an owner who failed to obtain a license"}
+    cite: {section: "§ 1", quote: "A late fee of $5 is due from an owner who failed to obtain a license"}
 """
 
 
@@ -40,7 +40,7 @@ def test_the_late_fee_triggers_read_the_packs_own_dates_and_periods(labels_pack)
     assert late_fee_trigger_label(labels_pack, "acquisition") == "not licensed within 20 days of acquiring"
     assert late_fee_trigger_label(labels_pack, "licensable_age") == "not licensed by 5 months of age"
     fee = ask("wi-labels", "late_fee", {"born_on": "2020-01-01"}, date(2026, 3, 15)).to_json()["value"]
-    assert (fee["amount"], fee["trigger"], fee["deadline"]) == ("4.00", "renewal", "2026-03-14")
+    assert (fee["amount"], fee["trigger"], fee["deadline"]) == ("5.00", "renewal", "2026-03-14")
 
 
 def test_the_five_packs_say_april_1_and_30_days_because_their_texts_do():

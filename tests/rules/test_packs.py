@@ -29,7 +29,8 @@ def test_the_vendored_texts_are_the_ones_their_checksums_record():
 def test_it_loads_every_pack_once():
     first = all_packs()
     assert [p.id for p in first] == packs.pack_ids()
-    assert packs.pack_ids() == ["wi", "wi-benton", "wi-cedarburg", "wi-river-hills", "wi-sampson", "wi-webster"]
+    five = ["wi", "wi-benton", "wi-cedarburg", "wi-river-hills", "wi-sampson", "wi-webster"]
+    assert [p for p in packs.pack_ids() if (packs.LAW / f"{p}.yaml").exists()] == five
     assert all(a is b for a, b in zip(first, all_packs(), strict=True))
     assert all(p.chain[0] == "wi" for p in first)
 
@@ -77,6 +78,9 @@ def test_a_decision_is_plain_json():
         "notes": ["n"],
         "not_set": [{"key": "k", "citation": {"jurisdiction": "wi", "section": "s", "quote": "q"}}],
         "unconfirmed": [],
+        "status": "answered",
+        "text_incomplete": [],
+        "readings": [],
     }
 
 
@@ -134,8 +138,8 @@ def test_it_loads_a_good_test_pack(law):
         ),
         (
             GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE).replace("acquired_within", "acquired_in"),
-            "licensing.late_fee.acquired_within",
-            "acquired_in: Extra inputs",
+            "licensing.late_fee.acquired_in",
+            "Extra inputs",
         ),
         (
             GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE).replace('"5.00"}', '"5.00", 2000-01-01: "6.00"}'),
@@ -156,5 +160,4 @@ def test_it_rejects_a_bad_pack_naming_file_path_and_reason(law, body, path, reas
     with pytest.raises(PackError) as exc:
         _load(law, body)
     assert exc.value.file == "wi-test.yaml"
-    assert exc.value.path == path
-    assert reason in exc.value.reason
+    assert any(f == "wi-test.yaml" and p == path and reason in r for f, p, r in exc.value.errors), exc.value.errors

@@ -23,7 +23,7 @@ import pkgutil
 import re
 import threading
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from .amounts import LocalAmounts
 from .decision import Decision
+from .gaps import with_gaps
 from .schema import seal_sections
 
 
@@ -177,7 +178,9 @@ class Question:
         """`decide`, after refusing a fact outside a closed set the pack names."""
         if self.closed:
             self.check(pack, facts)
-        return self.decide(pack, facts, on, local)
+        decision = self.decide(pack, facts, on, local)
+        gaps = pack.text_gaps(self.name, on) if hasattr(pack, "text_gaps") else ()
+        return with_gaps(decision, gaps)
 
     @property
     def closed(self) -> bool:
@@ -205,8 +208,46 @@ CITATION_SCHEMA: dict[str, Any] = {
         "quote": _TEXT,
         "unconfirmed": {**_TEXT, "description": "why the text held does not confirm the figure"},
         "inferred": {**_TEXT, "description": "how a section number the text lost was restored"},
+        "reading": {**_TEXT, "description": "the reading the provision takes where the text allows another"},
+        "reading_status": {"type": "string", "enum": ["pending", "ruled"]},
+        "ruled_by": {
+            **_TEXT,
+            "description": "the Board resolution or attorney's opinion that ruled, its number and date",
+        },
+        "other_reading": {**_TEXT, "description": "the other reading and what it would change"},
+        "incomplete": {**_TEXT, "description": "the section's adopted text is cut off or missing in Dogtag"},
     },
     "required": ["jurisdiction", "section", "quote"],
+    "additionalProperties": False,
+}
+
+
+READING_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "section": _TEXT,
+        "reading": _TEXT,
+        "status": {"type": "string", "enum": ["pending", "ruled"]},
+        "label": _TEXT,
+        "other_reading": _TEXT,
+        "ruled_by": _TEXT,
+    },
+    "required": ["section", "reading", "status"],
+    "additionalProperties": False,
+}
+
+
+READING_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "section": _TEXT,
+        "reading": _TEXT,
+        "status": {"type": "string", "enum": ["pending", "ruled"]},
+        "label": _TEXT,
+        "other_reading": _TEXT,
+        "ruled_by": _TEXT,
+    },
+    "required": ["section", "reading", "status"],
     "additionalProperties": False,
 }
 
@@ -231,6 +272,9 @@ def decision_schema(*values: dict[str, Any] | None) -> dict[str, Any]:
                 },
             },
             "unconfirmed": {"type": "array", "items": _TEXT},
+            "status": {"type": "string", "enum": ["answered", "text_incomplete"]},
+            "text_incomplete": {"type": "array", "items": _TEXT},
+            "readings": {"type": "array", "items": READING_SCHEMA},
         },
         "required": ["value", "citations", "notes", "not_set", "unconfirmed"],
         "additionalProperties": False,
@@ -260,7 +304,7 @@ _QUESTIONS: dict[str, Question] = {}
 QUESTIONS: Mapping[str, Question] = MappingProxyType(_QUESTIONS)
 # Reentrant: loading a pack loads its parent and the topics while holding it.
 LOCK = threading.RLock()
-_NOT_TOPICS = {"cli", "catalogue", "packs", "schema", "decision", "amounts", "dates"}
+_NOT_TOPICS = {"cli", "catalogue", "packs", "schema", "decision", "amounts", "dates", "state_limits", "gaps"}
 
 
 def question(name: str, *, facts: type[BaseModel], doc: str, value: type | None = None):
@@ -323,10 +367,12 @@ def ask(
     facts: Mapping[str, Any],
     on: date,
     local_amounts: Mapping[str, Mapping[Any, Any]] | LocalAmounts | None = None,
+    rulings: Iterable[tuple[str, Any]] = (),
 ) -> Decision:
-    """Answer `question` under `jurisdiction`'s law on date `on` for `facts`."""
-    from .packs import load_pack
+    """Answer `question` under `jurisdiction`'s law on date `on` for `facts`; `rulings` are the
+    municipality's (reading id, `schema.Ruled`), applied from each one's date."""
+    from .packs import pack_on
 
     q = get_question(question)
-    pack = load_pack(jurisdiction)
+    pack = pack_on(jurisdiction, on, rulings)
     return q.answer(pack, q.facts.model_validate(dict(facts)), on, LocalAmounts.of(local_amounts))

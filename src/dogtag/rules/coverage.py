@@ -77,7 +77,7 @@ _RULE_WORDS = re.compile(r"\b(?:shall|may|must|means|is|are|includes?|unlawful|n
 
 def _structural(para: str, heading: str, first: bool) -> str | None:
     """Why a paragraph carries no rule of its own: the heading, a history note, a title."""
-    if first and normalise(heading)[:30] in normalise(para) and len(para) <= len(heading) + 40:
+    if first and heading and normalise(heading)[:30] in normalise(para) and len(para) <= len(heading) + 40:
         return "the section's heading"
     if _HISTORY.search(para):
         return "a history or reference note (amendments, the statute referred to): no rule"
@@ -125,33 +125,116 @@ def questions_reading(path: str) -> list[str]:
     return sorted(naming or readers)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.;])\s+(?=\S)")
+
+
+def _intervals(quotes: list[tuple[str, str]], paras: list[str]) -> list[list[tuple[int, int, str]]]:
+    """For each paragraph (normalised), the spans of its words that a provision quotes: (start,
+    end, provision path). A quote is found in the section's paragraphs joined, so one quoting
+    across two paragraphs covers the end of the one and the start of the other."""
+    joined, starts, at = [], [], 0
+    for p in paras:
+        starts.append(at)
+        joined.append(p)
+        at += len(p) + 1
+    text = " ".join(joined)
+    spans: list[list[tuple[int, int, str]]] = [[] for _ in paras]
+    for path, quote in quotes:
+        if not quote:
+            continue
+        found = [m.start() for m in re.finditer(re.escape(quote), text)]
+        for begin in found:
+            end = begin + len(quote)
+            for i, p_start in enumerate(starts):
+                p_end = p_start + len(paras[i])
+                if begin < p_end and end > p_start:
+                    spans[i].append((max(begin, p_start) - p_start, min(end, p_end) - p_start, path))
+    return spans
+
+
+def _sentences(para: str) -> list[tuple[int, int]]:
+    out, at = [], 0
+    for part in _SENTENCE_END.split(para):
+        begin = para.index(part, at)
+        out.append((begin, begin + len(part)))
+        at = begin + len(part)
+    return out
+
+
+def _unquoted(para: str, spans: list[tuple[int, int, str]], anchors: list[str]) -> list[str]:
+    """The sentences of an encoded paragraph no provision quotes and no declaration names: a
+    sentence is quoted where a quote covers at least half of it (or 40 characters)."""
+    out = []
+    for begin, end in _sentences(para):
+        sentence = para[begin:end]
+        if len(sentence) < 12 or _LABEL_ONLY.match(sentence):
+            continue
+        covered = sum(max(0, min(end, e) - max(begin, b)) for b, e, _ in spans)
+        if covered >= min(40, (end - begin) / 2):
+            continue
+        if any(normalise(a) in sentence for a in anchors):
+            continue
+        out.append(sentence)
+    return out
+
+
+_LABEL_ONLY = re.compile(r"^\W*(?:\(?\w{1,4}[.)]\s*)+$")
+
+
+def _gap_rows(pack: Pack) -> list[dict]:
+    return [
+        {
+            "section": g.section,
+            "text": g.text,
+            "stops_after": g.stops_after,
+            "last_words": g.last_words,
+            "known": g.known,
+            "questions": list(g.questions),
+            "full_text_from": g.full_text_from.isoformat() if g.full_text_from else None,
+            "message": g.message(),
+        }
+        for g in pack.meta.text_gaps
+    ]
+
+
+OPENING = "(before the first heading)"
+
+
 def coverage(pack_id: str) -> dict:
     pack = load_pack(pack_id)
     own = [(path, cites) for path, origin, cites in pack.provisions() if origin == pack.id]
     starts = _starts(pack)
     placed = sorted((at, section) for section, _, at in starts if at is not None)
+    if placed and pack.text[: placed[0][0]].strip():
+        # the text before the first heading is read too: a section whose heading was lost there
+        # is reported, not skipped
+        starts.insert(0, (OPENING, "", 0))
+        placed.insert(0, (0, OPENING))
     ends = {
         section: (placed[i + 1][0] if i + 1 < len(placed) else len(pack.text)) for i, (_, section) in enumerate(placed)
     }
-    reasons: dict[str, list] = {}
-    for n in pack.meta.not_encoded:
-        reasons.setdefault(n.section, []).append(n)
-    rows, unaccounted = [], []
+    gaps = {g.section: g for g in pack.meta.text_gaps}
+    rows, unaccounted, unquoted_all = [], [], []
     for section, title, at in starts:
+        reasons = [n for n in pack.meta.not_encoded if within(section, n.section) or within(n.section, section)]
         cited = [(path, cite) for path, cites in own for cite in cites if within(cite.section, section)]
+        if section == OPENING:
+            cited = [(path, cite) for path, cites in own for cite in cites]
         provisions = sorted({path for path, _ in cited})
-        section_reason = next((n.reason for n in reasons.get(section, []) if not n.anchors), None)
+        section_reason = next((n.reason for n in reasons if not n.anchors and n.section == section), None)
+        anchors = [a for n in reasons for a in n.anchors]
         subsections = []
         if at is not None:
-            for i, para in enumerate(_paragraphs(pack, pack.text[at : ends[section]]), start=1):
-                words = normalise(para)
-                hits = sorted({path for path, cite in cited if _same_words(normalise(cite.quote), words)})
-                reason = next(
-                    (n.reason for n in reasons.get(section, []) if any(normalise(a) in words for a in n.anchors)), None
-                )
+            paras = _paragraphs(pack, pack.text[at : ends[section]])
+            words = [normalise(p) for p in paras]
+            spans = _intervals([(path, normalise(cite.quote)) for path, cite in cited], words)
+            for i, para in enumerate(paras, start=1):
+                hits = sorted({path for _, _, path in spans[i - 1]})
+                reason = next((n.reason for n in reasons if any(normalise(a) in words[i - 1] for a in n.anchors)), None)
                 if not hits and reason is None:
                     reason = _structural(para, title, i == 1) or section_reason
                 label = _LABEL.match(para)
+                unquoted = _unquoted(words[i - 1], spans[i - 1], anchors) if hits and not section_reason else []
                 row = {
                     "paragraph": f"{section} ¶{i}",
                     "label": label.group(1) if label else None,
@@ -159,12 +242,15 @@ def coverage(pack_id: str) -> dict:
                     "provisions": hits,
                     "questions": sorted({q for path in hits for q in questions_reading(path)}),
                     "not_encoded": None if hits else reason,
+                    "unquoted_sentences": unquoted,
                 }
                 subsections.append(row)
+                unquoted_all += [f"{row['paragraph']}: {u[:80]}" for u in unquoted]
                 if not hits and reason is None:
                     unaccounted.append(row["paragraph"])
         elif not provisions and section_reason is None:
             unaccounted.append(section)
+        gap = gaps.get(section)
         rows.append(
             {
                 "section": section,
@@ -172,40 +258,44 @@ def coverage(pack_id: str) -> dict:
                 "provisions": provisions,
                 "questions": sorted({q for path in provisions for q in questions_reading(path)}),
                 "not_encoded": section_reason,
+                "text": gap.text if gap else "complete",
                 "subsections": subsections,
             }
         )
     listed = {r["section"] for r in rows}
+    extra = []
     for path, cites in own:  # cited sections the headings do not name (numbers lost in the text)
         for c in cites:
-            if not any(within(c.section, known) for known in listed):
-                rows.append(
-                    {
-                        "section": c.section,
-                        "heading": None,
-                        "provisions": [path],
-                        "questions": questions_reading(path),
-                        "not_encoded": None,
-                        "subsections": [],
-                    }
-                )
+            if not any(within(c.section, known) for known in listed - {OPENING}):
+                extra.append((c.section, [path], questions_reading(path), None))
                 listed.add(c.section)
-    for section, entries in reasons.items():
-        if section not in listed:
-            rows.append(
-                {
-                    "section": section,
-                    "heading": None,
-                    "provisions": [],
-                    "questions": [],
-                    "not_encoded": entries[0].reason,
-                    "subsections": [],
-                }
-            )
+    for n in pack.meta.not_encoded:
+        if n.section not in listed:
+            extra.append((n.section, [], [], n.reason))
+            listed.add(n.section)
+    for g in pack.meta.text_gaps:
+        if g.section not in listed:
+            extra.append((g.section, [], [], None))
+            listed.add(g.section)
+    for section, provisions, questions, reason in extra:
+        gap = gaps.get(section)
+        rows.append(
+            {
+                "section": section,
+                "heading": None,
+                "provisions": provisions,
+                "questions": questions,
+                "not_encoded": reason,
+                "text": gap.text if gap else "complete",
+                "subsections": [],
+            }
+        )
     return {
         "jurisdiction": pack.id,
         "text": pack.meta.text,
         "sections": rows,
         "paragraphs": sum(len(r["subsections"]) for r in rows),
         "unaccounted": unaccounted,
+        "unquoted_sentences": unquoted_all,
+        "cut_off": _gap_rows(pack),
     }

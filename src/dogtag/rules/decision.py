@@ -27,6 +27,22 @@ class Citation:
     quote: str
     unconfirmed: str | None = None
     inferred: str | None = None
+    # A reading the provision picked where the text allows another (`choice`): `reading_status`
+    # "pending" until the municipality rules, "ruled" with `ruled_by`; `other_reading` is the
+    # other reading and what it would change.
+    reading: str | None = None
+    reading_status: str | None = None
+    ruled_by: str | None = None
+    other_reading: str | None = None
+    # The section's adopted text is cut off or missing here: what staff are told (`text_gaps`).
+    incomplete: str | None = None
+
+    @property
+    def pending(self) -> bool:
+        return self.reading_status == "pending"
+
+
+PENDING_LABEL = "Dogtag's reading — awaiting your attorney's ruling"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +67,35 @@ class Decision:
             "notes": list(self.notes),
             "not_set": [to_json(n) for n in self.not_set],
             "unconfirmed": self.unconfirmed(),
+            "status": self.status,
+            "text_incomplete": self.text_incomplete(),
+            "readings": self.readings(),
         }
+
+    @property
+    def status(self) -> str:
+        """`text_incomplete` where the answer rests on a section whose adopted text Dogtag lacks."""
+        return "text_incomplete" if any(c.incomplete for c in self.citations) else "answered"
+
+    def text_incomplete(self) -> list[str]:
+        """What staff are told of each cut-off or missing section the answer rests on."""
+        return list(dict.fromkeys(c.incomplete for c in self.citations if c.incomplete))
+
+    def readings(self) -> list[dict[str, Any]]:
+        """Each reading of contestable text the answer used: pending (Dogtag's default, with the
+        other reading and what it would change) or ruled (by whom)."""
+        out: dict[str, dict[str, Any]] = {}
+        for c in self.citations:
+            if c.reading_status and c.reading not in out:
+                row = {"section": c.section, "reading": c.reading, "status": c.reading_status}
+                if c.pending:
+                    row["label"] = PENDING_LABEL
+                if c.other_reading:
+                    row["other_reading"] = c.other_reading
+                if c.ruled_by:
+                    row["ruled_by"] = c.ruled_by
+                out[c.reading] = row
+        return list(out.values())
 
     def unconfirmed(self) -> list[str]:
         """Every figure the decision used that the text held does not confirm, with why."""
@@ -78,6 +122,9 @@ def to_json(value: Any) -> Any:
             out["unconfirmed"] = value.unconfirmed
         if value.inferred:
             out["inferred"] = value.inferred
+        for key in ("reading", "reading_status", "ruled_by", "other_reading", "incomplete"):
+            if getattr(value, key):
+                out[key] = getattr(value, key)
         return out
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}

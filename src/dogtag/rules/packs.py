@@ -21,16 +21,19 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from datetime import date
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ValidationError, model_validator
 
-from .catalogue import LOCK, load_topics
-from .schema import SECTIONS, Cite, Dated, Strict
+from .catalogue import LOCK, QUESTIONS, load_topics
+from .decision import Citation
+from .schema import SECTIONS, Cite, Dated, Provision, Ruled, Strict
+from .state_limits import state_limit_errors
 
 LAW = Path(__file__).resolve().parent.parent / "law"
 TEXTS = LAW / "texts"
@@ -47,13 +50,19 @@ META_KEYS = (
     "not_encoded",
     "inferred_numbers",
     "paragraphs",
+    "text_gaps",
 )
 
 
 class PackError(ValueError):
-    def __init__(self, file: str, path: str, reason: str):
+    """A pack that does not validate. `file`, `path`, `reason`: the first error; `errors`: every
+    error found (file, path, reason), so an author fixes them in one pass."""
+
+    def __init__(self, file: str, path: str, reason: str, more: Iterable[tuple[str, str, str]] = ()):
         self.file, self.path, self.reason = file, path, reason
-        super().__init__(f"{file}: {path or '(top)'}: {reason}")
+        self.errors = [(file, path, reason), *more]
+        lines = [f"{f}: {p or '(top)'}: {r}" for f, p, r in self.errors]
+        super().__init__(lines[0] if len(lines) == 1 else f"{len(lines)} errors:\n" + "\n".join(lines))
 
 
 class Heading(Strict):
@@ -97,6 +106,40 @@ class InferredNumber(Strict):
     note: str
 
 
+class TextGap(Strict):
+    """A section whose adopted text the transcription cuts off (`text: incomplete`, stopping after
+    `stops_after`, its last words `last_words` quoted) or lacks altogether (`text: missing`).
+    `known`: what is known of it up to the cut (or from elsewhere); `questions`: those whose
+    answer depends on it, which answer status text_incomplete naming it. `full_text_from`: the day
+    from which a pack update carries the full adopted text (answers from then on no longer cite
+    the gap)."""
+
+    section: str
+    text: Literal["incomplete", "missing"]
+    stops_after: str | None = None
+    last_words: str | None = None
+    known: str
+    questions: list[str] = []
+    full_text_from: date | None = None
+
+    @model_validator(mode="after")
+    def _where_it_stops(self) -> TextGap:
+        if self.text == "incomplete" and not (self.stops_after and self.last_words):
+            raise ValueError("an incomplete text says where it stops: stops_after and last_words")
+        return self
+
+    def message(self) -> str:
+        where = f" after {self.stops_after}" if self.text == "incomplete" else ""
+        return f"the adopted text of {self.section}{where} is not in Dogtag: ask the clerk for it"
+
+    def in_force(self, on: date) -> bool:
+        return self.full_text_from is None or on < self.full_text_from
+
+    def citation(self, jurisdiction: str) -> Citation:
+        quote = self.last_words or ""
+        return Citation(jurisdiction, self.section, quote, incomplete=f"{self.message()} (known: {self.known})")
+
+
 class _Meta(Strict):
     id: str
     name: str
@@ -108,6 +151,7 @@ class _Meta(Strict):
     not_encoded: list[NotEncoded] = []
     inferred_numbers: list[InferredNumber] = []
     paragraphs: Paragraphs = Paragraphs()
+    text_gaps: list[TextGap] = []
 
 
 # libyaml's parser where it is installed (the packs are read at every process start), else PyYAML's own.
@@ -193,32 +237,69 @@ class Pack:
                 if value is not None and (name, key) in self.origins:
                     yield f"{name}.{key}", self.origins[(name, key)], list(_cites(value))
 
+    def readings(self) -> Iterator[tuple[str, str, Provision]]:
+        """Every provision in force here that makes a `choice`: (reading id, declaring pack, it)."""
+        seen = set()
+        for name, model in self.sections.items():
+            for key in type(model).model_fields:
+                origin = self.origins.get((name, key))
+                if origin is None:
+                    continue
+                for _, _, provision, at in _cites_with_flags(getattr(model, key), None, None, f"{name}.{key}"):
+                    if provision is not None and id(provision) not in seen:
+                        seen.add(id(provision))
+                        yield reading_id(provision, at), origin, provision
+
+    def recorded_rulings(self) -> list[tuple[str, Ruled]]:
+        """The rulings the pack itself records on its readings (reading id, ruling)."""
+        return [(rid, r) for rid, _, p in self.readings() if p.reading for r in p.reading.ruled]
+
+    def text_gaps(self, question: str, on: date) -> list[Citation]:
+        """The cut-off or missing sections `question` depends on here on `on`, as citations."""
+        return [
+            gap.citation(pid)
+            for pid in self.chain
+            for gap in self.metas[pid].text_gaps
+            if question in gap.questions and gap.in_force(on)
+        ]
+
     def __repr__(self) -> str:
         return f"<Pack {self.id}>"
 
 
 def _cites(value: Any) -> Iterator[Cite]:
-    for cite, _ in _cites_with_flags(value, None):
+    for cite, _, _, _ in _cites_with_flags(value, None):
         yield cite
 
 
-def _cites_with_flags(value: Any, unconfirmed: str | None) -> Iterator[tuple[Cite, str | None]]:
-    """Every Cite under `value`, with the `unconfirmed:` of the nearest provision declaring one."""
+def _cites_with_flags(
+    value: Any, unconfirmed: str | None, provision: Provision | None = None, path: str = "", at: str = ""
+) -> Iterator[tuple[Cite, str | None, Provision | None, str]]:
+    """Every Cite under `value` (whose key path is `path`), with the `unconfirmed:` of the nearest
+    provision declaring one, and the nearest provision making a `choice` with its key path `at`."""
     if isinstance(value, Cite):
-        yield value, unconfirmed
+        yield value, unconfirmed, provision, at
     elif isinstance(value, BaseModel):
         own = getattr(value, "unconfirmed", None)
+        flag = own if isinstance(own, str) else unconfirmed
+        if isinstance(value, Provision) and value.choice:
+            provision, at = value, path
         for key in type(value).model_fields:
-            yield from _cites_with_flags(getattr(value, key), own if isinstance(own, str) else unconfirmed)
+            yield from _cites_with_flags(getattr(value, key), flag, provision, f"{path}.{key}", at)
     elif isinstance(value, Dated):
-        for v in value.values:
-            yield from _cites_with_flags(v, unconfirmed)
+        for start, v in zip(value.starts, value.values, strict=True):
+            yield from _cites_with_flags(v, unconfirmed, provision, f"{path}.{start.isoformat()}", at)
     elif isinstance(value, dict):
-        for v in value.values():
-            yield from _cites_with_flags(v, unconfirmed)
+        for k, v in value.items():
+            yield from _cites_with_flags(v, unconfirmed, provision, f"{path}.{k}", at)
     elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _cites_with_flags(v, unconfirmed)
+        for i, v in enumerate(value):
+            yield from _cites_with_flags(v, unconfirmed, provision, f"{path}.{i}", at)
+
+
+def reading_id(provision: Provision, path: str) -> str:
+    """The name a ruling gives a provision's reading: its own `reading.id`, else its key path."""
+    return provision.reading.id if provision.reading and provision.reading.id else path
 
 
 def within(cited: str, section: str) -> bool:
@@ -305,14 +386,87 @@ def load_pack(pack_id: str) -> Pack:
     return pack
 
 
+_RULED: dict[tuple[str, tuple[tuple[str, Ruled], ...]], Pack] = {}
+
+
+def with_rulings(pack_id: str, rulings: dict[str, Ruled]) -> Pack:
+    """The pack with the municipality's rulings in force (reading id -> the ruling) overlaid: a
+    reading ruled `other` answers by the other reading's fields; each ruled reading is cited as
+    ruled, by whom. Built once per set of rulings."""
+    base = load_pack(pack_id)
+    if not rulings:
+        return base
+    key = (pack_id, tuple(sorted(rulings.items(), key=lambda kv: kv[0])))
+    pack = _RULED.get(key)
+    if pack is None:
+        with LOCK:
+            pack = _RULED.get(key)
+            if pack is None:
+                pack = _RULED[key] = _load(pack_id, (), dict(rulings))
+    return pack
+
+
+def rulings_on(pack: Pack, on: date, rulings: Iterable[tuple[str, Ruled]] = ()) -> dict[str, Ruled]:
+    """The ruling in force on `on` for each reading: the latest dated on or before `on`, among
+    those the pack records and `rulings` (the municipality's, from its database)."""
+    known = {rid for rid, _, _ in pack.readings()}
+    latest: dict[str, Ruled] = {}
+    for rid, ruling in (*pack.recorded_rulings(), *rulings):
+        if rid in known and ruling.on <= on and (rid not in latest or ruling.on >= latest[rid].on):
+            latest[rid] = ruling
+    return latest
+
+
+def pack_on(pack_id: str, on: date, rulings: Iterable[tuple[str, Ruled]] = ()) -> Pack:
+    """The pack a question on `on` reads: with the rulings in force that day overlaid."""
+    base = load_pack(pack_id)
+    if not rulings and not base.has_recorded_rulings:
+        return base
+    return with_rulings(pack_id, rulings_on(base, on, rulings))
+
+
 def clear_cache() -> None:
     """Forget loaded packs (tests that swap the law folder); never needed while serving."""
     with LOCK:
         _PACKS.clear()
         _IDS.clear()
+        _RULED.clear()
 
 
-def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
+def _overlay(raw: Any, path: str, rulings: dict[str, Ruled]) -> Any:
+    """`raw` (a section's provisions as read) with each provision ruled `other` replaced by its
+    other reading: the `set` fields merged over it and its `choice` the other one."""
+    if isinstance(raw, dict):
+        out = {k: _overlay(v, f"{path}.{k.isoformat() if isinstance(k, date) else k}", rulings) for k, v in raw.items()}
+        reading = raw.get("reading") if isinstance(raw.get("reading"), dict) else None
+        if "choice" in raw and reading and reading.get("other"):
+            ruling = rulings.get(reading.get("id") or path)
+            if ruling is not None and ruling.reading == "other":
+                other = reading["other"]
+                out = {**out, **(other.get("set") or {}), "choice": other.get("choice")}
+        return out
+    if isinstance(raw, list):
+        return [_overlay(v, f"{path}.{i}", rulings) for i, v in enumerate(raw)]
+    return raw
+
+
+def _bind(cite: Cite, origin: str, unconfirmed, inferred, provision, at: str, rulings: dict[str, Ruled]) -> None:
+    if provision is None:
+        cite.bind(origin, unconfirmed, inferred)
+        return
+    reading = provision.reading
+    rid = reading_id(provision, at)
+    ruling = rulings.get(rid)
+    other = reading.other if reading else None
+    if ruling is None:
+        other_words = f"{other.choice} (would change: {other.changes})" if other else None
+        cite.bind(origin, unconfirmed, inferred, provision.choice, "pending", None, other_words)
+    else:
+        cite.bind(origin, unconfirmed, inferred, provision.choice, "ruled", ruling.describe(), None)
+
+
+def _load(pack_id: str, below: tuple[str, ...], rulings: dict[str, Ruled] | None = None) -> Pack:
+    rulings = rulings or {}
     file = f"{pack_id}.yaml"
     path = _pack_file(pack_id)
     if path is None:
@@ -320,30 +474,35 @@ def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
     raw = read_yaml(path)
     if not isinstance(raw, dict):
         raise PackError(file, "", "a pack is a mapping")
+    errors: list[tuple[str, str, str]] = []
     for key in raw:
         if key not in META_KEYS and key not in SECTIONS:
-            raise PackError(file, str(key), f"unknown section; known: {', '.join(sorted(SECTIONS))}")
+            errors.append((file, str(key), f"unknown section; known: {', '.join(sorted(SECTIONS))}"))
     try:
         meta = _Meta.model_validate({k: raw[k] for k in META_KEYS if k in raw})
     except ValidationError as exc:
-        err = exc.errors()[0]
-        raise PackError(file, _error_path(err), err["msg"]) from None
+        errors += [(file, _error_path(e), e["msg"]) for e in exc.errors()]
+        raise PackError(*errors[0], errors[1:]) from None
     if meta.id != pack_id:
-        raise PackError(file, "id", f"id {meta.id!r} does not match the file name")
+        errors.append((file, "id", f"id {meta.id!r} does not match the file name"))
     text_path = path.parent / "texts" / meta.text
     if not text_path.exists():
         text_path = TEXTS / meta.text
     if not text_path.exists():
-        raise PackError(file, "text", f"no text {meta.text!r} in {path.parent / 'texts'}")
+        errors.append((file, "text", f"no text {meta.text!r} in {path.parent / 'texts'}"))
+        raise PackError(*errors[0], errors[1:])
     text = text_path.read_text(encoding="utf-8")
 
     parent: Pack | None = None
     if meta.inherits is not None:
         if meta.inherits in below + (pack_id,):
-            raise PackError(file, "inherits", f"inheritance cycle through {meta.inherits!r}")
-        if _pack_file(meta.inherits) is None:
-            raise PackError(file, "inherits", f"inherits unknown pack {meta.inherits!r}")
-        parent = load_pack(meta.inherits) if not below else _load(meta.inherits, below + (pack_id,))
+            errors.append((file, "inherits", f"inheritance cycle through {meta.inherits!r}"))
+        elif _pack_file(meta.inherits) is None:
+            errors.append((file, "inherits", f"inherits unknown pack {meta.inherits!r}"))
+        else:
+            parent = load_pack(meta.inherits) if not below else _load(meta.inherits, below + (pack_id,))
+        if parent is None:
+            raise PackError(*errors[0], errors[1:])
 
     raw_sections: dict[str, dict] = {}
     origins: dict[tuple[str, str], str] = {}
@@ -352,22 +511,20 @@ def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
         inherited = dict(parent.raw_sections.get(name, {})) if parent else {}
         own = raw.get(name) or {}
         if not isinstance(own, dict):
-            raise PackError(file, name, "a section is a mapping of provisions")
+            errors.append((file, name, "a section is a mapping of provisions"))
+            continue
         if not inherited and not own:
             continue
         merged = {**inherited, **own}
         for key in merged:
             origins[(name, key)] = pack_id if key in own else parent.origins[(name, key)]
         try:
-            sections[name] = model.model_validate(merged)
+            sections[name] = model.model_validate(_overlay(merged, name, rulings) if rulings else merged)
         except ValidationError as exc:
-            errors = exc.errors()
-            err = errors[0]
-            origin = origins.get((name, str(err["loc"][0])), pack_id) if err["loc"] else pack_id
-            also = "; ".join(f"{name}.{_error_path(e)}: {e['msg']}" for e in errors[1:4])
-            raise PackError(
-                f"{origin}.yaml", f"{name}.{_error_path(err)}", err["msg"] + (f" (also {also})" if also else "")
-            ) from None
+            for err in exc.errors():
+                origin = origins.get((name, str(err["loc"][0])), pack_id) if err["loc"] else pack_id
+                errors.append((f"{origin}.yaml", f"{name}.{_error_path(err)}", err["msg"]))
+            continue
         raw_sections[name] = merged
 
     metas = {**(parent.metas if parent else {}), pack_id: meta}
@@ -376,19 +533,30 @@ def _load(pack_id: str, below: tuple[str, ...]) -> Pack:
         for key in type(model).model_fields:
             value = getattr(model, key)
             origin = origins.get((name, key))
-            for cite, unconfirmed in _cites_with_flags(value, None):
+            for cite, unconfirmed, provision, at in _cites_with_flags(value, None, None, f"{name}.{key}"):
                 declared = metas[origin]
                 inferred = next((i.note for i in declared.inferred_numbers if within(cite.section, i.section)), None)
-                cite.bind(origin, unconfirmed, inferred)
+                _bind(cite, origin, unconfirmed, inferred, provision, at, rulings)
                 if origin == pack_id and normalise(cite.quote) not in normalised:
                     missing = f"quote {cite.quote!r} ({cite.section}) is not in {meta.text}"
-                    raise PackError(file, f"{name}.{key}", missing)
+                    errors.append((file, f"{name}.{key}", missing))
     for i, entry in enumerate(meta.outline):
         if normalise(entry.heading) not in normalised:
-            raise PackError(file, f"outline.{i}.heading", f"{entry.heading!r} is not in {meta.text}")
+            errors.append((file, f"outline.{i}.heading", f"{entry.heading!r} is not in {meta.text}"))
+    for i, gap in enumerate(meta.text_gaps):
+        if gap.last_words and normalise(gap.last_words) not in normalised:
+            errors.append((file, f"text_gaps.{i}.last_words", f"{gap.last_words!r} is not in {meta.text}"))
+        for q in gap.questions:
+            if q not in QUESTIONS:
+                errors.append((file, f"text_gaps.{i}.questions", f"no question {q!r}"))
+    if parent is not None:
+        errors += state_limit_errors(file, pack_id, sections, origins, load_pack(parent.chain[0]))
+    if errors:
+        raise PackError(*errors[0], errors[1:])
     chain = (parent.chain if parent else ()) + (pack_id,)
     pack = Pack(meta, file, text, chain, raw_sections, origins, sections)
     pack.__dict__["metas"] = metas  # set while building, before anyone reads the pack
+    pack.__dict__["has_recorded_rulings"] = bool(pack.recorded_rulings())
     return pack
 
 

@@ -78,8 +78,27 @@ class Cite:
         self.section, self.quote = section, quote
         self.citation = Citation("", section, quote)
 
-    def bind(self, jurisdiction: str, unconfirmed: str | None = None, inferred: str | None = None) -> None:
-        self.citation = Citation(jurisdiction, self.section, self.quote, unconfirmed, inferred)
+    def bind(
+        self,
+        jurisdiction: str,
+        unconfirmed: str | None = None,
+        inferred: str | None = None,
+        reading: str | None = None,
+        reading_status: str | None = None,
+        ruled_by: str | None = None,
+        other_reading: str | None = None,
+    ) -> None:
+        self.citation = Citation(
+            jurisdiction,
+            self.section,
+            self.quote,
+            unconfirmed,
+            inferred,
+            reading,
+            reading_status,
+            ruled_by,
+            other_reading,
+        )
 
     def __repr__(self) -> str:
         return f"Cite(section={self.section!r}, quote={self.quote!r})"
@@ -92,31 +111,66 @@ class Cite:
         return core_schema.union_schema([core_schema.is_instance_schema(cls), from_fields], mode="left_to_right")
 
 
-class Alternative(Strict):
-    """The other reading of a text that allows two: what it says, and what it would change in
-    the answer (`would_change`), shown beside the pack's `choice` until the municipality rules."""
+class Ruled(Strict):
+    """A municipality's ruling on a reading: by a Board resolution or an attorney's opinion, its
+    number and the day it takes effect; `reading` is the one it adopts (Dogtag's `choice`, or the
+    `other`). Answers for days before `on` keep the reading in force then."""
 
-    reading: str
-    would_change: str
+    by: Literal["board_resolution", "attorney_opinion"]
+    number: str
+    on: date
+    reading: Literal["choice", "other"] = "choice"
+
+    def describe(self) -> str:
+        who = "Board resolution" if self.by == "board_resolution" else "attorney's opinion"
+        return f"{who} {self.number} of {self.on.isoformat()}"
+
+
+class Example(Strict):
+    """A question asked on both readings, so the administrator sees both answers before ruling."""
+
+    question: str
+    on: date
+    facts: dict[str, Any] = {}
+
+
+class OtherReading(Strict):
+    """The other reading the text allows: in words, what it would change, and the provision's
+    fields under it (`set`, merged over the provision when it is ruled)."""
+
+    choice: str
+    changes: str
+    set: dict[str, Any] = {}
+
+
+class Reading(Strict):
+    """How a `choice` waits for a ruling: `id` names it for rulings (default: the provision's key
+    path), `other` the other reading, `ruled` the rulings the pack itself records."""
+
+    id: str | None = None
+    other: OtherReading | None = None
+    example: Example | None = None
+    ruled: list[Ruled] = []
 
 
 class Provision(Strict):
     """`also`: the other subsections whose words the provision encodes (cited beside `cite`);
-    `alternative`: where the text allows two readings, the one `choice` did not take;
-    `not_moved`: why a period this provision sets keeps a last day that falls on a Sunday or legal
-    holiday instead of moving it under s. 990.001(4)(b) (`rules.time`), a reading awaiting a ruling."""
+    `choice`: the reading picked where the text is ambiguous, pending until ruled (`reading`, with
+    the other reading the text allows); `not_moved`: why a period this provision sets keeps a last
+    day that falls on a Sunday or legal holiday instead of moving it under s. 990.001(4)(b)
+    (`rules.time`), a reading awaiting a ruling."""
 
     cite: Cite
     also: list[Cite] = []
     choice: str | None = None
-    alternative: Alternative | None = None
+    reading: Reading | None = None
     unconfirmed: str | None = None
     not_moved: str | None = None
 
     @model_validator(mode="after")
-    def _alternative_to_a_choice(self) -> Provision:
-        if self.alternative is not None and not self.choice:
-            raise ValueError("an alternative reading needs the choice it is the alternative to")
+    def _reading_needs_choice(self) -> Provision:
+        if self.reading is not None and not self.choice:
+            raise ValueError("a reading (other, ruled) belongs to a provision's `choice`")
         return self
 
     def citations(self) -> tuple[Citation, ...]:

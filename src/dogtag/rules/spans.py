@@ -19,10 +19,10 @@ def choice_notes(rule: Provision) -> tuple[str, ...]:
     two, the other reading and what it would change, as a second note."""
     if not rule.choice:
         return ()
-    if rule.alternative is None:
+    if rule.reading is None or rule.reading.other is None:
         return (rule.choice,)
-    other = rule.alternative
-    return (rule.choice, f"{ALTERNATIVE}: {other.reading}; it would change: {other.would_change}")
+    other = rule.reading.other
+    return (rule.choice, f"{ALTERNATIVE}: {other.choice}; it would change: {other.changes}")
 
 
 class Days(Provision):
