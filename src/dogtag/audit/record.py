@@ -4,6 +4,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.forms.models import model_to_dict
 
+from dogtag.audit.action_names import Action
 from dogtag.audit.models import AuditEvent
 
 
@@ -21,14 +22,14 @@ def snapshot(obj) -> dict:
     return json.loads(json.dumps(data, cls=_Encoder))
 
 
-def save_and_record(obj, *, acting_user, action: str, before: dict | None = None):
+def save_and_record(obj, *, acting_user, action: Action | str, before: dict | None = None):
     """Save the row and write its one audit event: the end of every action that changes one record."""
     obj.save()
     record(acting_user=acting_user, action=action, obj=obj, before=before)
     return obj
 
 
-def record(*, acting_user, action: str, obj, before: dict | None = None) -> AuditEvent:
+def record(*, acting_user, action: Action | str, obj, before: dict | None = None) -> AuditEvent:
     """One audit row for one change; must run inside the action's transaction."""
     assert transaction.get_connection().in_atomic_block, "audit.record runs inside the action's transaction"
     found = event(acting_user=acting_user, action=action, obj=obj, before=before)
@@ -36,9 +37,10 @@ def record(*, acting_user, action: str, obj, before: dict | None = None) -> Audi
     return found
 
 
-def event(*, acting_user, action: str, obj, before: dict | None = None) -> AuditEvent:
-    """The audit row `record` writes, not yet saved: for an action that writes its rows and their
-    events in one statement (licensing's issue on PostgreSQL), which fills in the ids."""
+def event(*, acting_user, action: Action | str, obj, before: dict | None = None) -> AuditEvent:
+    """The audit row `record` writes, not yet saved."""
+    if action not in Action.values:
+        raise ValueError(f"{action!r} is not an audit action: add it to audit.action_names.Action")
     return AuditEvent(
         municipality_id=getattr(obj, "municipality_id", None),
         actor=acting_user if acting_user and acting_user.is_authenticated else None,

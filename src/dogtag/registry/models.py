@@ -5,14 +5,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today  # noqa: F401 - `today` is the fields' default (migrations name it here)
 from dogtag.registry.names import person_key
-
-
-def today():
-    return timezone.localdate()
 
 
 class Municipality(models.Model):
