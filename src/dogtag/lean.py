@@ -1,4 +1,4 @@
-"""The tag lookup answered in front of Django's middleware (issue 12: >= 1,000 lookups a second).
+"""The tag lookup answered in front of Django's middleware.
 
 `GET /api/v1/municipalities/<slug>/tags/<year>/<serial>` with a bearer token is what integration
 clients call many times a second. Through Django it spends most of its CPU in the fifteen

@@ -128,9 +128,10 @@ DATABASE_APP_ROLE = envstr("DATABASE_APP_ROLE") or ""
 DATABASE_APP_PASSWORD = envstr("DATABASE_APP_PASSWORD") or ""
 # Test databases are named per process, so two test runs on one machine never share one.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool("DB_PREPARED_STATEMENTS", True):
-    # Django's own statements are bound client-side and never prepared; this lets the tag lookup
-    # (licensing/tag_lookup.py) be one (Django disables it by default for transaction poolers).
-    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
+    # Values bound by the server, and a statement run five times on a connection prepared there
+    # (psycopg's prepare_threshold): the counter's and the tag lookup's reads are planned once per
+    # connection. DB_PREPARED_STATEMENTS=false for a transaction pooler, which cannot keep them.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-dogtag-{os.getpid()}.sqlite3")}
 else:

@@ -1,7 +1,6 @@
-"""What an issue writes, on every database: PostgreSQL writes the payment, the license, its tag
-and both audit events in one statement (licensing/actions/issue_sql.py), SQLite one row at a
-time. Either way the rows are the objects the action returns, numbered in turn, and each audit
-event is the snapshot of the row as stored, the payment's before the license's."""
+"""What an issue writes, on every database: the payment, the license, its tag and both audit
+events. The rows are the objects the action returns, numbered in turn, and each audit event is
+the snapshot of the row as stored, the payment's before the license's."""
 
 from datetime import date
 

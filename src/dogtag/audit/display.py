@@ -7,6 +7,8 @@ from django.apps import apps
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 
+from dogtag.audit.action_names import label
+
 
 def _model(label):
     try:
@@ -68,33 +70,10 @@ def changes(event) -> list[tuple[str, str, str]]:
     return rows
 
 
-# What was done, in the past tense, for the second part of an audit action ("hearing.decide").
-DONE = {
-    "create": "recorded", "update": "changed", "void": "voided", "issue": "issued", "decide": "decided",
-    "file": "filed", "approve": "approved", "reject": "not approved", "start": "started", "submit": "sent",
-    "draft": "saved as a draft", "close": "closed", "cured": "cured", "paid": "paid", "contest": "contested",
-    "serve": "served", "waive": "waived", "schedule": "scheduled", "received": "decision received",
-    "revoke": "revoked", "dispose": "disposed of", "notice": "notice given", "release": "released",
-    "apply": "applied for", "refuse": "refused", "inspect": "inspected", "correct": "corrected",
-    "record": "recorded", "refund": "refunded", "set": "set", "receive": "received", "end": "ended",
-    "order": "ordered", "extend": "extended", "impose": "imposed", "proof": "proof recorded", "run": "run",
-    "replace_tag": "tag replaced", "batch": "imported", "tag": "looked up", "refused": "refused",
-    "opt_out": "opted out", "notice_step": "notice step recorded", "issue_multiple_dog": "multiple-dog license issued",
-    "delivery": "delivered to isolation", "examination": "examination recorded", "symptoms": "symptoms recorded",
-    "lab_result": "laboratory result recorded", "duplicate_tag": "duplicate tag recorded",
-    "declared_elsewhere": "declared elsewhere, recorded", "elsewhere_notice": "notice from elsewhere recorded",
-    "escape_notification": "escape recorded", "failure_to_comply": "failure to comply recorded",
-    "removal_notice": "removal notice recorded",
-}  # fmt: skip
-NOUNS = {"tags": "License tags", "renewals": "Renewal notices", "import": "Import", "lookup": "Found-dog lookup"}
-
-
 def words(value) -> str:
     """`proof_of_ownership` -> `proof of ownership`."""
     return str(value).replace("_", " ").replace(".", " — ")
 
 
 def action_label(action: str) -> str:
-    noun, _, verb = str(action).partition(".")
-    subject = NOUNS.get(noun) or noun.replace("_", " ").capitalize()
-    return f"{subject} {DONE.get(verb, verb.replace('_', ' '))}".strip()
+    return label(action)

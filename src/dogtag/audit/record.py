@@ -5,6 +5,7 @@ from django.db import transaction
 from django.forms.models import model_to_dict
 
 from dogtag.audit import chain
+from dogtag.audit.action_names import Action
 from dogtag.audit.models import AuditEvent
 
 
@@ -22,23 +23,23 @@ def snapshot(obj) -> dict:
     return json.loads(json.dumps(data, cls=_Encoder))
 
 
-def save_and_record(obj, *, acting_user, action: str, before: dict | None = None):
+def save_and_record(obj, *, acting_user, action: Action | str, before: dict | None = None):
     """Save the row and write its one audit event: the end of every action that changes one record."""
     obj.save()
     record(acting_user=acting_user, action=action, obj=obj, before=before)
     return obj
 
 
-def record(*, acting_user, action: str, obj, before: dict | None = None) -> AuditEvent:
+def record(*, acting_user, action: Action | str, obj, before: dict | None = None) -> AuditEvent:
     """One audit row for one change; must run inside the action's transaction."""
     assert transaction.get_connection().in_atomic_block, "audit.record runs inside the action's transaction"
     return chain.append(event(acting_user=acting_user, action=action, obj=obj, before=before))
 
 
-def event(*, acting_user, action: str, obj, before: dict | None = None) -> AuditEvent:
-    """The audit row `record` writes, not yet saved: for an action that writes its rows and their
-    events in one statement (licensing's issue on PostgreSQL), which fills in the ids; PostgreSQL's insert
-    trigger chains them (audit/chain.py)."""
+def event(*, acting_user, action: Action | str, obj, before: dict | None = None) -> AuditEvent:
+    """The audit row `record` writes, not yet saved (`chain.append` chains and saves it)."""
+    if action not in Action.values:
+        raise ValueError(f"{action!r} is not an audit action: add it to audit.action_names.Action")
     return AuditEvent(
         municipality_id=getattr(obj, "municipality_id", None),
         actor=acting_user if acting_user and acting_user.is_authenticated else None,

@@ -211,7 +211,7 @@ def not_exempt(municipality, on: date):
 def _license_serial(on: date):
     """The serial of the animal's latest-year license in force on `on`, its own or a multiple-dog
     license covering it. Each side is its own subquery by its own index: one OR of the two across
-    the covered animals' join read every license in force for each row (27 ms a row at 60k)."""
+    the covered animals' join read every license in force for each row."""
     own = licenses_on(on).filter(animal=OuterRef("pk")).order_by("-license_year")
     covering = licenses_on(on).filter(covered_animals=OuterRef("pk")).order_by("-license_year")
     own_year, covering_year = (Subquery(q.values("license_year")[:1]) for q in (own, covering))

@@ -11,13 +11,9 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today  # noqa: F401 - `today` is the fields' default (migrations name it here)
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Person, Scoped
-
-
-def today():
-    return timezone.localdate()
 
 
 class Case(Scoped):

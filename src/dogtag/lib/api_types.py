@@ -1,11 +1,25 @@
-"""Types the API's response schemas share: what a record keeps of the law, typed in the OpenAPI
-document as the engine writes it (rules `Decision.to_json`), though kept as plain JSON."""
+"""Types the API's schemas share: a payment received, and what a record keeps of the law, typed
+in the OpenAPI document as the engine writes it (rules `Decision.to_json`), though kept as plain
+JSON."""
 
+from decimal import Decimal
 from typing import Annotated, Any
 
+from ninja import Field, Schema
 from pydantic import WithJsonSchema
 
 from dogtag.rules.catalogue import CITATION_SCHEMA, decision_schema, get_question
+
+# An amount of money paid: dollars and cents, never negative (a number like 1e400 or "NaN" is no payment).
+Paid = Annotated[Decimal, Field(ge=0, max_digits=12, decimal_places=2, allow_inf_nan=False)]
+
+
+class PaymentIn(Schema):
+    method: str
+    amount: Paid
+    check_number: str = ""
+    card_reference: str = ""
+
 
 Citations = Annotated[list[dict[str, Any]], WithJsonSchema({"type": "array", "items": CITATION_SCHEMA})]
 

@@ -1,13 +1,14 @@
-"""Hot statements compiled once per database instead of on every call (issue 12: the counter page
-and the license issue).
+"""Statements compiled once per database instead of on every call, and the one module of Dogtag
+that uses Django's internals (docs/architecture.md).
 
-Building a queryset and compiling it to SQL cost more CPU on the counter page and the license
-issue than running the SQL. `Compiled` keeps what Django's compiler makes of a queryset: the
-queryset is built once per database with a stand-in value for each argument, compiled by the ORM
-(so quoting, joins and the fields' converters stay Django's), and each call runs that SQL with the
-call's values in the stand-ins' places, on PostgreSQL as a prepared statement (lib/prepared.py).
-Rows come back as Django's own iterables make them: model instances (with their
-`select_related` objects) for a model queryset, tuples for `values_list()`.
+Building a queryset and compiling it to SQL cost more CPU on the counter page, the tag lookup and
+the license issue than running the SQL. `Compiled` keeps what Django's compiler makes of a
+queryset: the queryset is built once per database with a stand-in value for each argument,
+compiled by the ORM (so quoting, joins and the fields' converters stay Django's), and each call
+runs that SQL with the call's values in the stand-ins' places on Django's own cursor (on
+PostgreSQL bound by the server and prepared after a few runs: settings.py). Rows come back as
+Django's own iterables make them: model instances (with their `select_related` objects) for a
+model queryset, tuples for `values_list()`.
 
 `insert()` is `Model.save()` for a new row with the INSERT compiled once per model and
 database. It sends no signals, so it is refused for a model that has save signal receivers;
@@ -26,8 +27,6 @@ from django.db import DEFAULT_DB_ALIAS, connections, router
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 from django.db.models.signals import post_save, pre_save
 from django.db.models.sql import InsertQuery
-
-from dogtag.lib import prepared
 
 # Stand-ins of each kind, told apart from one another by value.
 INT_MARKERS = tuple(2_147_482_001 + i for i in range(20))
@@ -98,7 +97,7 @@ class Compiled:
                 return ("value", name, str)
         return ("constant", param, None)
 
-    def _execute(self, connection, plan, values) -> list:
+    def _execute(self, connection, plan, values, checked=True) -> list:
         for value in values.values():
             if isinstance(value, int) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
                 return []  # as the ORM answers an equality no integer column can meet
@@ -110,7 +109,7 @@ class Compiled:
                 params.append(values[value])
             else:
                 params.append(wrap(values[value]))
-        rows = prepared.fetchall(connection, plan.sql, params)
+        rows = fetchall(connection, plan.sql, params, checked=checked)
         if plan.converters:
             converted = []
             for row in rows:
@@ -131,10 +130,11 @@ class Compiled:
             self._model = self.build(**self.stand_ins).model
         return router.db_for_read(self._model) or DEFAULT_DB_ALIAS
 
-    def rows(self, using=None, **values) -> list[tuple]:
-        using = self._using(using)
-        connection = connections[using]
-        return [tuple(row) for row in self._execute(connection, self._plan(connection), values)]
+    def rows(self, using=None, *, connection=None, checked=True, **values) -> list[tuple]:
+        """The rows of a `values_list()` query, on `connection` if given; `checked=False`: without
+        CONN_HEALTH_CHECKS' query before it (for a read that asks again when the connection has gone)."""
+        connection = connection or connections[self._using(using)]
+        return [tuple(row) for row in self._execute(connection, self._plan(connection), values, checked)]
 
     def objects(self, using=None, **values) -> list:
         using = self._using(using)
@@ -149,6 +149,33 @@ class Compiled:
                 populator.populate(row, obj)
             found.append(obj)
         return found
+
+
+def fetchall(connection, sql: str, params, *, checked: bool = True) -> list[tuple]:
+    """The rows of `sql` on Django's cursor (its error translation, execute wrappers and query
+    log); `checked=False` skips the health check's `SELECT 1` (Django's `_cursor` without it)."""
+    if checked:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+    connection.ensure_connection()
+    with connection._prepare_cursor(connection.create_cursor()) as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def prefetched(obj, relation: str) -> list | None:
+    """`obj`'s related objects of `relation` as `prefetch_related` left them, or None."""
+    found = getattr(obj, "_prefetched_objects_cache", {}).get(relation)
+    return None if found is None else list(found)
+
+
+def set_prefetched(obj, relation: str, objects) -> None:
+    """`obj.<relation>.all()` answered from `objects`, as `prefetch_related` keeps it (a further
+    `filter()` still reads the table)."""
+    found = getattr(obj, relation).all()
+    found._result_cache, found._prefetch_done = list(objects), True
+    obj._prefetched_objects_cache = {**getattr(obj, "_prefetched_objects_cache", {}), relation: found}
 
 
 def model_columns(model, prefix: str = "") -> list[str]:

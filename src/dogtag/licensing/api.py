@@ -8,6 +8,7 @@ from ninja import Router, Schema
 from ninja.responses import NinjaJSONEncoder
 
 from dogtag.accounts.scope import get_for_user, municipality_ids, require_role, scoped
+from dogtag.lib.api_types import PaymentIn
 from dogtag.lib.compiled import INT_MARKERS, Compiled
 from dogtag.licensing import actions
 from dogtag.licensing.models import License, RenewalRun
@@ -82,13 +83,6 @@ class LicenseOut(Schema):
     @staticmethod
     def resolve_tags(obj):
         return list(obj.tags.all())
-
-
-class PaymentIn(Schema):
-    method: str
-    amount: Decimal
-    check_number: str = ""
-    card_reference: str = ""
 
 
 class IssueIn(Schema):

@@ -9,19 +9,13 @@ from django.shortcuts import get_object_or_404
 from ninja import ModelSchema, Router, Schema, Status
 
 from dogtag.accounts.scope import get_for_user, municipality_for, scoped
+from dogtag.lib.api_types import PaymentIn
 from dogtag.licensing import kennels, multiple_dogs
 from dogtag.licensing.actions import CLERKS, kennel_licenses, multiple_dog_licenses
 from dogtag.licensing.models import Inspection, KennelLicense, License
 from dogtag.registry.models import Animal, Person, Premises
 
 router = Router(tags=["multiple-dog and kennel licenses"])
-
-
-class PaymentIn(Schema):
-    amount: Decimal
-    method: str
-    check_number: str = ""
-    card_reference: str = ""
 
 
 class MultipleDogIn(Schema):

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django.db.models import Q
 
-from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled
+from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled, prefetched
 from dogtag.lib.dates import shown
 from dogtag.licensing import law
 from dogtag.licensing.models import License, own_or_covering
@@ -81,7 +81,9 @@ def _section(citation: Citation | None) -> str:
     return f"{name} {citation.section}".strip()
 
 
-def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, local=None) -> Owed:
+def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, local=None, certificates=None) -> Owed:
+    """What licensing `animal` on `on` costs and what stands in its way; `certificates`: its rabies
+    certificates when the caller has them (the portal's, with one not yet saved), else read."""
     pack = law.pack_of(animal.municipality)
     year = license_year or license_year_of(pack, on)
     owed = Owed(license_year=year, on=on)
@@ -150,7 +152,8 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
         )
 
     if lic.requires_current_rabies is not None:
-        _check_rabies(animal, on, owed, lic.requires_current_rabies.cite.citation, local)
+        known = certificates if certificates is not None else _certificates(animal)
+        _check_rabies(animal, known, on, owed, lic.requires_current_rabies.cite.citation, local)
 
     # A license sold ahead of its year (next year's, in December) is priced as that year's law
     # stands when the year begins, not as today's.
@@ -218,8 +221,9 @@ def _licenses_in_force(animal, year, multiple_dog: bool) -> list[License]:
 
 def _certificates(animal) -> list[RabiesVaccination]:
     """The animal's rabies certificates (`animal.vaccinations.all()`), prefetched or read."""
-    prefetched = getattr(animal, "_prefetched_objects_cache", {}).get("vaccinations")
-    if prefetched is not None or animal.pk is None:
+    if (known := prefetched(animal, "vaccinations")) is not None:
+        return known
+    if animal.pk is None:
         return list(animal.vaccinations.all())
     found = _CERTIFICATES.objects(animal_id=animal.pk)
     for vaccination in found:
@@ -234,8 +238,8 @@ def covering_license(animal, year):
     ).first()
 
 
-def _check_rabies(animal, on, owed, citation, local=None):
-    vaccinations = [v for v in _certificates(animal) if v.voided_at is None]
+def _check_rabies(animal, certificates, on, owed, citation, local=None):
+    vaccinations = [v for v in certificates if v.voided_at is None]
     section = _section(citation)
     if not vaccinations:
         owed.refusals.append(

@@ -1,7 +1,7 @@
 """A chunk of renewal notices drawn as one PDF, a page a notice: the letter's layout (page,
 styles, the letterhead with the seal) is made once per document and each notice's text placed
-on it. Laid out as HTML by WeasyPrint the same letter cost 35-50 CPU-ms a page (issue 12,
-bench/renewals.py); drawn, about 4. The text wraps at word boundaries (ReportLab paragraphs in
+on it, which is several times cheaper than laying each notice out as HTML (bench/renewals.py
+measures it). The text wraps at word boundaries (ReportLab paragraphs in
 a frame), the page and letterhead are the HTML documents' (documents/base.html)."""
 
 from io import BytesIO

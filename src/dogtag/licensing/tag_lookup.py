@@ -1,23 +1,17 @@
-"""The tag lookup's hot path: a found dog's tag to its license, for integration clients that call
-it many times a second (issue 12: p99 <= 10 ms, >= 1,000 requests/s on 2 cores).
-
-The ORM version spent about half of its CPU compiling the same SQL on every call and a quarter
-building pydantic models for a response that is a flat row. Here the ORM compiles the query once
-per database (so quoting, joins and the column converters stay Django's), each call runs that SQL
-with its three parameters and applies the fields' own converters to the row: one query for the
-license, its municipality and all of its tags (one row per tag of the license the serial
-belongs to). The response is built as the plain dict `LicenseOut` describes; a test checks it
-against the schema's own serialisation so the two cannot drift.
+"""The tag lookup: a found dog's tag to its license, for integration clients that call it many
+times a second. One compiled query (lib/compiled.py) reads the license, its municipality and all
+of its tags (one row per tag of the license the serial belongs to); the response is built as the
+plain dict `LicenseOut` describes, and a test checks it against the schema's own serialisation so
+the two cannot drift.
 """
 
 import json
 import logging
-import threading
 
 from django.db import InterfaceError, OperationalError, connections
 from ninja.responses import NinjaJSONEncoder
 
-from dogtag.lib import prepared
+from dogtag.lib.compiled import INT_MARKERS, STR_MARKERS, Compiled
 from dogtag.licensing.models import Tag
 
 # (output key, Tag lookup path) for every column read; the license's columns repeat on each of its
@@ -45,65 +39,33 @@ LICENSE_COLUMNS = [
     ("citations", "license__citations"),
 ]
 TAG_COLUMNS = ["serial", "license_year", "status"]
-# Markers the query is compiled with, to find where each call's values go among the parameters.
-_MARKERS = {"slug": "\x00slug\x00", "year": 2_147_483_001, "serial": 2_147_483_002}
-
 # What the answer is sent as (the API operation and the lean path in front of Django: dogtag/lean.py).
 CONTENT_TYPE = "application/json; charset=utf-8"
 
 log = logging.getLogger("dogtag.api")
 
-_compiled: dict[tuple[str, str], tuple[str, list[str], list]] = {}
-_lock = threading.Lock()
-
-
-def _compile(connection):
-    """(sql, which argument each parameter is, converters by column) for this database."""
-    queryset = (
-        Tag.objects.using(connection.alias)
-        .filter(
-            license__tags__municipality__slug=_MARKERS["slug"],
-            license__tags__license_year=_MARKERS["year"],
-            license__tags__serial=_MARKERS["serial"],
+LOOKUP = Compiled(
+    lambda slug, year, serial: (
+        Tag.objects.filter(
+            license__tags__municipality__slug=slug, license__tags__license_year=year, license__tags__serial=serial
         )
         .order_by("license_year", "serial")
         .values_list(*[path for _, path in LICENSE_COLUMNS], *TAG_COLUMNS)
-    )
-    compiler = queryset.query.get_compiler(connection=connection)
-    sql, params = compiler.as_sql()
-    names = {value: name for name, value in _MARKERS.items()}
-    order = [names[p] for p in params]
-    fields = [s[0] for s in compiler.select[: compiler.col_count]]
-    converters = sorted(compiler.get_converters(fields).items())
-    return sql, order, converters
+    ),
+    slug=STR_MARKERS[0],
+    year=INT_MARKERS[0],
+    serial=INT_MARKERS[1],
+)
 
 
-def _query(connection):
-    key = (connection.alias, connection.vendor)
-    found = _compiled.get(key)
-    if found is None:
-        with _lock:
-            found = _compiled.setdefault(key, _compile(connection))
-    return found
-
-
-def _rows(connection, sql: str, params: list) -> list[tuple]:
-    """The query's rows. On PostgreSQL as one prepared statement (planned once per connection,
-    its values bound by the server), on Django's own connection and through Django's cursor
-    wrapper (its error translation, execute_wrapper hooks and query log). A persistent connection
-    that has gone away is found out by the query failing, not by a `SELECT 1` before it (Django's
-    CONN_HEALTH_CHECKS), and the lookup, which writes nothing, is asked once more on a new one."""
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall()
+def _rows(connection, **values) -> list[tuple]:
+    """The lookup's rows. A persistent connection that has gone away is found out by the query
+    failing, not by a `SELECT 1` before it (Django's CONN_HEALTH_CHECKS), and the lookup, which
+    writes nothing, is asked once more on a new one."""
     retry = not connection.in_atomic_block
     while True:
         try:
-            connection.ensure_connection()
-            cursor = prepared.wrapped(connection)
-            cursor.execute(sql, params)
-            return cursor.fetchall()
+            return LOOKUP.rows(connection=connection, checked=False, **values)
         except (OperationalError, InterfaceError):
             if not retry:
                 raise
@@ -120,21 +82,10 @@ def license_for_tag(slug: str, year: int, serial: int, municipality_ids, using: 
     low, high = connection.ops.integer_field_range(Tag._meta.get_field("serial").get_internal_type())
     if not (low <= year <= high and low <= serial <= high):
         return None  # no column holds it, so no tag has it (as the ORM answers an out-of-range lookup)
-    sql, order, converters = _query(connection)
-    values = {"slug": slug, "year": year, "serial": serial}
-    rows = _rows(connection, sql, [values[name] for name in order])
+    rows = _rows(connection, slug=slug, year=year, serial=serial)
     if not rows:
         return None
     width = len(LICENSE_COLUMNS)
-    if converters:
-        # The license's columns repeat on every tag row: converted once, from the first.
-        rows = [list(row) for row in rows]
-        for position, (functions, expression) in converters:
-            for row in rows[:1] if position < width else rows:
-                value = row[position]
-                for function in functions:
-                    value = function(value, expression, connection)
-                row[position] = value
     first = rows[0]
     license = {key: first[i] for i, (key, _) in enumerate(LICENSE_COLUMNS)}
     if license.pop("municipality_id") not in municipality_ids:

@@ -4,18 +4,16 @@ same actions as the clerk's pages, scoped by municipality (another municipality'
 import base64
 import binascii
 from datetime import date
-from decimal import Decimal
-from typing import Annotated
 
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from ninja import Field, ModelSchema, Router, Schema, Status
+from ninja import ModelSchema, Router, Schema, Status
 
 from dogtag.accounts.scope import get_for_user, municipality_for
 from dogtag.enforcement.models import Declaration
-from dogtag.lib.api_types import Citations
+from dogtag.lib.api_types import Citations, Paid, PaymentIn
 from dogtag.permits import actions
 from dogtag.permits.models import HenPermit, ViciousDogPermit
 from dogtag.registry.models import Person, Premises
@@ -74,20 +72,9 @@ class HenPermitOut(ModelSchema):
         return reverse("hen-permit", args=[obj.pk])
 
 
-# An amount of money paid: dollars and cents, never negative (a number like 1e400 or "NaN" is no payment).
-Paid = Annotated[Decimal, Field(ge=0, max_digits=12, decimal_places=2, allow_inf_nan=False)]
-
-
 class FileIn(Schema):
     filename: str
     content_base64: str
-
-
-class PaymentIn(Schema):
-    method: str
-    amount: Paid
-    check_number: str = ""
-    card_reference: str = ""
 
 
 class HenPermitIn(Schema):

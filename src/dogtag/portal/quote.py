@@ -55,10 +55,7 @@ def quote(application, on: date) -> Owed:
     proposed = proposed_certificate(application, animal)
     if proposed and not any(v.certificate_serial == proposed.certificate_serial for v in known):
         known.append(proposed)
-    prefetched = RabiesVaccination.objects.none()
-    prefetched._result_cache, prefetched._prefetch_done = known, True
-    animal._prefetched_objects_cache = {"vaccinations": prefetched}
-    return what_is_owed(animal, on, application.license_year)
+    return what_is_owed(animal, on, application.license_year, certificates=known)
 
 
 def held_documents(application, certificate_serial, on) -> dict:

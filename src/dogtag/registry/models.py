@@ -4,16 +4,11 @@ certificates. Every row belongs to one Municipality (DESIGN.md, layer rule 3).""
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 
 from dogtag.lib import plausible_dates
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today  # noqa: F401 - `today` is the fields' default (migrations name it here)
 from dogtag.lib.plausible_dates import BORN, HAPPENED, RUNS
 from dogtag.registry.names import person_key
-
-
-def today():
-    return timezone.localdate()
 
 
 class Municipality(models.Model):

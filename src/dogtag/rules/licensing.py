@@ -802,11 +802,10 @@ def decide_many(
     licensed, not_required, free = terms.species, terms.not_required is not None, terms.free
     taxes = day.tax if wants_tax else (None, None)
     y = day.year
-    start, end, renewal, by_age = y.start, y.end, y.renewal, terms.by_licensable_age
+    before_start = y.start - ONE_DAY
     births = _births(day, question)
     known, early_before, early = births.get, births.early_before, births.early
     answer = _ANSWER[question]
-    acquisition = terms.acquisition
     groups: dict[tuple, Decision] = {}
     decisions = []
     append = decisions.append
@@ -836,19 +835,8 @@ def decide_many(
                     b.decided[altered] = decision
                 append(decision)
                 continue
-            due = b.due
-            if not wants_late:
-                trigger = None
-            elif due is None:  # of age before the year began: licensable age was reached before it
-                trigger = renewal if acquired < start else acquisition(acquired)
-            elif due < start and acquired < start:
-                trigger = renewal
-            elif acquired >= start and due <= acquired:
-                trigger = acquisition(acquired)
-            elif by_age and start <= due <= end and acquired < due:
-                trigger = terms.by_age(due)
-            else:
-                trigger = None
+            # b.due None: of licensable age before the year began, as the day before it is.
+            trigger = _trigger(terms, y, b.due or before_start, acquired) if wants_late else None
             if trigger is not None and on <= trigger[1] and not deadline_matters:
                 trigger = None
             key = (taxes[altered], b.half[altered], trigger)

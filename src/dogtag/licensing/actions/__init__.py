@@ -11,13 +11,11 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
-from dogtag.audit.record import event as audit_event
 from dogtag.audit.record import record, save_and_record, snapshot
-from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled, insert
+from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled, insert, set_prefetched
 from dogtag.lib.dates import shown
 from dogtag.lib.tasks import enqueue, enqueue_many
 from dogtag.licensing import law
-from dogtag.licensing.actions import issue_sql
 from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.charges import CHARGES, charge_on
 from dogtag.licensing.models import FeeScheduleEntry, License, Payment, ReceiptCounter, Refund, Tag, TagLot
@@ -276,32 +274,18 @@ def issue_license(
     try:
         # No savepoint of its own: a duplicate refused here rolls back the whole action (its own
         # savepoint when called inside another transaction).
-        if connection.vendor == "postgresql":
-            _write_in_one_statement(acting_user, license, tag, paid)
-        else:
-            if paid is not None:
-                _numbered(paid)
-                record(acting_user=acting_user, action="payment.record", obj=paid)
-            insert(license)
-            _tag_to(tag, license)
-            record(acting_user=acting_user, action="license.issue", obj=license)
+        if paid is not None:
+            _numbered(paid)
+            record(acting_user=acting_user, action="payment.record", obj=paid)
+        insert(license)
+        _tag_to(tag, license)
+        record(acting_user=acting_user, action="license.issue", obj=license)
     except IntegrityError:
         raise ValidationError(
             {"license": f"A {owed.license_year} license for {animal.name} was issued a moment ago."}
         ) from None
     _known_tags(license, [tag])
     return license
-
-
-def _write_in_one_statement(acting_user, license, tag, paid) -> None:
-    """The payment, the license, its tag and their audit events as `issue_license` writes them
-    elsewhere, in one statement (licensing/actions/issue_sql.py)."""
-    assert transaction.get_connection().in_atomic_block, "the issue runs inside its transaction"
-    events = []
-    if paid is not None:
-        events.append(audit_event(acting_user=acting_user, action="payment.record", obj=paid))
-    events.append(audit_event(acting_user=acting_user, action="license.issue", obj=license))
-    issue_sql.write(license=license, tag=tag, paid=paid, events=events)
 
 
 # The issue's statements, compiled once (lib/compiled.py): it is the counter's busiest write.
@@ -316,9 +300,7 @@ def _known_tags(license, tags) -> None:
     """`license.tags.all()` answered without a query: a license just issued has the tag it took."""
     for tag in tags:
         tag.license = license
-    found = license.tags.all()  # as prefetch_related("tags") keeps it: a further filter() still reads the table
-    found._result_cache, found._prefetch_done = list(tags), True
-    license._prefetched_objects_cache = {"tags": found}
+    set_prefetched(license, "tags", tags)
 
 
 def _tag_to(tag, license) -> None:

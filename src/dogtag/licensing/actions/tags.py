@@ -6,7 +6,6 @@ tag they take (SKIP LOCKED), so two counters never wait on each other's row."""
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from dogtag.lib import prepared
 from dogtag.licensing.models import Tag
 
 
@@ -26,8 +25,7 @@ def _next_in_stock(stock):
 
 
 def _claim_next_unlocked(municipality, license_year: int) -> Tag | None:
-    """PostgreSQL: the next tag in stock no other clerk holds, locked and claimed in one statement
-    (prepared: lib/prepared.py)."""
+    """PostgreSQL: the next tag in stock no other clerk holds, locked and claimed in one statement."""
     qn = connection.ops.quote_name
     table = qn(Tag._meta.db_table)
     fields = [f.attname for f in Tag._meta.concrete_fields]
@@ -36,9 +34,9 @@ def _claim_next_unlocked(municipality, license_year: int) -> Tag | None:
         "AND license_year = %s AND status = %s ORDER BY serial LIMIT 1 FOR UPDATE SKIP LOCKED) "
         f"RETURNING {', '.join(qn(Tag._meta.get_field(f).column) for f in fields)}"
     )
-    cursor = prepared.cursor(connection)
-    cursor.execute(sql, [Tag.Status.ISSUED, municipality.pk, license_year, Tag.Status.IN_STOCK])
-    row = cursor.fetchone()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Tag.Status.ISSUED, municipality.pk, license_year, Tag.Status.IN_STOCK])
+        row = cursor.fetchone()
     return None if row is None else Tag.from_db(connection.alias, fields, row)
 
 
