@@ -297,7 +297,9 @@ def _refund_tried(pk, status, *, error="", refund_id=""):
     sent.processor_refund_id = refund_id or sent.processor_refund_id
     sent.last_tried_at = timezone.now()
     sent.save()
-    record(acting_user=None, action=f"payments.refund_{status}", obj=sent, before=before)
+    succeeded = status == ProcessorRefund.Status.SUCCEEDED
+    action = "payments.refund_succeeded" if succeeded else "payments.refund_failed"
+    record(acting_user=None, action=action, obj=sent, before=before)
 
 
 @transaction.atomic
