@@ -246,6 +246,9 @@ except OSError:  # a read-only deployment collects static files elsewhere
     pass
 MEDIA_ROOT = Path(envstr("DOGTAG_MEDIA_ROOT") or VAR_DIR / "media")
 MEDIA_URL = "/media/"  # never served as such: every stored file goes out through a view that checks access
+# The key `dogtag backup` seals a backup with and `dogtag restore-backup` opens it with (ops/sealed.py);
+# read only by those commands, so every other command runs without it.
+DOGTAG_BACKUP_KEY = envstr("DOGTAG_BACKUP_KEY")
 
 
 def _storage_options(name: str) -> dict:

@@ -6,6 +6,7 @@ from datetime import date
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
+from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import IntegrityError, transaction
 from django.test import override_settings
@@ -169,6 +170,18 @@ class HenPermitTests(EnforcementTestCase):
             self.assertTrue(permit.site_plan.name.endswith(".png"), permit.site_plan.name)
             r = self.client.get(reverse("hen-permit-site-plan", args=[permit.pk]))
             self.assertEqual(b"".join(r.streaming_content), PNG)
+
+    def test_a_site_plan_missing_from_storage_is_a_404_page_that_says_so(self):
+        person, premises, _ = self.owner_and_dog("cedarburg", "Lost")
+        self.login(self.clerks["cedarburg"])
+        with on(date(2026, 5, 4)):
+            ok = {"all_owners_signed": "on", "premises_registration": "WI-1"}
+            self.assertEqual(self.apply(premises, person, site_plan=plan(), **ok).status_code, 302)
+            permit = HenPermit.objects.get()
+            default_storage.delete(permit.site_plan.name)  # lost, or records restored without their files
+            r = self.client.get(reverse("hen-permit-site-plan", args=[permit.pk]))
+            self.assertContains(r, "File missing", status_code=404)
+            self.assertContains(r, "The site plan this record names", status_code=404)
 
     def test_renewal_without_changes_in_late_december_covers_the_next_year_once(self):
         permit = self.issued(date(2026, 5, 4))

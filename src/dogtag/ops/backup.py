@@ -5,6 +5,9 @@ of checksums, restorable into an empty installation.
 - PostgreSQL: `pg_dump --format=custom` and `pg_restore` (the server's own tools, matched to it).
 - Media: every file of the default storage, read and written through the storage API, so a backup
   taken from an object store restores onto a disk and back.
+- Secrets: the sessions are left out (a restore also ends any it finds); everything else, owners'
+  data, second-factor keys and tokens included, is sealed with the administrator's key
+  (ops/sealed.py), in files and folders only their owner can read (0600, 0700) whatever the umask.
 
 Hand-written rather than django-dbbackup: these are the two engines' own tools called in a few
 lines, and one folder with one manifest is easier to check and to carry than dbbackup's separate
@@ -19,13 +22,17 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 
+from django.conf import settings
 from django.core.files import File
 from django.core.files.storage import default_storage
 from django.db import connection, connections
+
+from dogtag.ops import sealed
 
 MANIFEST = "manifest.json"
 SQLITE_FILE = "database.sqlite3"
@@ -34,6 +41,9 @@ PG_FILE = "database.pgdump"
 
 class BackupError(Exception):
     pass
+
+
+SESSIONS = "django_session"  # logins, past the second factor: never in a backup
 
 
 def _sha256(path: Path) -> str:
@@ -74,48 +84,90 @@ def _storage_files(top: str = "") -> list[str]:
     return names
 
 
-def backup(folder: Path) -> dict:
-    """Write the database and the media into `folder` (new or empty); return the manifest."""
+def backup(folder: Path, key: str | None = None) -> dict:
+    """Write the database (without its sessions) and the media into `folder` (new or empty), each
+    file sealed with `key` (default: DOGTAG_BACKUP_KEY); return the manifest."""
     folder = Path(folder)
+    try:
+        f = sealed.fernet(key or settings.DOGTAG_BACKUP_KEY)
+    except sealed.SealError as e:
+        raise BackupError(str(e)) from None
     if folder.exists() and any(folder.iterdir()):
         raise BackupError(f"{folder} is not empty: a backup goes into a new or empty folder")
-    folder.mkdir(parents=True, exist_ok=True)
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        source = sqlite3.connect(db["NAME"])
-        target = sqlite3.connect(folder / SQLITE_FILE)
-        try:
-            source.backup(target)
-        finally:
-            target.close()
-            source.close()
-        database = SQLITE_FILE
-    elif connection.vendor == "postgresql":
-        env, args = _pg_env_and_args(db)
-        _run(
-            ["pg_dump", "--format=custom", "--no-owner", "--no-privileges", "--file", str(folder / PG_FILE), *args], env
-        )
-        database = PG_FILE
-    else:
-        raise BackupError(f"no backup for a {connection.vendor} database")
-
-    media = folder / "media"
-    for name in _storage_files():
-        path = media / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with default_storage.open(name, "rb") as src, open(path, "wb") as dst:
-            shutil.copyfileobj(src, dst)
-
-    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    _private_folder(folder)
+    with tempfile.TemporaryDirectory(prefix="dogtag-backup-") as work:
+        plain = Path(work)
+        database = _write_database(plain)
+        for name in _storage_files():
+            path = plain / "media" / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with default_storage.open(name, "rb") as src, sealed.private_file(path) as dst:
+                shutil.copyfileobj(src, dst)
+        files = {}
+        for path in sorted(p for p in plain.rglob("*") if p.is_file()):
+            name = str(path.relative_to(plain))
+            target = folder / (name + sealed.SUFFIX)
+            _private_folder(target.parent)
+            files[name] = sealed.seal(f, path, target)
     manifest = {
         "dogtag": version("dogtag"),
         "engine": connection.vendor,
         "database": database,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "files": {str(p.relative_to(folder)): _sha256(p) for p in files},
+        "sealed": "fernet",
+        "files": files,
     }
-    (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+    with sealed.private_file(folder / MANIFEST) as out:
+        out.write((json.dumps(manifest, indent=2) + "\n").encode())
     return manifest
+
+
+def _private_folder(folder: Path) -> None:
+    """`folder`, and the folders above it that this makes, readable by their owner only (0700,
+    whatever the umask); folders above it that exist already are left as they are."""
+    missing = [folder, *(p for p in folder.parents if not p.exists())] if not folder.exists() else [folder]
+    for path in reversed(missing):
+        path.mkdir(exist_ok=True)
+        os.chmod(path, 0o700)
+
+
+def _write_database(plain: Path) -> str:
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        source = sqlite3.connect(db["NAME"])
+        target = sqlite3.connect(plain / SQLITE_FILE)
+        try:
+            source.backup(target)
+            # secure_delete overwrites the rows' pages, so no session key is left in free space.
+            target.execute("PRAGMA secure_delete = ON")
+            target.execute(f"DELETE FROM {SESSIONS}")
+            target.commit()
+        except sqlite3.OperationalError as e:
+            if "no such table" not in str(e):
+                raise
+        finally:
+            target.close()
+            source.close()
+        os.chmod(plain / SQLITE_FILE, 0o600)
+        return SQLITE_FILE
+    if connection.vendor == "postgresql":
+        env, args = _pg_env_and_args(db)
+        _run(
+            [
+                "pg_dump",
+                "--format=custom",
+                "--no-owner",
+                "--no-privileges",
+                f"--exclude-table-data={SESSIONS}",
+                "--file",
+                str(plain / PG_FILE),
+                *args,
+            ],
+            env,
+        )
+        os.chmod(plain / PG_FILE, 0o600)
+        return PG_FILE
+    raise BackupError(f"no backup for a {connection.vendor} database")
 
 
 def read_manifest(folder: Path) -> dict:
@@ -126,6 +178,8 @@ def read_manifest(folder: Path) -> dict:
         raise BackupError(f"{folder} holds no {MANIFEST}: not a Dogtag backup") from None
     except ValueError as e:
         raise BackupError(f"{folder / MANIFEST} is not valid JSON ({e})") from None
+    if manifest.get("sealed"):
+        return manifest  # checked as each file is opened (_opened)
     for name, digest in manifest["files"].items():
         path = folder / name
         if not path.is_file():
@@ -144,8 +198,30 @@ def _has_data() -> bool:
         return cursor.fetchone() is not None
 
 
-def restore(folder: Path, *, replace: bool = False) -> dict:
-    """Put the backup in `folder` in place of this installation's database and media."""
+def _opened(folder: Path, manifest: dict, key: str | None, work: Path) -> Path:
+    """The folder holding the backup's plain files: `folder` itself for a backup written before
+    backups were sealed, else `work`, where each file is opened with `key` and checked."""
+    if not manifest.get("sealed"):
+        return folder
+    if manifest["sealed"] != "fernet":
+        raise BackupError(f"the backup is sealed with {manifest['sealed']!r}, which this Dogtag cannot open")
+    try:
+        f = sealed.fernet(key or settings.DOGTAG_BACKUP_KEY)
+        for name, digest in manifest["files"].items():
+            path = folder / (name + sealed.SUFFIX)
+            if not path.is_file():
+                raise BackupError(f"{name} is missing from the backup")
+            (work / name).parent.mkdir(parents=True, exist_ok=True)
+            if sealed.open_sealed(f, path, work / name) != digest:
+                raise BackupError(f"{name} does not match its checksum in {MANIFEST}: the backup is damaged")
+    except sealed.SealError as e:
+        raise BackupError(str(e)) from None
+    return work
+
+
+def restore(folder: Path, *, replace: bool = False, key: str | None = None) -> dict:
+    """Put the backup in `folder` in place of this installation's database and media; end every
+    session it holds (a backup made before sessions were left out has them)."""
     folder = Path(folder)
     manifest = read_manifest(folder)
     if manifest["engine"] != connection.vendor:
@@ -155,6 +231,15 @@ def restore(folder: Path, *, replace: bool = False) -> dict:
         )
     if _has_data() and not replace:
         raise BackupError("this installation already holds records; restore with --replace to overwrite them")
+    with tempfile.TemporaryDirectory(prefix="dogtag-restore-") as work:
+        _restore(_opened(folder, manifest, key, Path(work)), manifest)
+    with connection.cursor() as cursor:
+        if SESSIONS in connection.introspection.table_names(cursor):
+            cursor.execute(f"DELETE FROM {SESSIONS}")
+    return manifest
+
+
+def _restore(folder: Path, manifest: dict) -> None:
     db = connection.settings_dict
     connections.close_all()
     if connection.vendor == "sqlite":
@@ -189,4 +274,3 @@ def restore(folder: Path, *, replace: bool = False) -> dict:
             saved = default_storage.save(stored, File(f, name=stored))
         if saved != stored:
             raise BackupError(f"{stored} was stored as {saved}; the storage renamed it")
-    return manifest

@@ -1,5 +1,5 @@
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
@@ -9,6 +9,7 @@ from dogtag.enforcement import law
 from dogtag.enforcement.models import Declaration
 from dogtag.lib.dates import shown
 from dogtag.lib.pdf import pdf_response
+from dogtag.lib.stored_files import stored_file_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.permits import actions, tables
@@ -101,7 +102,8 @@ def hen_permit_site_plan(request, pk):
     permit = get_for_user(request.user, HEN_PERMITS, pk)
     if not permit.site_plan:
         raise Http404("No site plan is on file.")
-    return FileResponse(permit.site_plan.open("rb"), filename=permit.site_plan.name.rsplit("/", 1)[-1])
+    name = permit.site_plan.name.rsplit("/", 1)[-1]
+    return stored_file_response(request, permit.site_plan, "site plan", filename=name)
 
 
 def _hen_page(request, permit, form, action, template, extra):

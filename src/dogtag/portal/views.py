@@ -5,13 +5,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorDict
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.lib import links
 from dogtag.lib.client import client_address
+from dogtag.lib.stored_files import stored_file_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.licensing import law
@@ -224,7 +225,8 @@ def _evidence(request, pk, attr):
     field = getattr(app, attr)
     if not field:
         raise Http404("Nothing was uploaded.")
-    return FileResponse(field.open("rb"), filename=field.name.rsplit("/", 1)[-1])
+    what = {"rabies_certificate": "rabies certificate", "altered_evidence": "proof of spaying or neutering"}[attr]
+    return stored_file_response(request, field, what, filename=field.name.rsplit("/", 1)[-1])
 
 
 @login_required

@@ -2,12 +2,13 @@ from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from dogtag.accounts.scope import get_for_user, municipalities
 from dogtag.audit.models import AuditEvent
 from dogtag.lib.replica import reads_from_replica
+from dogtag.lib.stored_files import stored_file_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.registry import actions, forms, pickers, tables
@@ -288,8 +289,11 @@ def seal_image(request, slug):
     if not municipality.seal:
         raise Http404("No seal uploaded.")
     extension = "." + municipality.seal.name.rsplit(".", 1)[-1]
-    response = FileResponse(municipality.seal.open("rb"), content_type=SEAL_TYPES.get(extension, "image/png"))
-    response["Cache-Control"] = "public, max-age=3600"
+    response = stored_file_response(
+        request, municipality.seal, "seal", content_type=SEAL_TYPES.get(extension, "image/png")
+    )
+    if response.status_code == 200:
+        response["Cache-Control"] = "public, max-age=3600"
     return response
 
 

@@ -9,7 +9,8 @@ from dogtag.ops.backup import BackupError, restore
 class Command(BaseCommand):
     help = (
         "Restore a backup made by `dogtag backup` into this installation (DATABASE_URL and the media "
-        "storage), then apply any newer migrations. Refuses an installation that holds records unless --replace."
+        "storage), opened with the key in DOGTAG_BACKUP_KEY_FILE, then apply any newer migrations and end "
+        "every session. Refuses an installation that holds records unless --replace."
     )
 
     def add_arguments(self, parser):

@@ -1,0 +1,15 @@
+"""A stored file (an upload: a site plan, a rabies certificate, a seal) sent to the browser; when the
+record names a file the storage no longer holds (lost, or records restored without their files) a
+404 page that says which and what to do, never a 500."""
+
+from django.http import FileResponse, HttpResponse
+from django.shortcuts import render
+
+
+def stored_file_response(request, field, what: str, **response) -> HttpResponse:
+    try:
+        opened = field.open("rb")
+    except FileNotFoundError:
+        context = {"what": what, "name": field.name.rsplit("/", 1)[-1]}
+        return render(request, "stored_file_missing.html", context, status=404)
+    return FileResponse(opened, **response)
