@@ -56,6 +56,7 @@ class DateFormatTests(BaseTestCase):
         benton_multiple_dog_and_kennel(cls)
         benton_application(cls)
         benton_permits(cls)
+        iso.benton_card_refund(cls)
         cls.import_run = iso.ImportRun.objects.create(
             municipality=cls.benton, file_name="roll.csv", file_sha256="0" * 64, started_by=cls.clerk
         )

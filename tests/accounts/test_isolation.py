@@ -9,8 +9,10 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from dogtag.accounts.actions import issue_api_token
 from dogtag.api import api
 from dogtag.audit.models import AuditEvent
+from dogtag.enforcement.models import Complaint
 from dogtag.imports.models import ImportRun
 from dogtag.licensing.actions import store_tag_return_list
+from dogtag.payments.models import Checkout, ProcessorRefund
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
 from tests.licensing.base import benton_license, benton_renewal_run, benton_replacement_tag
@@ -83,7 +85,16 @@ OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enfor
 # lookup shows a dog's name and whom to call, never the owner (tests/portal/test_found.py).
 OPEN_PAGES |= {"portal-home", "portal-application", "portal-review", "portal-renew", "portal-unsubscribe"}
 OPEN_PAGES.add("municipality-seal-image")  # a seal is public, as on paper (tests/registry/test_seal.py)
-OBJECTS["application"] = "application"  # the clerk's review of an online application (tests/portal/fixtures.py)
+OBJECTS["application"] = "application"
+OBJECTS["payments-refund"] = "card_refund"  # a card refund the clerk sends again (tests/payments/)
+POST_ONLY = {"payments-refund-retry"}
+# Online payments: the payment page is reached by the application's emailed token; the processors'
+# notifications are verified by their signatures (tests/payments/test_stripe_checkout.py).
+OPEN_PAGES |= {
+    "payments-pay",
+    "payments-stripe-webhook",
+    "payments-hosted-notify",
+}  # the clerk's review of an online application (tests/portal/fixtures.py)
 LIST_PAGES = {"home", "search"}  # scoped lists: answer 200 without Benton's records
 LIST_PAGES |= {"my-cases", "calendar-reset"}
 LIST_PAGES.add("county-dashboard")  # every municipality the user serves (tests/reports/test_dashboard.py)
@@ -201,6 +212,18 @@ def patterns(resolver=None, prefix=""):
             yield p.name, prefix + str(p.pattern)
 
 
+def benton_card_refund(t):
+    """A card refund of Benton's online application, for the clerk to send again."""
+    checkout = Checkout.objects.create(
+        municipality=t.benton,
+        processor="stripe",
+        application=t.application,
+        amount="15.00",
+        quoted_on=date(2026, 5, 20),
+    )
+    t.card_refund = ProcessorRefund.objects.create(municipality=t.benton, checkout=checkout, amount="15.00", reason="x")
+
+
 class IsolationTests(BaseTestCase):
     @classmethod
     def setUpTestData(cls):
@@ -218,6 +241,7 @@ class IsolationTests(BaseTestCase):
         cls.import_run = ImportRun.objects.create(
             municipality=cls.benton, file_name="roll.csv", file_sha256="0" * 64, started_by=cls.clerk
         )
+        benton_card_refund(cls)
 
     def fill(self, name, route):
         key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)
@@ -254,6 +278,8 @@ class IsolationTests(BaseTestCase):
     def test_every_api_operation_refuses_another_municipalitys_records(self):
         schema = api.get_openapi_schema()
         body = json.dumps({**VALID_BODY, "owner_id": self.owner.pk, "person_id": self.owner.pk})
+        # A complaint's kind is one of its list, where a person's is another.
+        complaint_body = json.dumps({**json.loads(body), "kind": Complaint.Kind.values[0]})
         events = AuditEvent.objects.count()
         seen = 0
         for route, operations in schema["paths"].items():
@@ -267,7 +293,7 @@ class IsolationTests(BaseTestCase):
                 response = self.client.generic(
                     method.upper(),
                     path,
-                    body,
+                    complaint_body if route.endswith("/complaints") else body,
                     content_type="application/json",
                     HTTP_AUTHORIZATION=f"Bearer {self.token}",
                 )
@@ -285,4 +311,5 @@ class IsolationTests(BaseTestCase):
         self.login(self.clerk)
         for name, route in patterns():
             if name not in OPEN_PAGES | LIST_PAGES:
-                self.assertEqual(self.client.get(self.fill(name, route)).status_code, 200, name)
+                expected = 405 if name in POST_ONLY else 200  # past the scope check, GET is not allowed
+                self.assertEqual(self.client.get(self.fill(name, route)).status_code, expected, name)

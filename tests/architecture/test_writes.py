@@ -17,6 +17,9 @@ QUERYSET = {"objects", "filter", "exclude", "all", "select_for_update", "select_
 
 EXCEPTIONS = {
     "dogtag.audit.record": "the audit writer itself: every action calls it inside its own transaction",
+    "dogtag.audit.chain": "appends the audit writer's row to the hash chain and moves the chain's head, "
+    "inside the calling action's transaction",
+    "dogtag.audit.checks": "the worker's daily verdict on the audit chain, read by /healthz",
     "dogtag.outbox.mail": "queues a message inside the calling action's transaction and marks it sent: "
     "the outbox's own bookkeeping, not a person's change to a record",
     "dogtag.outbox.sender": "claims, sends and marks the outbox's messages: the queue's own bookkeeping",

@@ -115,7 +115,7 @@ def test_concurrent_appends_stay_one_chain():
             start.wait(timeout=30)
             for _ in range(each):
                 with transaction.atomic():
-                    record(acting_user=None, action="test.append", obj=town)
+                    record(acting_user=None, action="municipality.seal", obj=town)
         except Exception as e:  # noqa: BLE001 - reported below
             errors.append(e)
         finally:
@@ -127,7 +127,7 @@ def test_concurrent_appends_stay_one_chain():
     for t in threads:
         t.join(120)
     assert not errors
-    events = list(AuditEvent.objects.filter(action="test.append").order_by("seq"))
+    events = list(AuditEvent.objects.filter(action="municipality.seal").order_by("seq"))
     assert len(events) == writers * each
     verdict = chain.verify()
     assert verdict.ok, verdict.problems

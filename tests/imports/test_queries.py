@@ -9,22 +9,23 @@ from django.test.utils import CaptureQueriesContext
 
 from dogtag.imports import actions, uploads
 from dogtag.imports.rolls import plan
-from tests.base import BaseTestCase, on
+from tests.base import BaseTestCase, audit_chain_statements, on
 from tests.imports.test_import import roll, row, saved
 
 # Statements a written batch may take: the row keys looked up (recorded, and seen earlier in the
 # file), what the batch matches (owners by match key, animals by microchip and by owner,
 # certificates, licenses: imports/matching.py), four id blocks (each in a transaction of its
 # own), the batch and its count, the audit event, the heartbeat, savepoints, and on SQLite the
-# six inserts and the scratch table's row keys themselves (29 there, measured).
-BOUND = 30
+# six inserts and the scratch table's row keys themselves (29 there, measured), and the audit
+# chain's statements for the batch's event.
+BOUND = 30 + audit_chain_statements(1)
 # A batch checked for a kept plan, in batches of the write's size: its row keys, what it matches,
 # the scratch table's rows and each kind's id block (18 on SQLite, measured).
 CHECKED_BOUND = 18
 # A batch of a kept plan: no lookups but whether anything changed since the check and whether
 # this run wrote the batch already; the rest as above (16 on SQLite, measured; 11 on PostgreSQL,
-# which COPYs and checks the batch's foreign keys before its count).
-KEPT_BOUND = 16
+# which COPYs and checks the batch's foreign keys before its count), and the audit chain's.
+KEPT_BOUND = 16 + audit_chain_statements(1)
 
 
 @on(date(2026, 3, 2))

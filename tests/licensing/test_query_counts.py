@@ -16,7 +16,7 @@ from dogtag.licensing.api import LicenseOut
 from dogtag.licensing.models import License, ReceiptCounter
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry.models import Animal, today
-from tests.base import on
+from tests.base import audit_chain_statements, on
 from tests.licensing.base import CounterApiTestCase
 
 
@@ -94,8 +94,8 @@ class QueryCountTests(CounterApiTestCase):
         """The owner read, then the issue's own statements, one row at a time: the tag (on PostgreSQL
         locked and claimed in one; elsewhere read, then claimed), the receipt number (counted on and
         read in one UPDATE ... RETURNING), the payment, its audit event, the license, its tag, its
-        audit event."""
-        return 1 + (7 if connection.vendor == "postgresql" else 8)
+        audit event; and the audit chain's own statements for its two events."""
+        return 1 + (7 if connection.vendor == "postgresql" else 8) + audit_chain_statements(2)
 
     def test_issuing_at_the_counter_reads_the_fee_schedule_once(self):
         self.login(self.clerk)

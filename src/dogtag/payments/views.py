@@ -4,7 +4,7 @@ processor) and the clerk's online-payments page. Thin: parse, call an action, re
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
@@ -90,9 +90,10 @@ def clerk_page(request, slug):
 
 
 @login_required
-@require_POST
 def retry_refund(request, pk):
     sent = get_for_user(request.user, ProcessorRefund.objects, pk, CLERKS)
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
     try:
         actions.retry_refund(sent, acting_user=request.user)
     except ValidationError as e:
