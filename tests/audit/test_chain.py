@@ -173,7 +173,7 @@ class AppRoleTests(BaseTestCase):
             assert "permission denied" in str(caught.exception) or "must be owner" in str(caught.exception)
         with transaction.atomic(), connection.cursor() as cursor:  # the app's own writes still chain
             cursor.execute(f'SET LOCAL ROLE "{self.role}"')
-            record(acting_user=None, action="test.as-app", obj=self.benton)
+            record(acting_user=None, action="municipality.seal", obj=self.benton)
         assert AuditEvent.objects.count() == count + 1
         assert chain.verify().ok
 
