@@ -27,6 +27,16 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _urlconf_imported():
+    """Import the URLconf (and with it the API's schemas) before the first page is asked for: the
+    live server would otherwise import it inside the first request, which on a busy machine takes
+    longer than a page's 10 s timeout."""
+    from django.urls import get_resolver
+
+    assert get_resolver().url_patterns
+
+
 @pytest.fixture
 def page(browser, request):
     context = browser.new_context(viewport={"width": 1200, "height": 900})

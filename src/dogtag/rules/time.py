@@ -81,6 +81,11 @@ def on_paper(day: date) -> str:
     return f"{day:%A}, {day:%B} {day.day}, {day.year}"
 
 
+def at_on_paper(at: datetime) -> str:
+    hour = at.hour % 12 or 12
+    return f"{on_paper(at.date())}, at {hour}:{at:%M} {'a.m.' if at.hour < 12 else 'p.m.'}"
+
+
 def _what(day: date) -> str:
     name = legal_holiday_name(day)
     if name is not None:
@@ -142,7 +147,7 @@ def hours_after(start: datetime, hours: int, *, not_moved: str | None = None) ->
     if any(legal_holiday_name(d) for d in skipped) and t is not None and t.legal_holidays is not None:
         cites += t.legal_holidays.citations()
     days = "; ".join(f"{on_paper(d)}, {_what(d)}" for d in skipped)
-    note = f"{hours} hours counted without the whole of {days} (s. 990.001(4)(a)): due {at:%Y-%m-%d %H:%M}"
+    note = f"{hours} hours counted without the whole of {days} (s. 990.001(4)(a)): due {at_on_paper(at)}"
     return Counted(at, clock, tuple(cites), (note,))
 
 
