@@ -123,7 +123,7 @@ class Ruled(Strict):
 
     def describe(self) -> str:
         who = "Board resolution" if self.by == "board_resolution" else "attorney's opinion"
-        return f"{who} {self.number} of {self.on.isoformat()}"
+        return f"{who} {self.number} of {self.on:%B} {self.on.day}, {self.on.year}"
 
 
 class Example(Strict):
