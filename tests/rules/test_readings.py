@@ -63,7 +63,7 @@ def test_a_ruling_applies_from_its_date_and_answers_by_the_ruled_reading(law):
     assert before.to_json()["value"]["owner_confinement_ends"] == "2026-06-13"
     assert after.to_json()["value"]["owner_confinement_ends"] == "2026-06-15"
     ruled = next(r for r in after.readings() if r["section"] == "§ 1")
-    assert ruled["status"] == "ruled" and ruled["ruled_by"] == "attorney's opinion 2026-7 of 2026-07-01"
+    assert ruled["status"] == "ruled" and ruled["ruled_by"] == "attorney's opinion 2026-7 of July 1, 2026"
     assert "learns of the bite" in ruled["reading"] and "label" not in ruled
     assert next(r for r in before.readings() if r["section"] == "§ 1")["status"] == "pending"
 
