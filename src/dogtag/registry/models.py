@@ -356,4 +356,5 @@ class Ruling(Scoped):
         ]
 
     def __str__(self):
-        return f"{self.get_instrument_display()} {self.number} ({self.attorney}) on {self.section}, from {shown(self.effective_on)}"
+        who = f"{self.get_instrument_display()} {self.number} ({self.attorney})"
+        return f"{who} on {self.section}, from {shown(self.effective_on)}"
