@@ -6,6 +6,7 @@ from datetime import date
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
+from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 
 from dogtag.accounts.models import Role
@@ -200,6 +201,20 @@ class RulingTests(BaseTestCase):
         with CaptureQueriesContext(connection) as queries:
             law.pack_of(unruled, date(2026, 7, 1))
         self.assertEqual(len(queries), 0)
+
+    def test_a_screen_marks_the_answer_awaiting_a_ruling_before_and_ruled_by_whom_from_its_date(self):
+        self.record()
+        for template, key, cites in (
+            ("dogtag/_why.html", "citations", lambda d: d.citations),
+            ("enforcement/_why.html", "cites", lambda d: d.to_json()["citations"]),  # as a record keeps them
+        ):
+            before = render_to_string(template, {key: cites(self.confinement_ends(date(2026, 6, 30)))})
+            after = render_to_string(template, {key: cites(self.confinement_ends(date(2026, 7, 1)))})
+            before, after = (html.split("§ 1</b>")[1].split("</li>")[0] for html in (before, after))
+            self.assertIn("Dogtag's reading — awaiting your attorney's ruling: the 12 days count", before)
+            self.assertIn("(bite June 1, 2026: ends June 15, 2026)", before)
+            self.assertNotIn("awaiting", after)
+            self.assertIn("Ruled by attorney&#x27;s opinion OP-2026-7 of July 1, 2026: the 12 days count", after)
 
     # --- the administrator's page ---
 
