@@ -285,3 +285,13 @@ class RulingTests(BaseTestCase):
         self.assertIn("signs by May 16, 2026 instead of May 11, 2026", page)
         self.assertRegex(page, r"\d+ declarations of ")
         self.assertIn("The pack gives no worked example for this reading yet.", page)
+
+    def test_every_municipality_s_page_lists_every_reading_of_its_pack(self):
+        for municipality in Municipality.objects.exclude(pk=self.readton.pk):
+            with self.subTest(municipality.slug):
+                self.login(make_user(f"admin-{municipality.slug}", (municipality, Role.ADMINISTRATOR)))
+                with on(date(2026, 6, 25)):
+                    response = self.client.get(f"/m/{municipality.slug}/readings/")
+                self.assertEqual(response.status_code, 200)
+                listed = text(response).count('<section class="reading"')
+                self.assertEqual(listed, len(list(packs.load_pack(municipality.rule_pack).readings())))
