@@ -353,7 +353,8 @@ def readings_page(request, slug):
         mine = in_force.get(reading.id, [])
         reading.ruling = next((r for r in mine if r.effective_on <= on), None)
         reading.coming = [r for r in mine if r.effective_on > on]
-    pending = [r for r in listed if r.ruling is None and r.ruled_by is None]
+    # Those whose other reading the pack encodes first: a ruling on them can change an answer.
+    pending = sorted((r for r in listed if r.ruling is None and r.ruled_by is None), key=lambda r: not r.has_other)
     ruled = [r for r in listed if r.ruling is not None or r.ruled_by is not None]
     context = {
         "municipality": municipality,
