@@ -172,7 +172,7 @@ class RulingTests(BaseTestCase):
         self.assertEqual([r["status"] for r in before.readings() if r["section"] == "§ 1"], ["pending"])
         ruled = next(r for r in after.readings() if r["section"] == "§ 1")
         self.assertEqual(ruled["status"], "ruled")
-        self.assertIn("OP-2026-7", ruled["ruled_by"])
+        self.assertEqual(ruled["ruled_by"], "attorney's opinion OP-2026-7 (Jane Roe) of 2026-07-01")
 
     def test_a_later_ruling_supersedes_from_its_own_date_and_a_voided_one_is_gone(self):
         self.record()
@@ -214,7 +214,7 @@ class RulingTests(BaseTestCase):
             self.assertIn("Dogtag's reading — awaiting your attorney's ruling: the 12 days count", before)
             self.assertIn("(bite June 1, 2026: ends June 15, 2026)", before)
             self.assertNotIn("awaiting", after)
-            self.assertIn("Ruled by attorney&#x27;s opinion OP-2026-7 of July 1, 2026: the 12 days count", after)
+            self.assertIn("Ruled by attorney&#x27;s opinion OP-2026-7 (Jane Roe) of July 1, 2026: the 12 days", after)
 
     # --- the administrator's page ---
 

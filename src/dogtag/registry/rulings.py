@@ -47,13 +47,18 @@ _BOOKS: dict[tuple[int, int, str], _Book] = {}
 
 
 def in_force(municipality_id: int) -> list[tuple[str, Ruled]]:
-    """The municipality's rulings not voided, as the engine takes them: (reading id, Ruled)."""
+    """The municipality's rulings not voided, as the engine takes them: (reading id, Ruled), the
+    attorney named beside the number, so every answer says who ruled ("attorney's opinion
+    OP-7 (Jane Roe) of <its effective date>")."""
     from dogtag.registry.models import Ruling
 
     rows = Ruling.objects.filter(municipality_id=municipality_id, voided_at=None).values_list(
-        "reading_id", "instrument", "number", "effective_on", "adopted"
+        "reading_id", "instrument", "number", "attorney", "effective_on", "adopted"
     )
-    return [(rid, Ruled(by=by, number=number, on=on, reading=adopted)) for rid, by, number, on, adopted in rows]
+    return [
+        (rid, Ruled(by=by, number=f"{number} ({attorney})", on=on, reading=adopted))
+        for rid, by, number, attorney, on, adopted in rows
+    ]
 
 
 def _book(municipality) -> _Book:
