@@ -57,6 +57,7 @@ class DateFormatTests(BaseTestCase):
         benton_application(cls)
         benton_permits(cls)
         iso.benton_card_refund(cls)
+        iso.benton_ruling(cls)
         cls.import_run = iso.ImportRun.objects.create(
             municipality=cls.benton, file_name="roll.csv", file_sha256="0" * 64, started_by=cls.clerk
         )
@@ -92,6 +93,9 @@ class DateFormatTests(BaseTestCase):
         app = Application.objects.get()
         portal = [("portal-application", f"/apply/a/{app.token}/"), ("portal-review", f"/apply/a/{app.token}/review/")]
         self.assertGreater(self.scan(self.clerk, *portal), 60)
+
+    def test_the_administrators_pages_show_one_date_format(self):
+        self.assertGreater(self.scan(self.benton_admin), 60)
 
     def test_the_officers_pages_show_one_date_format(self):
         self.assertGreater(self.scan(self.officer), 30)

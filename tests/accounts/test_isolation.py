@@ -78,6 +78,11 @@ API_OBJECTS = {
 }
 # permits: the hen permit list and the vicious-dog permits of Benton's declaration (issue, renew, list)
 API_OBJECTS["hen-permits"] = "hen_permit"
+# A ruling on a reading of Benton's pack (the administrator's readings page; tests/registry/test_rulings.py)
+OBJECTS["ruling"] = "ruling"
+# Pages only the municipality's administrator reaches (a clerk is refused with 403): the readings
+# awaiting a ruling and voiding a ruling (tests/registry/test_rulings.py).
+ADMIN_PAGES = {"readings", "ruling-void"}
 OPEN_PAGES = {"login", "logout"}  # reachable by anyone, show no records
 OPEN_PAGES.add("healthz")  # for a load balancer: names the failing part, never a record (tests/worker/test_health.py)
 OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enforcement/test_my_cases.py)
@@ -212,6 +217,27 @@ def patterns(resolver=None, prefix=""):
             yield p.name, prefix + str(p.pattern)
 
 
+def benton_ruling(t):
+    """Benton's administrator and a ruling on one of its pack's readings."""
+    from dogtag.accounts.models import Role
+    from dogtag.registry.actions import record_ruling
+    from tests.base import make_user, on
+
+    t.benton_admin = make_user("ada", (t.benton, Role.ADMINISTRATOR))
+    with on(date(2026, 6, 1)):
+        t.ruling = record_ruling(
+            t.benton,
+            acting_user=t.benton_admin,
+            reading="dangerous_dogs.requirements.0",
+            adopted="choice",
+            instrument="attorney_opinion",
+            attorney="Jane Roe",
+            number="OP-2026-3",
+            ruled_on=date(2026, 5, 20),
+            effective_on=date(2026, 6, 1),
+        )
+
+
 def benton_card_refund(t):
     """A card refund of Benton's online application, for the clerk to send again."""
     checkout = Checkout.objects.create(
@@ -242,6 +268,7 @@ class IsolationTests(BaseTestCase):
             municipality=cls.benton, file_name="roll.csv", file_sha256="0" * 64, started_by=cls.clerk
         )
         benton_card_refund(cls)
+        benton_ruling(cls)
 
     def fill(self, name, route):
         key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)
@@ -310,6 +337,14 @@ class IsolationTests(BaseTestCase):
         """The isolation test's map is right: Benton's own clerk reaches every one of them."""
         self.login(self.clerk)
         for name, route in patterns():
-            if name not in OPEN_PAGES | LIST_PAGES:
+            if name not in OPEN_PAGES | LIST_PAGES | ADMIN_PAGES:
                 expected = 405 if name in POST_ONLY else 200  # past the scope check, GET is not allowed
                 self.assertEqual(self.client.get(self.fill(name, route)).status_code, expected, name)
+
+    def test_the_administrators_pages_serve_benton_s_administrator_and_refuse_its_clerk(self):
+        for name, route in patterns():
+            if name in ADMIN_PAGES:
+                self.login(self.clerk)
+                self.assertEqual(self.client.get(self.fill(name, route)).status_code, 403, name)
+                self.login(self.benton_admin)
+                self.assertEqual(self.client.get(self.fill(name, route)).status_code, 200, name)

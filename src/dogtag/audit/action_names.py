@@ -107,6 +107,8 @@ class Action(models.TextChoices):
     RENEWALS_RUN = "renewals.run", "Renewal notices started"
     REQUIREMENT_IMPOSE = "requirement.impose", "Requirement imposed"
     REQUIREMENT_PROOF = "requirement.proof", "Requirement proof recorded"
+    RULING_RECORD = "ruling.record", "Ruling on a reading recorded"
+    RULING_VOID = "ruling.void", "Ruling on a reading voided"
     SECOND_FACTOR_ENROL = "second_factor.enrol", "Second factor enrolled"
     SECOND_FACTOR_REFUSED = "second_factor.refused", "Second factor refused"
     SECOND_FACTOR_VERIFY = "second_factor.verify", "Second factor verified"

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from dogtag import rules
 from dogtag.lib.compiled import INT_MARKERS, Compiled
 from dogtag.licensing.models import FeeScheduleEntry
+from dogtag.registry import rulings
 from dogtag.registry.models import Animal
 from dogtag.rules.amounts import LocalAmounts
 from dogtag.rules.licensing import ROW_FACTS, licensable_age_label
@@ -20,8 +21,10 @@ TRAINED_TO = {
 }
 
 
-def pack_of(municipality):
-    return rules.load_pack(municipality.rule_pack)
+def pack_of(municipality, on: date | None = None):
+    """The municipality's pack as a question on `on` reads it: with its rulings in force that day
+    (registry/rulings.py); without `on`, as ruled today."""
+    return rulings.pack_on(municipality, on)
 
 
 def licensable_age(municipality) -> str:
@@ -85,7 +88,7 @@ def decide_rows(municipality, question: str, rows: list[tuple], on: date, local=
     """`question` (license_tax, late_fee or license_charges) for many animals' facts_row on one
     day, in order, from the municipality's pack and the clerk's fee schedule (or `local`)."""
     amounts = LocalAmounts.of(local) if local is not None else local_amounts(municipality)
-    return engine_decide_rows(pack_of(municipality), rows, on, amounts, question)
+    return engine_decide_rows(pack_of(municipality, on), rows, on, amounts, question)
 
 
 def household_animals(kept) -> list[dict]:
@@ -128,6 +131,6 @@ def ask(municipality, question: str, facts, on: date, local=None, field: str = "
         raise ValidationError({field: f"{'; '.join(reasons)} ({question.replace('_', ' ')})"}) from e
     amounts = LocalAmounts.of(local) if local is not None else local_amounts(municipality)
     try:
-        return q.answer(pack_of(municipality), facts, on, amounts)
+        return q.answer(pack_of(municipality, on), facts, on, amounts)
     except ValueError as e:  # facts of the right shape the pack cannot answer (a section it does not have)
         raise ValidationError({field: f"{e} ({question.replace('_', ' ')})"}) from e

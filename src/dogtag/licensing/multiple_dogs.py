@@ -54,7 +54,7 @@ def quote(municipality, dogs: int, on: date, license_year: int | None = None) ->
         q.refuse("dogs", f"{municipality}'s law provides no multiple-dog license.")
         return q
     section = _section(m.cite.citation)
-    pack = law.pack_of(municipality)
+    pack = law.pack_of(municipality, on)
     q.license_year = license_year or license_year_of(pack, on)
     q.decision = law.ask(municipality, "multiple_dog_license", {"dogs": max(dogs, 0)}, on)
     if not q.decision.value.available:

@@ -84,7 +84,7 @@ def _section(citation: Citation | None) -> str:
 def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, local=None, certificates=None) -> Owed:
     """What licensing `animal` on `on` costs and what stands in its way; `certificates`: its rabies
     certificates when the caller has them (the portal's, with one not yet saved), else read."""
-    pack = law.pack_of(animal.municipality)
+    pack = law.pack_of(animal.municipality, on)
     year = license_year or license_year_of(pack, on)
     owed = Owed(license_year=year, on=on)
     lic = pack.licensing
@@ -317,7 +317,7 @@ def _kept_rows(animal: Animal, on: date) -> list[list]:
 
 def limit_warnings(animal: Animal, on: date) -> list[tuple[str, tuple[Citation, ...]]]:
     """Household, kennel and multiple-dog thresholds the keeping place crosses, with the section."""
-    pack = law.pack_of(animal.municipality)
+    pack = law.pack_of(animal.municipality, on)
     kept = _kept_rows(animal, on)
     dogs = [born for species, born, _ in kept if species == "dog" and born]
     warnings = []

@@ -95,7 +95,7 @@ def setup_steps(municipality, on) -> list[Step]:
 
 
 def clerk_today(municipality, on) -> dict:
-    pack = law.pack_of(municipality)
+    pack = law.pack_of(municipality, on)
     year = license_year_of(pack, on)
     in_stock = Tag.objects.filter(municipality=municipality, status=Tag.Status.IN_STOCK)
     licensed_now = License.objects.filter(municipality=municipality, license_year=year + 1, voided_at=None)

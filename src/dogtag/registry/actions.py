@@ -352,3 +352,118 @@ def set_seal(municipality, *, acting_user, upload) -> Municipality:
     municipality.save(update_fields=["seal"])
     record(acting_user=acting_user, action="municipality.seal", obj=municipality, before=before)
     return municipality
+
+
+ADMINISTRATORS = (Role.ADMINISTRATOR,)
+
+
+def record_ruling(
+    municipality,
+    *,
+    acting_user,
+    reading: str,
+    adopted: str,
+    instrument: str,
+    attorney: str,
+    number: str,
+    ruled_on,
+    effective_on,
+    note: str = "",
+):
+    """Record the municipality's ruling on a reading its pack leaves pending (issue 25 §3): from
+    `effective_on` every answer follows the adopted reading; answers for earlier days do not
+    change. A later ruling on the same reading supersedes it from its own effective date."""
+    from dogtag.registry import readings, rulings
+    from dogtag.registry.models import Ruling
+    from dogtag.rules import load_pack
+
+    require_role(acting_user, municipality.pk, ADMINISTRATORS)
+    found = readings.named(load_pack(municipality.rule_pack), reading or "")
+    errors = {}
+    if found is None:
+        errors["reading"] = f"{municipality}'s rule pack has no reading named {reading!r}: choose one from the list."
+    if adopted not in Ruling.Adopted.values:
+        errors["adopted"] = "Choose the reading the ruling adopts: Dogtag's reading or the other reading."
+    elif adopted == Ruling.Adopted.OTHER and found is not None and not found.has_other:
+        errors["adopted"] = (
+            f"The pack encodes no other reading of {found.section}: only Dogtag's reading can be adopted "
+            "until the other is written into the pack."
+        )
+    if instrument not in Ruling.Instrument.values:
+        errors["instrument"] = "Choose whether the ruling is an attorney's opinion or a Board resolution."
+    if not (attorney or "").strip():
+        errors["attorney"] = "Name the attorney who gave the opinion or advised the Board."
+    if not (number or "").strip():
+        errors["number"] = "Give the opinion's or the resolution's number, as it is filed."
+    if ruled_on is None:
+        errors["ruled_on"] = "Give the date of the ruling."
+    elif ruled_on > today():
+        errors["ruled_on"] = f"A ruling is recorded once made: {shown(ruled_on)} is after today."
+    if effective_on is None:
+        errors["effective_on"] = "Give the date from which the ruling takes effect."
+    elif ruled_on is not None and effective_on < ruled_on:
+        errors["effective_on"] = (
+            f"A ruling takes effect on or after the day it is made ({shown(ruled_on)}): answers for "
+            "earlier days keep the reading in force then."
+        )
+    elif found is not None and Ruling.objects.filter(
+        municipality=municipality, reading_id=found.id, effective_on=effective_on, voided_at=None
+    ).exists():
+        errors["effective_on"] = (
+            f"A ruling on {found.section} already takes effect on {shown(effective_on)}: void it first, "
+            "then record its replacement."
+        )
+    if errors:
+        raise ValidationError(errors)
+    words = found.choice if adopted == Ruling.Adopted.CHOICE else found.other
+    ruling = Ruling(
+        municipality=municipality,
+        reading_id=found.id,
+        section=found.section,
+        adopted=adopted,
+        adopted_words=words,
+        instrument=instrument,
+        attorney=attorney.strip(),
+        number=number.strip(),
+        ruled_on=ruled_on,
+        effective_on=effective_on,
+        note=(note or "").strip(),
+        recorded_by=acting_user,
+    )
+    with transaction.atomic():
+        ruling.save()
+        _new_rulings_version(municipality)
+        record(acting_user=acting_user, action="ruling.record", obj=ruling)
+        transaction.on_commit(lambda: rulings.forget(municipality.pk))
+    rulings.forget(municipality.pk)
+    return ruling
+
+
+def void_ruling(ruling, *, acting_user, reason: str):
+    """Void a ruling recorded in error (never deleted): answers go back to the reading in force
+    without it, on every day. Its replacement is recorded as a new ruling."""
+    from dogtag.registry import rulings
+
+    require_role(acting_user, ruling.municipality_id, ADMINISTRATORS)
+    if ruling.voided_at is not None:
+        raise ValidationError({"reason": f"This ruling was voided on {shown(ruling.voided_at)}."})
+    if not (reason or "").strip():
+        raise ValidationError({"reason": "Say why the ruling is voided (recorded in error, replaced by …)."})
+    with transaction.atomic():
+        before = snapshot(ruling)
+        ruling.voided_at = timezone.now()
+        ruling.void_reason = reason.strip()[:300]
+        ruling.save(update_fields=["voided_at", "void_reason"])
+        _new_rulings_version(ruling.municipality)
+        record(acting_user=acting_user, action="ruling.void", obj=ruling, before=before)
+        transaction.on_commit(lambda: rulings.forget(ruling.municipality_id))
+    rulings.forget(ruling.municipality_id)
+    return ruling
+
+
+def _new_rulings_version(municipality) -> None:
+    """Raise the municipality's rulings version, so every process reads its rulings anew."""
+    from django.db.models import F
+
+    Municipality.objects.filter(pk=municipality.pk).update(rulings_version=F("rulings_version") + 1)
+    municipality.refresh_from_db(fields=["rulings_version"])

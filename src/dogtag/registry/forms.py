@@ -2,7 +2,7 @@ from django import forms
 
 from dogtag.lib.forms import ActionForm, DateInput, Form
 from dogtag.registry.actions import ANIMAL_FIELDS, PERSON_FIELDS, PREMISES_FIELDS, VACCINATION_FIELDS
-from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination
+from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination, Ruling
 from dogtag.registry.pickers import with_pickers
 
 
@@ -109,3 +109,29 @@ class TransferForm(Form):
 
 class SealForm(Form):
     seal = forms.FileField(label="The seal (a PNG or JPEG image)")
+
+
+class RulingForm(Form):
+    """The municipality's ruling on one of its pack's readings. Every field is checked by the
+    action, whose refusals name the field and the rule (a blank field included)."""
+
+    reading = forms.CharField(label="Reading ruled on", required=False, widget=forms.Select)
+    adopted = forms.CharField(
+        label="Reading adopted", required=False, widget=forms.RadioSelect(choices=Ruling.Adopted.choices)
+    )
+    instrument = forms.CharField(
+        label="Ruled by", required=False, widget=forms.Select(choices=[("", "—"), *Ruling.Instrument.choices])
+    )
+    attorney = forms.CharField(label="Attorney's name", max_length=200, required=False)
+    number = forms.CharField(label="Opinion or resolution number", max_length=60, required=False)
+    ruled_on = forms.DateField(label="Date ruled", widget=DateInput(), required=False)
+    effective_on = forms.DateField(label="Effective date", widget=DateInput(), required=False)
+    note = forms.CharField(label="Note", required=False, widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, readings, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reading"].widget.choices = [("", "—")] + [(r.id, f"{r.section} — {r.id}") for r in readings]
+
+
+class VoidRulingForm(Form):
+    reason = forms.CharField(label="Why the ruling is voided", max_length=300)

@@ -1,6 +1,7 @@
 """The registry: municipalities, people, premises, animals, owners over time and rabies
 certificates. Every row belongs to one Municipality (DESIGN.md, layer rule 3)."""
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
@@ -25,6 +26,9 @@ class Municipality(models.Model):
     # The municipality's seal, a PNG or JPEG checked by its content (lib/uploads.py), on its
     # screens and its documents; stored through the storage API.
     seal = models.FileField(upload_to="seals/", blank=True)
+    # Raised by every ruling recorded or voided (registry/rulings.py): each process's cache of the
+    # municipality's ruled packs is keyed by it, so no page queries the rulings to find them unchanged.
+    rulings_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -309,3 +313,48 @@ class DuplicateRabiesTag(Scoped):
 
     def __str__(self):
         return f"Duplicate rabies tag {self.tag_number} ({shown(self.issued_on)})"
+
+
+class Ruling(Scoped):
+    """The municipality's ruling on a reading its rule pack leaves pending (`choice`): which reading
+    it adopts, by whom (a Board resolution or an attorney's opinion, its number), ruled on
+    `ruled_on` and in force from `effective_on`; answers for days before then keep the reading in
+    force then. Never deleted: a later ruling on the same reading supersedes it from its own
+    effective date; one recorded in error is voided (with its reason) and replaced."""
+
+    class Instrument(models.TextChoices):
+        ATTORNEY_OPINION = "attorney_opinion", "Attorney's opinion"
+        BOARD_RESOLUTION = "board_resolution", "Board resolution"
+
+    class Adopted(models.TextChoices):
+        CHOICE = "choice", "Dogtag's reading"
+        OTHER = "other", "The other reading"
+
+    reading_id = models.CharField("reading", max_length=200, help_text="the provision's reading, as its pack names it")
+    section = models.CharField(max_length=100, help_text="the section the reading is of, as cited when ruled")
+    adopted = models.CharField("reading adopted", max_length=10, choices=Adopted.choices)
+    adopted_words = models.TextField(help_text="the adopted reading's words, as the pack stated them when ruled")
+    instrument = models.CharField("ruled by", max_length=20, choices=Instrument.choices)
+    attorney = models.CharField("attorney's name", max_length=200)
+    number = models.CharField("ruling or resolution number", max_length=60)
+    ruled_on = models.DateField("date ruled")
+    effective_on = models.DateField("effective date")
+    note = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["reading_id", "-effective_on"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["municipality", "reading_id", "effective_on"],
+                condition=Q(voided_at=None),
+                name="one_ruling_per_reading_per_day",
+            )
+        ]
+
+    def __str__(self):
+        who = f"{self.get_instrument_display()} {self.number} ({self.attorney})"
+        return f"{who} on {self.section}, from {shown(self.effective_on)}"

@@ -4,6 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from dogtag.accounts.scope import get_for_user, municipalities
 from dogtag.audit.models import AuditEvent
@@ -325,3 +326,59 @@ def pick(request, slug, kind):
             )
             rows = [(a.pk, str(a), a.breed) for a in found.order_by("name")[:PICK_LIMIT]]
     return render(request, "registry/_picks.html", {"rows": rows, "q": q})
+
+
+@login_required
+def readings_page(request, slug):
+    """The administrator's page of the readings the municipality's pack leaves to its ruling:
+    both readings, their answers on the pack's example, the records each governs; and the form
+    that records a ruling (issue 25 §3)."""
+    from dogtag.registry import readings
+    from dogtag.registry.models import Ruling
+
+    municipality = municipality_for(request, slug, actions.ADMINISTRATORS)
+    on = today()
+    listed = readings.for_page(municipality, on)
+    form = forms.RulingForm(posted(request), readings=listed, initial={"reading": request.GET.get("reading", "")})
+    if request.method == "POST" and form.is_valid():
+        done = run_action(form, actions.record_ruling, municipality, acting_user=request.user)
+        if done:
+            return redirect(f"{reverse('readings', args=[slug])}#ruling-{done.pk}")
+    rulings = list(Ruling.objects.filter(municipality=municipality).select_related("recorded_by"))
+    in_force = {}
+    for r in rulings:  # newest effective date first (Meta.ordering), per reading
+        if r.voided_at is None:
+            in_force.setdefault(r.reading_id, []).append(r)
+    for reading in listed:
+        mine = in_force.get(reading.id, [])
+        reading.ruling = next((r for r in mine if r.effective_on <= on), None)
+        reading.coming = [r for r in mine if r.effective_on > on]
+    # Those whose other reading the pack encodes first: a ruling on them can change an answer.
+    pending = sorted((r for r in listed if r.ruling is None and r.ruled_by is None), key=lambda r: not r.has_other)
+    ruled = [r for r in listed if r.ruling is not None or r.ruled_by is not None]
+    context = {
+        "municipality": municipality,
+        "pending": pending,
+        "ruled": ruled,
+        "rulings": rulings,
+        "form": form,
+        "on": on,
+        "status": 400 if request.method == "POST" else 200,
+    }
+    return render(request, "registry/readings.html", context, status=context["status"])
+
+
+@login_required
+def ruling_void(request, pk):
+    from dogtag.registry.models import Ruling
+
+    ruling = get_for_user(request.user, Ruling.objects, pk, actions.ADMINISTRATORS)
+    form = forms.VoidRulingForm(posted(request))
+    return action_page(
+        request,
+        form,
+        actions.void_ruling,
+        ruling,
+        title=f"Void the ruling: {ruling}",
+        done=lambda r: f"{reverse('readings', args=[r.municipality.slug])}#ruling-{r.pk}",
+    )

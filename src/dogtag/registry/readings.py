@@ -1,0 +1,155 @@
+"""The readings a municipality's rule pack leaves to its ruling (issue 25 §3), as its
+administrator's page shows them: each provision's section and governing words, Dogtag's reading
+and the other the text allows, each reading's answer on the pack's worked example (asked of the
+engine under each reading), and how many of the municipality's records the provision governs.
+
+The counts are one `count()` per kind of record, by the pack section the provision is in; a
+section whose answers are about no kind of record Dogtag keeps says so and why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.apps import apps
+
+from dogtag.rules import get_question, packs
+from dogtag.rules.amounts import LocalAmounts
+from dogtag.rules.decision import Decision
+from dogtag.rules.schema import Provision, Ruled
+
+# The records whose answers a section's provisions give, by (app, model, filter, what they are).
+# By name: the registry sits below the apps that keep these records (.importlinter).
+RECORDS: dict[str, tuple[str, str, dict[str, Any], str]] = {
+    "licensing": ("licensing", "License", {"voided_at": None}, "licenses"),
+    "remittance": ("licensing", "License", {"voided_at": None}, "licenses (their taxes paid over)"),
+    "kennel": ("licensing", "KennelLicense", {"voided_at": None}, "kennel licenses"),
+    "multiple_dog": ("licensing", "KennelLicense", {"voided_at": None}, "kennel and multiple-dog licenses"),
+    "rabies": ("registry", "RabiesVaccination", {}, "rabies certificates"),
+    "quarantine": ("enforcement", "QuarantineOrder", {}, "quarantine orders"),
+    "dangerous_dogs": ("enforcement", "Declaration", {}, "declarations"),
+    "declared_keeping": ("enforcement", "Declaration", {}, "declarations"),
+    "impoundment": ("enforcement", "Impoundment", {}, "impoundments"),
+    "forfeitures": ("enforcement", "Citation", {}, "citations"),
+    "nuisance": ("enforcement", "Complaint", {}, "complaints"),
+}
+NOT_COUNTED = {
+    "time": "it counts the days of every deadline: no one kind of record",
+    "animals": "the care standards are checked on inspection, not kept as a record",
+    "control": "a dog at large is a fact of a complaint or an impoundment, not a record of its own",
+    "definitions": "a definition reaches every record that uses the word",
+    "notices": "a notice's day is asked when it is served, not kept as a record of its own",
+    "household": "the limit is checked on each keeping place when an animal is licensed",
+    "permits": "permits are counted on their own pages",
+}
+
+
+@dataclass
+class Answer:
+    """One reading's answer on the worked example, or why there is none."""
+
+    value: Any = None
+    decision: Decision | None = None
+    refused: str = ""
+
+
+@dataclass
+class Reading:
+    id: str
+    declared_by: str
+    provision: Provision
+    section: str
+    quotes: list[tuple[str, str]]
+    choice: str
+    other: str = ""
+    changes: str = ""
+    example: dict[str, Any] | None = None
+    answers: dict[str, Answer] = field(default_factory=dict)
+    count: int | None = None
+    counted: str = ""
+    not_counted: str = ""
+    ruled_by: Ruled | None = None  # the pack's own ruling in force, if any
+
+    @property
+    def has_other(self) -> bool:
+        return bool(self.other)
+
+
+def of(pack: packs.Pack) -> list[Reading]:
+    """Every reading the pack makes (`choice`), in the pack's order."""
+    out = []
+    for rid, origin, provision in pack.readings():
+        other = provision.reading.other if provision.reading else None
+        example = provision.reading.example if provision.reading else None
+        out.append(
+            Reading(
+                id=rid,
+                declared_by=origin,
+                provision=provision,
+                section=provision.cite.section,
+                quotes=[(c.section, c.quote) for c in (provision.cite, *provision.also)],
+                choice=provision.choice or "",
+                other=other.choice if other else "",
+                changes=other.changes if other else "",
+                example=example.model_dump() if example else None,
+            )
+        )
+    return out
+
+
+def named(pack: packs.Pack, reading_id: str) -> Reading | None:
+    return next((r for r in of(pack) if r.id == reading_id), None)
+
+
+def _example_answers(pack_id: str, reading: Reading, local: LocalAmounts) -> dict[str, Answer]:
+    """The example's question asked under each reading, ruled as of the example's day."""
+    ex = reading.example
+    question = get_question(ex["question"])
+    answers = {}
+    for adopted in ("choice", "other") if reading.has_other else ("choice",):
+        ruling = Ruled(by="attorney_opinion", number="example", on=ex["on"], reading=adopted)
+        pack = packs.pack_on(pack_id, ex["on"], [(reading.id, ruling)])
+        try:
+            facts = question.facts.model_validate(dict(ex["facts"]))
+            decision = question.answer(pack, facts, ex["on"], local)
+        except ValueError as e:
+            answers[adopted] = Answer(refused=str(e))
+            continue
+        answers[adopted] = Answer(value=decision.to_json()["value"], decision=decision)
+    return answers
+
+
+def _local_amounts(municipality) -> LocalAmounts:
+    entry = apps.get_model("licensing", "FeeScheduleEntry")
+    by_key: dict[str, dict[date, Any]] = {}
+    for key, on, amount in entry.objects.filter(municipality=municipality, voided_at=None).values_list(
+        "key", "effective_on", "amount"
+    ):
+        by_key.setdefault(key, {})[on] = amount
+    return LocalAmounts.of(by_key)
+
+
+def for_page(municipality, on: date) -> list[Reading]:
+    """The municipality's readings with their examples answered and their records counted; each
+    with the pack's own ruling in force on `on`, if any."""
+    pack = packs.load_pack(municipality.rule_pack)
+    readings = of(pack)
+    recorded = packs.rulings_on(pack, on)
+    local = _local_amounts(municipality) if any(r.example for r in readings) else LocalAmounts.of(None)
+    counts: dict[tuple[str, str], int] = {}
+    for r in readings:
+        r.ruled_by = recorded.get(r.id)
+        if r.example:
+            r.answers = _example_answers(pack.id, r, local)
+        topic = r.id.split(".", 1)[0]
+        if topic in RECORDS:
+            app, model, filters, what = RECORDS[topic]
+            if (app, model) not in counts:
+                rows = apps.get_model(app, model).objects.filter(municipality=municipality, **filters)
+                counts[(app, model)] = rows.count()
+            r.count, r.counted = counts[(app, model)], what
+        else:
+            r.not_counted = NOT_COUNTED.get(topic, "its answers are about no one kind of record Dogtag keeps")
+    return readings
