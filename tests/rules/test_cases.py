@@ -106,3 +106,20 @@ def test_case(path, case):
     for wanted in expect.get("notes", []):
         assert any(wanted in n for n in got["notes"]), f"no note with {wanted!r} in {got['notes']}"
     assert sorted(n["key"] for n in got["not_set"]) == sorted(expect.get("not_set", [])), got["not_set"]
+
+
+def test_every_other_reading_has_a_case_that_rules_it():
+    """Each reading whose other side changes the answer (`other.set`) is answered both ways: some
+    case in the declaring pack's folder rules its `other` reading."""
+    ruled = {(p.parent.name, rid) for p, case in (x.values for x in _cases()) for rid in (case.get("rulings") or {})}
+    missing = [
+        (pack.id, rid)
+        for pack in (load_pack(i) for i in pack_ids())
+        for rid, origin, provision in pack.readings()
+        if origin == pack.id
+        and provision.reading
+        and provision.reading.other
+        and provision.reading.other.set
+        and (pack.id, rid) not in ruled
+    ]
+    assert not missing, missing
