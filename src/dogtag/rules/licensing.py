@@ -75,6 +75,13 @@ class HalfTax(Provision):
     fraction: Decimal
 
 
+class TaxCap(Provision):
+    """A cap on a raised tax whose figure Dogtag does not hold: `not_held` says which figures and
+    who checks the cap instead (s. 174.05(3): the previous year's cost, less refunds)."""
+
+    not_held: str
+
+
 class LocalHalf(Provision):
     """Whether s. 174.05(2)'s one-half (licensable age after July 1) `halves` a local fee-schedule
     tax as it halves the state minimum (a reading: the other keeps the local tax whole)."""
@@ -123,6 +130,7 @@ class LicensingSection(Strict):
     half_tax: HalfTax | None = None
     half_tax_on_local_tax: LocalHalf | None = None  # the reading that halves a fee-schedule tax too
     additional_tax: Provision | None = None  # s. 174.05(3): a higher local tax, intact above altered
+    additional_tax_cap: TaxCap | None = None  # s. 174.05(3): the raise's cap, a figure Dogtag does not hold
     late_fee: LateFee | None = None
     free_license: list[FreeLicense] = []
     not_required: NotRequired | None = None

@@ -353,6 +353,32 @@ def _local_key(amount: Any) -> str | None:
     return amount.local if isinstance(amount, LocalAmount) else None
 
 
+class TaxCapFacts(Facts):
+    """The cap is asked of the law alone: no facts."""
+
+
+@dataclass(frozen=True)
+class TaxCapAnswer:
+    """`applies`: the law caps a raised tax; `checked`: Dogtag can check an amount against it
+    (false where the cap's figure is one Dogtag does not hold: the notes say which and who checks)."""
+
+    applies: bool
+    checked: bool = False
+
+
+@question(
+    "additional_tax_cap",
+    facts=TaxCapFacts,
+    value=TaxCapAnswer,
+    doc="The cap s. 174.05(3) sets on a raised license tax, and whether Dogtag can check a tax against it.",
+)
+def additional_tax_cap(pack, facts: TaxCapFacts, on: date, local) -> Decision:
+    cap = pack.licensing.additional_tax_cap if pack.licensing is not None else None
+    if cap is None:
+        return Decision(TaxCapAnswer(False), (), ("this law sets no cap on a raised tax",))
+    return Decision(TaxCapAnswer(True, False), cap.citations(), (f"not checked: {cap.not_held}",))
+
+
 def state_limits(
     pack: Pack, key: str, amount: Decimal, on: date, others: Mapping[str, Decimal | None] = MappingProxyType({})
 ) -> list[OutOfLimit]:
