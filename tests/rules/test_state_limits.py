@@ -70,3 +70,17 @@ def breaches_of(state, amounts):
     from dogtag.rules.state_limits import breaches
 
     return breaches(state, ON, amounts)
+
+
+def test_webster_late_fee_is_held_to_five_dollars_until_a_ruling_lets_the_board_set_it():
+    """§ 98-4 "as established by the Village Board" against s. 174.05(5)'s "$5": a reading. On
+    Dogtag's reading the fee schedule refuses $10; ruled the other way, from the ruling's day, it
+    takes it. The check is the same; the ruled pack says the late fee is not held to the state's."""
+    from dogtag.rules.packs import pack_on
+    from dogtag.rules.schema import Ruled
+
+    ruling = [("licensing.late_fee", Ruled(by="board_resolution", number="R-4", on=date(2026, 6, 1), reading="other"))]
+    before, after = pack_on("wi-webster", date(2026, 5, 31), ruling), pack_on("wi-webster", date(2026, 6, 1), ruling)
+    assert [o.citation.section for o in state_limits(before, "late_fee", Decimal("10.00"), ON)] == ["s. 174.05(5)"]
+    assert state_limits(after, "late_fee", Decimal("10.00"), ON) == []
+    assert state_limits(after, "license_tax.unaltered", Decimal("7.99"), ON) != []

@@ -96,10 +96,14 @@ KEPT_WHOLE_NOTE = (
 
 
 class LateFee(Provision):
+    """`held_to_state`: a local figure is held to the fee s. 174.05(5) fixes (checked where it is
+    set); false where a reading lets the municipality's board establish its own."""
+
     amount: Amount
     renewal_before: MonthDay
     acquired_within: Period
     by_licensable_age: bool = True
+    held_to_state: bool = True
 
 
 class FreeLicense(Provision):

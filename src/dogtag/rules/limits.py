@@ -390,7 +390,8 @@ def state_limits(
     lic = pack.licensing
     if lic is None:
         return []
-    keys: dict[Kind, str | None] = {"late_fee": _local_key(lic.late_fee.amount) if lic.late_fee else None}
+    late = lic.late_fee if lic.late_fee is not None and lic.late_fee.held_to_state else None
+    keys: dict[Kind, str | None] = {"late_fee": _local_key(late.amount) if late is not None else None}
     if lic.tax is not None:
         keys.update(altered=_local_key(lic.tax.altered), unaltered=_local_key(lic.tax.unaltered))
     entering = next((kind for kind, local in keys.items() if local == key), None)

@@ -80,6 +80,7 @@ def state_limit_errors(
         return []
     own = {key for key in ("late_fee", "tax") if origins.get(("licensing", key)) == pack_id}
     late = getattr(lic, "late_fee", None) if "late_fee" in own else None
+    late = late if late is not None and late.held_to_state else None
     tax = getattr(lic, "tax", None) if "tax" in own else None
     dated: dict[Kind, Any] = {
         "late_fee": late.amount if late is not None else None,
