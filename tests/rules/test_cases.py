@@ -5,6 +5,7 @@
   on: 2025-04-01
   facts: {...}
   local_amounts: {license_tax.altered: {2023-02-15: "12.00"}}   # optional
+  rulings: {nuisance.barking_complaints: other}   # optional: readings ruled (from the case's day)
   expect:
     value: "5.00"                 # compared after to_json
     citations: ["s. 174.05(2)"]   # section substrings that must appear
@@ -24,7 +25,8 @@ from pathlib import Path
 import pytest
 
 from dogtag.rules import ask, to_json
-from dogtag.rules.packs import law_dirs, pack_ids, read_yaml
+from dogtag.rules.packs import law_dirs, load_pack, pack_ids, read_yaml
+from dogtag.rules.schema import Ruled
 
 CASES = Path(__file__).parent / "cases"
 
@@ -36,7 +38,7 @@ def case_folders() -> list[Path]:
     return sorted((p for root in roots if root.is_dir() for p in root.iterdir() if p.is_dir()), key=lambda p: p.name)
 
 
-CASE_KEYS = {"name", "question", "on", "facts", "local_amounts", "expect"}
+CASE_KEYS = {"name", "question", "on", "facts", "local_amounts", "rulings", "expect"}
 EXPECT_KEYS = {
     "value",
     "citations",
@@ -61,18 +63,28 @@ def test_there_are_cases_for_every_jurisdiction():
     assert sorted(p.name for p in case_folders()) == sorted(pack_ids())
 
 
+def _rulings(pack_id: str, case: dict) -> list[tuple[str, Ruled]]:
+    """The case's `rulings` (reading id -> `choice` or `other`), each an attorney's opinion in force
+    from the case's day; a reading id the pack does not make is an error in the case."""
+    wanted = case.get("rulings") or {}
+    known = {rid for rid, _, _ in load_pack(pack_id).readings()}
+    assert set(wanted) <= known, f"no such reading in {pack_id}: {sorted(set(wanted) - known)}"
+    return [(rid, Ruled(by="attorney_opinion", number="case", on=case["on"], reading=r)) for rid, r in wanted.items()]
+
+
 @pytest.mark.parametrize("path, case", list(_cases()))
 def test_case(path, case):
     assert set(case) <= CASE_KEYS and set(case["expect"]) <= EXPECT_KEYS, f"unknown keys in {path}"
     assert {"name", "question", "on", "expect"} <= set(case), "a case needs name, question, on, expect"
     expect = case["expect"]
     args = (path.parent.name, case["question"], case.get("facts") or {}, case["on"], case.get("local_amounts"))
+    rulings = _rulings(path.parent.name, case)
     if "error" in expect:
         with pytest.raises(ValueError) as refused:
-            ask(*args)
+            ask(*args, rulings=rulings)
         assert expect["error"] in str(refused.value), str(refused.value)
         return
-    got = ask(*args).to_json()
+    got = ask(*args, rulings=rulings).to_json()
     assert got["value"] == to_json(expect.get("value")), got
     sections = [c["section"] for c in got["citations"]]
     for wanted in expect.get("citations", []):
@@ -94,3 +106,17 @@ def test_case(path, case):
     for wanted in expect.get("notes", []):
         assert any(wanted in n for n in got["notes"]), f"no note with {wanted!r} in {got['notes']}"
     assert sorted(n["key"] for n in got["not_set"]) == sorted(expect.get("not_set", [])), got["not_set"]
+
+
+def test_every_other_reading_has_a_case_that_rules_it():
+    """Each reading whose other side changes the answer (`other.set`) is answered both ways: some
+    case rules its `other` reading, in the folder of the pack declaring it or of one inheriting it."""
+    ruled = {(p.parent.name, rid) for p, case in (x.values for x in _cases()) for rid in (case.get("rulings") or {})}
+    wanted, covered = set(), set()
+    for pack in (load_pack(i) for i in pack_ids()):
+        for rid, origin, provision in pack.readings():
+            if provision.reading and provision.reading.other and provision.reading.other.set:
+                wanted.add((origin, rid))
+                if (pack.id, rid) in ruled:
+                    covered.add((origin, rid))
+    assert not wanted - covered, sorted(wanted - covered)

@@ -208,12 +208,12 @@ def test_the_validator_reports_every_error_of_a_pack_at_once(tmp_path, monkeypat
         (
             ('amount: {2020-01-01: "5.00"}', 'amount: {2020-01-01: "10.00"}'),
             "licensing.late_fee.amount.2020-01-01",
-            "s. 174.05(5) fixes $5.00",
+            "the state fixes a late fee of $5.00, not $10.00 (s. 174.05(5)",
         ),
         (
             ('altered: {2020-01-01: "6.00"}', 'altered: {2020-01-01: "2.00"}'),
             "licensing.tax.altered.2020-01-01",
-            "below the minimum $3.00 of s. 174.05(2)",
+            "below the state minimum tax of $3.00; a local tax may be higher, not lower (s. 174.05(2)",
         ),
         (
             ('unaltered: {2020-01-01: "12.00"}', 'unaltered: {2020-01-01: "6.00"}'),

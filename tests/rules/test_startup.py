@@ -25,7 +25,12 @@ from pathlib import Path
 from dogtag.rules import catalogue, packs, ask, to_json
 
 assert not catalogue._loaded and not packs._PACKS and not catalogue.QUESTIONS, "loaded before the threads"
-cases = [(p.parent.name, c) for p in sorted(Path(sys.argv[1]).glob("*/*.yaml")) for c in packs.read_yaml(p) or []]
+cases = [
+    (p.parent.name, c)
+    for p in sorted(Path(sys.argv[1]).glob("*/*.yaml"))
+    for c in packs.read_yaml(p) or []
+    if not c.get("rulings")  # the unruled packs are what a cold start loads
+]
 threads = int(sys.argv[2])
 barrier = threading.Barrier(threads)
 errors, wrong, answered = [], [], [0] * threads

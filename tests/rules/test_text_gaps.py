@@ -131,3 +131,16 @@ def test_a_bad_declaration_is_refused(law, change, path, reason):
     with pytest.raises(PackError) as exc:
         packs.load_pack("wi-gapton")
     assert any(p == path and reason in r for _, p, r in exc.value.errors), exc.value.errors
+
+
+def test_river_hills_2_14_is_whole_and_the_section_it_names_but_lacks_is_declared():
+    """River Hills' transcription runs from § 2.14's title to (8) Penalty, every paragraph ending its
+    sentence; the one cut-off it has is § 4-208, named by (6)[e](1)(ix) and not transcribed."""
+    rh = load_pack("wi-river-hills")
+    assert [(g.section, g.text) for g in rh.meta.text_gaps] == [("§ 4-208", "missing")]
+    assert rh.text.lstrip().startswith("Section 2.14.") and "Each day a violation continues" in rh.text
+    d = ask("wi-river-hills", "failure_to_comply", {"classification": "dangerous"}, date(2026, 5, 1)).to_json()
+    assert d["status"] == "text_incomplete" and d["value"]["seizure"] is True
+    assert "the adopted text of § 4-208 is not in Dogtag: ask the clerk for it" in " ".join(d["notes"])
+    whole = ask("wi-river-hills", "hearing_window", {"served_on": "2026-05-01"}, date(2026, 5, 1)).to_json()
+    assert whole["status"] == "answered"

@@ -31,7 +31,11 @@ ExemptionName = Literal["hunting_or_training", "law_enforcement"]
 
 
 class Exemption(Provision):
+    """`reaches_local`: a state exemption (s. 174.042(1)(b)) also narrows the ordinance's own "at
+    large" (a reading: the other holds it to the state offense)."""
+
     exemption: ExemptionName
+    reaches_local: bool = True
 
 
 class AtLargePlaces(Provision):
@@ -100,6 +104,10 @@ def at_large(pack, f: AtLargeFacts, on: date, local) -> Decision:
     # land on which the person has obtained permission to hunt or to train a dog".
     hunting = f.hunting_or_training_supervised and f.on_land_open_to_hunting_or_permitted
     for ex in s.at_large_exemptions:
+        if ex.exemption == "hunting_or_training" and hunting and not ex.reaches_local:
+            cites.append(ex.cite.citation)
+            notes.append(f"{ex.cite.section} does not reach this ordinance's 'at large': {ex.choice}")
+            continue
         if (ex.exemption == "hunting_or_training" and hunting) or (
             ex.exemption == "law_enforcement" and f.law_enforcement_dog
         ):

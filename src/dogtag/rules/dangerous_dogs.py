@@ -117,9 +117,12 @@ class PermitFee(Provision):
 
 
 class Waiver(Provision):
+    """`also_classifications`: other classes the same waiver reaches (where a reading so holds)."""
+
     classification: Class
     years: int = Field(ge=0)
     rescind_within_days: int | None = None
+    also_classifications: list[Class] = []
 
 
 @section("dangerous_dogs")
@@ -688,7 +691,8 @@ def declaration_waiver(pack, facts: WaiverFacts, on: date, local) -> Decision:
     rules, none = _section(pack, "waivers", "waiver of a declaration", WaiverAnswer(applies=False))
     if none:
         return none
-    rule = next((w for w in rules if w.classification == facts.classification), None)
+    c = facts.classification
+    rule = next((w for w in rules if c == w.classification or c in w.also_classifications), None)
     if rule is None:
         notes = (f"a {facts.classification.replace('_', ' ')} declaration cannot be waived here",)
         return Decision(WaiverAnswer(applies=False), (), notes)

@@ -75,11 +75,35 @@ class HalfTax(Provision):
     fraction: Decimal
 
 
+class TaxCap(Provision):
+    """A cap on a raised tax whose figure Dogtag does not hold: `not_held` says which figures and
+    who checks the cap instead (s. 174.05(3): the previous year's cost, less refunds)."""
+
+    not_held: str
+
+
+class LocalHalf(Provision):
+    """Whether s. 174.05(2)'s one-half (licensable age after July 1) `halves` a local fee-schedule
+    tax as it halves the state minimum (a reading: the other keeps the local tax whole)."""
+
+    halves: bool = True
+
+
+KEPT_WHOLE_NOTE = (
+    "the local tax is not halved: s. 174.05(2)'s 'one-half of these amounts' is read as the state "
+    "minimums only, and a tax the municipality sets under s. 174.05(3) is charged whole"
+)
+
+
 class LateFee(Provision):
+    """`held_to_state`: a local figure is held to the fee s. 174.05(5) fixes (checked where it is
+    set); false where a reading lets the municipality's board establish its own."""
+
     amount: Amount
     renewal_before: MonthDay
     acquired_within: Period
     by_licensable_age: bool = True
+    held_to_state: bool = True
 
 
 class FreeLicense(Provision):
@@ -108,8 +132,9 @@ class LicensingSection(Strict):
     minimum_tax: MinimumTax | None = None
     tax: Tax | None = None
     half_tax: HalfTax | None = None
-    half_tax_on_local_tax: Provision | None = None  # the reading that halves a fee-schedule tax too
+    half_tax_on_local_tax: LocalHalf | None = None  # the reading that halves a fee-schedule tax too
     additional_tax: Provision | None = None  # s. 174.05(3): a higher local tax, intact above altered
+    additional_tax_cap: TaxCap | None = None  # s. 174.05(3): the raise's cap, a figure Dogtag does not hold
     late_fee: LateFee | None = None
     free_license: list[FreeLicense] = []
     not_required: NotRequired | None = None
@@ -398,6 +423,7 @@ class _Tax:
         basis: TaxBasis | None = "tax",
         no_tax: NoTax | None = None,
         half_tax: bool = False,
+        keep_whole: bool = False,
     ):
         self.amount, self.cites, self.notes, self.not_set = amount, cites, notes, not_set
         self.charges_cites = cites + tuple(c for c in late_cites if c not in cites)
@@ -409,16 +435,17 @@ class _Tax:
         self._late: dict[str, LicenseCharges] = {}
         self.halved = None
         if half is not None and amount is not None:
-            halved = (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
+            # keep_whole: the reading that s. 174.05(2)'s one-half does not reach a local tax
+            halved = amount if keep_whole else (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
             self.halved = _Tax(
                 halved,
                 cites + (half.cite.citation, *half_reading),
-                notes,
+                notes + ((KEPT_WHOLE_NOTE,) if keep_whole else ()),
                 not_set,
                 late_cites,
                 late_amount,
                 basis=basis,
-                half_tax=True,
+                half_tax=not keep_whole,
             )
 
     def late(self, trigger: Trigger) -> LicenseCharges:
@@ -485,8 +512,20 @@ class _Day:
                 cites += (minimum.cite.citation,)
                 notes, basis = ("the local tax is below the state minimum; the minimum applies",), "state_minimum_floor"
         reading = lic.half_tax_on_local_tax
-        half_reading = (reading.cite.citation,) if reading is not None and isinstance(chosen, LocalAmount) else ()
-        return _Tax(amount, cites, notes, (), *late, half=lic.half_tax, half_reading=half_reading, basis=basis)
+        local_tax = reading is not None and isinstance(chosen, LocalAmount)
+        half_reading = (reading.cite.citation,) if local_tax else ()
+        keep_whole = local_tax and basis == "tax" and not reading.halves
+        return _Tax(
+            amount,
+            cites,
+            notes,
+            (),
+            *late,
+            half=lic.half_tax,
+            half_reading=half_reading,
+            basis=basis,
+            keep_whole=keep_whole,
+        )
 
     def late_fee(self, trigger: LateTrigger | None) -> LateFeeDue:
         """late_fee's answer under `trigger` (or none) on this day, built once per trigger."""

@@ -22,7 +22,8 @@ from .dates import ONE_DAY, plus
 from .decision import Citation, Decision
 from .licensing import Species
 from .packs import Pack, load_pack
-from .schema import Amount, Dated, LocalAmount, MonthDay, Period, Provision, Strict, section
+from .schema import Amount, LocalAmount, MonthDay, Period, Provision, Strict, section
+from .state_limits import Kind, breaches
 
 
 class Threshold(Provision):
@@ -352,6 +353,32 @@ def _local_key(amount: Any) -> str | None:
     return amount.local if isinstance(amount, LocalAmount) else None
 
 
+class TaxCapFacts(Facts):
+    """The cap is asked of the law alone: no facts."""
+
+
+@dataclass(frozen=True)
+class TaxCapAnswer:
+    """`applies`: the law caps a raised tax; `checked`: Dogtag can check an amount against it
+    (false where the cap's figure is one Dogtag does not hold: the notes say which and who checks)."""
+
+    applies: bool
+    checked: bool = False
+
+
+@question(
+    "additional_tax_cap",
+    facts=TaxCapFacts,
+    value=TaxCapAnswer,
+    doc="The cap s. 174.05(3) sets on a raised license tax, and whether Dogtag can check a tax against it.",
+)
+def additional_tax_cap(pack, facts: TaxCapFacts, on: date, local) -> Decision:
+    cap = pack.licensing.additional_tax_cap if pack.licensing is not None else None
+    if cap is None:
+        return Decision(TaxCapAnswer(False), (), ("this law sets no cap on a raised tax",))
+    return Decision(TaxCapAnswer(True, False), cap.citations(), (f"not checked: {cap.not_held}",))
+
+
 def state_limits(
     pack: Pack, key: str, amount: Decimal, on: date, others: Mapping[str, Decimal | None] = MappingProxyType({})
 ) -> list[OutOfLimit]:
@@ -359,45 +386,22 @@ def state_limits(
 
     `others`: the pack's other local amounts in force on `on` (the fee schedule), for the rules
     that compare two of them. The state figures are the base pack's (`pack.chain[0]`), never a
-    municipal override: s. 174.05(2)'s minimum tax, s. 174.05(3)'s intact tax above the altered
-    one, and s. 174.05(5)'s late fee."""
+    municipal override; the check is `state_limits.breaches`, the one the pack loader runs."""
     lic = pack.licensing
     if lic is None:
         return []
+    late = lic.late_fee if lic.late_fee is not None and lic.late_fee.held_to_state else None
+    keys: dict[Kind, str | None] = {"late_fee": _local_key(late.amount) if late is not None else None}
+    if lic.tax is not None:
+        keys.update(altered=_local_key(lic.tax.altered), unaltered=_local_key(lic.tax.unaltered))
+    entering = next((kind for kind, local in keys.items() if local == key), None)
+    if entering is None:
+        return []
+    amounts: dict[Kind, Decimal | None] = {k: others.get(v) for k, v in keys.items() if v is not None and k != entering}
+    amounts[entering] = amount
     state = load_pack(pack.chain[0]).licensing
-    found: list[OutOfLimit] = []
-    tax_keys = {kind: _local_key(getattr(lic.tax, kind)) for kind in ("altered", "unaltered")} if lic.tax else {}
-    for kind, local in tax_keys.items():
-        if local != key or state.minimum_tax is None:
-            continue
-        floor = getattr(state.minimum_tax, kind).at(on)
-        if floor is not None and amount < floor:
-            found.append(
-                OutOfLimit(
-                    key,
-                    f"${amount} is below the state minimum tax of ${floor}; a local tax may be higher, not lower",
-                    state.minimum_tax.cite.citation,
-                )
-            )
-        other_kind = "unaltered" if kind == "altered" else "altered"
-        other = others.get(tax_keys.get(other_kind) or "")
-        rule = state.additional_tax
-        if other is not None and rule is not None:
-            intact, altered = (amount, other) if kind == "unaltered" else (other, amount)
-            if intact <= altered:
-                found.append(
-                    OutOfLimit(
-                        key,
-                        f"the tax for an intact dog (${intact}) must be greater than the tax "
-                        f"for a spayed or neutered dog (${altered})",
-                        rule.cite.citation,
-                    )
-                )
-    late = lic.late_fee
-    if late is not None and _local_key(late.amount) == key and state.late_fee is not None:
-        fixed = state.late_fee.amount.at(on) if isinstance(state.late_fee.amount, Dated) else None
-        if fixed is not None and amount != fixed:
-            found.append(
-                OutOfLimit(key, f"the state fixes a late fee of ${fixed}, not ${amount}", state.late_fee.cite.citation)
-            )
-    return found
+    return [
+        OutOfLimit(key, b.message, b.provision.cite.citation)
+        for b in breaches(state, on, amounts, entering)
+        if b.kind == entering
+    ]

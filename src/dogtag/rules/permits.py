@@ -54,6 +54,13 @@ class RenewablePermitYear(Provision):
     renewal_due: MonthDay
 
 
+class Revocation(Provision):
+    """How a permit is revoked where the text names no procedure: `notice_and_hearing_first`, the
+    holder is given written notice and a chance to be heard before the revocation takes effect."""
+
+    notice_and_hearing_first: bool = False
+
+
 @section("permits")
 class PermitsSection(Strict):
     hen_zoning: Zoning | None = None
@@ -67,7 +74,7 @@ class PermitsSection(Strict):
     hen_premises_registration: Provision | None = None
     hen_site_plan: Provision | None = None
     hen_renewal: Provision | None = None
-    hen_revocation: Provision | None = None
+    hen_revocation: Revocation | None = None
     vicious_dog_permit_year: RenewablePermitYear | None = None
     vicious_dog_permit_insurance: Provision | None = None
     vicious_dog_permit_insurance_statement: Provision | None = None
@@ -266,6 +273,7 @@ class RevocationAnswer:
 
     applies: bool
     procedure_in_text: bool | None = None
+    notice_and_hearing_first: bool | None = None
 
 
 @question(
@@ -280,7 +288,8 @@ def hen_permit_revocation(pack, facts: NoFacts, on: date, local) -> Decision:
     if s is None or s.hen_revocation is None:
         return Decision(RevocationAnswer(False), (), ("this ordinance has no hen permit to revoke",))
     rule = s.hen_revocation
-    return Decision(RevocationAnswer(True, False), (rule.cite.citation,), (rule.choice,) if rule.choice else ())
+    value = RevocationAnswer(True, False, rule.notice_and_hearing_first)
+    return Decision(value, (rule.cite.citation,), (rule.choice,) if rule.choice else ())
 
 
 class ViciousPermitFacts(Facts):

@@ -37,6 +37,13 @@ class OwnerConfinement(Days):
     with_isolation: bool = False
 
 
+class DistrictExemption(Provision):
+    """The district quarantine's exemption for an immunized animal wearing "a rabies vaccination tag
+    or substitute tag": `license_tag_substitutes`, a license tag counts as the substitute (a reading)."""
+
+    license_tag_substitutes: bool = False
+
+
 @section("quarantine")
 class QuarantineSection(Strict):
     delivery: Hours | None = None
@@ -49,7 +56,7 @@ class QuarantineSection(Strict):
     vaccination_window: DayRange | None = None
     exposure_immunized: Days | None = None
     district: DistrictQuarantine | None = None
-    district_exemption: Provision | None = None
+    district_exemption: DistrictExemption | None = None
 
 
 class BiteFacts(Facts):
@@ -203,6 +210,7 @@ class DistrictFacts(Facts):
     ]
     currently_immunized: bool
     tag_attached: bool
+    license_tag_attached: bool = False
 
 
 @dataclass(frozen=True)
@@ -236,7 +244,9 @@ def district_quarantine(pack, facts: DistrictFacts, on: date, local) -> Decision
     if covered and q.district_exemption is not None:
         # "exempt ... if a rabies vaccination tag or substitute tag is attached to the dog's or
         # cat's collar": the exemption is cited on both sides, with how the records are read.
-        exempt = facts.currently_immunized and facts.tag_attached
+        rule = q.district_exemption
+        substitute = rule.license_tag_substitutes and facts.license_tag_attached
+        exempt = facts.currently_immunized and (facts.tag_attached or substitute)
         cites.append(q.district_exemption.cite.citation)
         if q.district_exemption.choice:
             notes.append(q.district_exemption.choice)
