@@ -113,7 +113,7 @@ class ApiTests(BaseTestCase):
 
     def test_a_session_user_can_use_the_api_from_the_browser(self):
         self.login(self.clerk)
-        self.assertEqual([a["name"] for a in self.client.get("/api/v1/animals").json()], ["Rex"])
+        self.assertEqual([a["name"] for a in self.client.get("/api/v1/animals").json()["items"]], ["Rex"])
 
 
 class RulesApiTests(BaseTestCase):
