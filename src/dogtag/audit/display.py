@@ -1,13 +1,14 @@
 """An audit event's changes in the clerk's words: each field by its label, a choice by its
 display name, a related record by its name, a yes/no as yes/no, structured values flattened."""
 
-from datetime import date
+from datetime import date, datetime
 
 from django.apps import apps
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 
 from dogtag.audit.action_names import label
+from dogtag.lib import dates
 
 
 def _model(label):
@@ -25,12 +26,16 @@ def _field(model, name):
 
 
 def _day(value: str) -> str:
-    """An ISO date (a snapshot keeps dates as JSON text) as `March 1, 2027`; else as it is."""
+    """An ISO date or time (a snapshot keeps them as JSON text) as `March 1, 2027` or
+    `March 1, 2027, 9:21 AM` in the municipality's zone; else as it is."""
     try:
-        d = date.fromisoformat(value) if len(value) == 10 else None
+        if len(value) == 10:
+            return dates.shown(date.fromisoformat(value))
+        if len(value) > 10 and value[4] == "-" and value[10] == "T":
+            return dates.shown(datetime.fromisoformat(value))
     except ValueError:
-        d = None
-    return f"{d:%B} {d.day}, {d.year}" if d else value
+        pass
+    return value
 
 
 def _flat(value) -> str:

@@ -28,6 +28,7 @@ from dogtag.enforcement.models import (
     today,
 )
 from dogtag.lib import plausible_dates
+from dogtag.lib.dates import shown
 from dogtag.registry.actions import save_record
 from dogtag.rules.decision import ZERO
 
@@ -59,6 +60,11 @@ def issue_citation(
     errors = {}
     plausible_dates.check(errors, plausible_dates.HAPPENED, violated_on, "violated_on", "Violation date")
     plausible_dates.check(errors, plausible_dates.RUNS, court_date, "court_date", "Court date")
+    if court_date and issued_on and court_date < issued_on and "court_date" not in errors:
+        errors["court_date"] = (
+            f"Court date {shown(court_date)} is before the citation is issued on {shown(issued_on)}; "
+            f"the court date is the day the person appears, after the citation."
+        )
     if errors:
         raise ValidationError(errors)
     # One citation a person, animal, violation and day (a violation over several days is one
