@@ -1,14 +1,18 @@
 """An audit event's changes in the clerk's words: each field by its label, a choice by its
 display name, a related record by its name, a yes/no as yes/no, structured values flattened."""
 
+import re
 from datetime import date, datetime
 
 from django.apps import apps
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
+from django.utils import dateformat, timezone
 
 from dogtag.audit.action_names import label
-from dogtag.lib import dates
+
+# A name Dogtag keeps inside (`proof_of_ownership`), which the history shows in words.
+INTERNAL_NAME = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)+")
 
 
 def _model(label):
@@ -30,9 +34,11 @@ def _day(value: str) -> str:
     `March 1, 2027, 9:21 AM` in the municipality's zone; else as it is."""
     try:
         if len(value) == 10:
-            return dates.shown(date.fromisoformat(value))
+            return dateformat.format(date.fromisoformat(value), "F j, Y")
         if len(value) > 10 and value[4] == "-" and value[10] == "T":
-            return dates.shown(datetime.fromisoformat(value))
+            at = datetime.fromisoformat(value)
+            # the same words as the templates' `date:"F j, Y, g:i A"`, in the municipality's zone
+            return dateformat.format(timezone.localtime(at) if timezone.is_aware(at) else at, "F j, Y, g:i A")
     except ValueError:
         pass
     return value
@@ -40,9 +46,15 @@ def _day(value: str) -> str:
 
 def _flat(value) -> str:
     if isinstance(value, str):
-        return _day(value)
+        return words(value) if INTERNAL_NAME.fullmatch(value) else _day(value)
+    if isinstance(value, dict) and "value" in value and "citations" in value:
+        # A decision the engine returned, kept on its record: what it decided and the sections.
+        sections = ", ".join(dict.fromkeys(c.get("section", "") for c in value["citations"] if c.get("section")))
+        decided = _flat(value["value"])
+        decided = decided[:1].upper() + decided[1:]
+        return f"{decided} ({sections})" if sections else decided
     if isinstance(value, dict):
-        return "; ".join(f"{k.replace('_', ' ')}: {_flat(v)}" for k, v in value.items() if v not in (None, "", [], {}))
+        return "; ".join(f"{words(k)}: {_flat(v)}" for k, v in value.items() if v not in (None, "", [], {}))
     if isinstance(value, list):
         return ", ".join(_flat(v) for v in value)
     if isinstance(value, bool):
@@ -51,7 +63,7 @@ def _flat(value) -> str:
 
 
 def shown(field, value) -> str:
-    if value is None or value == "":
+    if value is None or value == "" or value == {} or value == []:
         return "—"
     if field is not None and field.choices:
         return str(dict(field.flatchoices).get(value, value))
