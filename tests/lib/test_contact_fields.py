@@ -14,8 +14,15 @@ from tests.base import BaseTestCase
 class PersonFormTests(BaseTestCase):
     def test_the_new_person_page_refuses_a_zip_of_letters_and_a_phone_that_is_no_number(self):
         self.login(self.clerk)
-        body = {"kind": "individual", "name": "Mo Maybe", "street": "1 Elm St", "city": "Benton", "state": "WI", "postal_code": "ABCDE",
-                "phone": "call me maybe"}  # fmt: skip
+        body = {
+            "kind": "individual",
+            "name": "Mo Maybe",
+            "street": "1 Elm St",
+            "city": "Benton",
+            "state": "WI",
+            "postal_code": "ABCDE",
+            "phone": "call me maybe",
+        }
         r = self.client.post(reverse("person-new", args=["benton"]), body)
         self.assertEqual(r.status_code, 200)
         self.assertContains(r, "Enter a ZIP code of 5 digits, like 53803")
