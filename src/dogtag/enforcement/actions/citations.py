@@ -38,6 +38,11 @@ def offense_number(person, violation: str, on: date) -> int:
     return Citation.objects.filter(person=person, violation=violation, voided_at=None, violated_on__lt=on).count() + 1
 
 
+def _section_of(decision) -> str:
+    """The section that sets the forfeiture (the engine's first citation), not every section it read."""
+    return decision.citations[0].section if decision.citations else law.sections(decision)
+
+
 @transaction.atomic
 def issue_citation(
     *,
@@ -86,7 +91,7 @@ def issue_citation(
     if decision.not_set:
         raise ValidationError({"forfeiture": f"No forfeiture can be set: {law.not_set_message(decision)}."})
     if not decision.value.applies:
-        raise ValidationError({"violation": f"{'; '.join(decision.notes)} ({law.sections(decision)})."})
+        raise ValidationError({"violation": f"{'; '.join(decision.notes)} ({_section_of(decision)})."})
     low, high = decision.value.minimum, decision.value.maximum
     if low is None or high is None:
         raise ValidationError(
@@ -97,7 +102,7 @@ def issue_citation(
         raise ValidationError(
             {
                 "forfeiture": f"For offense {number} of § {violation} the forfeiture is "
-                f"${low:.2f} to ${high:.2f} ({law.sections(decision)})."
+                f"${low:.2f} to ${high:.2f} ({_section_of(decision)})."
             }
         )
     if days > 1 and not decision.value.each_day_separate:

@@ -19,7 +19,7 @@ from dogtag.licensing import law
 from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.charges import CHARGES, charge_on
 from dogtag.licensing.models import FeeScheduleEntry, License, Payment, ReceiptCounter, Refund, Tag, TagLot
-from dogtag.licensing.owed import what_is_owed
+from dogtag.licensing.owed import fee_label, what_is_owed
 from dogtag.registry.models import Ownership, today
 from dogtag.rules.decision import ZERO, citations_json
 from dogtag.rules.delegations import delegated_amounts
@@ -56,7 +56,10 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
         municipality=municipality, key=key, effective_on=effective_on, voided_at=None
     ).exists():
         raise ValidationError(
-            {"effective_on": f"{key} already has an amount from {shown(effective_on)}; void it first."}
+            {
+                "effective_on": f"The {fee_label(key)} already has an amount from {shown(effective_on)}: the "
+                "fee schedule keeps one amount a day, so void that entry first."
+            }
         )
     entry = FeeScheduleEntry(
         municipality=municipality,
