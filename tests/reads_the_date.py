@@ -13,6 +13,7 @@ MODULES = frozenset(
         "tests/browser/test_animal_control.py",
         "tests/browser/test_dangerous_dog.py",
         "tests/browser/test_days.py",
+        "tests/browser/test_found_card.py",
         "tests/browser/test_portal.py",
         "tests/registry/test_plausibility.py",
         "tests/reports/test_reports.py",

@@ -240,6 +240,8 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = Path(envstr("DOGTAG_STATIC_ROOT") or VAR_DIR / "static")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files a browser asks for at the site's root (/favicon.ico), served by WhiteNoise.
+WHITENOISE_ROOT = BASE_DIR / "webroot"
 try:
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 except OSError:  # a read-only deployment collects static files elsewhere

@@ -231,3 +231,16 @@ class MultipleDogTests(BaseTestCase):
             content_type="application/json",
         )
         self.assertEqual(r.json()["revocation"], "public-nuisance")
+
+    def test_recompute_keeps_the_number_typed_and_the_consent_and_issues_nothing(self):
+        set_fees(self.webster_clerk, self.webster, WEBSTER_FEES)
+        r, unchanged = self.apply(dogs="14", amount="38.00", recompute="1")
+        self.assertTrue(unchanged)
+        self.assertEqual(r.status_code, 200)
+        page = r.content.decode()
+        self.assertIn("for 14 dogs", page)
+        self.assertIn("$41.00", page)  # $35.00 for 12 or fewer + $3.00 for each of the 13th and 14th
+        self.assertRegex(page, r'name="dogs" value="14"')
+        self.assertRegex(page, r'name="amount" value="41.00"')
+        self.assertRegex(page, r'name="inspection_consent"[^>]*checked')
+        self.assertEqual(page.count("checked"), 1 + len(self.dogs))  # the consent and each dog still ticked

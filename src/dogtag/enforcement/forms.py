@@ -13,6 +13,7 @@ from dogtag.enforcement.models import (
     Impoundment,
     QuarantineOrder,
 )
+from dogtag.lib.contact_fields import PhoneField, TimeOfDayField
 from dogtag.lib.forms import DateInput, Form
 from dogtag.lib.forms import ScopedForm as _ScopedForm
 from dogtag.registry.models import Animal, Person
@@ -54,7 +55,7 @@ class ComplaintForm(ScopedForm):
     owner = person_field("Owner, if known", required=False)
     animal_description = forms.CharField(label="Description of the animal", required=False)
     observed_on = date_field()
-    observed_time = forms.CharField(label="Approximate time", required=False)
+    observed_time = TimeOfDayField(label="Approximate time", required=False)
     place = forms.CharField()
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
     filed_on = date_field(required=False)
@@ -113,7 +114,7 @@ class BiteForm(ScopedForm):
     )
     victim_name = forms.CharField()
     victim_address = forms.CharField(required=False)
-    victim_phone = forms.CharField(required=False)
+    victim_phone = PhoneField(required=False)
     bitten_on = date_field()
     place = forms.CharField()
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)

@@ -247,6 +247,11 @@ def document(request, pk, name):
         context = None
     if context is None:
         raise Http404("This document does not apply to this record.")
+    try:
+        if name == "impoundment-notice-pdf":
+            pdf.impoundment_notice_date(obj, context)
+    except pdf.NotServable as refused:
+        return render(request, "enforcement/not_servable.html", {"obj": obj, "reason": str(refused)}, status=409)
     return pdf_response(f"enforcement/pdf/{template}.html", context, f"{filename}-{obj.pk}.pdf")
 
 

@@ -56,13 +56,16 @@ def apply(request, pk):
     except ValueError:
         count = len(dogs)
     q = multiple_dogs.quote(municipality, count, on)
-    form = MultipleDogForm(
-        posted(request),
-        dogs=dogs,
-        initial={"dogs": count, "amount": q.tax, "method": "cash", "animals": [str(d.pk) for d in dogs]},
-    )
+    initial = {"dogs": count, "amount": q.tax, "method": "cash", "animals": [str(d.pk) for d in dogs]}
+    recompute = request.method == "POST" and "recompute" in request.POST
+    if recompute:
+        # "Recompute" prices the number typed and keeps everything else the clerk entered.
+        kept = {name: request.POST.get(name, "") for name in ("method", "check_number", "card_reference")}
+        initial |= {**kept, "animals": request.POST.getlist("animals")}
+        initial["inspection_consent"] = bool(request.POST.get("inspection_consent"))
+    form = MultipleDogForm(None if recompute else posted(request), dogs=dogs, initial=initial)
     can_issue = has_role(request.user, municipality.pk, CLERKS)
-    if request.method == "POST" and can_issue and form.is_valid():
+    if request.method == "POST" and not recompute and can_issue and form.is_valid():
         chosen = [d for d in dogs if str(d.pk) in form.cleaned_data["animals"]]
         license = run_action(
             form,

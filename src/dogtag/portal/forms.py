@@ -1,5 +1,6 @@
 from django import forms
 
+from dogtag.lib.contact_fields import PhoneField, ZipCodeField
 from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.portal.models import MunicipalityContact
@@ -57,8 +58,8 @@ class ApplicationForm(Form):
     name = forms.CharField(label="Your full name", max_length=200)
     street = forms.CharField(label="Street address", max_length=200)
     city = forms.CharField(label="City", max_length=100)
-    postal_code = forms.CharField(label="ZIP code", max_length=10)
-    phone = forms.CharField(label="Phone (optional)", max_length=30, required=False)
+    postal_code = ZipCodeField(label="ZIP code")
+    phone = PhoneField(label="Phone (optional)", required=False)
     animal_name = forms.CharField(label="Dog's name", max_length=100)
     breed = forms.CharField(label="Breed", max_length=100)
     color = forms.CharField(label="Color", max_length=100)
@@ -74,7 +75,7 @@ class ApplicationForm(Form):
     rabies_tag_number = forms.CharField(label="Rabies tag number", max_length=50)
     veterinarian_name = forms.CharField(label="Veterinarian's name", max_length=200)
     veterinarian_address = forms.CharField(label="Veterinarian's address", max_length=300)
-    veterinarian_phone = forms.CharField(label="Veterinarian's phone", max_length=30)
+    veterinarian_phone = PhoneField(label="Veterinarian's phone")
     rabies_certificate_file = forms.FileField(
         label="Photo or PDF of the rabies certificate", required=False, help_text="JPEG, PNG or PDF, up to 5 MB."
     )
@@ -158,6 +159,7 @@ class ContactForm(forms.ModelForm):
         model = MunicipalityContact
         fields = ["clerk_office", "office_address", "clerk_phone", "clerk_hours", "police_name", "police_phone",
                   "police_hours"]  # fmt: skip
+        field_classes = {"clerk_phone": PhoneField, "police_phone": PhoneField}
         labels = {
             "clerk_office": "Office",
             "office_address": "Office address",

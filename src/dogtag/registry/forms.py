@@ -1,5 +1,6 @@
 from django import forms
 
+from dogtag.lib.contact_fields import PhoneField, ZipCodeField
 from dogtag.lib.forms import ActionForm, DateInput, Form
 from dogtag.registry.actions import ANIMAL_FIELDS, PERSON_FIELDS, PREMISES_FIELDS, VACCINATION_FIELDS
 from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination, Ruling
@@ -14,6 +15,7 @@ class PersonForm(ActionForm):
     class Meta:
         model = Person
         fields = PERSON_FIELDS
+        field_classes = {"phone": PhoneField, "postal_code": ZipCodeField}
 
 
 class NewPersonForm(PersonForm):
@@ -72,6 +74,7 @@ class VaccinationForm(ActionForm):
         model = RabiesVaccination
         fields = VACCINATION_FIELDS
         widgets = _date_widgets("vaccinated_on", "expires_on")
+        field_classes = {"veterinarian_phone": PhoneField}
 
 
 class VoidForm(Form):

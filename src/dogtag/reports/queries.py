@@ -81,7 +81,7 @@ def payments(m, p) -> Report:
             "received_at", "method", "check_number", "card_reference", "payer__name", "amount", "received_by__username"
         ):
             close.rows.append(
-                [r[0].strftime("%H:%M"), _label(Payment.Method, r[1]), r[2] or r[3], r[4] or "—", r[5], r[6]]
+                [r[0], _label(Payment.Method, r[1]), r[2] or r[3], r[4] or "—", r[5], r[6]]
             )
         close.totals = ["Total", "", "", "", totals[1], ""]
         tables.append(close)
@@ -100,7 +100,7 @@ def payments(m, p) -> Report:
         "day", "refunded_at", "method", "check_number", "payment__payer__name", "license__serial", "amount",
         "refunded_by__first_name", "refunded_by__last_name", "refunded_by__username",
     ):  # fmt: skip
-        when = r[1].strftime("%H:%M") if p["start"] == p["end"] else r[0]
+        when = r[1] if p["start"] == p["end"] else r[0]  # a time is shown in the municipality's zone
         by = f"{r[7]} {r[8]}".strip() or r[9]
         refunds.rows.append([when, _label(Payment.Method, r[2]), r[3], r[4] or "—", r[5] or "—", r[6], by])
     refund_total = sum((r[5] for r in refunds.rows), ZERO)

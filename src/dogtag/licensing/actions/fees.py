@@ -15,6 +15,7 @@ from dogtag.licensing import law
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.charges import CHARGES
 from dogtag.licensing.models import FeeScheduleEntry
+from dogtag.licensing.owed import fee_label
 from dogtag.rules.delegations import delegated_amounts
 from dogtag.rules.limits import state_limits
 
@@ -46,7 +47,10 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
         municipality=municipality, key=key, effective_on=effective_on, voided_at=None
     ).exists():
         raise ValidationError(
-            {"effective_on": f"{key} already has an amount from {shown(effective_on)}; void it first."}
+            {
+                "effective_on": f"The {fee_label(key)} already has an amount from {shown(effective_on)}: the "
+                "fee schedule keeps one amount a day, so void that entry first."
+            }
         )
     entry = FeeScheduleEntry(
         municipality=municipality,

@@ -56,7 +56,11 @@ def take_tag(municipality, license_year: int, serial: int | None = None) -> Tag:
         tag = stock.filter(serial=serial).first()
         if tag is None:
             known = Tag.objects.filter(municipality=municipality, license_year=license_year, serial=serial).first()
-            reason = f"it was {known.get_status_display().lower()}" if known else "it is in no lot received"
+            reason = (
+                f"it was {known.get_status_display().lower()}"
+                if known
+                else f"no {license_year} lot received from the county clerk includes it (record the lot on Tag stock)"
+            )
             raise ValidationError({"tag_serial": f"Tag {serial} for {license_year} cannot be issued: {reason}."})
         if not _claim(tag):
             raise ValidationError({"tag_serial": f"Tag {serial} was issued a moment ago by another clerk."})
