@@ -1,8 +1,10 @@
 from django.urls import path
 
-from dogtag.portal import home, views
+from dogtag.portal import front, home, views
 
 urlpatterns = [
+    # the front door: public for residents, the staff home for staff (issue 29)
+    path("", front.front_door, name="home"),
     # public: no account; a link's token is the key
     path("apply/", views.home, name="portal-home"),
     path("apply/a/<str:token>/", views.application, name="portal-application"),
