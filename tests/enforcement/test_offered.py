@@ -7,8 +7,8 @@ from datetime import date
 from django.urls import reverse
 
 from tests.base import on
-from tests.enforcement.helpers import EnforcementTestCase
 from tests.enforcement import test_complaints
+from tests.enforcement.helpers import EnforcementTestCase
 
 
 @on(date(2026, 4, 1))
