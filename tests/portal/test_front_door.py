@@ -45,3 +45,8 @@ class FrontDoorTests(BaseTestCase):
     def test_staff_at_the_root_still_reach_their_home(self):
         self.login(self.clerk)
         self.assertRedirects(self.client.get("/"), reverse("municipality", args=["benton"]))
+
+    def test_an_officer_of_several_municipalities_starts_at_their_cases(self):
+        """Issue 29, confusing: the officer's home was a list of municipalities rather than their cases."""
+        self.login(self.officer)
+        self.assertRedirects(self.client.get("/"), reverse("my-cases"), fetch_redirect_response=False)

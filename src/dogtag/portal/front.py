@@ -5,13 +5,15 @@ are logged in go on to their own home."""
 
 from dataclasses import dataclass
 
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
+from dogtag.accounts.models import Role
+from dogtag.accounts.scope import municipalities, municipality_ids
 from dogtag.licensing import law
 from dogtag.portal.models import MunicipalityContact
-from dogtag.registry import views as registry_views
 from dogtag.registry.models import Municipality
 
+NOT_OFFICERS = tuple(r for r in Role if r != Role.OFFICER)
 SPECIES_PLURAL = {"dog": "dogs", "cat": "cats"}
 
 
@@ -42,5 +44,12 @@ def offices() -> list[Office]:
 
 def front_door(request):
     if request.user.is_authenticated:
-        return registry_views.home(request)
+        served = list(municipalities(request.user))
+        # An officer serving several municipalities starts at their cases, across all of them.
+        officer_only = not municipality_ids(request.user, NOT_OFFICERS)
+        if len(served) > 1 and officer_only:
+            return redirect("my-cases")
+        if len(served) == 1:
+            return redirect("municipality", slug=served[0].slug)
+        return render(request, "registry/home.html", {"municipalities": served})
     return render(request, "portal/front.html", {"offices": offices()})

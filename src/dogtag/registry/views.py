@@ -5,7 +5,7 @@ from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from dogtag.accounts.scope import get_for_user, municipalities
+from dogtag.accounts.scope import get_for_user
 from dogtag.audit.models import AuditEvent
 from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.stored_files import stored_file_response
@@ -13,15 +13,6 @@ from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.registry import actions, forms, pickers, tables
 from dogtag.registry.models import Animal, Municipality, Ownership, Person, Premises, RabiesVaccination, today
-
-
-@login_required
-def home(request):
-    served = list(municipalities(request.user))
-    if len(served) == 1:
-        return redirect("municipality", slug=served[0].slug)
-    return render(request, "registry/home.html", {"municipalities": served})
-
 
 SEARCH_PAGE = 50
 
