@@ -25,7 +25,7 @@ class Office:
 
     @property
     def licenses(self) -> str:
-        """"Dog licenses", "Dog and cat licenses": what the pack licenses, in its order."""
+        """ "Dog licenses", "Dog and cat licenses": what the pack licenses, in its order."""
         return " and ".join(self.species).capitalize() + " licenses"
 
     @property

@@ -138,7 +138,7 @@ def review(request, token):
         {
             "application": app,
             "owed": owed,
-            "plain": plain_lines(owed, app.municipality, form.cleaned_data["altered"]),
+            "plain": plain_lines(owed, app.municipality, form.cleaned_data["altered"], form.cleaned_data["species"]),
             "pay": pay,
             "d": form.cleaned_data,
         },
