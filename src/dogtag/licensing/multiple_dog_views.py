@@ -14,6 +14,7 @@ from dogtag.licensing import multiple_dogs, tables
 from dogtag.licensing.actions import CLERKS, multiple_dog_licenses
 from dogtag.licensing.kennel_forms import MultipleDogForm, RevokeForm
 from dogtag.licensing.models import License
+from dogtag.licensing.years import chosen_year, license_years_on_sale
 from dogtag.registry.models import Animal, Person, today
 
 
@@ -55,7 +56,10 @@ def apply(request, pk):
         count = int(wanted)
     except ValueError:
         count = len(dogs)
-    q = multiple_dogs.quote(municipality, count, on)
+    # December: next year's licenses are on sale once its tags are in stock, as at the counter.
+    years = license_years_on_sale(municipality, on)
+    year = chosen_year(request, years)
+    q = multiple_dogs.quote(municipality, count, on, year)
     form = MultipleDogForm(
         posted(request),
         dogs=dogs,
@@ -76,6 +80,7 @@ def apply(request, pk):
                 "animals": chosen,
                 "inspection_consent": form.cleaned_data["inspection_consent"],
                 "payment": form.payment(),
+                "license_year": q.license_year,
             },
         )
         if license:
@@ -84,6 +89,7 @@ def apply(request, pk):
         "keeper": keeper,
         "municipality": municipality,
         "quote": q,
+        "years": years if len(years) > 1 else [],
         "form": form,
         "on": on,
         "can_issue": can_issue,

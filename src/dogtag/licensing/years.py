@@ -16,6 +16,13 @@ def license_years_on_sale(municipality, on: date) -> list[int]:
     return years_on_sale_and_in_stock(municipality, on)[0]
 
 
+def chosen_year(request, years: list[int]) -> int:
+    """The license year the clerk chose among `years` (the page's year links or its form), else
+    the first on sale."""
+    chosen = request.POST.get("license_year") or request.GET.get("license_year") or ""
+    return int(chosen) if chosen.isdigit() and int(chosen) in years else years[0]
+
+
 def years_on_sale_and_in_stock(municipality, on: date) -> tuple[list[int], set[int]]:
     """The years on sale, and those of them with a tag in stock, in one statement (the counter
     says so before the clerk takes the money)."""
