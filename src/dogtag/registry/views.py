@@ -136,9 +136,11 @@ def animal_new(request, slug):
 @login_required
 def animal(request, pk):
     animal = get_for_user(request.user, Animal.objects.select_related("municipality", "premises"), pk)
+    ownerships = list(animal.ownerships.select_related("person"))
     context = {
         "animal": animal,
-        "ownerships": animal.ownerships.select_related("person"),
+        "ownerships": ownerships,
+        "unowned": all(o.ended_on is not None for o in ownerships),
         "vaccinations": animal.vaccinations.prefetch_related("duplicate_tags"),
         "licenses": animal.licenses.all(),
         "events": AuditEvent.objects.filter(
