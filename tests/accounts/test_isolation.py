@@ -7,13 +7,14 @@ from datetime import date
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from dogtag.accounts.actions import issue_api_token
+from dogtag.accounts.models import Membership, Role
 from dogtag.api import api
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement.models import Complaint
 from dogtag.imports.models import ImportRun
 from dogtag.licensing.actions import store_tag_return_list
 from dogtag.payments.models import Checkout, ProcessorRefund
-from tests.base import BaseTestCase
+from tests.base import BaseTestCase, make_user
 from tests.enforcement.fixtures import benton_cases
 from tests.licensing.base import benton_license, benton_renewal_run, benton_replacement_tag
 from tests.licensing.kennel_fixtures import benton_multiple_dog_and_kennel
@@ -88,6 +89,13 @@ OPEN_PAGES.add("municipality-seal-image")  # a seal is public, as on paper (test
 OBJECTS["application"] = "application"
 OBJECTS["payments-refund"] = "card_refund"  # a card refund the clerk sends again (tests/payments/)
 POST_ONLY = {"payments-refund-retry"}
+# The administrator's staff pages (tests/portal/test_staff.py): a Benton membership; Benton's
+# administrator reaches them, its clerk is refused (403) like any other municipality's staff.
+OBJECTS["staff"] = "benton_membership"
+POST_ONLY.add("staff-deactivate")
+ADMIN_PAGES = {"staff", "staff-invite", "staff-role", "staff-deactivate"}
+# an invited staff member's one-time link: its token is the key, it shows no record
+OPEN_PAGES.add("staff-welcome")
 # Online payments: the payment page is reached by the application's emailed token; the processors'
 # notifications are verified by their signatures (tests/payments/test_stripe_checkout.py).
 OPEN_PAGES |= {
@@ -241,6 +249,8 @@ class IsolationTests(BaseTestCase):
         benton_multiple_dog_and_kennel(cls)
         benton_application(cls)
         benton_permits(cls)
+        cls.benton_admin = make_user("ada", (cls.benton, Role.ADMINISTRATOR))
+        cls.benton_membership = Membership.objects.get(user=cls.clerk, municipality=cls.benton)
         cls.import_run = ImportRun.objects.create(
             municipality=cls.benton, file_name="roll.csv", file_sha256="0" * 64, started_by=cls.clerk
         )
@@ -311,8 +321,12 @@ class IsolationTests(BaseTestCase):
 
     def test_the_same_pages_serve_the_benton_clerk(self):
         """The isolation test's map is right: Benton's own clerk reaches every one of them."""
-        self.login(self.clerk)
+        current = None
         for name, route in patterns():
+            user = self.benton_admin if name in ADMIN_PAGES else self.clerk
+            if user != current:
+                self.login(user)
+                current = user
             if name not in OPEN_PAGES | LIST_PAGES:
                 expected = 405 if name in POST_ONLY else 200  # past the scope check, GET is not allowed
                 expected = 404 if name in NOT_IN_BENTONS_LAW else expected
