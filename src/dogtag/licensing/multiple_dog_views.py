@@ -14,7 +14,7 @@ from dogtag.licensing import multiple_dogs, tables
 from dogtag.licensing.actions import CLERKS, multiple_dog_licenses
 from dogtag.licensing.kennel_forms import MultipleDogForm, RevokeForm
 from dogtag.licensing.models import License
-from dogtag.licensing.years import chosen_year, license_years_on_sale
+from dogtag.licensing.years import chosen_year, license_years_on_sale, why_preselected
 from dogtag.registry.models import Animal, Person, today
 
 
@@ -90,6 +90,7 @@ def apply(request, pk):
         "municipality": municipality,
         "quote": q,
         "years": years if len(years) > 1 else [],
+        "why_year": why_preselected(years),
         "form": form,
         "on": on,
         "can_issue": can_issue,

@@ -38,10 +38,12 @@ class StartForm(Form):
         super().__init__(*args, **kwargs)
         if len(years) > 1:
             self.fields["license_year"].choices = [(y, f"{y} license") for y in years]
-            self.fields["license_year"].initial = years[0]
+            # The year a clerk would choose (issue 29): next year's, this year's expiring December 31.
+            self.fields["license_year"].initial = years[-1]
             self.fields["license_year"].help_text = (
                 f"Next year's licenses go on sale before January 1; a {years[-1]} license is valid "
-                f"through December 31, {years[-1]}."
+                f"through December 31, {years[-1]}, while a {years[0]} license would expire on December 31, "
+                f"{years[0]}. Choose {years[0]} only if your animal still needs a license for {years[0]}."
             )
         else:
             del self.fields["license_year"]
