@@ -46,3 +46,31 @@ class OfferedByThePackTests(EnforcementTestCase):
         self.assertNotContains(benton_case, reverse("complaint-next-step", args=[benton.pk]))
         cedarburg_case = self.client.get(reverse("case", args=[cedarburg.case_id]))
         self.assertContains(cedarburg_case, reverse("complaint-next-step", args=[cedarburg.pk]))
+
+    def test_a_vet_is_not_offered_the_clerks_tools(self):
+        """Issue 29, confusing: the vet saw clerk tools and was refused on submit."""
+        self.login(self.doc)
+        home = self.client.get(reverse("municipality", args=["cedarburg"]))
+        for clerks_page in ("fees", "tags", "renewals", "hen-permit-new", "application-queue"):
+            self.assertNotContains(home, reverse(clerks_page, args=["cedarburg"]), msg_prefix=clerks_page)
+        self.assertContains(home, reverse("animal-new", args=["cedarburg"]))
+
+    def test_the_release_asks_only_the_conditions_of_the_municipalitys_law(self):
+        """Issue 29, confusing: the release asked for ticks and a fee the ordinance does not set."""
+        from dogtag.enforcement.models import Impoundment
+
+        self.login(self.chief)
+        for slug, absent, present in (
+            # no release fee set in either: no amount to type; "tagged" is a condition in Sampson only
+            ("sampson", ["Amount paid"], ["Properly tagged", "Impoundment fees and charges paid"]),
+            ("benton", ["Amount paid", "Properly tagged"], ["License prepaid"]),
+        ):
+            _, _, dog = self.owner_and_dog(slug, f"Stray of {slug}")
+            body = {"animal": dog.pk, "found_at": "Main St", "reason": "at-large", "held_at": "Shelter"}
+            self.assert_posted(self.post("impoundment-new", slug, body))
+            imp = Impoundment.objects.latest("pk")
+            page = self.client.get(reverse("impoundment-release", args=[imp.pk]))
+            for label in absent:
+                self.assertNotContains(page, label, msg_prefix=slug)
+            for label in present:
+                self.assertContains(page, label, msg_prefix=slug)

@@ -50,3 +50,10 @@ class FrontDoorTests(BaseTestCase):
         """Issue 29, confusing: the officer's home was a list of municipalities rather than their cases."""
         self.login(self.officer)
         self.assertRedirects(self.client.get("/"), reverse("my-cases"), fetch_redirect_response=False)
+
+    def test_the_demo_staff_are_people_on_certificates_not_usernames(self):
+        """Issue 29, confusing: "Issued by benton-clerk" on certificates and receipts."""
+        from django.contrib.auth import get_user_model
+
+        clerk = get_user_model().objects.get(username="benton-clerk")
+        self.assertEqual(clerk.get_full_name(), "Joan Miller")
