@@ -57,3 +57,11 @@ class CatApplicationTests(BaseTestCase):
         page = self.client.get(f"/apply/a/{app.token}/")
         self.assertContains(page, "Dog license application")
         self.assertNotContains(page, 'name="species"')
+
+    def test_the_portal_lists_each_problem_linked_to_its_field(self):
+        """Issue 29, confusing: the portal's banner neither listed nor linked the items."""
+        app = self.start(self.benton)
+        r = self.client.get(f"/apply/a/{app.token}/review/")
+        self.assertContains(r, 'class="error-summary" role="alert" tabindex="-1"')
+        self.assertContains(r, '<a href="#id_animal_name">Dog&#x27;s name: This field is required.</a>', html=True)
+        self.assertContains(r, "dogtag/forms.js")
