@@ -98,6 +98,26 @@ class ReleaseForm(Form):
     fee_paid = forms.DecimalField(label="Amount paid ($)", required=False, min_value=0, decimal_places=2)
     license_note = forms.CharField(label="License number or note", required=False)
 
+    # Each condition's fields, offered only where the ordinance makes it a condition (issue 29).
+    BY_CONDITION = {
+        "charges_paid": ("charges_paid",),
+        "licensed_or_prepaid": ("license_prepaid",),
+        "vaccinated_or_prepaid": ("vaccination_prepaid",),
+        "tagged": ("tagged",),
+        "proof_of_ownership": ("proof_of_ownership",),
+    }
+
+    def fit_to_law(self, answer) -> None:
+        """Drop what this municipality's release does not ask: a "fees paid" tick and an amount
+        where the ordinance sets no release fee or charges, a prepayment where no license or
+        vaccination is a condition."""
+        for condition, names in self.BY_CONDITION.items():
+            if condition not in answer.conditions:
+                for name in names:
+                    self.fields.pop(name, None)
+        if answer.fee is None and answer.total is None:  # no release fee in the ordinance: no amount to type
+            self.fields.pop("fee_paid", None)
+
 
 class DisposeForm(Form):
     disposition = forms.ChoiceField(choices=Impoundment.Disposition.choices[1:])

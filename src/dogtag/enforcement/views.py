@@ -215,6 +215,8 @@ def step(request, pk, name):
     _, model, form_class, action, title = STEPS[name]
     obj = get_for_user(request.user, model.objects.all(), pk)
     form = _form(form_class, request, obj.municipality)
+    if name == "impoundment-release":
+        form.fit_to_law(actions.release_decision(obj, on=today()).value)
     return action_page(request, form, action, obj, title=f"{title} — {obj}", done=lambda _: case_url(_case_id(obj)))
 
 

@@ -6,13 +6,15 @@ queued in the outbox and sent after commit."""
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
 from django.utils import timezone
 
-from dogtag.accounts.models import Role
+from dogtag.accounts.models import Membership, Role
 from dogtag.accounts.scope import has_role, require_role
+from dogtag.accounts.welcome import welcome_path
 from dogtag.audit.record import record, snapshot
 from dogtag.lib import links, uploads
 from dogtag.lib.pdf import render_pdf
@@ -77,6 +79,7 @@ def renewal_data(animal: Animal, owner) -> dict:
         "city": owner.city,
         "postal_code": owner.postal_code,
         "phone": owner.phone,
+        "species": animal.species,
         "animal_name": animal.name,
         "breed": animal.breed,
         "color": animal.color,
@@ -277,7 +280,7 @@ def approve_application(application, *, acting_user, payment: dict | None = None
             acting_user=acting_user,
             municipality=m,
             owner=person,
-            species=Animal.Species.DOG,
+            species=d["species"],
             altered_evidence=evidence,
             acquired_on=d["acquired_on"],
             **animal_values,
@@ -501,3 +504,75 @@ def set_contact(*, acting_user, municipality, **fields) -> MunicipalityContact:
     contact.save()
     record(acting_user=acting_user, action="contact.set", obj=contact, before=before)
     return contact
+
+
+# --- the municipality's staff, managed by its administrator (issue 29, dead end 5) -------------
+
+ADMINISTRATORS = (Role.ADMINISTRATOR,)
+
+
+def _membership_user_label(membership) -> str:
+    return membership.user.get_full_name() or membership.user.username
+
+
+@transaction.atomic
+def invite_staff(*, acting_user, municipality, name: str, email: str, username: str, role: str):
+    """A clerk, officer, veterinarian or administrator invited by the municipality's
+    administrator: the account, its role here, and an emailed one-time link to set a password
+    and then the second factor."""
+    require_role(acting_user, municipality.pk, ADMINISTRATORS)
+    User = get_user_model()
+    username, email, name = username.strip(), email.strip(), name.strip()
+    if role not in Role.values:
+        raise ValidationError({"role": "Choose the role: clerk, officer, veterinarian or administrator."})
+    user = User.objects.filter(username__iexact=username).first()
+    if user is not None and user.email.lower() != email.lower():
+        raise ValidationError({"username": f"The username {username} is taken; choose another."})
+    if user is not None and Membership.objects.filter(user=user, municipality=municipality).exists():
+        raise ValidationError({"username": f"{username} already serves {municipality}: change the role instead."})
+    if user is None:
+        first, _, last = name.partition(" ")
+        user = User.objects.create_user(username=username, email=email, first_name=first, last_name=last)
+    membership = Membership.objects.create(user=user, municipality=municipality, role=role)
+    record(acting_user=acting_user, action="staff.invite", obj=membership)
+    mail.queue(
+        municipality=municipality,
+        to=email,
+        template="portal/email/staff-invitation",
+        context={"name": name or username, "username": username, "municipality": municipality,
+                 "role": Role(role).label.lower(), "url": links.absolute(welcome_path(user))},
+        kind="staff-invitation",
+    )  # fmt: skip
+    return membership
+
+
+@transaction.atomic
+def change_staff_role(membership, *, acting_user, role: str):
+    require_role(acting_user, membership.municipality_id, ADMINISTRATORS)
+    if role not in Role.values:
+        raise ValidationError({"role": "Choose the role: clerk, officer, veterinarian or administrator."})
+    if membership.user_id == acting_user.pk:
+        raise ValidationError({"role": "Another administrator changes your own role, so the municipality keeps one."})
+    if Membership.objects.filter(user=membership.user, municipality=membership.municipality, role=role).exists():
+        raise ValidationError({"role": f"{_membership_user_label(membership)} already has that role here."})
+    before = snapshot(membership)
+    membership.role = role
+    membership.save(update_fields=["role"])
+    record(acting_user=acting_user, action="staff.role_change", obj=membership, before=before)
+    return membership
+
+
+@transaction.atomic
+def deactivate_staff(membership, *, acting_user):
+    """The account no longer serves this municipality; an account that serves no other is made
+    inactive and can no longer log in. The audit trail keeps who it was and what it did."""
+    require_role(acting_user, membership.municipality_id, ADMINISTRATORS)
+    if membership.user_id == acting_user.pk:
+        raise ValidationError({"__all__": "Another administrator deactivates your own account."})
+    record(acting_user=acting_user, action="staff.deactivate", obj=membership, before=snapshot(membership))
+    user = membership.user
+    Membership.objects.filter(user=user, municipality_id=membership.municipality_id).delete()
+    if not Membership.objects.filter(user=user).exists():
+        user.is_active = False
+        user.save(update_fields=["is_active"])
+    return user

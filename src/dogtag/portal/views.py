@@ -46,7 +46,10 @@ def _licensing_municipalities():
 def home(request):
     licensing = _licensing_municipalities()
     years = sorted({y for m in licensing for y in license_years_on_sale(m, today())})
-    form = StartForm(posted(request), years=years)
+    # The front door's "Apply or renew" link names the municipality (issue 29).
+    chosen = request.GET.get("municipality", "")
+    initial = {"municipality": int(chosen)} if chosen.isdigit() else {}
+    form = StartForm(posted(request), years=years, initial=initial)
     form.fields["municipality"].queryset = Municipality.objects.filter(pk__in=[m.pk for m in licensing])
     if request.method == "POST" and form.is_valid():
         application = run_action(form, actions.start_application)
@@ -135,7 +138,7 @@ def review(request, token):
         {
             "application": app,
             "owed": owed,
-            "plain": plain_lines(owed, app.municipality, form.cleaned_data["altered"]),
+            "plain": plain_lines(owed, app.municipality, form.cleaned_data["altered"], form.cleaned_data["species"]),
             "pay": pay,
             "d": form.cleaned_data,
         },

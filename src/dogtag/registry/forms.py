@@ -42,11 +42,16 @@ class AnimalForm(ActionForm):
 
 
 class NewAnimalForm(AnimalForm):
-    owner = forms.ModelChoiceField(queryset=Person.objects.none())
+    owner = forms.ModelChoiceField(queryset=Person.objects.none(), required=False)
     owner_role = forms.ChoiceField(choices=Ownership.Role.choices, initial=Ownership.Role.OWNER)
+    unowned = forms.BooleanField(
+        required=False,
+        label="No known owner (a stray, held at the shelter)",
+        help_text="The owner who claims it later is added from the animal's page.",
+    )
 
     class Meta(AnimalForm.Meta):
-        fields = ("owner", "owner_role", *(f for f in ANIMAL_FIELDS if f != "status"))
+        fields = ("owner", "owner_role", "unowned", *(f for f in ANIMAL_FIELDS if f != "status"))
 
     def __init__(self, *args, municipality, **kwargs):
         super().__init__(*args, municipality=municipality, **kwargs)
