@@ -22,6 +22,7 @@ from dogtag.audit.record import record, snapshot
 from dogtag.lib import processors
 from dogtag.lib.tasks import enqueue
 from dogtag.licensing import actions as licensing
+from dogtag.licensing.charges import charge_on
 from dogtag.licensing.models import Payment, Refund
 from dogtag.payments.models import Checkout, Notification, ProcessorRefund, Reconciliation
 from dogtag.payments.providers import Forged, Refused, Unreachable, for_municipality
@@ -55,9 +56,10 @@ def _description(application) -> str:
 
 
 def start_checkout(application, *, success_url: str, cancel_url: str, on: date | None = None) -> Checkout:
-    """Open a payment on the municipality's processor for what the law computes today, and return
-    the checkout with the processor's page address. An open checkout of the same amount started
-    today is reused. Refused, with nothing charged, when the processor does not answer."""
+    """Open a payment on the municipality's processor for what the law computes today (plus the
+    municipality's card convenience fee, if it set one), and return the checkout with the
+    processor's page address. An open checkout of the same amount started today is reused.
+    Refused, with nothing charged, when the processor does not answer."""
     on = on or today()
     municipality = application.municipality
     provider = for_municipality(municipality)
@@ -71,9 +73,10 @@ def start_checkout(application, *, success_url: str, cancel_url: str, on: date |
     form, owed = portal.check(application, on)
     if not form.is_valid() or owed.refusals:
         raise ValidationError({"__all__": "The application no longer passes its checks; the clerk will contact you."})
+    fee = convenience_fee(municipality, on)
     reusable = (
         application.checkouts.filter(
-            status=Checkout.Status.OPEN, processor=provider.key, amount=owed.total, quoted_on=on,
+            status=Checkout.Status.OPEN, processor=provider.key, amount=owed.total + fee, quoted_on=on,
             started_at__gte=timezone.now() - timedelta(minutes=settings.DOGTAG_CHECKOUT_MINUTES - 5),
         ).exclude(url="").order_by("-pk").first()
     )  # fmt: skip
@@ -81,8 +84,9 @@ def start_checkout(application, *, success_url: str, cancel_url: str, on: date |
         return reusable
     with transaction.atomic():
         checkout = Checkout.objects.create(
-            municipality=municipality, processor=provider.key, application=application, amount=owed.total, quoted_on=on
-        )
+            municipality=municipality, processor=provider.key, application=application,
+            amount=owed.total + fee, convenience_fee=fee, quoted_on=on,
+        )  # fmt: skip
         record(acting_user=None, action="checkout.start", obj=checkout)
     try:
         started = provider.start(
@@ -104,6 +108,13 @@ def start_checkout(application, *, success_url: str, cancel_url: str, on: date |
         checkout.save()
         record(acting_user=None, action="checkout.open", obj=checkout, before=before)
     return checkout
+
+
+def convenience_fee(municipality, on: date) -> Decimal:
+    """The card convenience fee the municipality's fee schedule sets for `on` (its own charge,
+    licensing/charges.py), or nothing."""
+    entry = charge_on(municipality, "card_convenience_fee", on)
+    return entry.amount if entry else Decimal("0.00")
 
 
 @transaction.atomic
@@ -170,7 +181,7 @@ def _handled(notification_id, checkout_id, reading, reason) -> str:
     if notification.handled_at:
         return "already handled"
     if checkout_id is not None:
-        reason = _settle(checkout_id, reading, timezone.localdate(notification.occurred_at))
+        reason = _settle(checkout_id, reading, notification.occurred_at)
     before = snapshot(notification)
     notification.handled_at, notification.outcome = timezone.now(), reason[:500]
     notification.save()
@@ -178,9 +189,11 @@ def _handled(notification_id, checkout_id, reading, reason) -> str:
     return reason
 
 
-def _settle(checkout_id, reading, on: date) -> str:
+def _settle(checkout_id, reading, paid_at: datetime) -> str:
     """Within `_handled`'s transaction: the checkout locked, so of two notifications for one
-    payment at the same instant the second finds it settled."""
+    payment at the same instant the second finds it settled. `paid_at`: the processor's time
+    of the notification, the receipt's time even when the clerk approves days later."""
+    on = timezone.localdate(paid_at)
     checkout = Checkout.objects.select_for_update().select_related("municipality").get(pk=checkout_id)
     if checkout.status != Checkout.Status.OPEN:
         return f"checkout already {checkout.status}"
@@ -204,7 +217,12 @@ def _settle(checkout_id, reading, on: date) -> str:
     municipality = checkout.municipality
     actor = processor_user(municipality)
     application = portal.record_online_payment(
-        checkout.application, acting_user=actor, amount=reading.amount, reference=reading.reference
+        checkout.application,
+        acting_user=actor,
+        amount=reading.amount - checkout.convenience_fee,
+        convenience_fee=checkout.convenience_fee,
+        reference=reading.reference,
+        paid_at=paid_at,
     )
     checkout.status = Checkout.Status.PAID
     if processors.review_first(municipality):
@@ -241,8 +259,12 @@ def _why_refused(checkout, reading, on: date) -> str:
     form, owed = portal.check(application, on)
     if not form.is_valid() or owed.refusals:
         return "the application no longer passes its checks on the day it was paid"
-    if reading.amount != owed.total:
-        return f"${reading.amount} was paid but the law computes ${owed.total} for this application on {on.isoformat()}"
+    if reading.amount != owed.total + checkout.convenience_fee:
+        fee = f" and the ${checkout.convenience_fee} card convenience fee" if checkout.convenience_fee else ""
+        return (
+            f"${reading.amount} was paid but the law computes ${owed.total}{fee} "
+            f"for this application on {on.isoformat()}"
+        )
     return ""
 
 
@@ -266,7 +288,11 @@ def refund_through_processor(refund: Refund) -> ProcessorRefund | None:
     ).first()
     if checkout is None:
         return None
-    return _queue_refund(checkout, refund.amount, refund.reason, refund=refund)
+    amount = refund.amount
+    refunded = sum(r.amount for r in refund.payment.refunds.all())
+    if refunded == refund.payment.amount and processors.refunds_convenience_fee(checkout.municipality):
+        amount += refund.payment.convenience_fee  # the whole payment handed back: the fee too, as the municipality set
+    return _queue_refund(checkout, amount, refund.reason, refund=refund)
 
 
 def send_refund(processor_refund_id: int) -> str:

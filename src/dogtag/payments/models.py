@@ -27,7 +27,10 @@ class Checkout(Scoped):
 
     processor = models.CharField(max_length=10, choices=Processor.choices)
     application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="checkouts")
-    amount = models.DecimalField(max_digits=9, decimal_places=2)
+    amount = models.DecimalField(max_digits=9, decimal_places=2, help_text="the whole amount charged")
+    convenience_fee = models.DecimalField(
+        max_digits=9, decimal_places=2, default=0, help_text="the part of `amount` that is the card convenience fee"
+    )
     currency = models.CharField(max_length=3, default="usd")
     quoted_on = models.DateField()
     session_id = models.CharField(max_length=255, blank=True)

@@ -11,14 +11,14 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from dogtag.accounts.scope import get_for_user
-from dogtag.lib import links
+from dogtag.lib import links, processors
 from dogtag.lib.web import municipality_for
 from dogtag.licensing.actions import CLERKS
 from dogtag.payments import actions
 from dogtag.payments.models import Checkout, ProcessorRefund, Reconciliation
 from dogtag.payments.providers import Forged, for_municipality
 from dogtag.portal.models import Application
-from dogtag.registry.models import Municipality
+from dogtag.registry.models import Municipality, today
 
 
 def pay(request, token):
@@ -40,7 +40,15 @@ def pay(request, token):
         else:
             return redirect(checkout.url)
     provider = for_municipality(application.municipality)
-    context = {"application": application, "errors": errors, "provider": provider}
+    fee = actions.convenience_fee(application.municipality, today())
+    context = {
+        "application": application,
+        "errors": errors,
+        "provider": provider,
+        "fee": fee,
+        "fee_refunded": processors.refunds_convenience_fee(application.municipality),
+        "total": (application.quoted_total or 0) + fee,
+    }
     return render(request, "payments/pay.html", context, status=503 if errors else 200)
 
 

@@ -4,6 +4,7 @@ on it, a found-dog lookup and a reminder opt-out. One transaction each, one audi
 queued in the outbox and sent after commit."""
 
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -212,10 +213,13 @@ def submit_application(application, *, provider: str, on=None) -> Application:
 
 
 @transaction.atomic
-def record_online_payment(application, *, acting_user, amount, reference: str) -> Application:
+def record_online_payment(
+    application, *, acting_user, amount, reference: str, paid_at, convenience_fee=Decimal("0")
+) -> Application:
     """The processor's verified payment for an application sent to be paid online: the amount
-    and the processor's reference, kept for the approval's receipt (licensing's record of the
-    payment). Refused unless the application is waiting for exactly that."""
+    the law charges, the municipality's card convenience fee taken with it, the processor's
+    reference and when the money arrived, kept for the approval's receipt (licensing's record
+    of the payment). Refused unless the application is waiting for exactly that."""
     application = Application.objects.select_for_update().get(pk=application.pk)
     if (application.status, application.payment_status) != (
         Application.Status.SUBMITTED,
@@ -227,6 +231,7 @@ def record_online_payment(application, *, acting_user, amount, reference: str) -
         )  # fmt: skip
     before = snapshot(application)
     application.quoted_total, application.payment_reference = amount, reference
+    application.convenience_fee, application.paid_at = convenience_fee, paid_at
     application.payment_status = Application.PaymentStatus.PAID
     application.save()
     record(acting_user=acting_user, action="application.paid_online", obj=application, before=before)
@@ -294,6 +299,8 @@ def approve_application(application, *, acting_user, payment: dict | None = None
             "method": Payment.Method.CARD,
             "amount": application.quoted_total,
             "card_reference": application.payment_reference,
+            "convenience_fee": application.convenience_fee,
+            "received_at": application.paid_at,
         }
     license = licensing.issue_license(
         animal,

@@ -168,6 +168,9 @@ def _payment_of(*, acting_user, municipality, payer, due: Decimal, payment: dict
         errors["card_reference"] = "Enter the card transaction reference."
     if errors:
         raise ValidationError(errors)
+    # A card paid online: the processor's time and the municipality's convenience fee, both
+    # settled by the processor's verified payment (payments/actions.py), never typed by a clerk.
+    received_at = payment.get("received_at")
     return Payment(
         municipality=municipality,
         payer=payer,
@@ -175,8 +178,10 @@ def _payment_of(*, acting_user, municipality, payer, due: Decimal, payment: dict
         method=method,
         check_number=payment.get("check_number") or "",
         card_reference=payment.get("card_reference") or "",
+        convenience_fee=payment.get("convenience_fee") or ZERO,
         received_by=acting_user,
-        receipt_year=today().year,
+        received_at=received_at or timezone.now(),
+        receipt_year=timezone.localdate(received_at).year if received_at else today().year,
     )
 
 

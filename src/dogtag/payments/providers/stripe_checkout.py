@@ -32,6 +32,21 @@ def _answers():
         raise Refused(f"Stripe refused: {e.user_message or e}") from e
 
 
+def _line(checkout, amount, name) -> dict:
+    return {
+        "price_data": {"currency": checkout.currency, "unit_amount": cents(amount), "product_data": {"name": name}},
+        "quantity": 1,
+    }
+
+
+def _lines(checkout, description: str) -> list[dict]:
+    """What the law charges, and the municipality's card convenience fee as a line of its own."""
+    lines = [_line(checkout, checkout.amount - checkout.convenience_fee, description)]
+    if checkout.convenience_fee:
+        lines.append(_line(checkout, checkout.convenience_fee, f"{checkout.municipality} card convenience fee"))
+    return lines
+
+
 class StripeCheckout:
     key = "stripe"
     label = "Pay now by card on Stripe's secure page"
@@ -52,16 +67,7 @@ class StripeCheckout:
         with _answers():
             session = stripe.checkout.Session.create(
                 mode="payment",
-                line_items=[
-                    {
-                        "price_data": {
-                            "currency": checkout.currency,
-                            "unit_amount": cents(checkout.amount),
-                            "product_data": {"name": description},
-                        },
-                        "quantity": 1,
-                    }
-                ],
+                line_items=_lines(checkout, description),
                 customer_email=checkout.application.email,
                 client_reference_id=str(checkout.pk),
                 metadata=metadata,
