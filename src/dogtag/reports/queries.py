@@ -116,7 +116,7 @@ def payments(m, p) -> Report:
     tables.append(refunds)
     notes = [f"Received ${totals[1]}, refunded ${refund_total}: net ${totals[1] - refund_total}."]
     if fees["n"]:
-        notes.append(f"Card convenience fees received besides: ${fees['amount']}, not counted above.")
+        notes.append(f"Card convenience fees received besides: ${fees['amount']:.2f}, not counted above.")
     title = "The day's close" if p["start"] == p["end"] else "Payments by method"
     return Report(title, _period(p), tables, notes)
 
