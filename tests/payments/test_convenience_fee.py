@@ -75,7 +75,8 @@ class ConvenienceFeeTests(PaymentsTestCase):
         checkout, license = self.paid_license(amount_cents=1000)
         self.assertIsNone(license)
         self.assertEqual(checkout.status, "refused")
-        self.assertIn("$10.00 was paid but the law computes $10.00 and the $1.50 card convenience fee", checkout.outcome)
+        refused = "$10.00 was paid but the law computes $10.00 and the $1.50 card convenience fee"
+        self.assertIn(refused, checkout.outcome)
 
     def void(self, license):
         self.stripe.answer("POST", "/v1/refunds", recorded("refund"))
