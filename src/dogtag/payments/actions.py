@@ -295,6 +295,30 @@ def refund_through_processor(refund: Refund) -> ProcessorRefund | None:
     return _queue_refund(checkout, amount, refund.reason, refund=refund)
 
 
+def refund_rejected(application) -> ProcessorRefund | None:
+    """An application paid online that the clerk rejected on review (the municipality's review
+    mode): the payment goes back through the processor, the card convenience fee as the
+    municipality set. Runs inside the rejection's transaction; once per checkout, however often
+    it is called (and the processor's idempotency key makes sending it again safe)."""
+    if application.payment_status != Application.PaymentStatus.PAID or not application.payment_reference:
+        return None
+    checkout = (
+        Checkout.objects.select_for_update()
+        .filter(application=application, status=Checkout.Status.PAID, reference=application.payment_reference)
+        .first()
+    )
+    if checkout is None:
+        return None
+    already = checkout.refunds.filter(refund=None).first()
+    if already:
+        return already
+    amount = checkout.paid_amount or checkout.amount
+    if not processors.refunds_convenience_fee(checkout.municipality):
+        amount -= checkout.convenience_fee
+    reason = f"Application rejected: {application.reject_reason}"[:300]
+    return _queue_refund(checkout, amount, reason, refund=None)
+
+
 def send_refund(processor_refund_id: int) -> str:
     """Ask the processor for the refund; the idempotency key makes asking again safe. A failure
     is kept, shown to the clerk and tried again by the worker, never dropped."""

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
@@ -341,6 +342,9 @@ RABIES_REST = (
 )
 
 
+rejected = Signal()  # sent with `application`, inside the rejection's transaction
+
+
 @transaction.atomic
 def reject_application(application, *, acting_user, reason: str) -> Application:
     require_role(acting_user, application.municipality_id, CLERKS)
@@ -353,6 +357,9 @@ def reject_application(application, *, acting_user, reason: str) -> Application:
     application.decided_at, application.decided_by = timezone.now(), acting_user
     application.save()
     record(acting_user=acting_user, action="application.reject", obj=application, before=before)
+    # Paid online before the clerk's review: the payments app (above this one) sends the money
+    # back through the processor, in this transaction (payments/signals.py).
+    rejected.send(sender=Application, application=application)
     _email(application, "rejected", "application-rejected")
     return application
 
