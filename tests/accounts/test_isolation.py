@@ -92,6 +92,7 @@ POST_ONLY = {"payments-refund-retry"}
 # notifications are verified by their signatures (tests/payments/test_stripe_checkout.py).
 OPEN_PAGES |= {
     "payments-pay",
+    "payments-pay-household",  # the household's cart, by the same token (tests/payments/test_cart.py)
     "payments-stripe-webhook",
     "payments-hosted-notify",
 }  # the clerk's review of an online application (tests/portal/fixtures.py)

@@ -24,8 +24,8 @@ from dogtag.lib.tasks import enqueue
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.charges import charge_on
 from dogtag.licensing.models import Payment, Refund
-from dogtag.payments.models import Checkout, Notification, ProcessorRefund, Reconciliation
-from dogtag.payments.providers import Forged, Refused, Unreachable, for_municipality
+from dogtag.payments.models import Checkout, CheckoutItem, Notification, ProcessorRefund, Reconciliation
+from dogtag.payments.providers import Forged, Refused, Unreachable, describe, for_municipality
 from dogtag.portal import actions as portal
 from dogtag.portal.models import Application
 from dogtag.registry.models import today
@@ -51,8 +51,7 @@ def processor_user(municipality):
 
 
 def _description(application) -> str:
-    name = application.data.get("animal_name") or "a dog"
-    return f"{application.municipality} {application.license_year} dog license — {name}"
+    return describe(application)
 
 
 def start_checkout(application, *, success_url: str, cancel_url: str, on: date | None = None) -> Checkout:
@@ -82,16 +81,63 @@ def start_checkout(application, *, success_url: str, cancel_url: str, on: date |
     )  # fmt: skip
     if reusable:
         return reusable
+    return _open(provider, application, [], owed.total, fee, on, success_url, cancel_url, _description(application))
+
+
+def household(application):
+    """The applications of one household (the same email, the same municipality) sent to be
+    paid online and not yet paid: what one checkout may pay together."""
+    return Application.objects.filter(
+        municipality_id=application.municipality_id,
+        email__iexact=application.email,
+        status=Application.Status.SUBMITTED,
+        payment_status=Application.PaymentStatus.ONLINE,
+    ).order_by("submitted_at", "pk")
+
+
+def start_cart(application, *, success_url: str, cancel_url: str, on: date | None = None) -> Checkout:
+    """One checkout for every animal of the household waiting to be paid online (issue 26 §7):
+    a line for each with what the law computes for it today, and the card convenience fee once.
+    Refused, naming the animal, when any of them no longer passes its checks."""
+    on = on or today()
+    municipality = application.municipality
+    provider = for_municipality(municipality)
+    if provider is None:
+        raise ValidationError({"provider": f"{municipality} takes no payments online; pay at the clerk's counter."})
+    applications = list(household(application).select_related("municipality", "animal"))
+    if not applications:
+        raise ValidationError({"__all__": "Nothing of yours is waiting to be paid online."})
+    amounts = []
+    for each in applications:
+        form, owed = portal.check(each, on)
+        if not form.is_valid() or owed.refusals:
+            name = each.data.get("animal_name") or "one animal"
+            raise ValidationError({"__all__": f"The application for {name} no longer passes its checks; "
+                                              "pay the others one by one, or the clerk will contact you."})  # fmt: skip
+        amounts.append(owed.total)
+    fee = convenience_fee(municipality, on)
+    total = sum(amounts, Decimal("0.00"))
+    names = ", ".join(a.data.get("animal_name", "") for a in applications)
+    description = f"{municipality} {applications[0].license_year} licenses — {names}"
+    items = list(zip(applications, amounts, strict=True))
+    return _open(provider, applications[0], items, total, fee, on, success_url, cancel_url, description)
+
+
+def _open(provider, application, items, owed_total, fee, on, success_url, cancel_url, description) -> Checkout:
+    municipality = application.municipality
     with transaction.atomic():
         checkout = Checkout.objects.create(
             municipality=municipality, processor=provider.key, application=application,
-            amount=owed.total + fee, convenience_fee=fee, quoted_on=on,
+            amount=owed_total + fee, convenience_fee=fee, quoted_on=on,
         )  # fmt: skip
         record(acting_user=None, action="checkout.start", obj=checkout)
+        for each, amount in items:
+            item = CheckoutItem.objects.create(
+                municipality=municipality, checkout=checkout, application=each, amount=amount
+            )
+            record(acting_user=None, action="checkout.add_item", obj=item)
     try:
-        started = provider.start(
-            checkout, success_url=success_url, cancel_url=cancel_url, description=_description(application)
-        )
+        started = provider.start(checkout, success_url=success_url, cancel_url=cancel_url, description=description)
     except (Unreachable, Refused) as e:
         with transaction.atomic():
             before = snapshot(checkout)
@@ -207,7 +253,8 @@ def _settle(checkout_id, reading, paid_at: datetime) -> str:
         record(acting_user=None, action="checkout.expire", obj=checkout, before=before)
         return "expired"
     checkout.reference, checkout.paid_amount, checkout.settled_at = reading.reference, reading.amount, timezone.now()
-    problem = _why_refused(checkout, reading, on)
+    items = list(checkout.items.select_related("application"))
+    problem = _why_cart_refused(checkout, reading) if items else _why_refused(checkout, reading, on)
     if problem:
         checkout.status, checkout.outcome = Checkout.Status.REFUSED, problem[:500]
         checkout.save()
@@ -216,6 +263,13 @@ def _settle(checkout_id, reading, paid_at: datetime) -> str:
         return f"refused: {problem}"
     municipality = checkout.municipality
     actor = processor_user(municipality)
+    if items:
+        checkout.outcome = _settle_cart(checkout, items, reading, paid_at, actor)
+        checkout.status = Checkout.Status.PAID if checkout.outcome.startswith("Paid") else Checkout.Status.REFUSED
+        checkout.save()
+        action = "checkout.paid" if checkout.status == Checkout.Status.PAID else "checkout.refuse"
+        record(acting_user=actor, action=action, obj=checkout, before=before)
+        return checkout.outcome
     application = portal.record_online_payment(
         checkout.application,
         acting_user=actor,
@@ -239,6 +293,85 @@ def _settle(checkout_id, reading, paid_at: datetime) -> str:
     checkout.save()
     record(acting_user=actor, action="checkout.paid", obj=checkout, before=before)
     return checkout.outcome
+
+
+def _why_cart_refused(checkout, reading) -> str:
+    """Why a cart's payment cannot be accepted at all, or "" (each animal is checked on its own)."""
+    if reading.municipality_slug and reading.municipality_slug != checkout.municipality.slug:
+        return f"the processor's payment is for {reading.municipality_slug}, not {checkout.municipality.slug}"
+    if reading.currency.lower() != checkout.currency:
+        return f"paid in {reading.currency.upper()}, not {checkout.currency.upper()}"
+    if reading.amount != checkout.amount:
+        return f"${reading.amount} was paid but the checkout asked ${checkout.amount}"
+    return ""
+
+
+def _settle_cart(checkout, items, reading, paid_at: datetime, actor) -> str:
+    """Within `_settle`'s transaction: each animal checked again against the law on the day it
+    was paid; those that pass are paid (the card convenience fee on the first one's receipt)
+    and, unless the clerk reviews first, licensed, each in a savepoint of its own. One that no
+    longer passes, or whose license cannot be issued, is handled alone: its part refunded
+    through the processor, or left paid for the clerk, and the others are not held back."""
+    on = timezone.localdate(paid_at)
+    paid, refused = [], []
+    for item in items:
+        application = Application.objects.select_for_update().get(pk=item.application_id)
+        form, owed = (None, None)
+        waiting = (application.status, application.payment_status) == (
+            Application.Status.SUBMITTED,
+            Application.PaymentStatus.ONLINE,
+        )
+        if waiting:
+            form, owed = portal.check(application, on)
+        if not waiting:
+            item.outcome = f"Refunded: the application is {application.get_status_display().lower()}."
+        elif not form.is_valid() or owed.refusals:
+            item.outcome = "Refunded: the application no longer passes its checks on the day it was paid."
+        elif owed.total != item.amount:
+            item.outcome = f"Refunded: the law computes ${owed.total} on the day it was paid, not ${item.amount}."
+        else:
+            fee = checkout.convenience_fee if not paid else Decimal("0.00")
+            paid.append((item, portal.record_online_payment(
+                application, acting_user=actor, amount=item.amount, convenience_fee=fee,
+                reference=reading.reference, paid_at=paid_at,
+            )))  # fmt: skip
+            item.outcome = "Paid."
+            continue
+        refused.append(item)
+    if not paid:
+        _save_items(items)
+        _queue_refund(checkout, reading.amount, "Refused: no animal of the cart could be licensed", refund=None)
+        return "refused: no animal of the cart could be licensed"
+    if refused:
+        amount = sum((item.amount for item in refused), Decimal("0.00"))
+        names = ", ".join(item.application.data.get("animal_name", "") for item in refused)
+        _queue_refund(checkout, amount, f"Part of a cart not licensed: {names}"[:300], refund=None)
+    issued, owner = 0, None
+    for item, application in paid:
+        if processors.review_first(checkout.municipality):
+            item.outcome = "Paid; waiting for the clerk's review (the municipality's setting)."
+            continue
+        try:
+            with transaction.atomic():
+                license = portal.approve_application(application, acting_user=actor, on=on, household=owner)
+        except ValidationError as e:
+            item.outcome = f"Paid; waiting for the clerk: {' '.join(e.messages)}"[:500]
+        else:
+            issued += 1
+            owner = owner or license.holder
+            checkout.payment = checkout.payment or license.payment
+            item.outcome = f"Paid; license {license.serial} issued."
+    _save_items(items)
+    return f"Paid for {len(paid)} of {len(items)}; {issued} licenses issued." + (
+        f" {len(refused)} refunded." if refused else ""
+    )
+
+
+def _save_items(items):
+    for item in items:
+        before = snapshot(CheckoutItem.objects.get(pk=item.pk))
+        item.save(update_fields=["outcome"])
+        record(acting_user=None, action="checkout.settle_item", obj=item, before=before)
 
 
 def _why_refused(checkout, reading, on: date) -> str:

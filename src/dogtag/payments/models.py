@@ -57,6 +57,23 @@ class Checkout(Scoped):
         return f"Checkout {self.pk}: ${self.amount} by {self.get_processor_display()} ({self.get_status_display()})"
 
 
+class CheckoutItem(Scoped):
+    """One application of a household's cart paid in one checkout (issue 26 §7): what the law
+    computed for it when the checkout started, and what became of it when the payment settled."""
+
+    checkout = models.ForeignKey(Checkout, on_delete=models.PROTECT, related_name="items")
+    application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="checkout_items")
+    amount = models.DecimalField(max_digits=9, decimal_places=2)
+    outcome = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [models.UniqueConstraint(fields=["checkout", "application"], name="one_item_per_application")]
+
+    def __str__(self):
+        return f"${self.amount} for application {self.application_id}"
+
+
 class Notification(Scoped):
     """A processor's signed notification, verified, stored once by its id: a replay finds it here
     and changes nothing. `handled_at` is set once the checkout it names is settled from a fresh

@@ -45,7 +45,7 @@ def differences(municipality, processor: str, day: date, movements) -> list[dict
     card = Payment.objects.filter(municipality=municipality, method=Payment.Method.CARD)
     receipts = _by_reference(card, "card_reference", {m.reference for m in charges})
     checkouts = _by_reference(
-        Checkout.objects.filter(municipality=municipality, processor=processor),
+        Checkout.objects.filter(municipality=municipality, processor=processor).prefetch_related("refunds"),
         "reference",
         {m.reference for m in charges},
     )
@@ -62,7 +62,11 @@ def differences(municipality, processor: str, day: date, movements) -> list[dict
             else:
                 found.append(_difference("missing-receipt", "The processor took this payment; Dogtag has no receipt.",
                                          charge))  # fmt: skip
-        elif (total := sum((p.amount for p in paid), Decimal("0"))) != charge.amount:
+        elif (total := sum((p.amount + p.convenience_fee for p in paid), Decimal("0"))) != charge.amount - sum(
+            (r.amount for c in settled for r in c.refunds.all() if r.refund_id is None), Decimal("0")
+        ):
+            # The receipts of a household's cart together, each with its card convenience fee;
+            # less a part sent back through the processor (an animal of the cart not licensed).
             text = f"The processor took ${charge.amount}; the receipt says ${total}."
             found.append(_difference("amount-mismatch", text, charge, total))
     start, end = day_bounds(day)

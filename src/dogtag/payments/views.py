@@ -17,6 +17,7 @@ from dogtag.licensing.actions import CLERKS
 from dogtag.payments import actions
 from dogtag.payments.models import Checkout, ProcessorRefund, Reconciliation
 from dogtag.payments.providers import Forged, for_municipality
+from dogtag.portal.actions import check as portal_check
 from dogtag.portal.models import Application
 from dogtag.registry.models import Municipality, today
 
@@ -43,6 +44,7 @@ def pay(request, token):
     fee = actions.convenience_fee(application.municipality, today())
     context = {
         "application": application,
+        "household": actions.household(application).count(),
         "errors": errors,
         "provider": provider,
         "fee": fee,
@@ -50,6 +52,41 @@ def pay(request, token):
         "total": (application.quoted_total or 0) + fee,
     }
     return render(request, "payments/pay.html", context, status=503 if errors else 200)
+
+
+def pay_household(request, token):
+    """Every animal of the household waiting to be paid online, in one checkout (issue 26 §7):
+    each with what the law computes for it today, the card convenience fee once, the total."""
+    application = get_object_or_404(Application.objects.select_related("municipality"), token=token)
+    if application.payment_status != Application.PaymentStatus.ONLINE:
+        return redirect("portal-application", token=token)
+    errors = []
+    if request.method == "POST":
+        try:
+            checkout = actions.start_cart(
+                application,
+                success_url=links.absolute(reverse("portal-application", args=[token])),
+                cancel_url=links.absolute(reverse("payments-pay-household", args=[token])),
+            )
+        except ValidationError as e:
+            errors = e.messages
+        else:
+            return redirect(checkout.url)
+    on = today()
+    lines = []
+    for each in actions.household(application):
+        form, owed = portal_check(each, on)
+        lines.append({"application": each, "owed": owed.total if form.is_valid() and not owed.refusals else None})
+    fee = actions.convenience_fee(application.municipality, on)
+    context = {
+        "application": application,
+        "lines": lines,
+        "errors": errors,
+        "provider": for_municipality(application.municipality),
+        "fee": fee,
+        "total": sum((line["owed"] or 0 for line in lines), fee),
+    }
+    return render(request, "payments/pay_household.html", context, status=503 if errors else 200)
 
 
 def _notification(request, slug, processor):

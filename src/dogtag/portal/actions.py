@@ -244,9 +244,12 @@ def _changed(obj, values: dict) -> dict:
 
 
 @transaction.atomic
-def approve_application(application, *, acting_user, payment: dict | None = None, tag_serial=None, on=None) -> License:
+def approve_application(
+    application, *, acting_user, payment: dict | None = None, tag_serial=None, on=None, household=None
+) -> License:
     """Register or update the owner, dog and certificate through the registry's actions, then
-    issue the license with the counter's own action: same tag stock, same checks."""
+    issue the license with the counter's own action: same tag stock, same checks. `household`:
+    the owner just registered for another animal of the same cart, for a new applicant."""
     require_role(acting_user, application.municipality_id, CLERKS)
     application = Application.objects.select_for_update().get(pk=application.pk)
     if application.status != Application.Status.SUBMITTED:
@@ -256,8 +259,8 @@ def approve_application(application, *, acting_user, payment: dict | None = None
         raise ValidationError({"__all__": "The application is incomplete; reject it with the reason."})
     d, m = form.cleaned_data, application.municipality
     person_values = {k: d[k] for k in ("name", "street", "city", "postal_code", "phone")} | {"email": application.email}
-    if application.person:
-        person = application.person
+    if application.person or household:
+        person = application.person or household
         if changed := _changed(person, person_values):
             registry.update_person(person, acting_user=acting_user, **changed)
     else:
@@ -283,7 +286,7 @@ def approve_application(application, *, acting_user, payment: dict | None = None
             acting_user=acting_user,
             municipality=m,
             owner=person,
-            species=Animal.Species.DOG,
+            species=d["species"],
             altered_evidence=evidence,
             acquired_on=d["acquired_on"],
             **animal_values,

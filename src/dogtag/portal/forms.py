@@ -1,6 +1,7 @@
 from django import forms
 
 from dogtag.lib.forms import DateInput, Form
+from dogtag.licensing import law
 from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.portal.models import MunicipalityContact
 from dogtag.portal.quote import held_documents
@@ -8,7 +9,7 @@ from dogtag.registry.models import Animal, Municipality, birth_date_too_early, e
 
 # The fields a resident fills in, in the order the page shows them; `data` keeps them as typed.
 OWNER = ("name", "street", "city", "postal_code", "phone")
-DOG = ("animal_name", "breed", "color", "sex", "altered", "birth_date", "acquired_on")
+DOG = ("species", "animal_name", "breed", "color", "sex", "altered", "birth_date", "acquired_on")
 RABIES = (
     "certificate_serial",
     "vaccinated_on",
@@ -59,6 +60,7 @@ class ApplicationForm(Form):
     city = forms.CharField(label="City", max_length=100)
     postal_code = forms.CharField(label="ZIP code", max_length=10)
     phone = forms.CharField(label="Phone (optional)", max_length=30, required=False)
+    species = forms.ChoiceField(label="Animal", required=False, choices=[("dog", "Dog")])
     animal_name = forms.CharField(label="Dog's name", max_length=100)
     breed = forms.CharField(label="Breed", max_length=100)
     color = forms.CharField(label="Color", max_length=100)
@@ -88,6 +90,12 @@ class ApplicationForm(Form):
         super().__init__(*args, **kwargs)
         self.application = application
         self.fields["sex"].choices = [("", "Choose")] + [c for c in Animal.Sex.choices if c[0] != "unknown"]
+        # The species the municipality's ordinance licenses (Cedarburg § 7-1-3(a)(1): "any dog or cat").
+        licensed = law.pack_of(application.municipality).licensing.species.species if application else ["dog"]
+        self.fields["species"].choices = [(s, s.capitalize()) for s in licensed]
+
+    def clean_species(self):
+        return self.cleaned_data.get("species") or Animal.Species.DOG
 
     def clean(self):
         data = super().clean()

@@ -22,7 +22,7 @@ def proposed_animal(application) -> Animal:
         animal = Animal(
             pk=0,
             municipality=application.municipality,
-            species=Animal.Species.DOG,
+            species=d.get("species") or Animal.Species.DOG,
             name=d.get("animal_name", ""),
             birth_date=_date(d.get("birth_date")),
             acquired_on=_date(d.get("acquired_on")),

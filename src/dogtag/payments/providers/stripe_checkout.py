@@ -9,7 +9,18 @@ from django.conf import settings
 from django.utils import timezone
 
 from dogtag.lib import processors
-from dogtag.payments.providers import Forged, Movement, Notice, Reading, Refused, Started, Unreachable, cents, dollars
+from dogtag.payments.providers import (
+    Forged,
+    Movement,
+    Notice,
+    Reading,
+    Refused,
+    Started,
+    Unreachable,
+    cents,
+    describe,
+    dollars,
+)
 
 SESSION_EVENTS = (
     "checkout.session.completed",
@@ -40,8 +51,13 @@ def _line(checkout, amount, name) -> dict:
 
 
 def _lines(checkout, description: str) -> list[dict]:
-    """What the law charges, and the municipality's card convenience fee as a line of its own."""
-    lines = [_line(checkout, checkout.amount - checkout.convenience_fee, description)]
+    """What the law charges (for a household's cart, a line for each animal), and the
+    municipality's card convenience fee as a line of its own."""
+    items = list(checkout.items.select_related("application__municipality", "application__animal"))
+    if items:
+        lines = [_line(checkout, item.amount, describe(item.application)) for item in items]
+    else:
+        lines = [_line(checkout, checkout.amount - checkout.convenience_fee, description)]
     if checkout.convenience_fee:
         lines.append(_line(checkout, checkout.convenience_fee, f"{checkout.municipality} card convenience fee"))
     return lines
