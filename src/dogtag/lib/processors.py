@@ -49,6 +49,12 @@ def review_first(municipality) -> bool:
     return envbool(f"DOGTAG_ONLINE_REVIEW_{_slug(municipality)}", False)
 
 
+def forfeitures_online(municipality) -> bool:
+    """True when the municipality takes citations' forfeitures online (its own choice:
+    DOGTAG_ONLINE_FORFEITURES_<MUNICIPALITY>, default false, paid at the court or the counter)."""
+    return envbool(f"DOGTAG_ONLINE_FORFEITURES_{_slug(municipality)}", False)
+
+
 def refunds_convenience_fee(municipality) -> bool:
     """True when a full card refund (a voided license, a rejected application) also hands back
     the card convenience fee: the municipality's own setting, no law's

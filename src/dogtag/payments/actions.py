@@ -19,6 +19,8 @@ from django.utils import timezone
 from dogtag.accounts.models import Membership, Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, snapshot
+from dogtag.enforcement import actions as enforcement
+from dogtag.enforcement.models import Citation
 from dogtag.lib import processors
 from dogtag.lib.tasks import enqueue
 from dogtag.licensing import actions as licensing
@@ -81,7 +83,8 @@ def start_checkout(application, *, success_url: str, cancel_url: str, on: date |
     )  # fmt: skip
     if reusable:
         return reusable
-    return _open(provider, application, [], owed.total, fee, on, success_url, cancel_url, _description(application))
+    return _open(provider, municipality, [], owed.total, fee, on, success_url, cancel_url, _description(application),
+                 application=application)  # fmt: skip
 
 
 def household(application):
@@ -120,14 +123,56 @@ def start_cart(application, *, success_url: str, cancel_url: str, on: date | Non
     names = ", ".join(a.data.get("animal_name", "") for a in applications)
     description = f"{municipality} {applications[0].license_year} licenses — {names}"
     items = list(zip(applications, amounts, strict=True))
-    return _open(provider, applications[0], items, total, fee, on, success_url, cancel_url, description)
+    return _open(provider, municipality, items, total, fee, on, success_url, cancel_url, description,
+                 application=applications[0])  # fmt: skip
 
 
-def _open(provider, application, items, owed_total, fee, on, success_url, cancel_url, description) -> Checkout:
-    municipality = application.municipality
+def forfeiture_due(citation) -> Decimal:
+    """What the citation says is owed: the forfeiture the law set when it was issued (the rule
+    engine's figure for that offense, kept on the citation), and the costs where it adds them."""
+    return citation.forfeiture + (citation.costs if citation.plus_costs else Decimal("0.00"))
+
+
+def citation_refusal(citation) -> str:
+    """Why the citation's forfeiture cannot be paid online now, or ""."""
+    if not processors.forfeitures_online(citation.municipality):
+        return f"{citation.municipality} takes forfeitures at the court or the clerk's counter, not online."
+    if citation.voided_at:
+        return "This citation is void: nothing is owed."
+    if citation.paid_on:
+        return "This citation's forfeiture is already paid."
+    return ""
+
+
+def start_citation_checkout(citation, *, success_url: str, cancel_url: str, on: date | None = None) -> Checkout:
+    """Open a payment of a citation's forfeiture on the municipality's processor, where the
+    municipality takes forfeitures online (issue 26 §7): one payment of the whole amount."""
+    on = on or today()
+    municipality = citation.municipality
+    provider = for_municipality(municipality)
+    if provider is None:
+        raise ValidationError({"provider": f"{municipality} takes no payments online; pay at the clerk's counter."})
+    if refusal := citation_refusal(citation):
+        raise ValidationError({"__all__": refusal})
+    amount = forfeiture_due(citation)
+    reusable = (
+        citation.checkouts.filter(
+            status=Checkout.Status.OPEN, processor=provider.key, amount=amount, quoted_on=on,
+            started_at__gte=timezone.now() - timedelta(minutes=settings.DOGTAG_CHECKOUT_MINUTES - 5),
+        ).exclude(url="").order_by("-pk").first()
+    )  # fmt: skip
+    if reusable:
+        return reusable
+    description = f"{municipality} citation {citation.pk} — forfeiture for {citation.violation}"
+    return _open(provider, municipality, [], amount, Decimal("0.00"), on, success_url, cancel_url, description,
+                 citation=citation)  # fmt: skip
+
+
+def _open(provider, municipality, items, owed_total, fee, on, success_url, cancel_url, description, *,
+          application=None, citation=None) -> Checkout:  # fmt: skip
     with transaction.atomic():
         checkout = Checkout.objects.create(
-            municipality=municipality, processor=provider.key, application=application,
+            municipality=municipality, processor=provider.key, application=application, citation=citation,
             amount=owed_total + fee, convenience_fee=fee, quoted_on=on,
         )  # fmt: skip
         record(acting_user=None, action="checkout.start", obj=checkout)
@@ -254,7 +299,10 @@ def _settle(checkout_id, reading, paid_at: datetime) -> str:
         return "expired"
     checkout.reference, checkout.paid_amount, checkout.settled_at = reading.reference, reading.amount, timezone.now()
     items = list(checkout.items.select_related("application"))
-    problem = _why_cart_refused(checkout, reading) if items else _why_refused(checkout, reading, on)
+    if checkout.citation_id:
+        problem = _why_citation_refused(checkout, reading)
+    else:
+        problem = _why_cart_refused(checkout, reading) if items else _why_refused(checkout, reading, on)
     if problem:
         checkout.status, checkout.outcome = Checkout.Status.REFUSED, problem[:500]
         checkout.save()
@@ -263,6 +311,14 @@ def _settle(checkout_id, reading, paid_at: datetime) -> str:
         return f"refused: {problem}"
     municipality = checkout.municipality
     actor = processor_user(municipality)
+    if checkout.citation_id:
+        # Recorded through the citation's own action (its audit event, the court date met, the case closed).
+        enforcement.record_citation_paid(checkout.citation, acting_user=actor, paid_on=on)
+        checkout.status = Checkout.Status.PAID
+        checkout.outcome = f"Paid; citation {checkout.citation_id}'s forfeiture recorded paid."
+        checkout.save()
+        record(acting_user=actor, action="checkout.paid", obj=checkout, before=before)
+        return checkout.outcome
     if items:
         checkout.outcome = _settle_cart(checkout, items, reading, paid_at, actor)
         checkout.status = Checkout.Status.PAID if checkout.outcome.startswith("Paid") else Checkout.Status.REFUSED
@@ -293,6 +349,19 @@ def _settle(checkout_id, reading, paid_at: datetime) -> str:
     checkout.save()
     record(acting_user=actor, action="checkout.paid", obj=checkout, before=before)
     return checkout.outcome
+
+
+def _why_citation_refused(checkout, reading) -> str:
+    if reading.municipality_slug and reading.municipality_slug != checkout.municipality.slug:
+        return f"the processor's payment is for {reading.municipality_slug}, not {checkout.municipality.slug}"
+    if reading.currency.lower() != checkout.currency:
+        return f"paid in {reading.currency.upper()}, not {checkout.currency.upper()}"
+    citation = Citation.objects.select_for_update().select_related("municipality").get(pk=checkout.citation_id)
+    if citation.voided_at or citation.paid_on:
+        return "the citation is void" if citation.voided_at else "the citation's forfeiture was already paid"
+    if reading.amount != forfeiture_due(citation):
+        return f"${reading.amount} was paid but citation {citation.pk} sets ${forfeiture_due(citation)}"
+    return ""
 
 
 def _why_cart_refused(checkout, reading) -> str:

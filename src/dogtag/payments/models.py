@@ -5,6 +5,7 @@ number is ever held: the processor's page takes the card."""
 
 from django.db import models
 
+from dogtag.enforcement.models import Citation
 from dogtag.licensing.models import Payment, Refund
 from dogtag.portal.models import Application
 from dogtag.registry.models import Scoped
@@ -26,7 +27,13 @@ class Checkout(Scoped):
         EXPIRED = "expired", "Not paid"
 
     processor = models.CharField(max_length=10, choices=Processor.choices)
-    application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="checkouts")
+    application = models.ForeignKey(
+        Application, null=True, blank=True, on_delete=models.PROTECT, related_name="checkouts"
+    )
+    # Or a citation's forfeiture paid online, where the municipality allows it (issue 26 §7).
+    citation = models.ForeignKey(
+        Citation, null=True, blank=True, on_delete=models.PROTECT, related_name="checkouts"
+    )
     amount = models.DecimalField(max_digits=9, decimal_places=2, help_text="the whole amount charged")
     convenience_fee = models.DecimalField(
         max_digits=9, decimal_places=2, default=0, help_text="the part of `amount` that is the card convenience fee"

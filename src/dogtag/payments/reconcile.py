@@ -56,6 +56,8 @@ def differences(municipality, processor: str, day: date, movements) -> list[dict
         if not paid:
             if any(c.status == Checkout.Status.REFUSED for c in settled):
                 continue  # refused and refunded: the refund is checked below
+            if any(c.status == Checkout.Status.PAID and c.citation_id for c in settled):
+                continue  # a forfeiture: recorded paid on the citation, which has no receipt of licensing's
             if any(c.status == Checkout.Status.PAID for c in settled):
                 found.append(_difference("awaiting-receipt", "Paid online; the application waits for the clerk's "
                                          "approval, which writes the receipt.", charge))  # fmt: skip

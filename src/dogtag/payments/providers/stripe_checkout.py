@@ -84,7 +84,7 @@ class StripeCheckout:
             session = stripe.checkout.Session.create(
                 mode="payment",
                 line_items=_lines(checkout, description),
-                customer_email=checkout.application.email,
+                customer_email=checkout.application.email if checkout.application_id else None,
                 client_reference_id=str(checkout.pk),
                 metadata=metadata,
                 payment_intent_data={"metadata": metadata},
