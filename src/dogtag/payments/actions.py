@@ -285,7 +285,7 @@ def _settle(checkout_id, reading, paid_at: datetime) -> str:
     payment at the same instant the second finds it settled. `paid_at`: the processor's time
     of the notification, the receipt's time even when the clerk approves days later."""
     on = timezone.localdate(paid_at)
-    checkout = Checkout.objects.select_for_update().select_related("municipality").get(pk=checkout_id)
+    checkout = Checkout.objects.select_for_update(of=("self",)).select_related("municipality").get(pk=checkout_id)
     if checkout.status != Checkout.Status.OPEN:
         return f"checkout already {checkout.status}"
     before = snapshot(checkout)
@@ -356,7 +356,7 @@ def _why_citation_refused(checkout, reading) -> str:
         return f"the processor's payment is for {reading.municipality_slug}, not {checkout.municipality.slug}"
     if reading.currency.lower() != checkout.currency:
         return f"paid in {reading.currency.upper()}, not {checkout.currency.upper()}"
-    citation = Citation.objects.select_for_update().select_related("municipality").get(pk=checkout.citation_id)
+    citation = Citation.objects.select_for_update(of=("self",)).get(pk=checkout.citation_id)
     if citation.voided_at or citation.paid_on:
         return "the citation is void" if citation.voided_at else "the citation's forfeiture was already paid"
     if reading.amount != forfeiture_due(citation):
