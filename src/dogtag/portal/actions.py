@@ -79,6 +79,7 @@ def renewal_data(animal: Animal, owner) -> dict:
         "city": owner.city,
         "postal_code": owner.postal_code,
         "phone": owner.phone,
+        "species": animal.species,
         "animal_name": animal.name,
         "breed": animal.breed,
         "color": animal.color,
