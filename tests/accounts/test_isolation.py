@@ -108,6 +108,8 @@ OPEN_PAGES.add("staff-welcome")
 # notifications are verified by their signatures (tests/payments/test_stripe_checkout.py).
 OPEN_PAGES |= {
     "payments-pay",
+    "payments-pay-household",  # the household's cart, by the same token (tests/payments/test_cart.py)
+    "payments-pay-citation",  # by a signed address printed for the person cited (test_forfeiture.py)
     "payments-stripe-webhook",
     "payments-hosted-notify",
 }  # the clerk's review of an online application (tests/portal/fixtures.py)

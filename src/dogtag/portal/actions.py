@@ -4,12 +4,14 @@ on it, a found-dog lookup and a reminder opt-out. One transaction each, one audi
 queued in the outbox and sent after commit."""
 
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from dogtag.accounts.models import Membership, Role
@@ -215,10 +217,13 @@ def submit_application(application, *, provider: str, on=None) -> Application:
 
 
 @transaction.atomic
-def record_online_payment(application, *, acting_user, amount, reference: str) -> Application:
+def record_online_payment(
+    application, *, acting_user, amount, reference: str, paid_at, convenience_fee=Decimal("0")
+) -> Application:
     """The processor's verified payment for an application sent to be paid online: the amount
-    and the processor's reference, kept for the approval's receipt (licensing's record of the
-    payment). Refused unless the application is waiting for exactly that."""
+    the law charges, the municipality's card convenience fee taken with it, the processor's
+    reference and when the money arrived, kept for the approval's receipt (licensing's record
+    of the payment). Refused unless the application is waiting for exactly that."""
     application = Application.objects.select_for_update().get(pk=application.pk)
     if (application.status, application.payment_status) != (
         Application.Status.SUBMITTED,
@@ -230,6 +235,7 @@ def record_online_payment(application, *, acting_user, amount, reference: str) -
         )  # fmt: skip
     before = snapshot(application)
     application.quoted_total, application.payment_reference = amount, reference
+    application.convenience_fee, application.paid_at = convenience_fee, paid_at
     application.payment_status = Application.PaymentStatus.PAID
     application.save()
     record(acting_user=acting_user, action="application.paid_online", obj=application, before=before)
@@ -241,9 +247,12 @@ def _changed(obj, values: dict) -> dict:
 
 
 @transaction.atomic
-def approve_application(application, *, acting_user, payment: dict | None = None, tag_serial=None, on=None) -> License:
+def approve_application(
+    application, *, acting_user, payment: dict | None = None, tag_serial=None, on=None, household=None
+) -> License:
     """Register or update the owner, dog and certificate through the registry's actions, then
-    issue the license with the counter's own action: same tag stock, same checks."""
+    issue the license with the counter's own action: same tag stock, same checks. `household`:
+    the owner just registered for another animal of the same cart, for a new applicant."""
     require_role(acting_user, application.municipality_id, CLERKS)
     application = Application.objects.select_for_update().get(pk=application.pk)
     if application.status != Application.Status.SUBMITTED:
@@ -253,8 +262,8 @@ def approve_application(application, *, acting_user, payment: dict | None = None
         raise ValidationError({"__all__": "The application is incomplete; reject it with the reason."})
     d, m = form.cleaned_data, application.municipality
     person_values = {k: d[k] for k in ("name", "street", "city", "postal_code", "phone")} | {"email": application.email}
-    if application.person:
-        person = application.person
+    if application.person or household:
+        person = application.person or household
         if changed := _changed(person, person_values):
             registry.update_person(person, acting_user=acting_user, **changed)
     else:
@@ -297,6 +306,8 @@ def approve_application(application, *, acting_user, payment: dict | None = None
             "method": Payment.Method.CARD,
             "amount": application.quoted_total,
             "card_reference": application.payment_reference,
+            "convenience_fee": application.convenience_fee,
+            "received_at": application.paid_at,
         }
     license = licensing.issue_license(
         animal,
@@ -337,6 +348,9 @@ RABIES_REST = (
 )
 
 
+rejected = Signal()  # sent with `application`, inside the rejection's transaction
+
+
 @transaction.atomic
 def reject_application(application, *, acting_user, reason: str) -> Application:
     require_role(acting_user, application.municipality_id, CLERKS)
@@ -349,6 +363,9 @@ def reject_application(application, *, acting_user, reason: str) -> Application:
     application.decided_at, application.decided_by = timezone.now(), acting_user
     application.save()
     record(acting_user=acting_user, action="application.reject", obj=application, before=before)
+    # Paid online before the clerk's review: the payments app (above this one) sends the money
+    # back through the processor, in this transaction (payments/signals.py).
+    rejected.send(sender=Application, application=application)
     _email(application, "rejected", "application-rejected")
     return application
 

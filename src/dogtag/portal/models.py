@@ -66,6 +66,10 @@ class Application(Scoped):
     payment_provider = models.CharField(max_length=20, blank=True)
     payment_status = models.CharField(max_length=10, choices=PaymentStatus.choices, blank=True, default="")
     payment_reference = models.CharField(max_length=100, blank=True)
+    # Paid online: the municipality's card convenience fee on top of `quoted_total`, and when
+    # the processor took the money (the receipt's date, whenever the clerk approves).
+    convenience_fee = models.DecimalField(max_digits=9, decimal_places=2, default=0)
+    paid_at = models.DateTimeField(null=True, blank=True)
     license = models.ForeignKey(License, null=True, blank=True, on_delete=models.PROTECT)
     reject_reason = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -93,6 +93,14 @@ def payments(m, p) -> Report:
         for day, methods in days.items():
             by_day.rows.append([day, methods["cash"], methods["check"], methods["card"], sum(methods.values(), ZERO)])
         tables.append(by_day)
+    # The card convenience fee is the municipality's own charge: received, but kept out of the
+    # license money above and out of the remittance (it is never license tax).
+    fees = paid.filter(convenience_fee__gt=0).aggregate(n=Count("pk"), amount=Coalesce(Sum("convenience_fee"), ZERO))
+    if fees["n"]:
+        convenience = Table("Card convenience fees (the municipality's own charge; not license tax)",
+                            ["Payments", "Amount"])  # fmt: skip
+        convenience.rows.append([fees["n"], fees["amount"]])
+        tables.append(convenience)
     refunded = Refund.objects.filter(municipality=m).annotate(day=TruncDate("refunded_at"))
     refunded = refunded.filter(day__range=(p["start"], p["end"]))
     refunds = Table("Refunds on voided licenses", ["Refunded", "Method", "Check", "Payee", "License", "Amount", "By"])
@@ -107,6 +115,8 @@ def payments(m, p) -> Report:
     refunds.totals = ["Total", "", "", "", "", refund_total, ""]
     tables.append(refunds)
     notes = [f"Received ${totals[1]}, refunded ${refund_total}: net ${totals[1] - refund_total}."]
+    if fees["n"]:
+        notes.append(f"Card convenience fees received besides: ${fees['amount']:.2f}, not counted above.")
     title = "The day's close" if p["start"] == p["end"] else "Payments by method"
     return Report(title, _period(p), tables, notes)
 

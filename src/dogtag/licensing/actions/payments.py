@@ -6,11 +6,13 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.models import Max
+from django.utils import timezone
 
 from dogtag.audit.record import record
 from dogtag.lib.compiled import insert
 from dogtag.licensing.models import Payment, ReceiptCounter
 from dogtag.registry.models import today
+from dogtag.rules.decision import ZERO
 
 
 def record_payment(
@@ -48,6 +50,9 @@ def _payment_of(*, acting_user, municipality, payer, due: Decimal, payment: dict
         errors["card_reference"] = "Enter the card transaction reference."
     if errors:
         raise ValidationError(errors)
+    # A card paid online: the processor's time and the municipality's convenience fee, both
+    # settled by the processor's verified payment (payments/actions.py), never typed by a clerk.
+    received_at = payment.get("received_at")
     return Payment(
         municipality=municipality,
         payer=payer,
@@ -55,8 +60,10 @@ def _payment_of(*, acting_user, municipality, payer, due: Decimal, payment: dict
         method=method,
         check_number=payment.get("check_number") or "",
         card_reference=payment.get("card_reference") or "",
+        convenience_fee=payment.get("convenience_fee") or ZERO,
         received_by=acting_user,
-        receipt_year=today().year,
+        received_at=received_at or timezone.now(),
+        receipt_year=timezone.localdate(received_at).year if received_at else today().year,
     )
 
 
