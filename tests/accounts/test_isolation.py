@@ -312,4 +312,7 @@ class IsolationTests(BaseTestCase):
         for name, route in patterns():
             if name not in OPEN_PAGES | LIST_PAGES:
                 expected = 405 if name in POST_ONLY else 200  # past the scope check, GET is not allowed
-                self.assertEqual(self.client.get(self.fill(name, route)).status_code, expected, name)
+                response = self.client.get(self.fill(name, route))
+                self.assertEqual(response.status_code, expected, name)
+                # Each of them shows Benton's records: no cache may keep it (issue 27 §9).
+                self.assertIn("no-store", response.get("Cache-Control", ""), name)
