@@ -19,14 +19,14 @@ from django.core import serializers
 from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.models import AuditEvent
 from dogtag.audit.record import record
-from dogtag.imports import plans
+from dogtag.imports import plans, uploads
 from dogtag.imports.bulk import insert, insert_rows, send, write_rows
 from dogtag.imports.exports import MANIFEST
 from dogtag.imports.matching import recorded
@@ -257,8 +257,21 @@ def _beat(run):
 
 
 def fail(run, message: str) -> None:
-    """The run stops with a message the clerk reads on its page (the file could not be read)."""
+    """The run stops with a message the clerk reads on its page (the file could not be read), and
+    its stored files (the roll, its mapping, the check's plan) are deleted once that is committed,
+    each unless another import not failed refers to the same file (they are kept by content hash:
+    imports/uploads.py). A failed run is never resumed, so nothing reads them again (issue 27 §9)."""
     ImportRun.objects.filter(pk=run.pk).update(error=message[:2000], heartbeat_at=timezone.now())
+    transaction.on_commit(lambda: _delete_files_of_failed(run.pk))
+
+
+def _delete_files_of_failed(run_id) -> None:
+    found = ImportRun.objects.filter(pk=run_id).exclude(error="")
+    digests = {d for row in found.values_list("file_sha256", "mapping_sha256", "plan_sha256") for d in row if d}
+    others = ImportRun.objects.exclude(pk=run_id).filter(error="")
+    for digest in digests:
+        if not others.filter(Q(file_sha256=digest) | Q(mapping_sha256=digest) | Q(plan_sha256=digest)).exists():
+            uploads.delete(digest)
 
 
 @transaction.atomic
