@@ -367,6 +367,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 FILE_UPLOAD_MAX_MEMORY_SIZE = envint("FILE_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per client address...
 DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
+# Portal applications started (each emails a link) per client address, and per email address,
+# within a window (issue 27 §5; portal/actions.py `_throttle_start`).
+DOGTAG_APPLICATION_LIMIT = envint("DOGTAG_APPLICATION_LIMIT", 10)
+DOGTAG_APPLICATION_EMAIL_LIMIT = envint("DOGTAG_APPLICATION_EMAIL_LIMIT", 3)
+DOGTAG_APPLICATION_WINDOW_MINUTES = envint("DOGTAG_APPLICATION_WINDOW_MINUTES", 60)
 DOGTAG_UPLOAD_LIMIT = envint("DOGTAG_UPLOAD_LIMIT", 20)  # files uploaded on the portal per client address...
 DOGTAG_UPLOAD_WINDOW_MINUTES = envint("DOGTAG_UPLOAD_WINDOW_MINUTES", 60)  # ...within this window
 # The most pixels a photo may declare in its header; it is refused before a pixel is decoded

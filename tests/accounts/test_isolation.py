@@ -84,6 +84,8 @@ OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enfor
 # The public portal, open by design: applications are reached by their emailed token, the found-dog
 # lookup shows a dog's name and whom to call, never the owner (tests/portal/test_found.py).
 OPEN_PAGES |= {"portal-home", "portal-application", "portal-review", "portal-renew", "portal-unsubscribe"}
+# The first email's link confirms the address: the signed code is the credential (tests/portal/test_confirm_email.py).
+OPEN_PAGES.add("portal-confirm-email")
 OPEN_PAGES.add("municipality-seal-image")  # a seal is public, as on paper (tests/registry/test_seal.py)
 OBJECTS["application"] = "application"
 OBJECTS["payments-refund"] = "card_refund"  # a card refund the clerk sends again (tests/payments/)
