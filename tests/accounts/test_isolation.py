@@ -90,6 +90,8 @@ OPEN_PAGES.add("calendar-feed")  # its secret URL is the credential (tests/enfor
 # The public portal, open by design: applications are reached by their emailed token, the found-dog
 # lookup shows a dog's name and whom to call, never the owner (tests/portal/test_found.py).
 OPEN_PAGES |= {"portal-home", "portal-application", "portal-review", "portal-renew", "portal-unsubscribe"}
+# The first email's link confirms the address: the signed code is the credential (tests/portal/test_confirm_email.py).
+OPEN_PAGES.add("portal-confirm-email")
 OPEN_PAGES.add("municipality-seal-image")  # a seal is public, as on paper (tests/registry/test_seal.py)
 OBJECTS["application"] = "application"
 OBJECTS["payments-refund"] = "card_refund"  # a card refund the clerk sends again (tests/payments/)
@@ -360,7 +362,10 @@ class IsolationTests(BaseTestCase):
             if name not in OPEN_PAGES | LIST_PAGES:
                 expected = 405 if name in POST_ONLY else 409 if name in NOT_READY else 200
                 expected = 404 if name in NOT_IN_BENTONS_LAW else expected
-                self.assertEqual(self.client.get(self.fill(name, route)).status_code, expected, name)
+                response = self.client.get(self.fill(name, route))
+                self.assertEqual(response.status_code, expected, name)
+                # Each of them shows Benton's records: no cache may keep it (issue 27 §9).
+                self.assertIn("no-store", response.get("Cache-Control", ""), name)
 
     def test_the_administrators_pages_serve_benton_s_administrator_and_refuse_its_clerk(self):
         for name, route in patterns():

@@ -87,8 +87,8 @@ def issue_api_token(*, acting_user, user, name: str) -> tuple[ApiToken, str]:
 
 @transaction.atomic
 def revoke_api_token(*, acting_user, token: ApiToken) -> ApiToken:
-    """`token` stops working: at once in this process, within API_TOKEN_CACHE_SECONDS in every
-    other (accounts/tokens.py). Revoking a revoked token changes nothing and records nothing."""
+    """`token` stops working at once, in every process: each request asks the database whether its
+    token is live (accounts/tokens.py). Revoking a revoked token changes nothing and records nothing."""
     token = ApiToken.objects.select_for_update().get(pk=token.pk)
     if token.revoked_at is None:
         before = snapshot(token)

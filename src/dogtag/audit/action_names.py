@@ -13,6 +13,7 @@ class Action(models.TextChoices):
     APPEAL_DECIDE = "appeal.decide", "Appeal decided"
     APPEAL_FILE = "appeal.file", "Appeal filed"
     APPLICATION_APPROVE = "application.approve", "Application approved"
+    APPLICATION_CONFIRM_EMAIL = "application.confirm_email", "Application's email address confirmed"
     APPLICATION_DRAFT = "application.draft", "Application saved as a draft"
     APPLICATION_PAID_ONLINE = "application.paid_online", "Application paid online"
     APPLICATION_REJECT = "application.reject", "Application not approved"

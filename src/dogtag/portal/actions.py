@@ -28,6 +28,7 @@ from dogtag.portal import payments
 from dogtag.portal.forms import ApplicationForm, draft_values
 from dogtag.portal.models import (
     Application,
+    ApplicationStartCounter,
     Lookup,
     LookupCounter,
     MunicipalityContact,
@@ -45,6 +46,11 @@ REFUSAL_FIELDS = {"vaccination": "expires_on", "birth_date": "birth_date"}
 
 
 def _email(application, template, kind, context=None, attachment=None):
+    """Queue an email to the application's address: only once the address is confirmed, except the
+    first email, which asks to confirm it (issue 27 §5: a stranger's address typed on the portal
+    gets one email from Dogtag, never a stream of them)."""
+    if application.email_confirmed_at is None and kind != STARTED:
+        return
     mail.queue(
         municipality=application.municipality,
         to=application.email,
@@ -55,13 +61,55 @@ def _email(application, template, kind, context=None, attachment=None):
     )
 
 
-@transaction.atomic
-def start_application(*, municipality, email: str, license_year: int | None = None) -> Application:
-    """A new license application; the emailed link is the resident's way back to it. In
-    December, once the clerk holds next year's tags, the resident may choose next year's license
-    (the years the counter sells, `license_years_on_sale`)."""
+STARTED = "application-started"
+
+
+def _email_started(application):
+    context = {} if application.email_confirmed_at else {"confirm_url": links.confirmation_url(application)}
+    _email(application, "started", STARTED, context)
+
+
+def _throttle_start(email: str, client_address: str) -> None:
+    """Refuse a start past DOGTAG_APPLICATION_LIMIT from one client address, or past
+    DOGTAG_APPLICATION_EMAIL_LIMIT to one email address, within DOGTAG_APPLICATION_WINDOW_MINUTES.
+    Each count is its own autocommitted upsert (outside the start's transaction), so a refused
+    attempt is counted and writes nothing else."""
+    minutes = settings.DOGTAG_APPLICATION_WINDOW_MINUTES
+    if _count_attempt(ApplicationStartCounter, f"from {client_address}", minutes, "key") > (
+        settings.DOGTAG_APPLICATION_LIMIT
+    ):
+        raise ValidationError(
+            {
+                "__all__": f"More than {settings.DOGTAG_APPLICATION_LIMIT} applications were started from your "
+                f"address within {minutes} minutes; try again later."
+            }
+        )
+    if _count_attempt(ApplicationStartCounter, f"to {email.strip().lower()}", minutes, "key") > (
+        settings.DOGTAG_APPLICATION_EMAIL_LIMIT
+    ):
+        raise ValidationError(
+            {
+                "email": f"We have already emailed {settings.DOGTAG_APPLICATION_EMAIL_LIMIT} application links to "
+                f"this address within {minutes} minutes; use one of them, or try again later."
+            }
+        )
+
+
+def start_application(
+    *, municipality, email: str, license_year: int | None = None, client_address: str = "0.0.0.0"
+) -> Application:
+    """A new license application; the emailed link is the resident's way back to it, and confirms
+    the address. In December, once the clerk holds next year's tags, the resident may choose next
+    year's license (the years the counter sells, `license_years_on_sale`). Throttled per client
+    address and per email address (`_throttle_start`)."""
     if not email or "@" not in email:
         raise ValidationError({"email": "Enter your email address, like name@example.com."})
+    _throttle_start(email, client_address)
+    return _start_application(municipality=municipality, email=email, license_year=license_year)
+
+
+@transaction.atomic
+def _start_application(*, municipality, email: str, license_year: int | None) -> Application:
     years = license_years_on_sale(municipality, today())
     if license_year is not None and license_year not in years:
         on_sale = " and ".join(map(str, years))
@@ -69,7 +117,22 @@ def start_application(*, municipality, email: str, license_year: int | None = No
     year = license_year or years[0]
     application = Application.objects.create(municipality=municipality, email=email, license_year=year)
     record(acting_user=None, action="application.start", obj=application)
-    _email(application, "started", "application-started")
+    _email_started(application)
+    return application
+
+
+@transaction.atomic
+def confirm_email(application, code: str) -> Application:
+    """The resident followed the first email's link: the address is theirs, and Dogtag may email
+    it. Following it again changes nothing and records nothing."""
+    application = Application.objects.select_for_update().get(pk=application.pk)
+    if not links.confirms(application, code):
+        raise ValidationError({"__all__": "This confirmation link is not valid for this application."})
+    if application.email_confirmed_at is None:
+        before = snapshot(application)
+        application.email_confirmed_at = timezone.now()
+        application.save(update_fields=["email_confirmed_at"])
+        record(acting_user=None, action="application.confirm_email", obj=application, before=before)
     return application
 
 
@@ -131,9 +194,11 @@ def start_renewal(animal: Animal, license_year: int) -> Application:
         person=owner,
         renewal_notice=notice,
         data=renewal_data(animal, owner),
+        # The owner's address on record, which the clerk keeps (and sent the renewal notice to).
+        email_confirmed_at=timezone.now(),
     )
     record(acting_user=None, action="application.start", obj=application)
-    _email(application, "started", "application-started")
+    _email_started(application)
     return application
 
 
@@ -393,7 +458,7 @@ def _window_start(now, minutes):
     return datetime.fromtimestamp(int(now.timestamp() // size * size), tz=UTC)
 
 
-def _count_attempt(counter, client_address: str, minutes: int) -> int:
+def _count_attempt(counter, client_address: str, minutes: int, column: str = "client_address") -> int:
     """Count one attempt in one conditional write; returns this window's attempts, this one included.
 
     Hand-written SQL because the ORM has no "insert, or add one on conflict, and return the new
@@ -403,8 +468,8 @@ def _count_attempt(counter, client_address: str, minutes: int) -> int:
     start = connection.ops.adapt_datetimefield_value(_window_start(timezone.now(), minutes))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"""INSERT INTO {table} (client_address, window_start, attempts) VALUES (%s, %s, 1)
-                ON CONFLICT (client_address, window_start) DO UPDATE SET attempts = {table}.attempts + 1
+            f"""INSERT INTO {table} ({column}, window_start, attempts) VALUES (%s, %s, 1)
+                ON CONFLICT ({column}, window_start) DO UPDATE SET attempts = {table}.attempts + 1
                 RETURNING attempts""",
             [client_address, start],
         )

@@ -9,6 +9,7 @@ urlpatterns = [
     path("apply/", views.home, name="portal-home"),
     path("apply/a/<str:token>/", views.application, name="portal-application"),
     path("apply/a/<str:token>/review/", views.review, name="portal-review"),
+    path("apply/a/<str:token>/confirm/<str:code>/", views.confirm_email, name="portal-confirm-email"),
     path("renew/<str:token>/", views.renew, name="portal-renew"),
     path("found/", views.found, name="portal-found"),
     path("reminders/stop/<str:token>/", views.unsubscribe, name="portal-unsubscribe"),

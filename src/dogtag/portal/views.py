@@ -52,7 +52,7 @@ def home(request):
     form = StartForm(posted(request), years=years, initial=initial)
     form.fields["municipality"].queryset = Municipality.objects.filter(pk__in=[m.pk for m in licensing])
     if request.method == "POST" and form.is_valid():
-        application = run_action(form, actions.start_application)
+        application = run_action(form, actions.start_application, client_address=client_address(request))
         if application:
             return redirect("portal-application", token=application.token)
     # The age each ordinance licenses at, from its pack ("more than 5 months of age"), never the template's.
@@ -112,6 +112,21 @@ def application(request, token):
     for field, error in upload_errors.items():
         form.add_error(field, error)
     return _form_page(request, app, form)
+
+
+def confirm_email(request, token, code):
+    app = _application(token)
+    try:
+        actions.confirm_email(app, code)
+    except ValidationError as e:
+        return render(
+            request,
+            "portal/message.html",
+            {"title": "We could not confirm your email address", "text": " ".join(e.messages)},
+            status=400,
+        )
+    messages.success(request, f"Your email address {app.email} is confirmed.")
+    return redirect("portal-application", token=token)
 
 
 def review(request, token):
