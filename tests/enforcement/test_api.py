@@ -56,7 +56,7 @@ class EnforcementApiTests(EnforcementTestCase):
             r = self.call("POST", f"/impoundments/{imp.pk}/release", {"charges_paid": True})
             self.assertEqual(r.status_code, 422)
             self.assertIn("a license from the clerk", r.json()["errors"]["__all__"][0])
-            listed = self.call("GET", "/cases?municipality=webster").json()
+            listed = self.call("GET", "/cases?municipality=webster").json()["items"]
             self.assertEqual([c["id"] for c in listed], [case["id"]])
 
     def test_it_issues_a_citation_with_the_engines_forfeiture(self):

@@ -58,7 +58,7 @@ class PrintedNoticeTests(BaseTestCase):
             text = page.extract_text()
             self.assertIn(f"Owner {i:05d}\n{i} Elm St\nBenton, WI 53803", text)
             self.assertIn(f"2027 license renewal: Dog {i:05d}", text)
-            self.assertIn(f"Animal: Dog {i:05d}, dog, Mix brown", text)
+            self.assertIn(f"Animal: Dog {i:05d}, dog, Mix, brown", text)
             tax = "$5.00" if i % 2 == 0 else "$10.00"  # altered or not (BENTON_FEES)
             self.assertIn(f"2027 license tax: {tax}", text)
             self.assertIn("Due by: March 31, 2027, after which a late fee is added", text)

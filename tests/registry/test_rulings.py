@@ -172,7 +172,7 @@ class RulingTests(BaseTestCase):
         self.assertEqual([r["status"] for r in before.readings() if r["section"] == "§ 1"], ["pending"])
         ruled = next(r for r in after.readings() if r["section"] == "§ 1")
         self.assertEqual(ruled["status"], "ruled")
-        self.assertEqual(ruled["ruled_by"], "attorney's opinion OP-2026-7 (Jane Roe) of 2026-07-01")
+        self.assertEqual(ruled["ruled_by"], "attorney's opinion OP-2026-7 (Jane Roe) of July 1, 2026")
 
     def test_a_later_ruling_supersedes_from_its_own_date_and_a_voided_one_is_gone(self):
         self.record()

@@ -6,10 +6,10 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseNotAllowed
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 
 from dogtag.accounts.models import Membership, Role
-from dogtag.accounts.scope import municipality_ids
+from dogtag.accounts.scope import get_for_user
 from dogtag.lib.forms import Form
 from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.portal import actions
@@ -27,8 +27,9 @@ class RoleForm(Form):
 
 
 def _membership(request, pk):
-    served = municipality_ids(request.user, actions.ADMINISTRATORS)
-    return get_object_or_404(Membership.objects.select_related("user", "municipality"), pk=pk, municipality__in=served)
+    # 404 outside the municipalities served; 403 to their staff who are not administrators
+    memberships = Membership.objects.select_related("user", "municipality")
+    return get_for_user(request.user, memberships, pk, actions.ADMINISTRATORS)
 
 
 @login_required
