@@ -15,6 +15,7 @@ from dogtag.registry.models import Municipality
 from dogtag.registry.templatetags.readings import side_by_side
 from dogtag.rules import packs
 from tests.base import BaseTestCase, make_user, on, text
+from tests.test_date_format import NOT_ONE_FORMAT, visible_text
 
 MUNICIPALITIES = ["benton", "cedarburg", "river-hills", "sampson", "webster"]
 ROW = re.compile(r"<tr><th>(.*?)</th><td>(.*?)</td><td>(.*?)</td></tr>", re.S)
@@ -75,6 +76,8 @@ class ExamplesOnThePage(BaseTestCase):
                 self.assertEqual(response.status_code, 200)
                 page = text(response)
                 self.assertNotIn("no worked example", page)
+                shown = visible_text(page)
+                self.assertEqual([m[0] for m in NOT_ONE_FORMAT.finditer(shown)], [], "a date not in words")
                 sections = page.split('<section class="reading"')[1:]
                 wanted = changing(packs.load_pack(municipality.rule_pack))
                 self.assertTrue(wanted)

@@ -128,7 +128,7 @@ def of(pack: packs.Pack) -> list[Reading]:
         if r.example:
             r.assumed = [(sections.get(rid, rid), adopted) for rid, adopted in r.example["assumes"].items()]
             r.amounts_said = "; ".join(
-                f"{key.replace('_', ' ')} ${amount} from {shown(since)}"
+                f"{key.replace('_', ' ').replace('.', ' ')} ${amount} from {shown(since)}"
                 for key, dated in r.example["amounts"].items()
                 for since, amount in sorted(dated.items())
             )
@@ -178,7 +178,7 @@ def _fee_schedule_takes(pack: packs.Pack, ex: dict[str, Any], local: LocalAmount
             continue
         refused = state_limits(pack, key, amount, on, others)
         said = "; ".join(f"{o.message} ({o.citation.section})" for o in refused)
-        out[f"the fee schedule takes {key} ${amount}"] = f"no: {said}" if refused else "yes"
+        out[f"the fee schedule takes {key.replace('.', ' ')} ${amount}"] = f"no: {said}" if refused else "yes"
     return out
 
 
