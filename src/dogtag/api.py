@@ -1,9 +1,11 @@
 """The JSON API under /api/v1/: each app contributes a router; errors name the field."""
 
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from ninja import NinjaAPI
 from ninja.errors import HttpError
 from ninja.errors import ValidationError as SchemaError
+from ninja.openapi.views import openapi_view
 from ninja.security import HttpBearer, django_auth
 
 from dogtag.accounts.tokens import user_for_token
@@ -71,7 +73,23 @@ class DogtagAPI(NinjaAPI):
         return schema
 
 
-api = DogtagAPI(title="Dogtag", version="1", urls_namespace="api", auth=[TokenAuth(), django_auth])
+def docs_behind_login(view):
+    """The interactive documentation page for signed-in staff only (issue 27 §9); the OpenAPI
+    document itself, which holds no record, stays open to integration clients. django-ninja
+    applies `docs_decorator` to both views (ninja/openapi/urls.py), so the page is told apart by
+    the view it wraps."""
+    if getattr(view, "func", None) is openapi_view:
+        return login_required(view)
+    return view
+
+
+api = DogtagAPI(
+    title="Dogtag",
+    version="1",
+    urls_namespace="api",
+    auth=[TokenAuth(), django_auth],
+    docs_decorator=docs_behind_login,
+)
 api.add_router("/", registry_router)
 api.add_router("/", rules_router)
 api.add_router("/", licensing_router)

@@ -9,8 +9,9 @@ the code the API uses for it:
 - the host (ALLOWED_HOSTS), the HTTPS redirect and refused user agents checked by
   SecurityMiddleware's and CommonMiddleware's own `process_request` (`HttpRequest.get_host`);
 - the token as the API's `TokenAuth` reads it, its user's municipalities remembered in this
-  process for a few seconds (`accounts.tokens.municipalities_for_token`: a revoked token is
-  refused within API_TOKEN_CACHE_SECONDS everywhere, at once in the process that revoked it);
+  process for a few seconds (`accounts.tokens.municipalities_for_token`); whether the token is
+  live (not revoked, its user active) read by the lookup's own query on every request, so a
+  revoked token is refused at once in every process (issue 27 §9);
 - the body from `licensing.tag_lookup.license_json`, which the API operation answers too;
 - the headers that the middleware in settings.MIDDLEWARE put on that answer, taken once per
   process (and per plain/secure request) by running the real stack around it (`_Headers`);
@@ -44,6 +45,7 @@ from django.http import HttpResponse
 from django.middleware.common import CommonMiddleware
 from django.middleware.security import SecurityMiddleware
 
+from dogtag.accounts.models import hash_token
 from dogtag.accounts.tokens import municipalities_for_token
 from dogtag.licensing.tag_lookup import CONTENT_TYPE, license_json
 
@@ -62,6 +64,7 @@ CHECKED_MIDDLEWARE = (
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "dogtag.lib.api_errors.ApiErrorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "dogtag.lib.no_store.NoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -228,7 +231,7 @@ class LeanTagLookup:
             body = None
             if served:
                 slug, year, serial = found.groups()
-                body = license_json(slug, int(year), int(serial), served)
+                body = license_json(slug, int(year), int(serial), served, token_hash=hash_token(token))
         except Exception:
             log.exception("the lean tag lookup failed on %s; Django answers it", request.path_info)
             body = None

@@ -45,6 +45,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "axes",
     "csp",
+    # django-ninja's templates and static files: the API's Swagger page served from Dogtag's own
+    # static files (swagger-ui as ninja vendors it, no CDN), under the Content-Security-Policy.
+    "ninja",
     "django_otp",
     "django_otp.plugins.otp_totp",
     "dogtag.accounts",
@@ -70,6 +73,8 @@ MIDDLEWARE = [
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "dogtag.lib.api_errors.ApiErrorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise (static files keep their caching): no answer with an owner's data is stored.
+    "dogtag.lib.no_store.NoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -185,9 +190,9 @@ AXES_CLIENT_IP_CALLABLE = "dogtag.lib.client.client_address"
 AXES_SENSITIVE_PARAMETERS = ["password", "token"]
 # Content-Security-Policy (django-csp): scripts and styles only from Dogtag's own static files
 # (htmx, Chart.js and Dogtag's scripts are vendored there); no inline script or style anywhere.
-# The API's interactive documentation (django-ninja's Swagger page) loads its own from a CDN.
+# The API's interactive documentation (django-ninja's Swagger page) is one of them: its scripts
+# are ninja's own static files and its settings a JSON block, not an inline script (issue 27 §9).
 CONTENT_SECURITY_POLICY = {
-    "EXCLUDE_URL_PREFIXES": ["/api/v1/docs"],
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
@@ -240,6 +245,8 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = Path(envstr("DOGTAG_STATIC_ROOT") or VAR_DIR / "static")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files a browser asks for at the site's root (/favicon.ico), served by WhiteNoise.
+WHITENOISE_ROOT = BASE_DIR / "webroot"
 try:
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 except OSError:  # a read-only deployment collects static files elsewhere
@@ -362,6 +369,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 FILE_UPLOAD_MAX_MEMORY_SIZE = envint("FILE_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per client address...
 DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
+# Portal applications started (each emails a link) per client address, and per email address,
+# within a window (issue 27 §5; portal/actions.py `_throttle_start`).
+DOGTAG_APPLICATION_LIMIT = envint("DOGTAG_APPLICATION_LIMIT", 10)
+DOGTAG_APPLICATION_EMAIL_LIMIT = envint("DOGTAG_APPLICATION_EMAIL_LIMIT", 3)
+DOGTAG_APPLICATION_WINDOW_MINUTES = envint("DOGTAG_APPLICATION_WINDOW_MINUTES", 60)
 DOGTAG_UPLOAD_LIMIT = envint("DOGTAG_UPLOAD_LIMIT", 20)  # files uploaded on the portal per client address...
 DOGTAG_UPLOAD_WINDOW_MINUTES = envint("DOGTAG_UPLOAD_WINDOW_MINUTES", 60)  # ...within this window
 # The most pixels a photo may declare in its header; it is refused before a pixel is decoded

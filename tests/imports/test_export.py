@@ -3,6 +3,7 @@ a freshly migrated Dogtag (its own database on the same engine, in a separate pr
 again, and compare every field of every row; and the export itself holds every field exactly as
 the database does, timestamps to the microsecond."""
 
+import io
 import json
 import os
 import subprocess
@@ -13,15 +14,18 @@ from pathlib import Path
 
 from django.core import serializers
 from django.core.exceptions import ValidationError
+from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.db import connection
 
 from dogtag.imports import actions
+from dogtag.imports.exports import CHECKSUMS
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
 from tests.imports.test_import import GOOD, import_roll
 from tests.licensing.base import benton_license
 from tests.licensing.kennel_fixtures import benton_multiple_dog_and_kennel
+from tests.portal.fixtures import benton_application
 
 
 def rows(directory: Path) -> dict:
@@ -57,7 +61,20 @@ class ExportRoundTripTests(BaseTestCase):
         cls.fee, cls.license = benton_license(cls)
         benton_cases(cls)
         benton_multiple_dog_and_kennel(cls)
-        import_roll(cls.benton, GOOD, acting_user=cls.clerk)
+        import_roll(cls.benton, GOOD, acting_user=cls.clerk, keep=True)
+        benton_application(cls)  # a rabies certificate and the altered evidence, stored
+
+    def stored(self) -> dict:
+        """{storage name: bytes} of the files Benton's records name, as this Dogtag stores them."""
+        from dogtag.imports.exports import scoped_models, stored_names
+
+        found = {}
+        for model in scoped_models():
+            for obj in model._default_manager.filter(municipality=self.benton):
+                for name in stored_names(obj):
+                    with default_storage.open(name, "rb") as f:
+                        found[name] = f.read()
+        return found
 
     def export(self) -> Path:
         directory = Path(tempfile.mkdtemp(prefix="dogtag-export-"))
@@ -110,6 +127,14 @@ class ExportRoundTripTests(BaseTestCase):
             self.assertEqual(done.returncode, 0, done.stderr)
         again = rows(second)
         self.assertEqual(sorted(again), sorted(exported))
+        # The stored files came with the rows (issue 27 §7): each at its name, byte for byte, and
+        # the second export lists the same checksums.
+        stored = self.stored()
+        self.assertGreaterEqual(len(stored), 4, sorted(stored))  # roll, plan, certificate, evidence
+        for name, content in stored.items():
+            self.assertEqual((var / "media" / name).read_bytes(), content, name)
+        self.assertEqual((second / CHECKSUMS).read_text(), (first / CHECKSUMS).read_text())
+        self.assertEqual(len((first / CHECKSUMS).read_text().splitlines()), len(stored))
         for name, original in exported.items():
             self.assertEqual(len(again[name]), len(original), name)
             for before, after in zip(original, again[name], strict=True):
@@ -118,3 +143,29 @@ class ExportRoundTripTests(BaseTestCase):
     def test_restore_refuses_a_dogtag_that_already_holds_the_municipality(self):
         with self.assertRaisesMessage(ValidationError, "is already here; restore into an empty Dogtag"):
             actions.restore(self.export())
+
+    def test_restore_names_each_stored_file_that_fails_its_checksum_and_restores_nothing(self):
+        directory = self.export()
+        listed = [line.split("  ", 1)[1] for line in (directory / CHECKSUMS).read_text().splitlines()]
+        altered, lost = listed[0], listed[1]
+        with open(directory / altered, "ab") as f:
+            f.write(b"tampered")
+        (directory / lost).unlink()
+        with self.assertRaises(ValidationError) as refused:
+            actions.restore(directory)
+        message = " ".join(refused.exception.messages)
+        self.assertIn("Nothing was restored: 2 stored file(s) failed their check", message)
+        self.assertIn(f"{altered.removeprefix('files/')}: its SHA-256 does not match {CHECKSUMS}", message)
+        self.assertIn(f"{lost.removeprefix('files/')}: missing from the export", message)
+
+    def test_a_file_missing_from_storage_is_named_by_the_export(self):
+        from dogtag.portal.models import Application
+
+        name = "portal/certificates/lost-before-the-export.pdf"
+        Application.objects.filter(pk=self.application.pk).update(rabies_certificate=name)
+        directory = Path(tempfile.mkdtemp(prefix="dogtag-export-"))
+        said = io.StringIO()
+        call_command("export", str(directory), municipality="benton", stdout=said)
+        self.assertIn(f"(listed in files-missing.txt): {name}", said.getvalue())
+        self.assertEqual((directory / "files-missing.txt").read_text(), f"{name}\n")
+        self.assertNotIn(name, (directory / CHECKSUMS).read_text())

@@ -44,7 +44,10 @@ class DecemberSalesTests(BaseTestCase):
                                 first_serial=501, last_serial=509)  # fmt: skip
         r = self.counter()
         self.assertContains(r, 'aria-label="License year"')
-        self.assertContains(r, "Issue the 2026 license")
+        # Issue 29: the year a clerk would choose is preselected, and the page says why.
+        self.assertContains(r, "Issue the 2027 license")
+        self.assertContains(r, "a 2026 license would expire on December 31, 2026")
+        self.assertContains(self.counter(license_year=2026), "Issue the 2026 license")
         r = self.counter(license_year=2027)
         self.assertContains(r, "Issue the 2027 license")
         self.assertContains(r, "$12.00")
@@ -56,8 +59,8 @@ class DecemberSalesTests(BaseTestCase):
         self.assertRedirects(r, reverse("license", args=[license.pk]))
         self.assertEqual((license.license_year, license.serial, license.tax), (2027, 501, Decimal("12.00")))
         self.assertEqual(license.expires_on, date(2027, 12, 31))
-        # A year the counter does not offer falls back to this year's.
-        self.assertContains(self.counter(license_year=2031), "Issue the 2026 license")
+        # A year the counter does not offer falls back to the preselected one.
+        self.assertContains(self.counter(license_year=2031), '<a href="?license_year=2027" aria-current="page">')
 
     def test_no_tags_in_stock_links_to_tag_stock(self):
         for serial in range(1, 10):
@@ -102,7 +105,8 @@ class DecemberPortalTests(BaseTestCase):
         actions.receive_tag_lot(acting_user=self.clerk, municipality=self.benton, license_year=2027,
                                 first_serial=501, last_serial=509)  # fmt: skip
         r = self.client.get("/apply/")
-        self.assertContains(r, '<option value="2027">2027 license</option>', html=True)
+        self.assertContains(r, '<option value="2027" selected>2027 license</option>', html=True)
+        self.assertContains(r, "a 2026 license would expire on December 31, 2026")
         self.start(license_year="2027")
         app = Application.objects.get()
         self.assertEqual(app.license_year, 2027)

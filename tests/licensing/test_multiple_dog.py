@@ -24,55 +24,60 @@ WEBSTER_FEES = {
 }
 
 
+def keeper_and_dogs(cls):
+    """Kim Keeper in Webster with four registered, vaccinated dogs, and 2026 tags in stock."""
+    w = cls.webster
+    cls.keeper = registry.create_person(
+        acting_user=cls.webster_clerk,
+        municipality=w,
+        name="Kim Keeper",
+        street="9 Pine Rd",
+        city="Webster",
+        postal_code="54893",
+    )
+    cls.dogs = [
+        registry.register_animal(
+            acting_user=cls.webster_clerk,
+            municipality=w,
+            owner=cls.keeper,
+            name=name,
+            sex="female",
+            breed="Husky",
+            color="gray",
+            birth_date=date(2023, 4, 1),
+        )
+        for name in ("Aska", "Blue", "Cleo", "Dusk")
+    ]
+    for dog in cls.dogs:
+        registry.record_vaccination(
+            dog,
+            acting_user=cls.webster_clerk,
+            certificate_serial=f"W-{dog.name}",
+            vaccinated_on=date(2025, 6, 1),
+            vaccine_type="killed",
+            vaccine_serial="L1",
+            expires_on=date(2028, 6, 1),
+            veterinarian_name="Dr. V",
+            veterinarian_address="1 Rd",
+            veterinarian_phone="1",
+            rabies_tag_number=f"RT-{dog.name}",
+        )
+    actions.receive_tag_lot(
+        acting_user=cls.webster_clerk,
+        municipality=w,
+        license_year=2026,
+        first_serial=501,
+        last_serial=540,
+        received_on=date(2026, 1, 2),
+    )
+
+
 @on(date(2026, 2, 10))
 class MultipleDogTests(BaseTestCase):
     @classmethod
     def setUpTestData(cls):
         super().setUpTestData()
-        w = cls.webster
-        cls.keeper = registry.create_person(
-            acting_user=cls.webster_clerk,
-            municipality=w,
-            name="Kim Keeper",
-            street="9 Pine Rd",
-            city="Webster",
-            postal_code="54893",
-        )
-        cls.dogs = [
-            registry.register_animal(
-                acting_user=cls.webster_clerk,
-                municipality=w,
-                owner=cls.keeper,
-                name=name,
-                sex="female",
-                breed="Husky",
-                color="gray",
-                birth_date=date(2023, 4, 1),
-            )
-            for name in ("Aska", "Blue", "Cleo", "Dusk")
-        ]
-        for dog in cls.dogs:
-            registry.record_vaccination(
-                dog,
-                acting_user=cls.webster_clerk,
-                certificate_serial=f"W-{dog.name}",
-                vaccinated_on=date(2025, 6, 1),
-                vaccine_type="killed",
-                vaccine_serial="L1",
-                expires_on=date(2028, 6, 1),
-                veterinarian_name="Dr. V",
-                veterinarian_address="1 Rd",
-                veterinarian_phone="1",
-                rabies_tag_number=f"RT-{dog.name}",
-            )
-        actions.receive_tag_lot(
-            acting_user=cls.webster_clerk,
-            municipality=w,
-            license_year=2026,
-            first_serial=501,
-            last_serial=540,
-            received_on=date(2026, 1, 2),
-        )
+        keeper_and_dogs(cls)
 
     def counts(self):
         return (
@@ -231,3 +236,43 @@ class MultipleDogTests(BaseTestCase):
             content_type="application/json",
         )
         self.assertEqual(r.json()["revocation"], "public-nuisance")
+
+    def test_recompute_keeps_the_number_typed_and_the_consent_and_issues_nothing(self):
+        set_fees(self.webster_clerk, self.webster, WEBSTER_FEES)
+        r, unchanged = self.apply(dogs="14", amount="38.00", recompute="1")
+        self.assertTrue(unchanged)
+        self.assertEqual(r.status_code, 200)
+        page = r.content.decode()
+        self.assertIn("for 14 dogs", page)
+        self.assertIn("$41.00", page)  # $35.00 for 12 or fewer + $3.00 for each of the 13th and 14th
+        self.assertRegex(page, r'name="dogs" value="14"')
+        self.assertRegex(page, r'name="amount" value="41.00"')
+        self.assertRegex(page, r'name="inspection_consent"[^>]*checked')
+        self.assertEqual(page.count("checked"), 1 + len(self.dogs))  # the consent and each dog still ticked
+
+@on(date(2026, 12, 3))
+class MultipleDogDecemberTests(BaseTestCase):
+    """Issue 29, dead end 3: in December, once next year's tags are in stock, the clerk sells next
+    year's multiple-dog license, as the counter sells next year's individual license."""
+
+    @classmethod
+    def setUpTestData(cls):
+        super().setUpTestData()
+        keeper_and_dogs(cls)
+        set_fees(cls.webster_clerk, cls.webster, WEBSTER_FEES)
+        actions.receive_tag_lot(
+            acting_user=cls.webster_clerk, municipality=cls.webster, license_year=2027,
+            first_serial=1001, last_serial=1040, received_on=date(2026, 11, 20),
+        )  # fmt: skip
+
+    def test_the_clerk_sells_next_years_multiple_dog_license(self):
+        self.login(self.webster_clerk)
+        url = reverse("multiple-dog-apply", args=[self.keeper.pk])
+        page = self.client.get(url, {"license_year": 2027, "dogs": 13})
+        self.assertContains(page, 'aria-label="License year"')
+        self.assertContains(page, "Issue the 2027 multiple-dog license")
+        body = {"dogs": 13, "animals": [str(d.pk) for d in self.dogs], "inspection_consent": "on", "method": "cash"}
+        r = self.client.post(url, {**body, "license_year": "2027", "amount": "38.00"})
+        license = License.objects.get(kind="multiple-dog")
+        self.assertRedirects(r, reverse("multiple-dog-license", args=[license.pk]))
+        self.assertEqual((license.license_year, license.serial, license.expires_on), (2027, 1001, date(2027, 12, 31)))

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from dogtag.enforcement import district
 from dogtag.licensing import actions, counter_page
+from dogtag.licensing.actions import licenses as license_actions
 from dogtag.licensing.models import License, Tag, TagLot, own_or_covering
 from dogtag.licensing.owed import _in_force
 from dogtag.registry.models import Animal
@@ -131,7 +132,7 @@ class IndexedReadTests(CounterApiTestCase):
         self.assertIsNone(re.search(r"\$\d+(?![\d.])", write))  # the values in their places, not $1
         self.assertIn("'Rex'", write)
         for _ in range(6):
-            actions._CURRENT_OWNERS.objects(animal_id=self.dog.pk, on=date(2026, 5, 20))
+            license_actions._CURRENT_OWNERS.objects(animal_id=self.dog.pk, on=date(2026, 5, 20))
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%registry_ownership%"]

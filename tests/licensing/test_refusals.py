@@ -127,7 +127,7 @@ class RefusalTests(BaseTestCase):
         self.assertTrue(unchanged)
         self.assertContains(r, "Tag 7 for 2026 cannot be issued: it was issued.")
         r, unchanged = self.issue(other, method="cash", amount="15.00", tag_serial="900")
-        self.assertContains(r, "Tag 900 for 2026 cannot be issued: it is in no lot received.")
+        self.assertContains(r, "Tag 900 for 2026 cannot be issued: no 2026 lot received from the county clerk")
 
     def test_a_fee_below_the_state_minimum_is_refused_with_the_reason(self):
         self.login(self.clerk)

@@ -96,3 +96,16 @@ class VoidRefundTests(BaseTestCase):
         summary = body.split('<div class="error-summary"')[1].split("</div>")[0]
         self.assertIn('href="#id_reason"', summary)
         self.assertLess(body.index("error-summary"), body.index('<form class="record"'))
+
+    @on(LATER)
+    def test_the_receipt_of_a_voided_refunded_license_says_so(self):
+        from tests.enforcement.test_complaints import pdf_text
+
+        actions.void_license(
+            self.license, acting_user=self.clerk, reason="wrong dog", refund={"method": "cash", "amount": "10.00"}
+        )
+        self.login(self.clerk)
+        text = pdf_text(self.client.get(reverse("license-receipt", args=[self.license.pk])))
+        self.assertIn("VOID", text)
+        self.assertIn("voided February 12, 2026: wrong dog", text)
+        self.assertIn("Refunded $10.00 cash on February 12, 2026", text)

@@ -11,7 +11,7 @@ from dogtag.portal.models import Application
 from tests.base import BaseTestCase, on
 from tests.licensing.base import BENTON_FEES, set_fees
 from tests.payments.support import BENTON_STRIPE, WEBSTER_STRIPE, install_stripe, patch_env, recorded
-from tests.portal.helpers import FULL, upload
+from tests.portal.helpers import FULL, confirm_address, upload
 
 DAY = date(2026, 2, 10)
 WEBHOOK = "/payments/stripe/benton/webhook/"
@@ -39,6 +39,7 @@ class PaymentsTestCase(BaseTestCase):
         with self.captureOnCommitCallbacks(execute=True):
             self.client.post("/apply/", {"municipality": self.benton.pk, "email": "dana@example.org"})
         app = Application.objects.get(email="dana@example.org")
+        confirm_address(self.client, app)
         with self.captureOnCommitCallbacks(execute=True):
             self.client.post(
                 f"/apply/a/{app.token}/", {**FULL, "step": "review", "rabies_certificate_file": upload(), **overrides}

@@ -90,7 +90,9 @@ class PermitsApiTests(EnforcementTestCase):
             self.assertEqual(r.json()["reasons"], ["more than 4 hens", "roosters or other crowing fowl"])
             self.assertIsNone(r.json()["pdf_url"])
             refused = r.json()["id"]
-            listed = self.call("cedarburg", "GET", "/municipalities/cedarburg/hen-permits?status=issued").json()
+            listed = self.call("cedarburg", "GET", "/municipalities/cedarburg/hen-permits?status=issued").json()[
+                "items"
+            ]
             self.assertEqual([p["id"] for p in listed], [permit["id"]])
             r = self.call("cedarburg", "POST", f"/hen-permits/{refused}/renew", {})
             self.assertIn("cannot be renewed", r.json()["errors"]["renewal_of"][0])
@@ -205,7 +207,7 @@ class PermitsApiTests(EnforcementTestCase):
             self.assertEqual(r.status_code, 201, r.content)
             self.assertEqual((r.json()["fee"], r.json()["expires_on"]), ("1000.00", "2027-12-31"))
             self.assertTrue(any("renewed after the day the fee was due" in n for n in r.json()["notes"]))
-            listed = self.call("river-hills", "GET", path).json()
+            listed = self.call("river-hills", "GET", path).json()["items"]
             self.assertEqual([p["expires_on"] for p in listed], ["2027-12-31", "2026-12-31"])
             deadline = decl.case.deadlines.get(key="vicious_dog_permit.renewal", done_on=None, superseded=False)
             self.assertEqual(deadline.due_on, date(2028, 1, 3))  # January 1 moved past the holiday and the Sunday

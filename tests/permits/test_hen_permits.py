@@ -143,7 +143,8 @@ class HenPermitTests(EnforcementTestCase):
                 "roosters": 0,
             },
         )
-        self.assertContains(r, "this ordinance has no hen permit")
+        # Not offered where the law has none (issue 29): the form itself answers 404, naming why.
+        self.assertContains(r, "has no hen permit", status_code=404)
 
     def issued(self, day, name="Clucky"):
         person, premises, _ = self.owner_and_dog("cedarburg", name)
@@ -341,3 +342,17 @@ class OnePermitPerParcelTests(EnforcementTestCase):
                 HenPermit(**copy), acting_user=self.clerks["cedarburg"], action="hen_permit.issue", roles=ISSUERS
             )
         self.assertEqual(HenPermit.objects.filter(status="issued", expires_on=date(2026, 12, 31)).count(), 1)
+
+    def test_a_blank_registration_number_is_a_field_to_fill_not_a_refusal_and_a_refusal_sent_twice_is_one(self):
+        person, premises, _ = self.owner_and_dog("cedarburg", "Henny")
+        self.login(self.clerks["cedarburg"])
+        with on(date(2026, 5, 4)):
+            r = self.apply(premises, person, all_owners_signed="on", site_plan=plan())
+            self.assertEqual(r.status_code, 200)
+            self.assertContains(r, "Enter the applicant&#x27;s Livestock Premises Registration number")
+            self.assertContains(r, "§ 7-1-26(d)(1)(ii)")
+            self.assertFalse(HenPermit.objects.exists())
+            # A refusal on its grounds (five hens), pressed twice, is recorded once.
+            for _ in range(2):
+                self.apply(premises, person, hens=5, all_owners_signed="on", premises_registration="WI-7")
+            self.assertEqual(HenPermit.objects.get().reasons, ["more than 4 hens"])

@@ -112,3 +112,17 @@ FULL = {
 
 def upload(name="certificate.pdf", content=PDF):
     return SimpleUploadedFile(name, content)
+
+
+def confirm_address(client, application):
+    """Follow the confirmation link of the application's first email, as the resident does."""
+    import re
+    from urllib.parse import urlsplit
+
+    from dogtag.outbox.models import Message
+
+    text = Message.objects.filter(kind="application-started", to=application.email).latest("pk").text
+    link = re.search(r"https?://\S+/confirm/\S+/", text).group(0)
+    response = client.get(urlsplit(link).path)
+    assert response.status_code == 302, response.status_code
+    return response

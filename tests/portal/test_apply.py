@@ -8,7 +8,7 @@ from dogtag.portal.models import Application
 from dogtag.registry.models import Animal, Person
 from tests.base import BaseTestCase, on
 from tests.licensing.base import BENTON_FEES, set_fees
-from tests.portal.helpers import FULL, MEDIA, PNG, smtp_server, upload
+from tests.portal.helpers import FULL, MEDIA, PNG, confirm_address, smtp_server, upload
 
 DAY = date(2026, 2, 10)
 
@@ -35,6 +35,7 @@ class ApplyTests(BaseTestCase):
             r = self.client.post("/apply/", {"municipality": self.benton.pk, "email": "dana@example.org"})
         app = Application.objects.get(email="dana@example.org")
         self.assertRedirects(r, f"/apply/a/{app.token}/")
+        confirm_address(self.client, app)  # the first email's link (tests/portal/test_confirm_email.py)
         return app
 
     def fill(self, app, step="review", **overrides):

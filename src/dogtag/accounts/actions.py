@@ -87,11 +87,23 @@ def issue_api_token(*, acting_user, user, name: str) -> tuple[ApiToken, str]:
 
 @transaction.atomic
 def revoke_api_token(*, acting_user, token: ApiToken) -> ApiToken:
-    """`token` stops working: at once in this process, within API_TOKEN_CACHE_SECONDS in every
-    other (accounts/tokens.py). Revoking a revoked token changes nothing and records nothing."""
+    """`token` stops working at once, in every process: each request asks the database whether its
+    token is live (accounts/tokens.py). Revoking a revoked token changes nothing and records nothing."""
     token = ApiToken.objects.select_for_update().get(pk=token.pk)
     if token.revoked_at is None:
         before = snapshot(token)
         token.revoked_at = timezone.now()
         save_and_record(token, acting_user=acting_user, action="api_token.revoke", before=before)
     return token
+
+
+@transaction.atomic
+def set_first_password(user, *, password: str):
+    """An invited staff member sets their password through the emailed one-time link (the link's
+    token, Django's password-reset token, stops working once the password is set)."""
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    masked = copy.copy(user)
+    masked.password = "(set)"  # the audit trail never holds the password's hash
+    record(acting_user=user, action="staff.password_set", obj=masked)
+    return user

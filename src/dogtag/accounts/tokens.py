@@ -1,18 +1,20 @@
-"""Who a bearer token speaks for, remembered for a short while.
+"""Who a bearer token speaks for, remembered for a short while; whether it still may, asked of
+the database on every request.
 
 An integration client calls the API many times a second with the same token; looking the token,
 its user and the user's memberships up on every call was three of the tag lookup's seven round
 trips. The user is cached with its memberships loaded (`scope.municipality_ids` reads them from
 the user), for API_TOKEN_CACHE_SECONDS. Saving or deleting a token, a membership or the user drops
-the cached entry in this process at once; other processes see a revocation within the timeout
-(all of them at once when CACHES names a shared cache).
+the cached entry in this process at once; other processes see a changed membership within the
+timeout (all of them at once when CACHES names a shared cache).
 
-The tag lookup in front of Django (dogtag/lean.py) asks `municipalities_for_token` instead: the
-municipalities the token's user serves, kept in this process's memory (no unpickling) for
-API_TOKEN_LOCAL_SECONDS, and never past the moment the cached user itself expires. So a token
-revoked (`actions.revoke_api_token`), or a user deactivated or a membership removed, is refused
-at once in the process that made the change and within API_TOKEN_CACHE_SECONDS (30 s) in every
-other; with a shared cache, within API_TOKEN_LOCAL_SECONDS (5 s).
+A revoked token and a deactivated user are refused at once, in every process (issue 27 §9): each
+request asks the database whether the token is live (`is_live`, one indexed read on the token's
+unique hash joined to its user), whatever is remembered. The tag lookup in front of Django
+(dogtag/lean.py) asks it inside its one query (licensing/tag_lookup.py `license_json(token_hash=)`)
+and remembers only the municipalities the token's user serves (`municipalities_for_token`), in
+this process's memory (no unpickling) for API_TOKEN_LOCAL_SECONDS, and never past the moment the
+cached user itself expires.
 """
 
 import time
@@ -39,12 +41,25 @@ def local_timeout() -> float:
     return min(getattr(settings, "API_TOKEN_LOCAL_SECONDS", 5), timeout())
 
 
+def live_tokens(token_hash):
+    """The tokens with this hash that are not revoked and whose user is active (none or one)."""
+    return ApiToken.objects.filter(token_hash=token_hash, revoked_at=None, user__is_active=True)
+
+
+def is_live(token_hash: str) -> bool:
+    return live_tokens(token_hash).exists()
+
+
 def user_for_token(raw: str):
-    """The active user a live token belongs to, or None."""
+    """The active user a live token belongs to, or None. Whether the token is live is read from
+    the database on every call; only the user and its memberships are remembered."""
     key = PREFIX + hash_token(raw)
     user = cache.get(key) if timeout() > 0 else None
     if user is not None:
-        return user
+        if is_live(key[len(PREFIX) :]):
+            return user
+        _forget(key[len(PREFIX) :])
+        return None
     found = ApiToken.objects.select_related("user").filter(token_hash=key[len(PREFIX) :], revoked_at=None).first()
     if found is None or not found.user.is_active:
         return None

@@ -80,3 +80,22 @@ def verify(request):
         otp_login(request, device)
         return redirect(_next(request))
     return render(request, "accounts/two_factor_verify.html", {"form": form, "next": request.GET.get("next", "")})
+
+
+def welcome(request, uidb64, token):
+    """The invitation's one-time link: set a password, then enrol the second factor."""
+    from django.contrib.auth import login
+    from django.contrib.auth.forms import SetPasswordForm
+
+    from dogtag.accounts.welcome import user_of
+
+    user = user_of(uidb64, token)
+    if user is None:
+        text = "This link has been used or has expired. Ask your municipality's administrator for a new invitation."
+        return render(request, "accounts/welcome.html", {"text": text}, status=404)
+    form = SetPasswordForm(user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        actions.set_first_password(user, password=form.cleaned_data["new_password1"])
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("two-factor")
+    return render(request, "accounts/welcome.html", {"form": form, "invited": user})

@@ -1,13 +1,18 @@
 """An audit event's changes in the clerk's words: each field by its label, a choice by its
 display name, a related record by its name, a yes/no as yes/no, structured values flattened."""
 
-from datetime import date
+import re
+from datetime import date, datetime
 
 from django.apps import apps
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
+from django.utils import dateformat, timezone
 
 from dogtag.audit.action_names import label
+
+# A name Dogtag keeps inside (`proof_of_ownership`), which the history shows in words.
+INTERNAL_NAME = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)+")
 
 
 def _model(label):
@@ -25,19 +30,31 @@ def _field(model, name):
 
 
 def _day(value: str) -> str:
-    """An ISO date (a snapshot keeps dates as JSON text) as `March 1, 2027`; else as it is."""
+    """An ISO date or time (a snapshot keeps them as JSON text) as `March 1, 2027` or
+    `March 1, 2027, 9:21 AM` in the municipality's zone; else as it is."""
     try:
-        d = date.fromisoformat(value) if len(value) == 10 else None
+        if len(value) == 10:
+            return dateformat.format(date.fromisoformat(value), "F j, Y")
+        if len(value) > 10 and value[4] == "-" and value[10] == "T":
+            at = datetime.fromisoformat(value)
+            # the same words as the templates' `date:"F j, Y, g:i A"`, in the municipality's zone
+            return dateformat.format(timezone.localtime(at) if timezone.is_aware(at) else at, "F j, Y, g:i A")
     except ValueError:
-        d = None
-    return f"{d:%B} {d.day}, {d.year}" if d else value
+        pass
+    return value
 
 
 def _flat(value) -> str:
     if isinstance(value, str):
-        return _day(value)
+        return words(value) if INTERNAL_NAME.fullmatch(value) else _day(value)
+    if isinstance(value, dict) and "value" in value and "citations" in value:
+        # A decision the engine returned, kept on its record: what it decided and the sections.
+        sections = ", ".join(dict.fromkeys(c.get("section", "") for c in value["citations"] if c.get("section")))
+        decided = _flat(value["value"])
+        decided = decided[:1].upper() + decided[1:]
+        return f"{decided} ({sections})" if sections else decided
     if isinstance(value, dict):
-        return "; ".join(f"{k.replace('_', ' ')}: {_flat(v)}" for k, v in value.items() if v not in (None, "", [], {}))
+        return "; ".join(f"{words(k)}: {_flat(v)}" for k, v in value.items() if v not in (None, "", [], {}))
     if isinstance(value, list):
         return ", ".join(_flat(v) for v in value)
     if isinstance(value, bool):
@@ -46,7 +63,7 @@ def _flat(value) -> str:
 
 
 def shown(field, value) -> str:
-    if value is None or value == "":
+    if value is None or value == "" or value == {} or value == []:
         return "—"
     if field is not None and field.choices:
         return str(dict(field.flatchoices).get(value, value))

@@ -23,6 +23,7 @@ from dogtag.enforcement.models import (
     QuarantineOrder,
 )
 from dogtag.enforcement.steps import NEW, STEPS
+from dogtag.lib.api_pages import paged
 from dogtag.lib.api_types import Citations, stored_decision
 from dogtag.lib.forms import ScopedForm
 from dogtag.registry.models import Animal, Person
@@ -71,11 +72,12 @@ class CaseOut(Schema):
 
 
 @router.get("/cases", response=list[CaseOut])
+@paged("-opened_on", "-pk")
 def list_cases(request, municipality: str | None = None, open: bool = True):
     cases = scoped(request.auth, Case.objects.select_related("municipality"))
     if open:
         cases = cases.filter(closed_on=None)
-    return cases.filter(municipality__slug=municipality) if municipality else cases[:500]
+    return cases.filter(municipality__slug=municipality) if municipality else cases
 
 
 @router.get("/cases/{pk}", response=CaseOut)

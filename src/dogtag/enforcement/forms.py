@@ -13,6 +13,7 @@ from dogtag.enforcement.models import (
     Impoundment,
     QuarantineOrder,
 )
+from dogtag.lib.contact_fields import PhoneField, TimeOfDayField
 from dogtag.lib.forms import DateInput, Form
 from dogtag.lib.forms import ScopedForm as _ScopedForm
 from dogtag.registry.models import Animal, Person
@@ -54,7 +55,7 @@ class ComplaintForm(ScopedForm):
     owner = person_field("Owner, if known", required=False)
     animal_description = forms.CharField(label="Description of the animal", required=False)
     observed_on = date_field()
-    observed_time = forms.CharField(label="Approximate time", required=False)
+    observed_time = TimeOfDayField(label="Approximate time", required=False)
     place = forms.CharField()
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
     filed_on = date_field(required=False)
@@ -97,6 +98,26 @@ class ReleaseForm(Form):
     fee_paid = forms.DecimalField(label="Amount paid ($)", required=False, min_value=0, decimal_places=2)
     license_note = forms.CharField(label="License number or note", required=False)
 
+    # Each condition's fields, offered only where the ordinance makes it a condition (issue 29).
+    BY_CONDITION = {
+        "charges_paid": ("charges_paid",),
+        "licensed_or_prepaid": ("license_prepaid",),
+        "vaccinated_or_prepaid": ("vaccination_prepaid",),
+        "tagged": ("tagged",),
+        "proof_of_ownership": ("proof_of_ownership",),
+    }
+
+    def fit_to_law(self, answer) -> None:
+        """Drop what this municipality's release does not ask: a "fees paid" tick and an amount
+        where the ordinance sets no release fee or charges, a prepayment where no license or
+        vaccination is a condition."""
+        for condition, names in self.BY_CONDITION.items():
+            if condition not in answer.conditions:
+                for name in names:
+                    self.fields.pop(name, None)
+        if answer.fee is None and answer.total is None:  # no release fee in the ordinance: no amount to type
+            self.fields.pop("fee_paid", None)
+
 
 class DisposeForm(Form):
     disposition = forms.ChoiceField(choices=Impoundment.Disposition.choices[1:])
@@ -113,7 +134,7 @@ class BiteForm(ScopedForm):
     )
     victim_name = forms.CharField()
     victim_address = forms.CharField(required=False)
-    victim_phone = forms.CharField(required=False)
+    victim_phone = PhoneField(required=False)
     bitten_on = date_field()
     place = forms.CharField()
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)

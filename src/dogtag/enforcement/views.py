@@ -215,6 +215,8 @@ def step(request, pk, name):
     _, model, form_class, action, title = STEPS[name]
     obj = get_for_user(request.user, model.objects.all(), pk)
     form = _form(form_class, request, obj.municipality)
+    if name == "impoundment-release":
+        form.fit_to_law(actions.release_decision(obj, on=today()).value)
     return action_page(request, form, action, obj, title=f"{title} — {obj}", done=lambda _: case_url(_case_id(obj)))
 
 
@@ -247,6 +249,11 @@ def document(request, pk, name):
         context = None
     if context is None:
         raise Http404("This document does not apply to this record.")
+    try:
+        if name == "impoundment-notice-pdf":
+            pdf.impoundment_notice_date(obj, context)
+    except pdf.NotServable as refused:
+        return render(request, "enforcement/not_servable.html", {"obj": obj, "reason": str(refused)}, status=409)
     return pdf_response(f"enforcement/pdf/{template}.html", context, f"{filename}-{obj.pk}.pdf")
 
 

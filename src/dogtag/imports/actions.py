@@ -10,6 +10,7 @@ The worker's check keeps its plan (imports/plans.py) and the write sends it as i
 something the check matched against was recorded in the meantime, the write checks the file again
 from that batch on, as it would without a kept plan."""
 
+import hashlib
 import threading
 from pathlib import Path
 
@@ -17,18 +18,20 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.exceptions import ValidationError
+from django.core.files import File
+from django.core.files.storage import default_storage
 from django.core.management.color import no_style
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.models import AuditEvent
 from dogtag.audit.record import record
-from dogtag.imports import plans
+from dogtag.imports import plans, uploads
 from dogtag.imports.bulk import insert, insert_rows, send, write_rows
-from dogtag.imports.exports import MANIFEST
+from dogtag.imports.exports import CHECKSUMS, FILES, MANIFEST, safe_name, sha256_of
 from dogtag.imports.matching import recorded
 from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
 from dogtag.imports.rolls import BATCH_SIZE, Mapping, Plan, Planner, RollError
@@ -257,8 +260,21 @@ def _beat(run):
 
 
 def fail(run, message: str) -> None:
-    """The run stops with a message the clerk reads on its page (the file could not be read)."""
+    """The run stops with a message the clerk reads on its page (the file could not be read), and
+    its stored files (the roll, its mapping, the check's plan) are deleted once that is committed,
+    each unless another import not failed refers to the same file (they are kept by content hash:
+    imports/uploads.py). A failed run is never resumed, so nothing reads them again (issue 27 §9)."""
     ImportRun.objects.filter(pk=run.pk).update(error=message[:2000], heartbeat_at=timezone.now())
+    transaction.on_commit(lambda: _delete_files_of_failed(run.pk))
+
+
+def _delete_files_of_failed(run_id) -> None:
+    found = ImportRun.objects.filter(pk=run_id).exclude(error="")
+    digests = {d for row in found.values_list("file_sha256", "mapping_sha256", "plan_sha256") for d in row if d}
+    others = ImportRun.objects.exclude(pk=run_id).filter(error="")
+    for digest in digests:
+        if not others.filter(Q(file_sha256=digest) | Q(mapping_sha256=digest) | Q(plan_sha256=digest)).exists():
+            uploads.delete(digest)
 
 
 @transaction.atomic
@@ -379,6 +395,7 @@ def restore(directory, *, progress=None) -> dict:
     if not manifest.exists():
         raise ValidationError(f"{folder} holds no Dogtag export (no {MANIFEST}).")
     names = [line.split("\t")[0] for line in manifest.read_text().splitlines() if line and not line.startswith("#")]
+    files = _checked_files(folder)
     counts, restored = {}, []
     for name in names:
         with open(folder / name, encoding="utf-8") as f:
@@ -406,4 +423,57 @@ def restore(directory, *, progress=None) -> dict:
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), restored):
             cursor.execute(sql)
+    for name, path in files:
+        _store(name, path)
+    counts[CHECKSUMS] = len(files)
     return counts
+
+
+def _checked_files(folder: Path) -> list[tuple[str, Path]]:
+    """The export's stored files as (storage name, path in the export), each checked against its
+    listed SHA-256 before anything is restored; refused, naming every file that fails, if any is
+    missing, altered or already in this Dogtag's storage with other content (issue 27 §7)."""
+    listed = folder / CHECKSUMS
+    if not listed.exists():
+        return []  # an export made before files were exported: rows only
+    files, failed = [], []
+    for number, line in enumerate(listed.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        expected, _, relative = line.partition("  ")
+        name = relative.removeprefix(f"{FILES}/")
+        if not relative.startswith(f"{FILES}/") or not safe_name(name) or len(expected) != 64:
+            failed.append(f"line {number} of {CHECKSUMS} is not a checksum and a file under {FILES}/")
+            continue
+        path = folder / relative
+        if not path.is_file():
+            failed.append(f"{name}: missing from the export")
+        elif sha256_of(path) != expected:
+            failed.append(f"{name}: its SHA-256 does not match {CHECKSUMS} (the copy is damaged or altered)")
+        elif default_storage.exists(name) and not _same(name, expected):
+            failed.append(f"{name}: already in this Dogtag's storage with other content")
+        else:
+            files.append((name, path))
+    if failed:
+        raise ValidationError(
+            f"Nothing was restored: {len(failed)} stored file(s) failed their check — " + "; ".join(failed) + "."
+        )
+    return files
+
+
+def _same(name: str, expected: str) -> bool:
+    digest = hashlib.sha256()
+    with default_storage.open(name, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest() == expected
+
+
+def _store(name: str, path: Path) -> None:
+    """The file at its own storage name (the records name it so), unless it is already there."""
+    if default_storage.exists(name):
+        return
+    with open(path, "rb") as f:
+        saved = default_storage.save(name, File(f))
+    if saved != name:
+        raise ValidationError(f"{name} was stored as {saved}; restore into an empty Dogtag.")

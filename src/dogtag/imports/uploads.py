@@ -58,3 +58,9 @@ def read(digest: str) -> bytes | None:
         return None
     with default_storage.open(f"{FOLDER}/{digest}", "rb") as f:
         return f.read(1 << 20)
+
+
+def delete(digest: str) -> None:
+    """The stored file gone (nothing if there is none)."""
+    if exists(digest):
+        default_storage.delete(f"{FOLDER}/{digest}")

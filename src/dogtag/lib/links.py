@@ -7,6 +7,7 @@ from django.urls import reverse
 
 RENEWAL_SALT = "dogtag.portal.renewal"
 UNSUBSCRIBE_SALT = "dogtag.portal.unsubscribe"
+CONFIRM_SALT = "dogtag.portal.confirm-email"
 
 
 def absolute(path: str) -> str:
@@ -46,3 +47,20 @@ def unsubscribe_url(person_id: int) -> str:
 
 def application_url(application) -> str:
     return absolute(reverse("portal-application", args=[application.token]))
+
+
+def confirmation_code(application) -> str:
+    """Signed over the application and the address it emails: only that mailbox receives it."""
+    return signing.dumps([application.pk, application.email], salt=CONFIRM_SALT)
+
+
+def confirms(application, code: str) -> bool:
+    try:
+        pk, email = signing.loads(code, salt=CONFIRM_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        return False
+    return pk == application.pk and email == application.email
+
+
+def confirmation_url(application) -> str:
+    return absolute(reverse("portal-confirm-email", args=[application.token, confirmation_code(application)]))

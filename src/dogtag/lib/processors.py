@@ -8,6 +8,7 @@ never shown on a screen. For Cedarburg on Stripe:
     DOGTAG_STRIPE_CEDARBURG_SECRET_KEY_FILE=/run/secrets/stripe-cedarburg-key
     DOGTAG_STRIPE_CEDARBURG_WEBHOOK_SECRET_FILE=/run/secrets/stripe-cedarburg-webhook
     DOGTAG_ONLINE_REVIEW_CEDARBURG=true   # the clerk reviews before the license is issued
+    DOGTAG_CONVENIENCE_FEE_REFUNDED_CEDARBURG=true   # a full refund hands back the card fee too
 """
 
 import re
@@ -46,3 +47,16 @@ def optional(municipality, processor: str, key: str) -> str:
 def review_first(municipality) -> bool:
     """True when the clerk reviews an application paid online before its license is issued."""
     return envbool(f"DOGTAG_ONLINE_REVIEW_{_slug(municipality)}", False)
+
+
+def forfeitures_online(municipality) -> bool:
+    """True when the municipality takes citations' forfeitures online (its own choice:
+    DOGTAG_ONLINE_FORFEITURES_<MUNICIPALITY>, default false, paid at the court or the counter)."""
+    return envbool(f"DOGTAG_ONLINE_FORFEITURES_{_slug(municipality)}", False)
+
+
+def refunds_convenience_fee(municipality) -> bool:
+    """True when a full card refund (a voided license, a rejected application) also hands back
+    the card convenience fee: the municipality's own setting, no law's
+    (DOGTAG_CONVENIENCE_FEE_REFUNDED_<MUNICIPALITY>, default false: the processor kept its cost)."""
+    return envbool(f"DOGTAG_CONVENIENCE_FEE_REFUNDED_{_slug(municipality)}", False)

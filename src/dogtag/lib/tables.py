@@ -13,7 +13,7 @@ row instead of being built in memory."""
 import csv
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from functools import wraps
 from operator import attrgetter
@@ -222,6 +222,9 @@ def cell(value) -> str:
         return f"{value:.2f}"
     if isinstance(value, int | float):
         return str(value)
+    if isinstance(value, datetime):  # a time in the municipality's zone, with its offset
+        local = timezone.localtime(value) if timezone.is_aware(value) else value
+        return local.isoformat(sep=" ", timespec="minutes")
     if isinstance(value, date):
         return value.isoformat()
     return neutralise(str(value))

@@ -8,6 +8,7 @@ from ninja import Router, Schema
 from ninja.responses import NinjaJSONEncoder
 
 from dogtag.accounts.scope import get_for_user, municipality_ids, require_role, scoped
+from dogtag.lib.api_pages import paged
 from dogtag.lib.api_types import PaymentIn
 from dogtag.lib.compiled import INT_MARKERS, Compiled
 from dogtag.licensing import actions
@@ -199,9 +200,10 @@ def tag_lookup(request, slug: str, year: int, serial: int):
 
 
 @router.get("/renewal-runs", response=list[RenewalRunOut])
+@paged("-started_at", "-pk")
 def renewal_runs(request, municipality: str | None = None):
-    runs = scoped(request.auth, RenewalRun.objects).order_by("-started_at")
-    return runs.filter(municipality__slug=municipality) if municipality else runs[:100]
+    runs = scoped(request.auth, RenewalRun.objects)
+    return runs.filter(municipality__slug=municipality) if municipality else runs
 
 
 @router.get("/renewal-runs/{pk}", response=RenewalRunOut)

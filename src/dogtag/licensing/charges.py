@@ -7,7 +7,12 @@ from datetime import date
 
 from dogtag.licensing.models import FeeScheduleEntry
 
-CHARGES = {"replacement_tag": "replacement tag"}
+CHARGES = {
+    "replacement_tag": "replacement tag",
+    # A card convenience fee on online payments: the municipality's own charge, never license
+    # tax; none of the five ordinances nor ch. 174 speaks to it.
+    "card_convenience_fee": "card convenience fee (paid online)",
+}
 
 
 def charge_on(municipality, key: str, on: date) -> FeeScheduleEntry | None:

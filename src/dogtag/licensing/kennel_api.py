@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404
 from ninja import ModelSchema, Router, Schema, Status
 
 from dogtag.accounts.scope import get_for_user, municipality_for, scoped
+from dogtag.lib.api_pages import paged
 from dogtag.lib.api_types import PaymentIn
 from dogtag.licensing import kennels, multiple_dogs
 from dogtag.licensing.actions import CLERKS, kennel_licenses, multiple_dog_licenses
@@ -157,9 +158,10 @@ def revoke_multiple_dog_license(request, pk: int, payload: RevokeIn):
 
 
 @router.get("/kennels", response=list[KennelOut])
+@paged("-license_year", "-pk")
 def list_kennels(request, municipality: str | None = None):
     found = scoped(request.auth, KennelLicense.objects.prefetch_related("inspections"))
-    return found.filter(municipality__slug=municipality) if municipality else found[:500]
+    return found.filter(municipality__slug=municipality) if municipality else found
 
 
 @router.post("/municipalities/{slug}/kennels", response={201: KennelOut})

@@ -42,10 +42,15 @@ class KennelApplicationForm(Form):
     signed_on = forms.DateField(widget=DateInput(), label="Owner's signature dated")
     license_year = forms.IntegerField(min_value=2000, max_value=2100)
     from_other_structures_ft = forms.DecimalField(
-        max_digits=7, decimal_places=1, label="Feet to the nearest other residential or commercial structure"
+        max_digits=7,
+        decimal_places=1,
+        min_value=0,
+        label="Feet to the nearest other residential or commercial structure",
     )
-    from_lot_lines_ft = forms.DecimalField(max_digits=7, decimal_places=1, label="Feet to the nearest lot line")
-    kennel_sq_ft = forms.DecimalField(max_digits=8, decimal_places=1, label="Kennel area (sq ft)")
+    from_lot_lines_ft = forms.DecimalField(
+        max_digits=7, decimal_places=1, min_value=0, label="Feet to the nearest lot line"
+    )
+    kennel_sq_ft = forms.DecimalField(max_digits=8, decimal_places=1, min_value=0, label="Kennel area (sq ft)")
     privacy_fence = forms.BooleanField(required=False, label="Surrounded by privacy fencing")
 
     def __init__(self, *args, municipality, **kwargs):

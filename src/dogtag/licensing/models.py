@@ -4,6 +4,7 @@ A license, tag or payment is voided or replaced, never deleted."""
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from dogtag.lib.dates import shown
 from dogtag.registry.models import Animal, Person, Premises, RabiesVaccination, Scoped
@@ -97,7 +98,12 @@ class Payment(Scoped, Voidable):
     check_number = models.CharField(max_length=30, blank=True)
     card_reference = models.CharField(max_length=60, blank=True)
     received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
-    received_at = models.DateTimeField(auto_now_add=True)
+    # When the money arrived: now at the counter; the processor's time for a card paid online
+    # and approved by the clerk later.
+    received_at = models.DateTimeField(default=timezone.now)
+    # The municipality's own card convenience fee (licensing/charges.py), received on top of
+    # `amount`: its own receipt line, not license tax, not remitted to the county (s. 174.08).
+    convenience_fee = models.DecimalField(max_digits=9, decimal_places=2, default=0)
     # The receipt's number: 1, 2, 3 ... in each municipality's calendar year ("2026-0042").
     receipt_year = models.PositiveIntegerField(null=True)
     receipt_serial = models.PositiveIntegerField(null=True)

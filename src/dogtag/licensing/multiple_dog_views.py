@@ -14,6 +14,7 @@ from dogtag.licensing import multiple_dogs, tables
 from dogtag.licensing.actions import CLERKS, multiple_dog_licenses
 from dogtag.licensing.kennel_forms import MultipleDogForm, RevokeForm
 from dogtag.licensing.models import License
+from dogtag.licensing.years import chosen_year, license_years_on_sale, why_preselected
 from dogtag.registry.models import Animal, Person, today
 
 
@@ -55,14 +56,20 @@ def apply(request, pk):
         count = int(wanted)
     except ValueError:
         count = len(dogs)
-    q = multiple_dogs.quote(municipality, count, on)
-    form = MultipleDogForm(
-        posted(request),
-        dogs=dogs,
-        initial={"dogs": count, "amount": q.tax, "method": "cash", "animals": [str(d.pk) for d in dogs]},
-    )
+    # December: next year's licenses are on sale once its tags are in stock, as at the counter.
+    years = license_years_on_sale(municipality, on)
+    year = chosen_year(request, years)
+    q = multiple_dogs.quote(municipality, count, on, year)
+    initial = {"dogs": count, "amount": q.tax, "method": "cash", "animals": [str(d.pk) for d in dogs]}
+    recompute = request.method == "POST" and "recompute" in request.POST
+    if recompute:
+        # "Recompute" prices the number typed and keeps everything else the clerk entered.
+        kept = {name: request.POST.get(name, "") for name in ("method", "check_number", "card_reference")}
+        initial |= {**kept, "animals": request.POST.getlist("animals")}
+        initial["inspection_consent"] = bool(request.POST.get("inspection_consent"))
+    form = MultipleDogForm(None if recompute else posted(request), dogs=dogs, initial=initial)
     can_issue = has_role(request.user, municipality.pk, CLERKS)
-    if request.method == "POST" and can_issue and form.is_valid():
+    if request.method == "POST" and not recompute and can_issue and form.is_valid():
         chosen = [d for d in dogs if str(d.pk) in form.cleaned_data["animals"]]
         license = run_action(
             form,
@@ -76,6 +83,7 @@ def apply(request, pk):
                 "animals": chosen,
                 "inspection_consent": form.cleaned_data["inspection_consent"],
                 "payment": form.payment(),
+                "license_year": q.license_year,
             },
         )
         if license:
@@ -84,6 +92,8 @@ def apply(request, pk):
         "keeper": keeper,
         "municipality": municipality,
         "quote": q,
+        "years": years if len(years) > 1 else [],
+        "why_year": why_preselected(years),
         "form": form,
         "on": on,
         "can_issue": can_issue,

@@ -109,7 +109,7 @@ def notice(letter: Letter, row, year: int) -> list:
     )
     tax = f"${row['tax']}" if row["tax"] is not None else "as set on the fee schedule"
     facts = [
-        f"Animal: {animal.name}, {animal.get_species_display().lower()}, {animal.breed} {animal.color}",
+        f"Animal: {animal.name}, {animal.get_species_display().lower()}, {animal.breed_and_color}",
         f"{year} license tax: {tax}",
     ]
     if row["due_by"]:

@@ -104,14 +104,14 @@ MULTIPLE_DOG = [
 
 def _message_status(m):
     if m.sent_at:
-        return f"sent {m.sent_at.isoformat(timespec='minutes')}"
+        return f"sent {dates.shown(m.sent_at)}"
     if getattr(m, "dead_at", None):
         return f"undeliverable after {m.attempts} attempts: {m.last_error}"
     return f"queued, {m.attempts} attempts failed: {m.last_error}" if m.attempts else "queued"
 
 
 OUTBOX = [
-    Column("Queued", lambda m: m.created_at.isoformat(timespec="minutes")),
+    Column("Queued", "created_at"),
     Column("To", "to"),
     Column("Subject", "subject"),
     Column("Status", _message_status, cell="licensing/cells/message_status.html"),
@@ -119,7 +119,7 @@ OUTBOX = [
 
 RENEWALS = [
     Column("Year", "license_year"),
-    Column("Run", lambda r: r.started_at.isoformat(timespec="minutes")),
+    Column("Run", "started_at"),
     Column("Notices", "notices_created"),
     Column("Emailed", "emails_queued"),
     Column("By", lambda r: str(r.started_by) if r.started_by_id else "dogtag renewals"),

@@ -25,7 +25,7 @@ from dogtag.licensing.models import (
     TagReturnList,
 )
 from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
-from dogtag.licensing.years import years_on_sale_from_stock
+from dogtag.licensing.years import chosen_year, why_preselected, years_on_sale_from_stock
 from dogtag.outbox import actions as outbox_actions
 from dogtag.registry.models import today
 from dogtag.rules.delegations import delegated_amounts
@@ -38,8 +38,7 @@ def counter(request, pk):
     on = today()
     animal, stocked = animal_and_stock(request.user, pk, on)
     years, in_stock = years_on_sale_from_stock(animal.municipality, on, stocked)
-    chosen = request.POST.get("license_year") or request.GET.get("license_year") or ""
-    year = int(chosen) if chosen.isdigit() and int(chosen) in years else years[0]
+    year = chosen_year(request, years)
     owed = what_is_owed(animal, on, year)
     form = forms.IssueForm(posted(request), initial={"amount": owed.total, "method": "cash"})
     back = _next(request)
@@ -62,6 +61,7 @@ def counter(request, pk):
     context = {
         "next": back,
         "years": years if len(years) > 1 else [],
+        "why_year": why_preselected(years),
         "in_stock": owed.license_year in in_stock,
         "animal": animal,
         "owed": owed,

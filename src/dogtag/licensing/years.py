@@ -16,6 +16,31 @@ def license_years_on_sale(municipality, on: date) -> list[int]:
     return years_on_sale_and_in_stock(municipality, on)[0]
 
 
+def preselected_year(years: list[int]) -> int:
+    """The year a clerk would choose (issue 29): once next year's licenses are on sale (December,
+    its tags in stock), next year's — this year's license would expire December 31, within weeks,
+    and carry this year's late fee."""
+    return years[-1]
+
+
+def why_preselected(years: list[int]) -> str:
+    """Why `preselected_year` chose next year, in words; empty when there is no choice."""
+    if len(years) < 2:
+        return ""
+    this, ahead = years[0], years[-1]
+    return (
+        f"{ahead} is chosen: {ahead} licenses are on sale, and a {this} license would expire on "
+        f"December 31, {this}. Choose {this} only for an animal that must still be licensed for {this}."
+    )
+
+
+def chosen_year(request, years: list[int]) -> int:
+    """The license year the clerk chose among `years` (the page's year links or its form), else
+    the one a clerk would choose (`preselected_year`)."""
+    chosen = request.POST.get("license_year") or request.GET.get("license_year") or ""
+    return int(chosen) if chosen.isdigit() and int(chosen) in years else preselected_year(years)
+
+
 def years_on_sale_and_in_stock(municipality, on: date) -> tuple[list[int], set[int]]:
     """The years on sale, and those of them with a tag in stock, in one statement (the counter
     says so before the clerk takes the money)."""

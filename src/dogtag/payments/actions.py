@@ -19,12 +19,15 @@ from django.utils import timezone
 from dogtag.accounts.models import Membership, Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, snapshot
+from dogtag.enforcement import actions as enforcement
+from dogtag.enforcement.models import Citation
 from dogtag.lib import processors
 from dogtag.lib.tasks import enqueue
 from dogtag.licensing import actions as licensing
+from dogtag.licensing.charges import charge_on
 from dogtag.licensing.models import Payment, Refund
-from dogtag.payments.models import Checkout, Notification, ProcessorRefund, Reconciliation
-from dogtag.payments.providers import Forged, Refused, Unreachable, for_municipality
+from dogtag.payments.models import Checkout, CheckoutItem, Notification, ProcessorRefund, Reconciliation
+from dogtag.payments.providers import Forged, Refused, Unreachable, describe, for_municipality
 from dogtag.portal import actions as portal
 from dogtag.portal.models import Application
 from dogtag.registry.models import today
@@ -50,14 +53,14 @@ def processor_user(municipality):
 
 
 def _description(application) -> str:
-    name = application.data.get("animal_name") or "a dog"
-    return f"{application.municipality} {application.license_year} dog license — {name}"
+    return describe(application)
 
 
 def start_checkout(application, *, success_url: str, cancel_url: str, on: date | None = None) -> Checkout:
-    """Open a payment on the municipality's processor for what the law computes today, and return
-    the checkout with the processor's page address. An open checkout of the same amount started
-    today is reused. Refused, with nothing charged, when the processor does not answer."""
+    """Open a payment on the municipality's processor for what the law computes today (plus the
+    municipality's card convenience fee, if it set one), and return the checkout with the
+    processor's page address. An open checkout of the same amount started today is reused.
+    Refused, with nothing charged, when the processor does not answer."""
     on = on or today()
     municipality = application.municipality
     provider = for_municipality(municipality)
@@ -71,23 +74,115 @@ def start_checkout(application, *, success_url: str, cancel_url: str, on: date |
     form, owed = portal.check(application, on)
     if not form.is_valid() or owed.refusals:
         raise ValidationError({"__all__": "The application no longer passes its checks; the clerk will contact you."})
+    fee = convenience_fee(municipality, on)
     reusable = (
         application.checkouts.filter(
-            status=Checkout.Status.OPEN, processor=provider.key, amount=owed.total, quoted_on=on,
+            status=Checkout.Status.OPEN, processor=provider.key, amount=owed.total + fee, quoted_on=on,
             started_at__gte=timezone.now() - timedelta(minutes=settings.DOGTAG_CHECKOUT_MINUTES - 5),
         ).exclude(url="").order_by("-pk").first()
     )  # fmt: skip
     if reusable:
         return reusable
+    return _open(provider, municipality, [], owed.total, fee, on, success_url, cancel_url, _description(application),
+                 application=application)  # fmt: skip
+
+
+def household(application):
+    """The applications of one household (the same email, the same municipality) sent to be
+    paid online and not yet paid: what one checkout may pay together."""
+    return Application.objects.filter(
+        municipality_id=application.municipality_id,
+        email__iexact=application.email,
+        status=Application.Status.SUBMITTED,
+        payment_status=Application.PaymentStatus.ONLINE,
+    ).order_by("submitted_at", "pk")
+
+
+def start_cart(application, *, success_url: str, cancel_url: str, on: date | None = None) -> Checkout:
+    """One checkout for every animal of the household waiting to be paid online (issue 26 §7):
+    a line for each with what the law computes for it today, and the card convenience fee once.
+    Refused, naming the animal, when any of them no longer passes its checks."""
+    on = on or today()
+    municipality = application.municipality
+    provider = for_municipality(municipality)
+    if provider is None:
+        raise ValidationError({"provider": f"{municipality} takes no payments online; pay at the clerk's counter."})
+    applications = list(household(application).select_related("municipality", "animal"))
+    if not applications:
+        raise ValidationError({"__all__": "Nothing of yours is waiting to be paid online."})
+    amounts = []
+    for each in applications:
+        form, owed = portal.check(each, on)
+        if not form.is_valid() or owed.refusals:
+            name = each.data.get("animal_name") or "one animal"
+            raise ValidationError({"__all__": f"The application for {name} no longer passes its checks; "
+                                              "pay the others one by one, or the clerk will contact you."})  # fmt: skip
+        amounts.append(owed.total)
+    fee = convenience_fee(municipality, on)
+    total = sum(amounts, Decimal("0.00"))
+    names = ", ".join(a.data.get("animal_name", "") for a in applications)
+    description = f"{municipality} {applications[0].license_year} licenses — {names}"
+    items = list(zip(applications, amounts, strict=True))
+    return _open(provider, municipality, items, total, fee, on, success_url, cancel_url, description,
+                 application=applications[0])  # fmt: skip
+
+
+def forfeiture_due(citation) -> Decimal:
+    """What the citation says is owed: the forfeiture the law set when it was issued (the rule
+    engine's figure for that offense, kept on the citation), and the costs where it adds them."""
+    return citation.forfeiture + (citation.costs if citation.plus_costs else Decimal("0.00"))
+
+
+def citation_refusal(citation) -> str:
+    """Why the citation's forfeiture cannot be paid online now, or ""."""
+    if not processors.forfeitures_online(citation.municipality):
+        return f"{citation.municipality} takes forfeitures at the court or the clerk's counter, not online."
+    if citation.voided_at:
+        return "This citation is void: nothing is owed."
+    if citation.paid_on:
+        return "This citation's forfeiture is already paid."
+    return ""
+
+
+def start_citation_checkout(citation, *, success_url: str, cancel_url: str, on: date | None = None) -> Checkout:
+    """Open a payment of a citation's forfeiture on the municipality's processor, where the
+    municipality takes forfeitures online (issue 26 §7): one payment of the whole amount."""
+    on = on or today()
+    municipality = citation.municipality
+    provider = for_municipality(municipality)
+    if provider is None:
+        raise ValidationError({"provider": f"{municipality} takes no payments online; pay at the clerk's counter."})
+    if refusal := citation_refusal(citation):
+        raise ValidationError({"__all__": refusal})
+    amount = forfeiture_due(citation)
+    reusable = (
+        citation.checkouts.filter(
+            status=Checkout.Status.OPEN, processor=provider.key, amount=amount, quoted_on=on,
+            started_at__gte=timezone.now() - timedelta(minutes=settings.DOGTAG_CHECKOUT_MINUTES - 5),
+        ).exclude(url="").order_by("-pk").first()
+    )  # fmt: skip
+    if reusable:
+        return reusable
+    description = f"{municipality} citation {citation.pk} — forfeiture for {citation.violation}"
+    return _open(provider, municipality, [], amount, Decimal("0.00"), on, success_url, cancel_url, description,
+                 citation=citation)  # fmt: skip
+
+
+def _open(provider, municipality, items, owed_total, fee, on, success_url, cancel_url, description, *,
+          application=None, citation=None) -> Checkout:  # fmt: skip
     with transaction.atomic():
         checkout = Checkout.objects.create(
-            municipality=municipality, processor=provider.key, application=application, amount=owed.total, quoted_on=on
-        )
+            municipality=municipality, processor=provider.key, application=application, citation=citation,
+            amount=owed_total + fee, convenience_fee=fee, quoted_on=on,
+        )  # fmt: skip
         record(acting_user=None, action="checkout.start", obj=checkout)
+        for each, amount in items:
+            item = CheckoutItem.objects.create(
+                municipality=municipality, checkout=checkout, application=each, amount=amount
+            )
+            record(acting_user=None, action="checkout.add_item", obj=item)
     try:
-        started = provider.start(
-            checkout, success_url=success_url, cancel_url=cancel_url, description=_description(application)
-        )
+        started = provider.start(checkout, success_url=success_url, cancel_url=cancel_url, description=description)
     except (Unreachable, Refused) as e:
         with transaction.atomic():
             before = snapshot(checkout)
@@ -104,6 +199,13 @@ def start_checkout(application, *, success_url: str, cancel_url: str, on: date |
         checkout.save()
         record(acting_user=None, action="checkout.open", obj=checkout, before=before)
     return checkout
+
+
+def convenience_fee(municipality, on: date) -> Decimal:
+    """The card convenience fee the municipality's fee schedule sets for `on` (its own charge,
+    licensing/charges.py), or nothing."""
+    entry = charge_on(municipality, "card_convenience_fee", on)
+    return entry.amount if entry else Decimal("0.00")
 
 
 @transaction.atomic
@@ -170,7 +272,7 @@ def _handled(notification_id, checkout_id, reading, reason) -> str:
     if notification.handled_at:
         return "already handled"
     if checkout_id is not None:
-        reason = _settle(checkout_id, reading, timezone.localdate(notification.occurred_at))
+        reason = _settle(checkout_id, reading, notification.occurred_at)
     before = snapshot(notification)
     notification.handled_at, notification.outcome = timezone.now(), reason[:500]
     notification.save()
@@ -178,10 +280,12 @@ def _handled(notification_id, checkout_id, reading, reason) -> str:
     return reason
 
 
-def _settle(checkout_id, reading, on: date) -> str:
+def _settle(checkout_id, reading, paid_at: datetime) -> str:
     """Within `_handled`'s transaction: the checkout locked, so of two notifications for one
-    payment at the same instant the second finds it settled."""
-    checkout = Checkout.objects.select_for_update().select_related("municipality").get(pk=checkout_id)
+    payment at the same instant the second finds it settled. `paid_at`: the processor's time
+    of the notification, the receipt's time even when the clerk approves days later."""
+    on = timezone.localdate(paid_at)
+    checkout = Checkout.objects.select_for_update(of=("self",)).select_related("municipality").get(pk=checkout_id)
     if checkout.status != Checkout.Status.OPEN:
         return f"checkout already {checkout.status}"
     before = snapshot(checkout)
@@ -194,7 +298,11 @@ def _settle(checkout_id, reading, on: date) -> str:
         record(acting_user=None, action="checkout.expire", obj=checkout, before=before)
         return "expired"
     checkout.reference, checkout.paid_amount, checkout.settled_at = reading.reference, reading.amount, timezone.now()
-    problem = _why_refused(checkout, reading, on)
+    items = list(checkout.items.select_related("application"))
+    if checkout.citation_id:
+        problem = _why_citation_refused(checkout, reading)
+    else:
+        problem = _why_cart_refused(checkout, reading) if items else _why_refused(checkout, reading, on)
     if problem:
         checkout.status, checkout.outcome = Checkout.Status.REFUSED, problem[:500]
         checkout.save()
@@ -203,8 +311,28 @@ def _settle(checkout_id, reading, on: date) -> str:
         return f"refused: {problem}"
     municipality = checkout.municipality
     actor = processor_user(municipality)
+    if checkout.citation_id:
+        # Recorded through the citation's own action (its audit event, the court date met, the case closed).
+        enforcement.record_citation_paid(checkout.citation, acting_user=actor, paid_on=on)
+        checkout.status = Checkout.Status.PAID
+        checkout.outcome = f"Paid; citation {checkout.citation_id}'s forfeiture recorded paid."
+        checkout.save()
+        record(acting_user=actor, action="checkout.paid", obj=checkout, before=before)
+        return checkout.outcome
+    if items:
+        checkout.outcome = _settle_cart(checkout, items, reading, paid_at, actor)
+        checkout.status = Checkout.Status.PAID if checkout.outcome.startswith("Paid") else Checkout.Status.REFUSED
+        checkout.save()
+        action = "checkout.paid" if checkout.status == Checkout.Status.PAID else "checkout.refuse"
+        record(acting_user=actor, action=action, obj=checkout, before=before)
+        return checkout.outcome
     application = portal.record_online_payment(
-        checkout.application, acting_user=actor, amount=reading.amount, reference=reading.reference
+        checkout.application,
+        acting_user=actor,
+        amount=reading.amount - checkout.convenience_fee,
+        convenience_fee=checkout.convenience_fee,
+        reference=reading.reference,
+        paid_at=paid_at,
     )
     checkout.status = Checkout.Status.PAID
     if processors.review_first(municipality):
@@ -221,6 +349,98 @@ def _settle(checkout_id, reading, on: date) -> str:
     checkout.save()
     record(acting_user=actor, action="checkout.paid", obj=checkout, before=before)
     return checkout.outcome
+
+
+def _why_citation_refused(checkout, reading) -> str:
+    if reading.municipality_slug and reading.municipality_slug != checkout.municipality.slug:
+        return f"the processor's payment is for {reading.municipality_slug}, not {checkout.municipality.slug}"
+    if reading.currency.lower() != checkout.currency:
+        return f"paid in {reading.currency.upper()}, not {checkout.currency.upper()}"
+    citation = Citation.objects.select_for_update(of=("self",)).get(pk=checkout.citation_id)
+    if citation.voided_at or citation.paid_on:
+        return "the citation is void" if citation.voided_at else "the citation's forfeiture was already paid"
+    if reading.amount != forfeiture_due(citation):
+        return f"${reading.amount} was paid but citation {citation.pk} sets ${forfeiture_due(citation)}"
+    return ""
+
+
+def _why_cart_refused(checkout, reading) -> str:
+    """Why a cart's payment cannot be accepted at all, or "" (each animal is checked on its own)."""
+    if reading.municipality_slug and reading.municipality_slug != checkout.municipality.slug:
+        return f"the processor's payment is for {reading.municipality_slug}, not {checkout.municipality.slug}"
+    if reading.currency.lower() != checkout.currency:
+        return f"paid in {reading.currency.upper()}, not {checkout.currency.upper()}"
+    if reading.amount != checkout.amount:
+        return f"${reading.amount} was paid but the checkout asked ${checkout.amount}"
+    return ""
+
+
+def _settle_cart(checkout, items, reading, paid_at: datetime, actor) -> str:
+    """Within `_settle`'s transaction: each animal checked again against the law on the day it
+    was paid; those that pass are paid (the card convenience fee on the first one's receipt)
+    and, unless the clerk reviews first, licensed, each in a savepoint of its own. One that no
+    longer passes, or whose license cannot be issued, is handled alone: its part refunded
+    through the processor, or left paid for the clerk, and the others are not held back."""
+    on = timezone.localdate(paid_at)
+    paid, refused = [], []
+    for item in items:
+        application = Application.objects.select_for_update().get(pk=item.application_id)
+        form, owed = (None, None)
+        waiting = (application.status, application.payment_status) == (
+            Application.Status.SUBMITTED,
+            Application.PaymentStatus.ONLINE,
+        )
+        if waiting:
+            form, owed = portal.check(application, on)
+        if not waiting:
+            item.outcome = f"Refunded: the application is {application.get_status_display().lower()}."
+        elif not form.is_valid() or owed.refusals:
+            item.outcome = "Refunded: the application no longer passes its checks on the day it was paid."
+        elif owed.total != item.amount:
+            item.outcome = f"Refunded: the law computes ${owed.total} on the day it was paid, not ${item.amount}."
+        else:
+            fee = checkout.convenience_fee if not paid else Decimal("0.00")
+            paid.append((item, portal.record_online_payment(
+                application, acting_user=actor, amount=item.amount, convenience_fee=fee,
+                reference=reading.reference, paid_at=paid_at,
+            )))  # fmt: skip
+            item.outcome = "Paid."
+            continue
+        refused.append(item)
+    if not paid:
+        _save_items(items)
+        _queue_refund(checkout, reading.amount, "Refused: no animal of the cart could be licensed", refund=None)
+        return "refused: no animal of the cart could be licensed"
+    if refused:
+        amount = sum((item.amount for item in refused), Decimal("0.00"))
+        names = ", ".join(item.application.data.get("animal_name", "") for item in refused)
+        _queue_refund(checkout, amount, f"Part of a cart not licensed: {names}"[:300], refund=None)
+    issued, owner = 0, None
+    for item, application in paid:
+        if processors.review_first(checkout.municipality):
+            item.outcome = "Paid; waiting for the clerk's review (the municipality's setting)."
+            continue
+        try:
+            with transaction.atomic():
+                license = portal.approve_application(application, acting_user=actor, on=on, household=owner)
+        except ValidationError as e:
+            item.outcome = f"Paid; waiting for the clerk: {' '.join(e.messages)}"[:500]
+        else:
+            issued += 1
+            owner = owner or license.holder
+            checkout.payment = checkout.payment or license.payment
+            item.outcome = f"Paid; license {license.serial} issued."
+    _save_items(items)
+    return f"Paid for {len(paid)} of {len(items)}; {issued} licenses issued." + (
+        f" {len(refused)} refunded." if refused else ""
+    )
+
+
+def _save_items(items):
+    for item in items:
+        before = snapshot(CheckoutItem.objects.get(pk=item.pk))
+        item.save(update_fields=["outcome"])
+        record(acting_user=None, action="checkout.settle_item", obj=item, before=before)
 
 
 def _why_refused(checkout, reading, on: date) -> str:
@@ -241,8 +461,12 @@ def _why_refused(checkout, reading, on: date) -> str:
     form, owed = portal.check(application, on)
     if not form.is_valid() or owed.refusals:
         return "the application no longer passes its checks on the day it was paid"
-    if reading.amount != owed.total:
-        return f"${reading.amount} was paid but the law computes ${owed.total} for this application on {on.isoformat()}"
+    if reading.amount != owed.total + checkout.convenience_fee:
+        fee = f" and the ${checkout.convenience_fee} card convenience fee" if checkout.convenience_fee else ""
+        return (
+            f"${reading.amount} was paid but the law computes ${owed.total}{fee} "
+            f"for this application on {on.isoformat()}"
+        )
     return ""
 
 
@@ -266,7 +490,35 @@ def refund_through_processor(refund: Refund) -> ProcessorRefund | None:
     ).first()
     if checkout is None:
         return None
-    return _queue_refund(checkout, refund.amount, refund.reason, refund=refund)
+    amount = refund.amount
+    refunded = sum(r.amount for r in refund.payment.refunds.all())
+    if refunded == refund.payment.amount and processors.refunds_convenience_fee(checkout.municipality):
+        amount += refund.payment.convenience_fee  # the whole payment handed back: the fee too, as the municipality set
+    return _queue_refund(checkout, amount, refund.reason, refund=refund)
+
+
+def refund_rejected(application) -> ProcessorRefund | None:
+    """An application paid online that the clerk rejected on review (the municipality's review
+    mode): the payment goes back through the processor, the card convenience fee as the
+    municipality set. Runs inside the rejection's transaction; once per checkout, however often
+    it is called (and the processor's idempotency key makes sending it again safe)."""
+    if application.payment_status != Application.PaymentStatus.PAID or not application.payment_reference:
+        return None
+    checkout = (
+        Checkout.objects.select_for_update()
+        .filter(application=application, status=Checkout.Status.PAID, reference=application.payment_reference)
+        .first()
+    )
+    if checkout is None:
+        return None
+    already = checkout.refunds.filter(refund=None).first()
+    if already:
+        return already
+    amount = checkout.paid_amount or checkout.amount
+    if not processors.refunds_convenience_fee(checkout.municipality):
+        amount -= checkout.convenience_fee
+    reason = f"Application rejected: {application.reject_reason}"[:300]
+    return _queue_refund(checkout, amount, reason, refund=None)
 
 
 def send_refund(processor_refund_id: int) -> str:

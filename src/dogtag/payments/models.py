@@ -5,6 +5,7 @@ number is ever held: the processor's page takes the card."""
 
 from django.db import models
 
+from dogtag.enforcement.models import Citation
 from dogtag.licensing.models import Payment, Refund
 from dogtag.portal.models import Application
 from dogtag.registry.models import Scoped
@@ -26,8 +27,17 @@ class Checkout(Scoped):
         EXPIRED = "expired", "Not paid"
 
     processor = models.CharField(max_length=10, choices=Processor.choices)
-    application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="checkouts")
-    amount = models.DecimalField(max_digits=9, decimal_places=2)
+    application = models.ForeignKey(
+        Application, null=True, blank=True, on_delete=models.PROTECT, related_name="checkouts"
+    )
+    # Or a citation's forfeiture paid online, where the municipality allows it (issue 26 §7).
+    citation = models.ForeignKey(
+        Citation, null=True, blank=True, on_delete=models.PROTECT, related_name="checkouts"
+    )
+    amount = models.DecimalField(max_digits=9, decimal_places=2, help_text="the whole amount charged")
+    convenience_fee = models.DecimalField(
+        max_digits=9, decimal_places=2, default=0, help_text="the part of `amount` that is the card convenience fee"
+    )
     currency = models.CharField(max_length=3, default="usd")
     quoted_on = models.DateField()
     session_id = models.CharField(max_length=255, blank=True)
@@ -52,6 +62,23 @@ class Checkout(Scoped):
 
     def __str__(self):
         return f"Checkout {self.pk}: ${self.amount} by {self.get_processor_display()} ({self.get_status_display()})"
+
+
+class CheckoutItem(Scoped):
+    """One application of a household's cart paid in one checkout (issue 26 §7): what the law
+    computed for it when the checkout started, and what became of it when the payment settled."""
+
+    checkout = models.ForeignKey(Checkout, on_delete=models.PROTECT, related_name="items")
+    application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="checkout_items")
+    amount = models.DecimalField(max_digits=9, decimal_places=2)
+    outcome = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [models.UniqueConstraint(fields=["checkout", "application"], name="one_item_per_application")]
+
+    def __str__(self):
+        return f"${self.amount} for application {self.application_id}"
 
 
 class Notification(Scoped):

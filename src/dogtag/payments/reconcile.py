@@ -45,7 +45,7 @@ def differences(municipality, processor: str, day: date, movements) -> list[dict
     card = Payment.objects.filter(municipality=municipality, method=Payment.Method.CARD)
     receipts = _by_reference(card, "card_reference", {m.reference for m in charges})
     checkouts = _by_reference(
-        Checkout.objects.filter(municipality=municipality, processor=processor),
+        Checkout.objects.filter(municipality=municipality, processor=processor).prefetch_related("refunds"),
         "reference",
         {m.reference for m in charges},
     )
@@ -56,13 +56,19 @@ def differences(municipality, processor: str, day: date, movements) -> list[dict
         if not paid:
             if any(c.status == Checkout.Status.REFUSED for c in settled):
                 continue  # refused and refunded: the refund is checked below
+            if any(c.status == Checkout.Status.PAID and c.citation_id for c in settled):
+                continue  # a forfeiture: recorded paid on the citation, which has no receipt of licensing's
             if any(c.status == Checkout.Status.PAID for c in settled):
                 found.append(_difference("awaiting-receipt", "Paid online; the application waits for the clerk's "
                                          "approval, which writes the receipt.", charge))  # fmt: skip
             else:
                 found.append(_difference("missing-receipt", "The processor took this payment; Dogtag has no receipt.",
                                          charge))  # fmt: skip
-        elif (total := sum((p.amount for p in paid), Decimal("0"))) != charge.amount:
+        elif (total := sum((p.amount + p.convenience_fee for p in paid), Decimal("0"))) != charge.amount - sum(
+            (r.amount for c in settled for r in c.refunds.all() if r.refund_id is None), Decimal("0")
+        ):
+            # The receipts of a household's cart together, each with its card convenience fee;
+            # less a part sent back through the processor (an animal of the cart not licensed).
             text = f"The processor took ${charge.amount}; the receipt says ${total}."
             found.append(_difference("amount-mismatch", text, charge, total))
     start, end = day_bounds(day)

@@ -4,6 +4,8 @@ from dogtag.payments import views
 
 urlpatterns = [
     path("pay/<str:token>/", views.pay, name="payments-pay"),
+    path("pay/<str:token>/household/", views.pay_household, name="payments-pay-household"),
+    path("pay-citation/<str:signed>/", views.pay_citation, name="payments-pay-citation"),
     # The address each municipality gives its processor for notifications.
     path("payments/stripe/<slug:slug>/webhook/", views.stripe_webhook, name="payments-stripe-webhook"),
     path("payments/hosted/<slug:slug>/notify/", views.hosted_notification, name="payments-hosted-notify"),

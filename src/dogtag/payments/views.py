@@ -3,6 +3,7 @@ processor) and the clerk's online-payments page. Thin: parse, call an action, re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
@@ -11,14 +12,16 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from dogtag.accounts.scope import get_for_user
-from dogtag.lib import links
+from dogtag.enforcement.models import Citation
+from dogtag.lib import links, processors
 from dogtag.lib.web import municipality_for
 from dogtag.licensing.actions import CLERKS
 from dogtag.payments import actions
 from dogtag.payments.models import Checkout, ProcessorRefund, Reconciliation
 from dogtag.payments.providers import Forged, for_municipality
+from dogtag.portal.actions import check as portal_check
 from dogtag.portal.models import Application
-from dogtag.registry.models import Municipality
+from dogtag.registry.models import Municipality, today
 
 
 def pay(request, token):
@@ -40,8 +43,92 @@ def pay(request, token):
         else:
             return redirect(checkout.url)
     provider = for_municipality(application.municipality)
-    context = {"application": application, "errors": errors, "provider": provider}
+    fee = actions.convenience_fee(application.municipality, today())
+    context = {
+        "application": application,
+        "household": actions.household(application).count(),
+        "errors": errors,
+        "provider": provider,
+        "fee": fee,
+        "fee_refunded": processors.refunds_convenience_fee(application.municipality),
+        "total": (application.quoted_total or 0) + fee,
+    }
     return render(request, "payments/pay.html", context, status=503 if errors else 200)
+
+
+def pay_household(request, token):
+    """Every animal of the household waiting to be paid online, in one checkout (issue 26 §7):
+    each with what the law computes for it today, the card convenience fee once, the total."""
+    application = get_object_or_404(Application.objects.select_related("municipality"), token=token)
+    if application.payment_status != Application.PaymentStatus.ONLINE:
+        return redirect("portal-application", token=token)
+    errors = []
+    if request.method == "POST":
+        try:
+            checkout = actions.start_cart(
+                application,
+                success_url=links.absolute(reverse("portal-application", args=[token])),
+                cancel_url=links.absolute(reverse("payments-pay-household", args=[token])),
+            )
+        except ValidationError as e:
+            errors = e.messages
+        else:
+            return redirect(checkout.url)
+    on = today()
+    lines = []
+    for each in actions.household(application):
+        form, owed = portal_check(each, on)
+        lines.append({"application": each, "owed": owed.total if form.is_valid() and not owed.refusals else None})
+    fee = actions.convenience_fee(application.municipality, on)
+    context = {
+        "application": application,
+        "lines": lines,
+        "errors": errors,
+        "provider": for_municipality(application.municipality),
+        "fee": fee,
+        "total": sum((line["owed"] or 0 for line in lines), fee),
+    }
+    return render(request, "payments/pay_household.html", context, status=503 if errors else 200)
+
+
+CITATION_SALT = "dogtag.payments.citation"
+
+
+def citation_pay_path(citation) -> str:
+    """The address printed for the person cited: signed, so no other citation can be reached by
+    changing a number in it."""
+    return reverse("payments-pay-citation", args=[signing.dumps(citation.pk, salt=CITATION_SALT)])
+
+
+def pay_citation(request, signed):
+    """A citation's forfeiture, paid online where the municipality allows it (issue 26 §7): the
+    amount the citation sets, one payment on the processor's page."""
+    try:
+        pk = signing.loads(signed, salt=CITATION_SALT)
+    except signing.BadSignature:
+        raise Http404("No citation has this address.") from None
+    citation = get_object_or_404(Citation.objects.select_related("municipality", "person"), pk=pk)
+    errors = []
+    if request.method == "POST":
+        try:
+            checkout = actions.start_citation_checkout(
+                citation,
+                success_url=links.absolute(request.path),
+                cancel_url=links.absolute(request.path),
+            )
+        except ValidationError as e:
+            errors = e.messages
+        else:
+            return redirect(checkout.url)
+    context = {
+        "citation": citation,
+        "due": actions.forfeiture_due(citation),
+        "refusal": actions.citation_refusal(citation),
+        "errors": errors,
+        "provider": for_municipality(citation.municipality),
+        "waiting": citation.checkouts.filter(status=Checkout.Status.OPEN).exclude(url="").exists(),
+    }
+    return render(request, "payments/pay_citation.html", context, status=503 if errors else 200)
 
 
 def _notification(request, slug, processor):

@@ -56,6 +56,10 @@ def _renewable(renewal_of: HenPermit, premises) -> None:
         )
 
 
+# The engine's reason when the application gives no registration number (rules/permits.py).
+MISSING_REGISTRATION = "no Livestock Premises Registration number"
+
+
 @transaction.atomic
 def decide_hen_permit(
     *,
@@ -105,6 +109,22 @@ def decide_hen_permit(
     v = decision.value
     if not v.applies or v.permit_year_ended:
         raise ValidationError({"__all__": "; ".join(decision.notes)})
+    if list(v.reasons) == [MISSING_REGISTRATION]:
+        # A number the applicant has and the clerk left blank is a field to fill, not a ground
+        # for a refusal that stays on the record.
+        raise ValidationError(
+            {
+                "premises_registration": "Enter the applicant's Livestock Premises Registration number: "
+                f"the application must give it ({law.sections(decision)}). Nothing was recorded."
+            }
+        )
+    if not v.may_issue:
+        # The same refusal sent again (a second press of "Decide") is the one already recorded.
+        for refused in HenPermit.objects.filter(
+            applicant=applicant, premises=premises, applied_on=applied_on, status=HenPermit.Status.REFUSED
+        ):
+            if refused.reasons == list(v.reasons) and refused.hens == hens and refused.roosters == roosters:
+                return refused
     plan_facts = {"renewal": renewal_of is not None, "changes": changes}
     plan = law.ask(municipality, "hen_permit_site_plan", plan_facts, applied_on)
     if v.may_issue and not site_plan and plan.value.required:

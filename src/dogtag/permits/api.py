@@ -13,6 +13,7 @@ from ninja import ModelSchema, Router, Schema, Status
 
 from dogtag.accounts.scope import get_for_user, municipality_for
 from dogtag.enforcement.models import Declaration
+from dogtag.lib.api_pages import paged
 from dogtag.lib.api_types import Citations, Paid, PaymentIn
 from dogtag.permits import actions
 from dogtag.permits.models import HenPermit, ViciousDogPermit
@@ -165,10 +166,11 @@ def _hen_permits(request):
 
 
 @router.get("/municipalities/{slug}/hen-permits", response=list[HenPermitOut])
+@paged("-applied_on", "-pk")
 def list_hen_permits(request, slug: str, status: str | None = None):
     municipality = municipality_for(request.auth, slug)
     found = _hen_permits(request).filter(municipality=municipality)
-    return (found.filter(status=status) if status else found)[:500]
+    return found.filter(status=status) if status else found
 
 
 @router.post("/municipalities/{slug}/hen-permits", response={201: HenPermitOut})
@@ -215,8 +217,9 @@ def _declaration(request, pk, roles=None):
 
 
 @router.get("/declarations/{pk}/vicious-dog-permits", response=list[ViciousDogPermitOut])
+@paged("-issued_on", "-pk")
 def list_vicious_dog_permits(request, pk: int):
-    return list(_declaration(request, pk).vicious_dog_permits.select_related("holder"))
+    return _declaration(request, pk).vicious_dog_permits.select_related("holder")
 
 
 @router.post("/declarations/{pk}/vicious-dog-permits", response={201: ViciousDogPermitOut})

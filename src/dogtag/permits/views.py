@@ -12,6 +12,7 @@ from dogtag.lib.pdf import pdf_response
 from dogtag.lib.stored_files import stored_file_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
+from dogtag.licensing.law import pack_of
 from dogtag.permits import actions, tables
 from dogtag.permits.forms import (
     HenPermitForm,
@@ -24,6 +25,7 @@ from dogtag.permits.models import HenPermit
 from dogtag.permits.tables import HEN_PERMITS
 from dogtag.registry.models import today
 from dogtag.registry.pickers import chosen_on_return
+from dogtag.rules import offered
 
 # --- hen permits ---------------------------------------------------------------------------------
 
@@ -50,6 +52,9 @@ def hen_permits(request, slug, report):
 @login_required
 def hen_permit_new(request, slug):
     municipality = municipality_for(request, slug, actions.ISSUERS)
+    if not offered.hen_permit(pack_of(municipality)):
+        text = f"The ordinance of the {municipality} has no hen permit."
+        return render(request, "dogtag/not_in_the_law.html", {"municipality": municipality, "text": text}, status=404)
     initial = {}
     renewing = request.GET.get("renewal_of", "")
     if renewing.isdigit():

@@ -4,15 +4,19 @@ on it, a found-dog lookup and a reminder opt-out. One transaction each, one audi
 queued in the outbox and sent after commit."""
 
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
-from dogtag.accounts.models import Role
+from dogtag.accounts.models import Membership, Role
 from dogtag.accounts.scope import has_role, require_role
+from dogtag.accounts.welcome import welcome_path
 from dogtag.audit.record import record, snapshot
 from dogtag.lib import links, uploads
 from dogtag.lib.pdf import render_pdf
@@ -24,6 +28,7 @@ from dogtag.portal import payments
 from dogtag.portal.forms import ApplicationForm, draft_values
 from dogtag.portal.models import (
     Application,
+    ApplicationStartCounter,
     Lookup,
     LookupCounter,
     MunicipalityContact,
@@ -41,6 +46,11 @@ REFUSAL_FIELDS = {"vaccination": "expires_on", "birth_date": "birth_date"}
 
 
 def _email(application, template, kind, context=None, attachment=None):
+    """Queue an email to the application's address: only once the address is confirmed, except the
+    first email, which asks to confirm it (issue 27 §5: a stranger's address typed on the portal
+    gets one email from Dogtag, never a stream of them)."""
+    if application.email_confirmed_at is None and kind != STARTED:
+        return
     mail.queue(
         municipality=application.municipality,
         to=application.email,
@@ -51,13 +61,55 @@ def _email(application, template, kind, context=None, attachment=None):
     )
 
 
-@transaction.atomic
-def start_application(*, municipality, email: str, license_year: int | None = None) -> Application:
-    """A new license application; the emailed link is the resident's way back to it. In
-    December, once the clerk holds next year's tags, the resident may choose next year's license
-    (the years the counter sells, `license_years_on_sale`)."""
+STARTED = "application-started"
+
+
+def _email_started(application):
+    context = {} if application.email_confirmed_at else {"confirm_url": links.confirmation_url(application)}
+    _email(application, "started", STARTED, context)
+
+
+def _throttle_start(email: str, client_address: str) -> None:
+    """Refuse a start past DOGTAG_APPLICATION_LIMIT from one client address, or past
+    DOGTAG_APPLICATION_EMAIL_LIMIT to one email address, within DOGTAG_APPLICATION_WINDOW_MINUTES.
+    Each count is its own autocommitted upsert (outside the start's transaction), so a refused
+    attempt is counted and writes nothing else."""
+    minutes = settings.DOGTAG_APPLICATION_WINDOW_MINUTES
+    if _count_attempt(ApplicationStartCounter, f"from {client_address}", minutes, "key") > (
+        settings.DOGTAG_APPLICATION_LIMIT
+    ):
+        raise ValidationError(
+            {
+                "__all__": f"More than {settings.DOGTAG_APPLICATION_LIMIT} applications were started from your "
+                f"address within {minutes} minutes; try again later."
+            }
+        )
+    if _count_attempt(ApplicationStartCounter, f"to {email.strip().lower()}", minutes, "key") > (
+        settings.DOGTAG_APPLICATION_EMAIL_LIMIT
+    ):
+        raise ValidationError(
+            {
+                "email": f"We have already emailed {settings.DOGTAG_APPLICATION_EMAIL_LIMIT} application links to "
+                f"this address within {minutes} minutes; use one of them, or try again later."
+            }
+        )
+
+
+def start_application(
+    *, municipality, email: str, license_year: int | None = None, client_address: str = "0.0.0.0"
+) -> Application:
+    """A new license application; the emailed link is the resident's way back to it, and confirms
+    the address. In December, once the clerk holds next year's tags, the resident may choose next
+    year's license (the years the counter sells, `license_years_on_sale`). Throttled per client
+    address and per email address (`_throttle_start`)."""
     if not email or "@" not in email:
         raise ValidationError({"email": "Enter your email address, like name@example.com."})
+    _throttle_start(email, client_address)
+    return _start_application(municipality=municipality, email=email, license_year=license_year)
+
+
+@transaction.atomic
+def _start_application(*, municipality, email: str, license_year: int | None) -> Application:
     years = license_years_on_sale(municipality, today())
     if license_year is not None and license_year not in years:
         on_sale = " and ".join(map(str, years))
@@ -65,7 +117,22 @@ def start_application(*, municipality, email: str, license_year: int | None = No
     year = license_year or years[0]
     application = Application.objects.create(municipality=municipality, email=email, license_year=year)
     record(acting_user=None, action="application.start", obj=application)
-    _email(application, "started", "application-started")
+    _email_started(application)
+    return application
+
+
+@transaction.atomic
+def confirm_email(application, code: str) -> Application:
+    """The resident followed the first email's link: the address is theirs, and Dogtag may email
+    it. Following it again changes nothing and records nothing."""
+    application = Application.objects.select_for_update().get(pk=application.pk)
+    if not links.confirms(application, code):
+        raise ValidationError({"__all__": "This confirmation link is not valid for this application."})
+    if application.email_confirmed_at is None:
+        before = snapshot(application)
+        application.email_confirmed_at = timezone.now()
+        application.save(update_fields=["email_confirmed_at"])
+        record(acting_user=None, action="application.confirm_email", obj=application, before=before)
     return application
 
 
@@ -77,6 +144,7 @@ def renewal_data(animal: Animal, owner) -> dict:
         "city": owner.city,
         "postal_code": owner.postal_code,
         "phone": owner.phone,
+        "species": animal.species,
         "animal_name": animal.name,
         "breed": animal.breed,
         "color": animal.color,
@@ -126,9 +194,11 @@ def start_renewal(animal: Animal, license_year: int) -> Application:
         person=owner,
         renewal_notice=notice,
         data=renewal_data(animal, owner),
+        # The owner's address on record, which the clerk keeps (and sent the renewal notice to).
+        email_confirmed_at=timezone.now(),
     )
     record(acting_user=None, action="application.start", obj=application)
-    _email(application, "started", "application-started")
+    _email_started(application)
     return application
 
 
@@ -212,10 +282,13 @@ def submit_application(application, *, provider: str, on=None) -> Application:
 
 
 @transaction.atomic
-def record_online_payment(application, *, acting_user, amount, reference: str) -> Application:
+def record_online_payment(
+    application, *, acting_user, amount, reference: str, paid_at, convenience_fee=Decimal("0")
+) -> Application:
     """The processor's verified payment for an application sent to be paid online: the amount
-    and the processor's reference, kept for the approval's receipt (licensing's record of the
-    payment). Refused unless the application is waiting for exactly that."""
+    the law charges, the municipality's card convenience fee taken with it, the processor's
+    reference and when the money arrived, kept for the approval's receipt (licensing's record
+    of the payment). Refused unless the application is waiting for exactly that."""
     application = Application.objects.select_for_update().get(pk=application.pk)
     if (application.status, application.payment_status) != (
         Application.Status.SUBMITTED,
@@ -227,6 +300,7 @@ def record_online_payment(application, *, acting_user, amount, reference: str) -
         )  # fmt: skip
     before = snapshot(application)
     application.quoted_total, application.payment_reference = amount, reference
+    application.convenience_fee, application.paid_at = convenience_fee, paid_at
     application.payment_status = Application.PaymentStatus.PAID
     application.save()
     record(acting_user=acting_user, action="application.paid_online", obj=application, before=before)
@@ -238,9 +312,12 @@ def _changed(obj, values: dict) -> dict:
 
 
 @transaction.atomic
-def approve_application(application, *, acting_user, payment: dict | None = None, tag_serial=None, on=None) -> License:
+def approve_application(
+    application, *, acting_user, payment: dict | None = None, tag_serial=None, on=None, household=None
+) -> License:
     """Register or update the owner, dog and certificate through the registry's actions, then
-    issue the license with the counter's own action: same tag stock, same checks."""
+    issue the license with the counter's own action: same tag stock, same checks. `household`:
+    the owner just registered for another animal of the same cart, for a new applicant."""
     require_role(acting_user, application.municipality_id, CLERKS)
     application = Application.objects.select_for_update().get(pk=application.pk)
     if application.status != Application.Status.SUBMITTED:
@@ -250,8 +327,8 @@ def approve_application(application, *, acting_user, payment: dict | None = None
         raise ValidationError({"__all__": "The application is incomplete; reject it with the reason."})
     d, m = form.cleaned_data, application.municipality
     person_values = {k: d[k] for k in ("name", "street", "city", "postal_code", "phone")} | {"email": application.email}
-    if application.person:
-        person = application.person
+    if application.person or household:
+        person = application.person or household
         if changed := _changed(person, person_values):
             registry.update_person(person, acting_user=acting_user, **changed)
     else:
@@ -277,7 +354,7 @@ def approve_application(application, *, acting_user, payment: dict | None = None
             acting_user=acting_user,
             municipality=m,
             owner=person,
-            species=Animal.Species.DOG,
+            species=d["species"],
             altered_evidence=evidence,
             acquired_on=d["acquired_on"],
             **animal_values,
@@ -294,6 +371,8 @@ def approve_application(application, *, acting_user, payment: dict | None = None
             "method": Payment.Method.CARD,
             "amount": application.quoted_total,
             "card_reference": application.payment_reference,
+            "convenience_fee": application.convenience_fee,
+            "received_at": application.paid_at,
         }
     license = licensing.issue_license(
         animal,
@@ -334,6 +413,9 @@ RABIES_REST = (
 )
 
 
+rejected = Signal()  # sent with `application`, inside the rejection's transaction
+
+
 @transaction.atomic
 def reject_application(application, *, acting_user, reason: str) -> Application:
     require_role(acting_user, application.municipality_id, CLERKS)
@@ -346,6 +428,9 @@ def reject_application(application, *, acting_user, reason: str) -> Application:
     application.decided_at, application.decided_by = timezone.now(), acting_user
     application.save()
     record(acting_user=acting_user, action="application.reject", obj=application, before=before)
+    # Paid online before the clerk's review: the payments app (above this one) sends the money
+    # back through the processor, in this transaction (payments/signals.py).
+    rejected.send(sender=Application, application=application)
     _email(application, "rejected", "application-rejected")
     return application
 
@@ -373,7 +458,7 @@ def _window_start(now, minutes):
     return datetime.fromtimestamp(int(now.timestamp() // size * size), tz=UTC)
 
 
-def _count_attempt(counter, client_address: str, minutes: int) -> int:
+def _count_attempt(counter, client_address: str, minutes: int, column: str = "client_address") -> int:
     """Count one attempt in one conditional write; returns this window's attempts, this one included.
 
     Hand-written SQL because the ORM has no "insert, or add one on conflict, and return the new
@@ -383,8 +468,8 @@ def _count_attempt(counter, client_address: str, minutes: int) -> int:
     start = connection.ops.adapt_datetimefield_value(_window_start(timezone.now(), minutes))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"""INSERT INTO {table} (client_address, window_start, attempts) VALUES (%s, %s, 1)
-                ON CONFLICT (client_address, window_start) DO UPDATE SET attempts = {table}.attempts + 1
+            f"""INSERT INTO {table} ({column}, window_start, attempts) VALUES (%s, %s, 1)
+                ON CONFLICT ({column}, window_start) DO UPDATE SET attempts = {table}.attempts + 1
                 RETURNING attempts""",
             [client_address, start],
         )
@@ -501,3 +586,75 @@ def set_contact(*, acting_user, municipality, **fields) -> MunicipalityContact:
     contact.save()
     record(acting_user=acting_user, action="contact.set", obj=contact, before=before)
     return contact
+
+
+# --- the municipality's staff, managed by its administrator (issue 29, dead end 5) -------------
+
+ADMINISTRATORS = (Role.ADMINISTRATOR,)
+
+
+def _membership_user_label(membership) -> str:
+    return membership.user.get_full_name() or membership.user.username
+
+
+@transaction.atomic
+def invite_staff(*, acting_user, municipality, name: str, email: str, username: str, role: str):
+    """A clerk, officer, veterinarian or administrator invited by the municipality's
+    administrator: the account, its role here, and an emailed one-time link to set a password
+    and then the second factor."""
+    require_role(acting_user, municipality.pk, ADMINISTRATORS)
+    User = get_user_model()
+    username, email, name = username.strip(), email.strip(), name.strip()
+    if role not in Role.values:
+        raise ValidationError({"role": "Choose the role: clerk, officer, veterinarian or administrator."})
+    user = User.objects.filter(username__iexact=username).first()
+    if user is not None and user.email.lower() != email.lower():
+        raise ValidationError({"username": f"The username {username} is taken; choose another."})
+    if user is not None and Membership.objects.filter(user=user, municipality=municipality).exists():
+        raise ValidationError({"username": f"{username} already serves {municipality}: change the role instead."})
+    if user is None:
+        first, _, last = name.partition(" ")
+        user = User.objects.create_user(username=username, email=email, first_name=first, last_name=last)
+    membership = Membership.objects.create(user=user, municipality=municipality, role=role)
+    record(acting_user=acting_user, action="staff.invite", obj=membership)
+    mail.queue(
+        municipality=municipality,
+        to=email,
+        template="portal/email/staff-invitation",
+        context={"name": name or username, "username": username, "municipality": municipality,
+                 "role": Role(role).label.lower(), "url": links.absolute(welcome_path(user))},
+        kind="staff-invitation",
+    )  # fmt: skip
+    return membership
+
+
+@transaction.atomic
+def change_staff_role(membership, *, acting_user, role: str):
+    require_role(acting_user, membership.municipality_id, ADMINISTRATORS)
+    if role not in Role.values:
+        raise ValidationError({"role": "Choose the role: clerk, officer, veterinarian or administrator."})
+    if membership.user_id == acting_user.pk:
+        raise ValidationError({"role": "Another administrator changes your own role, so the municipality keeps one."})
+    if Membership.objects.filter(user=membership.user, municipality=membership.municipality, role=role).exists():
+        raise ValidationError({"role": f"{_membership_user_label(membership)} already has that role here."})
+    before = snapshot(membership)
+    membership.role = role
+    membership.save(update_fields=["role"])
+    record(acting_user=acting_user, action="staff.role_change", obj=membership, before=before)
+    return membership
+
+
+@transaction.atomic
+def deactivate_staff(membership, *, acting_user):
+    """The account no longer serves this municipality; an account that serves no other is made
+    inactive and can no longer log in. The audit trail keeps who it was and what it did."""
+    require_role(acting_user, membership.municipality_id, ADMINISTRATORS)
+    if membership.user_id == acting_user.pk:
+        raise ValidationError({"__all__": "Another administrator deactivates your own account."})
+    record(acting_user=acting_user, action="staff.deactivate", obj=membership, before=snapshot(membership))
+    user = membership.user
+    Membership.objects.filter(user=user, municipality_id=membership.municipality_id).delete()
+    if not Membership.objects.filter(user=user).exists():
+        user.is_active = False
+        user.save(update_fields=["is_active"])
+    return user

@@ -1,14 +1,15 @@
 from django import forms
 
+from dogtag.lib.contact_fields import PhoneField, ZipCodeField
 from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.portal.models import MunicipalityContact
-from dogtag.portal.quote import held_documents
+from dogtag.portal.quote import held_documents, licensed_species
 from dogtag.registry.models import Animal, Municipality, birth_date_too_early, earliest_birth_date, today
 
 # The fields a resident fills in, in the order the page shows them; `data` keeps them as typed.
 OWNER = ("name", "street", "city", "postal_code", "phone")
-DOG = ("animal_name", "breed", "color", "sex", "altered", "birth_date", "acquired_on")
+DOG = ("species", "animal_name", "breed", "color", "sex", "altered", "birth_date", "acquired_on")
 RABIES = (
     "certificate_serial",
     "vaccinated_on",
@@ -38,10 +39,12 @@ class StartForm(Form):
         super().__init__(*args, **kwargs)
         if len(years) > 1:
             self.fields["license_year"].choices = [(y, f"{y} license") for y in years]
-            self.fields["license_year"].initial = years[0]
+            # The year a clerk would choose (issue 29): next year's, this year's expiring December 31.
+            self.fields["license_year"].initial = years[-1]
             self.fields["license_year"].help_text = (
                 f"Next year's licenses go on sale before January 1; a {years[-1]} license is valid "
-                f"through December 31, {years[-1]}."
+                f"through December 31, {years[-1]}, while a {years[0]} license would expire on December 31, "
+                f"{years[0]}. Choose {years[0]} only if your animal still needs a license for {years[0]}."
             )
         else:
             del self.fields["license_year"]
@@ -57,8 +60,9 @@ class ApplicationForm(Form):
     name = forms.CharField(label="Your full name", max_length=200)
     street = forms.CharField(label="Street address", max_length=200)
     city = forms.CharField(label="City", max_length=100)
-    postal_code = forms.CharField(label="ZIP code", max_length=10)
-    phone = forms.CharField(label="Phone (optional)", max_length=30, required=False)
+    postal_code = ZipCodeField(label="ZIP code")
+    phone = PhoneField(label="Phone (optional)", required=False)
+    species = forms.ChoiceField(label="Dog or cat?", required=False)
     animal_name = forms.CharField(label="Dog's name", max_length=100)
     breed = forms.CharField(label="Breed", max_length=100)
     color = forms.CharField(label="Color", max_length=100)
@@ -74,7 +78,7 @@ class ApplicationForm(Form):
     rabies_tag_number = forms.CharField(label="Rabies tag number", max_length=50)
     veterinarian_name = forms.CharField(label="Veterinarian's name", max_length=200)
     veterinarian_address = forms.CharField(label="Veterinarian's address", max_length=300)
-    veterinarian_phone = forms.CharField(label="Veterinarian's phone", max_length=30)
+    veterinarian_phone = PhoneField(label="Veterinarian's phone")
     rabies_certificate_file = forms.FileField(
         label="Photo or PDF of the rabies certificate", required=False, help_text="JPEG, PNG or PDF, up to 5 MB."
     )
@@ -88,9 +92,24 @@ class ApplicationForm(Form):
         super().__init__(*args, **kwargs)
         self.application = application
         self.fields["sex"].choices = [("", "Choose")] + [c for c in Animal.Sex.choices if c[0] != "unknown"]
+        # The animals the municipality's ordinance licenses (its pack): a choice only where it
+        # licenses more than dogs (Cedarburg § 7-1-3(a)(1): "any dog or cat").
+        self.licensed = licensed_species(application.municipality) if application else ("dog",)
+        if len(self.licensed) > 1:
+            self.fields["species"].required = True
+            self.fields["species"].choices = [("", "Choose")] + [(s, Animal.Species(s).label) for s in self.licensed]
+            self.fields["animal_name"].label = "Your animal's name"
+            self.fields["altered"].label = "My animal is spayed or neutered"
+            self.fields["acquired_on"].label = "Date you got the animal (optional)"
+            self.fields[
+                "altered_evidence_file"
+            ].label = "Photo or PDF showing the animal is spayed or neutered (only if it is)"
+        else:
+            del self.fields["species"]
 
     def clean(self):
         data = super().clean()
+        data.setdefault("species", self.licensed[0])
         on = today()
         born, shot, expires = data.get("birth_date"), data.get("vaccinated_on"), data.get("expires_on")
         if born and born > on:
@@ -158,6 +177,7 @@ class ContactForm(forms.ModelForm):
         model = MunicipalityContact
         fields = ["clerk_office", "office_address", "clerk_phone", "clerk_hours", "police_name", "police_phone",
                   "police_hours"]  # fmt: skip
+        field_classes = {"clerk_phone": PhoneField, "police_phone": PhoneField}
         labels = {
             "clerk_office": "Office",
             "office_address": "Office address",

@@ -156,6 +156,7 @@ def municipality(request, slug):
             "certificates": RabiesVaccination.objects.filter(municipality=municipality, voided_at=None).count(),
         },
         "steps": steps,
+        "is_administrator": has_role(request.user, municipality.pk, (Role.ADMINISTRATOR,)),
         "setup_done": all(s.done for s in steps),
         "clerk": clerk_today(municipality, on) if is_clerk else None,
         "officer": officer_today(municipality, on) if is_officer else None,

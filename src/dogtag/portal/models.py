@@ -56,6 +56,9 @@ class Application(Scoped):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     license_year = models.PositiveIntegerField()
     email = models.EmailField()
+    # When the resident followed the confirmation link of the first email (a renewal's address is
+    # the owner's on record, confirmed when it starts). Until then Dogtag emails nothing else.
+    email_confirmed_at = models.DateTimeField(null=True, blank=True)
     data = models.JSONField(default=dict, blank=True)
     rabies_certificate = models.FileField(upload_to="portal/certificates/", blank=True)
     altered_evidence = models.FileField(upload_to="portal/altered/", blank=True)
@@ -66,6 +69,10 @@ class Application(Scoped):
     payment_provider = models.CharField(max_length=20, blank=True)
     payment_status = models.CharField(max_length=10, choices=PaymentStatus.choices, blank=True, default="")
     payment_reference = models.CharField(max_length=100, blank=True)
+    # Paid online: the municipality's card convenience fee on top of `quoted_total`, and when
+    # the processor took the money (the receipt's date, whenever the clerk approves).
+    convenience_fee = models.DecimalField(max_digits=9, decimal_places=2, default=0)
+    paid_at = models.DateTimeField(null=True, blank=True)
     license = models.ForeignKey(License, null=True, blank=True, on_delete=models.PROTECT)
     reject_reason = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -128,6 +135,20 @@ class UploadCounter(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["client_address", "window_start"], name="one_upload_counter_per_window")
         ]
+
+
+class ApplicationStartCounter(models.Model):
+    """Applications started in one window of DOGTAG_APPLICATION_WINDOW_MINUTES under one key: the
+    client's address (`from <address>`) or the address emailed (`to <email>`). Counted by one
+    upsert like LookupCounter (actions._count_attempt), so concurrent starts cannot all read
+    "under the limit"."""
+
+    key = models.CharField(max_length=300)
+    window_start = models.DateTimeField()
+    attempts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["key", "window_start"], name="one_start_counter_per_window")]
 
 
 class RabiesReminder(Scoped):

@@ -9,8 +9,14 @@ from datetime import date
 from dogtag.licensing import law
 from dogtag.licensing.owed import Owed, what_is_owed
 from dogtag.registry.models import Animal, RabiesVaccination
+from dogtag.rules import offered
 
 ANIMAL_DATA = ("breed", "color", "sex", "altered")
+
+
+def licensed_species(municipality) -> tuple[str, ...]:
+    """The animals the municipality's ordinance licenses, in its pack's order ("dog" first)."""
+    return offered.licensed_species(law.pack_of(municipality))
 
 
 def proposed_animal(application) -> Animal:
@@ -22,7 +28,7 @@ def proposed_animal(application) -> Animal:
         animal = Animal(
             pk=0,
             municipality=application.municipality,
-            species=Animal.Species.DOG,
+            species=d.get("species") or licensed_species(application.municipality)[0],
             name=d.get("animal_name", ""),
             birth_date=_date(d.get("birth_date")),
             acquired_on=_date(d.get("acquired_on")),
@@ -96,7 +102,7 @@ def cited(citation, municipality) -> str:
     return f"{municipality.name} {citation.section}"
 
 
-def plain_lines(owed: Owed, municipality, altered: bool) -> list[dict]:
+def plain_lines(owed: Owed, municipality, altered: bool, species: str = "dog") -> list[dict]:
     """Each amount as a sentence a resident can read: what, how much, because, and the section."""
     from dogtag.licensing.law import pack_of
     from dogtag.rules.licensing import late_fee_trigger_label
@@ -105,13 +111,13 @@ def plain_lines(owed: Owed, municipality, altered: bool) -> list[dict]:
     for i, line in enumerate(owed.lines):
         where = cited(line.citations[0] if line.citations else None, municipality)
         if i == 0 and owed.free_license:
-            text = f"Your dog's license is free ($0.00) — {where}."
+            text = f"Your {species}'s license is free ($0.00) — {where}."
         elif i == 0:
             because = "it is spayed or neutered" if altered else "it is not spayed or neutered"
-            text = f"Your dog's license costs ${line.amount} because {because} — {where}."
+            text = f"Your {species}'s license costs ${line.amount} because {because} — {where}."
         else:
             trigger = owed.late_fee_trigger
             reason = late_fee_trigger_label(pack_of(municipality), trigger) if trigger else "it is late"
-            text = f"A late fee of ${line.amount} is added because the dog was {reason} — {where}."
+            text = f"A late fee of ${line.amount} is added because the {species} was {reason} — {where}."
         lines.append({"text": text, "amount": line.amount, "citations": line.citations})
     return lines

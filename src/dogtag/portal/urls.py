@@ -1,17 +1,25 @@
 from django.urls import path
 
-from dogtag.portal import home, views
+from dogtag.portal import front, home, staff, views
 
 urlpatterns = [
+    # the front door: public for residents, the staff home for staff (issue 29)
+    path("", front.front_door, name="home"),
     # public: no account; a link's token is the key
     path("apply/", views.home, name="portal-home"),
     path("apply/a/<str:token>/", views.application, name="portal-application"),
     path("apply/a/<str:token>/review/", views.review, name="portal-review"),
+    path("apply/a/<str:token>/confirm/<str:code>/", views.confirm_email, name="portal-confirm-email"),
     path("renew/<str:token>/", views.renew, name="portal-renew"),
     path("found/", views.found, name="portal-found"),
     path("reminders/stop/<str:token>/", views.unsubscribe, name="portal-unsubscribe"),
     path("m/<slug:slug>/", home.municipality, name="municipality"),
     path("m/<slug:slug>/contact/", views.contact, name="municipality-contact"),
+    # the administrator's staff pages (issue 29)
+    path("m/<slug:slug>/staff/", staff.staff, name="staff"),
+    path("m/<slug:slug>/staff/invite/", staff.invite, name="staff-invite"),
+    path("staff/<int:pk>/role/", staff.change_role, name="staff-role"),
+    path("staff/<int:pk>/deactivate/", staff.deactivate, name="staff-deactivate"),
     # the clerk's review queue
     path("m/<slug:slug>/applications/", views.queue, name="application-queue"),
     path("applications/<int:pk>/", views.review_application, name="application-review"),

@@ -46,10 +46,13 @@ def _licensing_municipalities():
 def home(request):
     licensing = _licensing_municipalities()
     years = sorted({y for m in licensing for y in license_years_on_sale(m, today())})
-    form = StartForm(posted(request), years=years)
+    # The front door's "Apply or renew" link names the municipality (issue 29).
+    chosen = request.GET.get("municipality", "")
+    initial = {"municipality": int(chosen)} if chosen.isdigit() else {}
+    form = StartForm(posted(request), years=years, initial=initial)
     form.fields["municipality"].queryset = Municipality.objects.filter(pk__in=[m.pk for m in licensing])
     if request.method == "POST" and form.is_valid():
-        application = run_action(form, actions.start_application)
+        application = run_action(form, actions.start_application, client_address=client_address(request))
         if application:
             return redirect("portal-application", token=application.token)
     # The age each ordinance licenses at, from its pack ("more than 5 months of age"), never the template's.
@@ -111,6 +114,21 @@ def application(request, token):
     return _form_page(request, app, form)
 
 
+def confirm_email(request, token, code):
+    app = _application(token)
+    try:
+        actions.confirm_email(app, code)
+    except ValidationError as e:
+        return render(
+            request,
+            "portal/message.html",
+            {"title": "We could not confirm your email address", "text": " ".join(e.messages)},
+            status=400,
+        )
+    messages.success(request, f"Your email address {app.email} is confirmed.")
+    return redirect("portal-application", token=token)
+
+
 def review(request, token):
     app = _application(token)
     if app.status != Application.Status.DRAFT:
@@ -135,7 +153,7 @@ def review(request, token):
         {
             "application": app,
             "owed": owed,
-            "plain": plain_lines(owed, app.municipality, form.cleaned_data["altered"]),
+            "plain": plain_lines(owed, app.municipality, form.cleaned_data["altered"], form.cleaned_data["species"]),
             "pay": pay,
             "d": form.cleaned_data,
         },

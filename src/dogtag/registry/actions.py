@@ -144,15 +144,29 @@ def update_premises(premises, *, acting_user, **fields) -> Premises:
 
 @transaction.atomic
 def register_animal(
-    *, acting_user, municipality, owner: Person, owner_role=Ownership.Role.OWNER, owned_from=None, **fields
+    *,
+    acting_user,
+    municipality,
+    owner: Person | None,
+    owner_role=Ownership.Role.OWNER,
+    owned_from=None,
+    unowned: bool = False,
+    **fields,
 ) -> Animal:
     """A new animal with the person who owns, keeps or harbors it from `owned_from`
-    (the date acquired, else today)."""
+    (the date acquired, else today) — or, `unowned`, with nobody: a stray at the shelter, which
+    a bite report or an impoundment can name and its owner later claim (`add_ownership`)."""
+    if owner is None and not unowned:
+        raise ValidationError({"owner": "Choose the owner, or tick “No known owner” for a stray."})
+    if owner is not None and unowned:
+        raise ValidationError({"unowned": "An animal with an owner chosen is not a stray: untick “No known owner”."})
     same_municipality("owner", owner, municipality.pk)
     same_municipality("premises", fields.get("premises"), municipality.pk)
     animal = save_record(
         Animal(municipality=municipality, **fields), acting_user=acting_user, action="animal.create", roles=REGISTRARS
     )
+    if owner is None:
+        return animal
     ownership = Ownership(
         municipality=municipality,
         animal=animal,

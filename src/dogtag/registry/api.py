@@ -5,6 +5,7 @@ from ninja import Field, ModelSchema, Router, Schema, Status
 from pydantic import create_model
 
 from dogtag.accounts.scope import get_for_user, municipalities, municipality_for, scoped
+from dogtag.lib.api_pages import paged
 from dogtag.registry import actions
 from dogtag.registry.models import Animal, Municipality, Ownership, Person, Premises, RabiesVaccination
 
@@ -172,14 +173,16 @@ class DuplicateTagIn(Schema):
 
 
 @router.get("/municipalities", response=list[MunicipalityOut])
+@paged("name", "pk")
 def list_municipalities(request):
     return municipalities(request.auth)
 
 
 @router.get("/people", response=list[PersonOut])
+@paged("name", "pk")
 def list_people(request, municipality: str | None = None, q: str = ""):
     people = scoped(request.auth, Person.objects.select_related("municipality")).filter(name__icontains=q)
-    return people.filter(municipality__slug=municipality) if municipality else people[:500]
+    return people.filter(municipality__slug=municipality) if municipality else people
 
 
 @router.post("/municipalities/{slug}/people", response={201: PersonOut})
@@ -204,9 +207,10 @@ def update_person(request, pk: int, payload: PersonPatch):
 
 
 @router.get("/premises", response=list[PremisesOut])
+@paged("street", "pk")
 def list_premises(request, municipality: str | None = None, q: str = ""):
     premises = scoped(request.auth, Premises.objects.select_related("municipality")).filter(street__icontains=q)
-    return premises.filter(municipality__slug=municipality) if municipality else premises[:500]
+    return premises.filter(municipality__slug=municipality) if municipality else premises
 
 
 @router.post("/municipalities/{slug}/premises", response={201: PremisesOut})
@@ -231,11 +235,12 @@ def update_premises(request, pk: int, payload: PremisesPatch):
 
 
 @router.get("/animals", response=list[AnimalOut])
+@paged("name", "pk")
 def list_animals(request, municipality: str | None = None, q: str = "", microchip: str = ""):
     animals = scoped(request.auth, Animal.objects.select_related("municipality")).filter(name__icontains=q)
     if microchip:
         animals = animals.filter(microchip=microchip)
-    return animals.filter(municipality__slug=municipality) if municipality else animals[:500]
+    return animals.filter(municipality__slug=municipality) if municipality else animals
 
 
 @router.post("/municipalities/{slug}/animals", response={201: AnimalOut})
@@ -259,6 +264,7 @@ def update_animal(request, pk: int, payload: AnimalPatch):
 
 
 @router.get("/animals/{pk}/ownerships", response=list[OwnershipOut])
+@paged("-started_on", "-pk")
 def list_ownerships(request, pk: int):
     return get_for_user(request.auth, Animal.objects, pk).ownerships.all()
 
@@ -282,6 +288,7 @@ def end_ownership(request, pk: int, payload: OwnershipEnd):
 
 
 @router.get("/animals/{pk}/vaccinations", response=list[VaccinationOut])
+@paged("-vaccinated_on", "-pk")
 def list_vaccinations(request, pk: int):
     return get_for_user(request.auth, Animal.objects, pk).vaccinations.prefetch_related("duplicate_tags")
 

@@ -1,5 +1,6 @@
 from django import forms
 
+from dogtag.lib.contact_fields import PhoneField, ZipCodeField
 from dogtag.lib.forms import ActionForm, DateInput, Form
 from dogtag.registry.actions import ANIMAL_FIELDS, PERSON_FIELDS, PREMISES_FIELDS, VACCINATION_FIELDS
 from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination, Ruling
@@ -14,6 +15,7 @@ class PersonForm(ActionForm):
     class Meta:
         model = Person
         fields = PERSON_FIELDS
+        field_classes = {"phone": PhoneField, "postal_code": ZipCodeField}
 
 
 class NewPersonForm(PersonForm):
@@ -40,11 +42,16 @@ class AnimalForm(ActionForm):
 
 
 class NewAnimalForm(AnimalForm):
-    owner = forms.ModelChoiceField(queryset=Person.objects.none())
+    owner = forms.ModelChoiceField(queryset=Person.objects.none(), required=False)
     owner_role = forms.ChoiceField(choices=Ownership.Role.choices, initial=Ownership.Role.OWNER)
+    unowned = forms.BooleanField(
+        required=False,
+        label="No known owner (a stray, held at the shelter)",
+        help_text="The owner who claims it later is added from the animal's page.",
+    )
 
     class Meta(AnimalForm.Meta):
-        fields = ("owner", "owner_role", *(f for f in ANIMAL_FIELDS if f != "status"))
+        fields = ("owner", "owner_role", "unowned", *(f for f in ANIMAL_FIELDS if f != "status"))
 
     def __init__(self, *args, municipality, **kwargs):
         super().__init__(*args, municipality=municipality, **kwargs)
@@ -72,6 +79,7 @@ class VaccinationForm(ActionForm):
         model = RabiesVaccination
         fields = VACCINATION_FIELDS
         widgets = _date_widgets("vaccinated_on", "expires_on")
+        field_classes = {"veterinarian_phone": PhoneField}
 
 
 class VoidForm(Form):

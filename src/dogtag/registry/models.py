@@ -166,6 +166,11 @@ class Animal(Scoped):
     def __str__(self):
         return f"{self.name} ({self.get_species_display().lower()})"
 
+    @property
+    def breed_and_color(self) -> str:
+        """`Golden Retriever, golden`; what is on record only, or "not recorded"."""
+        return ", ".join(x for x in (self.breed, self.color) if x) or "not recorded"
+
     def clean(self):
         errors = {}
         plausible_dates.check(errors, BORN, self.birth_date, "birth_date", "Birth date")

@@ -14,7 +14,7 @@ def _to(name):
 
 ANIMALS = [
     Column("Name", "name", link=_to("animal")),
-    Column("Animal", lambda a: f"{a.get_species_display()}, {a.breed} {a.color}".strip()),
+    Column("Animal", lambda a: f"{a.get_species_display()}, {a.breed_and_color}"),
     Column("Microchip", "microchip"),
     Column("Municipality", "municipality.name"),
     Column("Status", lambda a: a.get_status_display()),

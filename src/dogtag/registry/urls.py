@@ -3,7 +3,6 @@ from django.urls import path
 from dogtag.registry import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("search/", views.search, name="search"),
     path("m/<slug:slug>/seal/", views.seal, name="municipality-seal"),
     *(path(f"m/<slug:slug>/pick/{kind}/", views.pick, {"kind": kind}, name=f"pick-{kind}") for kind in views.PICKS),

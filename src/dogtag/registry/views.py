@@ -6,7 +6,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from dogtag.accounts.scope import get_for_user, municipalities
+from dogtag.accounts.scope import get_for_user
 from dogtag.audit.models import AuditEvent
 from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.stored_files import stored_file_response
@@ -14,15 +14,6 @@ from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.registry import actions, forms, pickers, tables
 from dogtag.registry.models import Animal, Municipality, Ownership, Person, Premises, RabiesVaccination, today
-
-
-@login_required
-def home(request):
-    served = list(municipalities(request.user))
-    if len(served) == 1:
-        return redirect("municipality", slug=served[0].slug)
-    return render(request, "registry/home.html", {"municipalities": served})
-
 
 SEARCH_PAGE = 50
 
@@ -146,9 +137,11 @@ def animal_new(request, slug):
 @login_required
 def animal(request, pk):
     animal = get_for_user(request.user, Animal.objects.select_related("municipality", "premises"), pk)
+    ownerships = list(animal.ownerships.select_related("person"))
     context = {
         "animal": animal,
-        "ownerships": animal.ownerships.select_related("person"),
+        "ownerships": ownerships,
+        "unowned": all(o.ended_on is not None for o in ownerships),
         "vaccinations": animal.vaccinations.prefetch_related("duplicate_tags"),
         "licenses": animal.licenses.all(),
         "events": AuditEvent.objects.filter(

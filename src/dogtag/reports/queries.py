@@ -81,7 +81,7 @@ def payments(m, p) -> Report:
             "received_at", "method", "check_number", "card_reference", "payer__name", "amount", "received_by__username"
         ):
             close.rows.append(
-                [r[0].strftime("%H:%M"), _label(Payment.Method, r[1]), r[2] or r[3], r[4] or "—", r[5], r[6]]
+                [r[0], _label(Payment.Method, r[1]), r[2] or r[3], r[4] or "—", r[5], r[6]]
             )
         close.totals = ["Total", "", "", "", totals[1], ""]
         tables.append(close)
@@ -93,6 +93,14 @@ def payments(m, p) -> Report:
         for day, methods in days.items():
             by_day.rows.append([day, methods["cash"], methods["check"], methods["card"], sum(methods.values(), ZERO)])
         tables.append(by_day)
+    # The card convenience fee is the municipality's own charge: received, but kept out of the
+    # license money above and out of the remittance (it is never license tax).
+    fees = paid.filter(convenience_fee__gt=0).aggregate(n=Count("pk"), amount=Coalesce(Sum("convenience_fee"), ZERO))
+    if fees["n"]:
+        convenience = Table("Card convenience fees (the municipality's own charge; not license tax)",
+                            ["Payments", "Amount"])  # fmt: skip
+        convenience.rows.append([fees["n"], fees["amount"]])
+        tables.append(convenience)
     refunded = Refund.objects.filter(municipality=m).annotate(day=TruncDate("refunded_at"))
     refunded = refunded.filter(day__range=(p["start"], p["end"]))
     refunds = Table("Refunds on voided licenses", ["Refunded", "Method", "Check", "Payee", "License", "Amount", "By"])
@@ -100,13 +108,15 @@ def payments(m, p) -> Report:
         "day", "refunded_at", "method", "check_number", "payment__payer__name", "license__serial", "amount",
         "refunded_by__first_name", "refunded_by__last_name", "refunded_by__username",
     ):  # fmt: skip
-        when = r[1].strftime("%H:%M") if p["start"] == p["end"] else r[0]
+        when = r[1] if p["start"] == p["end"] else r[0]  # a time is shown in the municipality's zone
         by = f"{r[7]} {r[8]}".strip() or r[9]
         refunds.rows.append([when, _label(Payment.Method, r[2]), r[3], r[4] or "—", r[5] or "—", r[6], by])
     refund_total = sum((r[5] for r in refunds.rows), ZERO)
     refunds.totals = ["Total", "", "", "", "", refund_total, ""]
     tables.append(refunds)
     notes = [f"Received ${totals[1]}, refunded ${refund_total}: net ${totals[1] - refund_total}."]
+    if fees["n"]:
+        notes.append(f"Card convenience fees received besides: ${fees['amount']:.2f}, not counted above.")
     title = "The day's close" if p["start"] == p["end"] else "Payments by method"
     return Report(title, _period(p), tables, notes)
 

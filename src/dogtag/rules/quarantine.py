@@ -121,7 +121,11 @@ def bite_quarantine(pack, facts: BiteFacts, on: date, local) -> Decision:
     notes += observed.notes
     first = facts.isolation_starts_on or facts.bitten_on
     if first < facts.bitten_on:
-        raise ValueError(f"isolation_starts_on {first} is before the bite ({facts.bitten_on})")
+        raise ValueError(
+            f"Isolation starts on {first:%B} {first.day}, {first.year}, before the bite on "
+            f"{facts.bitten_on:%B} {facts.bitten_on.day}, {facts.bitten_on.year}: the isolation is counted from "
+            f"the bite ({q.observation.cite.citation.section})"
+        )
     if q.isolation_period is not None:
         # Cedarburg § 7-1-5(e)(1): "confined and isolated for a period of ten (10) days"
         isolated = q.isolation_period.count(first)

@@ -28,6 +28,7 @@ from dogtag.enforcement.models import (
     today,
 )
 from dogtag.lib import plausible_dates
+from dogtag.lib.dates import shown
 from dogtag.registry.actions import save_record
 from dogtag.rules.decision import ZERO
 
@@ -35,6 +36,11 @@ from dogtag.rules.decision import ZERO
 def offense_number(person, violation: str, on: date) -> int:
     """This person's earlier citations for the same section, not voided, plus one."""
     return Citation.objects.filter(person=person, violation=violation, voided_at=None, violated_on__lt=on).count() + 1
+
+
+def _section_of(decision) -> str:
+    """The section that sets the forfeiture (the engine's first citation), not every section it read."""
+    return decision.citations[0].section if decision.citations else law.sections(decision)
 
 
 @transaction.atomic
@@ -59,6 +65,11 @@ def issue_citation(
     errors = {}
     plausible_dates.check(errors, plausible_dates.HAPPENED, violated_on, "violated_on", "Violation date")
     plausible_dates.check(errors, plausible_dates.RUNS, court_date, "court_date", "Court date")
+    if court_date and issued_on and court_date < issued_on and "court_date" not in errors:
+        errors["court_date"] = (
+            f"Court date {shown(court_date)} is before the citation is issued on {shown(issued_on)}; "
+            f"the court date is the day the person appears, after the citation."
+        )
     if errors:
         raise ValidationError(errors)
     # One citation a person, animal, violation and day (a violation over several days is one
@@ -80,7 +91,7 @@ def issue_citation(
     if decision.not_set:
         raise ValidationError({"forfeiture": f"No forfeiture can be set: {law.not_set_message(decision)}."})
     if not decision.value.applies:
-        raise ValidationError({"violation": f"{'; '.join(decision.notes)} ({law.sections(decision)})."})
+        raise ValidationError({"violation": f"{'; '.join(decision.notes)} ({_section_of(decision)})."})
     low, high = decision.value.minimum, decision.value.maximum
     if low is None or high is None:
         raise ValidationError(
@@ -91,7 +102,7 @@ def issue_citation(
         raise ValidationError(
             {
                 "forfeiture": f"For offense {number} of § {violation} the forfeiture is "
-                f"${low:.2f} to ${high:.2f} ({law.sections(decision)})."
+                f"${low:.2f} to ${high:.2f} ({_section_of(decision)})."
             }
         )
     if days > 1 and not decision.value.each_day_separate:

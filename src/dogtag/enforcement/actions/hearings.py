@@ -122,6 +122,35 @@ def retitle(case, before: str, after: str) -> None:
     case.save(update_fields=["title"])
 
 
+def check_held_on(hearing, held_on, decision_sent_on) -> None:
+    """A hearing is held on or after the day it was scheduled and inside the law's window; its
+    decision is sent on or after the day it was held."""
+    decl = hearing.declaration
+    if held_on < hearing.scheduled_on:
+        raise ValidationError(
+            {
+                "held_on": f"Held on {shown(held_on)} is before the day the hearing was scheduled, "
+                f"{shown(hearing.scheduled_on)}."
+            }
+        )
+    window = law.ask(decl.municipality, "hearing_window", {"served_on": decl.effective_on}, today())
+    if window.value.applies and not (window.value.earliest <= held_on <= window.value.latest):
+        raise ValidationError(
+            {
+                "held_on": f"Held on {shown(held_on)} is outside the hearing's window, {shown(window.value.earliest)} "
+                f"to {shown(window.value.latest)} after service on {shown(decl.effective_on)} "
+                f"({law.sections(window)})."
+            }
+        )
+    if decision_sent_on is not None and decision_sent_on < held_on:
+        raise ValidationError(
+            {
+                "decision_sent_on": f"Decision sent on {shown(decision_sent_on)} is before the hearing was held "
+                f"on {shown(held_on)}."
+            }
+        )
+
+
 @transaction.atomic
 def decide_hearing(
     hearing, *, acting_user, held_on, outcome, findings, comply_by=None, classification="", decision_sent_on=None
@@ -133,6 +162,7 @@ def decide_hearing(
     if already(hearing, acting_user=acting_user, roles=OFFICERS, **decided, **{k: v for k, v in given.items() if v}):
         return hearing
     decl = hearing.declaration
+    check_held_on(hearing, held_on, decision_sent_on)
     compliance = law.ask(decl.municipality, "compliance_deadline", {"determined_on": decl.determined_on}, today())
     if outcome != Hearing.Outcome.REVERSED and compliance.value.applies:
         latest = compliance.value.last_day

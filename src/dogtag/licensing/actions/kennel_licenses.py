@@ -11,7 +11,8 @@ from django.utils import timezone
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, snapshot
 from dogtag.lib.dates import shown
-from dogtag.licensing.actions import CLERKS, record_payment
+from dogtag.licensing.actions.payments import record_payment
+from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.kennels import APPLICATION_FIELDS, _application_section, is_renewal, provision, review
 from dogtag.licensing.models import Inspection, KennelLicense
 from dogtag.licensing.owed import _section

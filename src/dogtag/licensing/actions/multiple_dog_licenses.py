@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, snapshot
-from dogtag.licensing.actions import CLERKS, record_payment
+from dogtag.licensing.actions.payments import record_payment
+from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.models import License, Revocation, Tag
 from dogtag.licensing.multiple_dogs import REVOKERS, _barred, _check_animals, provision, quote, section_of

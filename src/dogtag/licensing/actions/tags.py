@@ -1,12 +1,19 @@
-"""Taking a tag from stock. A tag is issued once: the claim is a conditional UPDATE
-(status in-stock -> issued) that only one transaction can win, on SQLite and PostgreSQL.
-SQLite serialises writers (IMMEDIATE transactions); PostgreSQL clerks each lock only the
-tag they take (SKIP LOCKED), so two counters never wait on each other's row."""
+"""The tag stock: a lot received from the county clerk, and a tag taken from it. A tag is issued
+once: the claim is a conditional UPDATE (status in-stock -> issued) that only one transaction can
+win, on SQLite and PostgreSQL. SQLite serialises writers (IMMEDIATE transactions); PostgreSQL
+clerks each lock only the tag they take (SKIP LOCKED), so two counters never wait on each other's
+row."""
+
+from datetime import date
 
 from django.core.exceptions import ValidationError
-from django.db import connection
+from django.db import connection, transaction
 
-from dogtag.licensing.models import Tag
+from dogtag.accounts.scope import require_role
+from dogtag.audit.record import save_and_record
+from dogtag.licensing.actions.roles import CLERKS
+from dogtag.licensing.models import Tag, TagLot
+from dogtag.registry.models import today
 
 
 def _claim(tag) -> bool:
@@ -49,7 +56,11 @@ def take_tag(municipality, license_year: int, serial: int | None = None) -> Tag:
         tag = stock.filter(serial=serial).first()
         if tag is None:
             known = Tag.objects.filter(municipality=municipality, license_year=license_year, serial=serial).first()
-            reason = f"it was {known.get_status_display().lower()}" if known else "it is in no lot received"
+            reason = (
+                f"it was {known.get_status_display().lower()}"
+                if known
+                else f"no {license_year} lot received from the county clerk includes it (record the lot on Tag stock)"
+            )
             raise ValidationError({"tag_serial": f"Tag {serial} for {license_year} cannot be issued: {reason}."})
         if not _claim(tag):
             raise ValidationError({"tag_serial": f"Tag {serial} was issued a moment ago by another clerk."})
@@ -60,3 +71,51 @@ def take_tag(municipality, license_year: int, serial: int | None = None) -> Tag:
     raise ValidationError(
         {"tag_serial": f"No {license_year} tags are left in stock: record the lot received from the county clerk."}
     )
+
+
+MAX_LOT = 100_000
+
+
+@transaction.atomic
+def receive_tag_lot(
+    *,
+    acting_user,
+    municipality,
+    license_year: int,
+    first_serial: int,
+    last_serial: int,
+    received_on: date | None = None,
+) -> TagLot:
+    require_role(acting_user, municipality.pk, CLERKS)
+    if last_serial < first_serial:
+        raise ValidationError({"last_serial": f"The last serial {last_serial} is below the first {first_serial}."})
+    if last_serial - first_serial + 1 > MAX_LOT:
+        raise ValidationError({"last_serial": f"A lot holds at most {MAX_LOT:,} tags."})
+    clash = TagLot.objects.filter(
+        municipality=municipality,
+        license_year=license_year,
+        first_serial__lte=last_serial,
+        last_serial__gte=first_serial,
+    ).first()
+    if clash:
+        raise ValidationError({"first_serial": f"Serials overlap the lot already received: {clash}."})
+    lot = save_and_record(
+        TagLot(
+            municipality=municipality,
+            license_year=license_year,
+            first_serial=first_serial,
+            last_serial=last_serial,
+            received_on=received_on or today(),
+            received_by=acting_user,
+        ),
+        acting_user=acting_user,
+        action="tags.receive",
+    )
+    Tag.objects.bulk_create(
+        [
+            Tag(municipality=municipality, lot=lot, license_year=license_year, serial=s)
+            for s in range(first_serial, last_serial + 1)
+        ],
+        batch_size=2000,
+    )
+    return lot

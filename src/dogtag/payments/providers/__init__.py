@@ -90,6 +90,13 @@ def for_municipality(municipality, processor: str | None = None) -> Provider | N
     return HostedPage(municipality)
 
 
+def describe(application) -> str:
+    """A line on the processor's page and statement: the municipality, year, species and name."""
+    species = application.data.get("species") or (application.animal.species if application.animal_id else "dog")
+    name = application.data.get("animal_name") or f"a {species}"
+    return f"{application.municipality} {application.license_year} {species} license — {name}"
+
+
 def cents(amount: Decimal) -> int:
     return int((amount * 100).to_integral_value())
 

@@ -9,7 +9,18 @@ from django.conf import settings
 from django.utils import timezone
 
 from dogtag.lib import processors
-from dogtag.payments.providers import Forged, Movement, Notice, Reading, Refused, Started, Unreachable, cents, dollars
+from dogtag.payments.providers import (
+    Forged,
+    Movement,
+    Notice,
+    Reading,
+    Refused,
+    Started,
+    Unreachable,
+    cents,
+    describe,
+    dollars,
+)
 
 SESSION_EVENTS = (
     "checkout.session.completed",
@@ -32,6 +43,26 @@ def _answers():
         raise Refused(f"Stripe refused: {e.user_message or e}") from e
 
 
+def _line(checkout, amount, name) -> dict:
+    return {
+        "price_data": {"currency": checkout.currency, "unit_amount": cents(amount), "product_data": {"name": name}},
+        "quantity": 1,
+    }
+
+
+def _lines(checkout, description: str) -> list[dict]:
+    """What the law charges (for a household's cart, a line for each animal), and the
+    municipality's card convenience fee as a line of its own."""
+    items = list(checkout.items.select_related("application__municipality", "application__animal"))
+    if items:
+        lines = [_line(checkout, item.amount, describe(item.application)) for item in items]
+    else:
+        lines = [_line(checkout, checkout.amount - checkout.convenience_fee, description)]
+    if checkout.convenience_fee:
+        lines.append(_line(checkout, checkout.convenience_fee, f"{checkout.municipality} card convenience fee"))
+    return lines
+
+
 class StripeCheckout:
     key = "stripe"
     label = "Pay now by card on Stripe's secure page"
@@ -52,17 +83,8 @@ class StripeCheckout:
         with _answers():
             session = stripe.checkout.Session.create(
                 mode="payment",
-                line_items=[
-                    {
-                        "price_data": {
-                            "currency": checkout.currency,
-                            "unit_amount": cents(checkout.amount),
-                            "product_data": {"name": description},
-                        },
-                        "quantity": 1,
-                    }
-                ],
-                customer_email=checkout.application.email,
+                line_items=_lines(checkout, description),
+                customer_email=checkout.application.email if checkout.application_id else None,
                 client_reference_id=str(checkout.pk),
                 metadata=metadata,
                 payment_intent_data={"metadata": metadata},

@@ -7,11 +7,5 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
-// "Cancel" goes back a page (the link's own address, the page before, is the fallback without script).
-document.addEventListener("click", (e) => {
-  const link = e.target.closest("a[data-back]");
-  if (link && history.length > 1) {
-    e.preventDefault();
-    history.back();
-  }
-});
+// "Cancel" is a plain link to the page the user came from (registry/templatetags/back.py): not
+// history.back(), which after a refused submit returns to the same form (issue 29).

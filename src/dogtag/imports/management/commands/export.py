@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from dogtag.imports.exports import export
+from dogtag.imports.exports import MISSING, export, files_of
 from dogtag.registry.models import Municipality
 
 
@@ -16,4 +16,13 @@ class Command(BaseCommand):
         if m is None:
             raise CommandError(f"No municipality {municipality!r}.")
         counts = export(m, directory)
-        self.stdout.write(f"Exported {sum(counts.values())} rows of {m} in {len(counts)} files to {directory}.")
+        files = files_of(directory)
+        self.stdout.write(
+            f"Exported {sum(counts.values())} rows of {m} in {len(counts)} files, and {files['copied']} stored "
+            f"files with their checksums, to {directory}."
+        )
+        if files["missing"]:
+            self.stdout.write(
+                f"{len(files['missing'])} stored files named by the records were not in storage and are not in the "
+                f"export (listed in {MISSING}): {', '.join(files['missing'])}."
+            )

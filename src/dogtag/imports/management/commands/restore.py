@@ -2,6 +2,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from dogtag.imports.actions import restore
+from dogtag.imports.exports import CHECKSUMS
 
 
 class Command(BaseCommand):
@@ -15,6 +16,7 @@ class Command(BaseCommand):
             counts = restore(directory)
         except ValidationError as e:
             raise CommandError(" ".join(e.messages)) from e
+        files = counts.pop(CHECKSUMS)
         for name, n in counts.items():
             self.stdout.write(f"{name}: {n}")
-        self.stdout.write(f"Restored {sum(counts.values())} rows.")
+        self.stdout.write(f"Restored {sum(counts.values())} rows and {files} stored files, each matching its checksum.")

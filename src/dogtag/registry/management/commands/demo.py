@@ -23,6 +23,18 @@ DEMO_PASSWORD = "dogtag-demo"
 DEMO_ADMIN_TOTP_KEY = "646f677461672064656d6f2061646d696e20746f"
 
 
+DEMO_NAMES = {
+    "benton-clerk": "Joan Miller",
+    "webster-clerk": "Dale Peterson",
+    "river-hills-clerk": "Ann Kowalski",
+    "sampson-clerk": "Ray Olson",
+    "cedarburg-clerk": "Lisa Schmidt",
+    "officer": "Tom Brandt",
+    "vet": "Maria Lopez",
+    "admin": "Sam Fischer",
+}
+
+
 class Command(BaseCommand):
     help = "Load the five municipalities and the demo accounts. Running it again changes nothing."
 
@@ -79,6 +91,8 @@ class Command(BaseCommand):
         User = get_user_model()
         user, created = User.objects.get_or_create(username=username)
         if created:
+            # A person's name, not the username, on certificates and receipts (issue 29).
+            user.first_name, _, user.last_name = DEMO_NAMES.get(username, "").partition(" ")
             user.set_password(DEMO_PASSWORD)
             user.is_staff = user.is_superuser = username == "admin"
             user.save()

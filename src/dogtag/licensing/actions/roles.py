@@ -1,0 +1,5 @@
+"""Who may do the clerk's licensing actions."""
+
+from dogtag.accounts.models import Role
+
+CLERKS = (Role.CLERK, Role.ADMINISTRATOR)

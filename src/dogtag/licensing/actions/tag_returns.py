@@ -1,0 +1,53 @@
+"""The year's list of tags to return to the state (s. 174.07(3)(b)), stored once."""
+
+from django.db import transaction
+
+from dogtag.audit.record import record
+from dogtag.licensing import law
+from dogtag.licensing.models import Tag
+
+
+@transaction.atomic
+def store_tag_return_list(*, municipality, license_year: int, on):
+    """Store the year's list of tags to return (s. 174.07(3)(b)) once; None if already stored or
+    the municipality's law sets no return date. The worker calls it on its schedule."""
+    from django.core.files.base import ContentFile
+    from django.core.files.storage import default_storage
+
+    from dogtag.lib.pdf import render_pdf
+    from dogtag.licensing.models import TagReturnList
+
+    if TagReturnList.objects.filter(municipality=municipality, license_year=license_year).exists():
+        return None
+    expiry = law.ask(municipality, "license_expiry", {"issued_on": on, "license_year": license_year}, on, {})
+    return_by = expiry.value.unused_tags_return_by
+    if return_by is None:
+        return None
+    tags = list(
+        Tag.objects.filter(municipality=municipality, license_year=license_year)
+        .exclude(status=Tag.Status.ISSUED)
+        .order_by("status", "serial")
+    )
+    pdf = render_pdf(
+        "licensing/tag_return_list.html",
+        {
+            "municipality": municipality,
+            "year": license_year,
+            "tags": tags,
+            "return_by": return_by,
+            "made_on": on,
+            "citations": expiry.citations,
+        },
+    )
+    name = f"tag-returns/{municipality.slug}-{license_year}.pdf"
+    if default_storage.exists(name):  # left by a run that did not commit
+        default_storage.delete(name)
+    stored = TagReturnList.objects.create(
+        municipality=municipality,
+        license_year=license_year,
+        return_by=return_by,
+        tags=len(tags),
+        pdf=default_storage.save(name, ContentFile(pdf)),
+    )
+    record(acting_user=None, action="tags.return_list_stored", obj=stored)
+    return stored
