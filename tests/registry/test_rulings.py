@@ -284,7 +284,9 @@ class RulingTests(BaseTestCase):
         self.assertIn("within 15 days of the effective date of this section", page)
         self.assertIn("signs by May 16, 2026 instead of May 11, 2026", page)
         self.assertRegex(page, r"\d+ declarations of ")
-        self.assertIn("The pack gives no worked example for this reading yet.", page)
+        # § 115-3A(6): the other reading is said in words and changes nothing the engine computes.
+        self.assertIn("The other reading changes no figure or day the engine computes", page)
+        self.assertNotIn("no worked example", page)
 
     def test_every_municipality_s_page_lists_every_reading_of_its_pack(self):
         for municipality in Municipality.objects.exclude(pk=self.readton.pk):

@@ -15,9 +15,12 @@ from typing import Any
 
 from django.apps import apps
 
+from dogtag.lib.dates import shown
 from dogtag.rules import get_question, packs
 from dogtag.rules.amounts import LocalAmounts
 from dogtag.rules.decision import Decision
+from dogtag.rules.delegations import delegated_amounts
+from dogtag.rules.limits import state_limits
 from dogtag.rules.schema import Provision, Ruled
 
 # The records whose answers a section's provisions give, by (app, model, filter, what they are).
@@ -53,6 +56,10 @@ class Answer:
     value: Any = None
     decision: Decision | None = None
     refused: str = ""
+    # Whether the fee schedule would take each figure the example assumes (s. 174.05's limits, as
+    # `licensing.set_fee` checks them): a reading may change what the clerk can enter, not the
+    # question's answer (Webster § 98-4's late fee).
+    fee_schedule: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -71,10 +78,29 @@ class Reading:
     counted: str = ""
     not_counted: str = ""
     ruled_by: Ruled | None = None  # the pack's own ruling in force, if any
+    changes_answer: bool = False  # the other reading sets fields the engine reads (`other.set`)
+    assumed: list[tuple[str, str]] = field(default_factory=list)  # (section, reading) the example takes as ruled
+    amounts_said: str = ""  # the fee-schedule figures the example assumes, in words
 
     @property
     def has_other(self) -> bool:
         return bool(self.other)
+
+    @property
+    def no_example(self) -> str:
+        """Why the page shows no worked example for this reading (empty when it shows one)."""
+        if self.example:
+            return ""
+        if not self.has_other:
+            return "The pack encodes no other reading to compare, so an example would show one answer only."
+        if not self.changes_answer:
+            return (
+                "The other reading changes no figure or day the engine computes (what it would change is "
+                "said above, in words), so an example would give the same answer on both readings."
+            )
+        return (
+            "The pack's other reading changes an answer but the pack gives no example of it: tell Dogtag's maintainers."
+        )
 
 
 def of(pack: packs.Pack) -> list[Reading]:
@@ -94,8 +120,18 @@ def of(pack: packs.Pack) -> list[Reading]:
                 other=other.choice if other else "",
                 changes=other.changes if other else "",
                 example=example.model_dump() if example else None,
+                changes_answer=bool(other and other.set),
             )
         )
+    sections = {r.id: r.section for r in out}
+    for r in out:
+        if r.example:
+            r.assumed = [(sections.get(rid, rid), adopted) for rid, adopted in r.example["assumes"].items()]
+            r.amounts_said = "; ".join(
+                f"{key.replace('_', ' ').replace('.', ' ')} ${amount} from {shown(since)}"
+                for key, dated in r.example["amounts"].items()
+                for since, amount in sorted(dated.items())
+            )
     return out
 
 
@@ -103,14 +139,21 @@ def named(pack: packs.Pack, reading_id: str) -> Reading | None:
     return next((r for r in of(pack) if r.id == reading_id), None)
 
 
-def _example_answers(pack_id: str, reading: Reading, local: LocalAmounts) -> dict[str, Answer]:
-    """The example's question asked under each reading, ruled as of the example's day."""
+def _example_ruling(on: date, adopted: str) -> Ruled:
+    return Ruled(by="attorney_opinion", number="example", on=on, reading=adopted)
+
+
+def example_answers(pack_id: str, reading: Reading, fee_schedule: dict[str, dict[date, Any]]) -> dict[str, Answer]:
+    """The example's question asked under each reading, ruled as of the example's day, with the
+    figures the example assumes over the municipality's fee schedule."""
     ex = reading.example
     question = get_question(ex["question"])
-    answers = {}
+    local = LocalAmounts.of({**fee_schedule, **ex["amounts"]})
+    answers, answer_packs = {}, {}
     for adopted in ("choice", "other") if reading.has_other else ("choice",):
-        ruling = Ruled(by="attorney_opinion", number="example", on=ex["on"], reading=adopted)
-        pack = packs.pack_on(pack_id, ex["on"], [(reading.id, ruling)])
+        assumed = [(rid, _example_ruling(ex["on"], a)) for rid, a in ex["assumes"].items()]
+        ruling = _example_ruling(ex["on"], adopted)
+        pack = answer_packs[adopted] = packs.pack_on(pack_id, ex["on"], [*assumed, (reading.id, ruling)])
         try:
             facts = question.facts.model_validate(dict(ex["facts"]))
             decision = question.answer(pack, facts, ex["on"], local)
@@ -118,17 +161,35 @@ def _example_answers(pack_id: str, reading: Reading, local: LocalAmounts) -> dic
             answers[adopted] = Answer(refused=str(e))
             continue
         answers[adopted] = Answer(value=decision.to_json()["value"], decision=decision)
+    for adopted, answer in answers.items():
+        answer.fee_schedule = _fee_schedule_takes(answer_packs[adopted], ex, local)
     return answers
 
 
-def _local_amounts(municipality) -> LocalAmounts:
+def _fee_schedule_takes(pack: packs.Pack, ex: dict[str, Any], local: LocalAmounts) -> dict[str, str]:
+    """For each figure the example assumes: would the fee schedule take it from the example's day."""
+    on = ex["on"]
+    delegated = delegated_amounts(pack)
+    others = {k: local.at(k, on) for k in {*ex["amounts"], *delegated}}
+    out = {}
+    for key in ex["amounts"]:
+        amount = others[key]
+        if amount is None or key not in delegated:
+            continue
+        refused = state_limits(pack, key, amount, on, others)
+        said = "; ".join(f"{o.message} ({o.citation.section})" for o in refused)
+        out[f"the fee schedule takes {key.replace('.', ' ')} ${amount}"] = f"no: {said}" if refused else "yes"
+    return out
+
+
+def _fee_schedule(municipality) -> dict[str, dict[date, Any]]:
     entry = apps.get_model("licensing", "FeeScheduleEntry")
     by_key: dict[str, dict[date, Any]] = {}
     for key, on, amount in entry.objects.filter(municipality=municipality, voided_at=None).values_list(
         "key", "effective_on", "amount"
     ):
         by_key.setdefault(key, {})[on] = amount
-    return LocalAmounts.of(by_key)
+    return by_key
 
 
 def for_page(municipality, on: date) -> list[Reading]:
@@ -137,12 +198,12 @@ def for_page(municipality, on: date) -> list[Reading]:
     pack = packs.load_pack(municipality.rule_pack)
     readings = of(pack)
     recorded = packs.rulings_on(pack, on)
-    local = _local_amounts(municipality) if any(r.example for r in readings) else LocalAmounts.of(None)
+    fee_schedule = _fee_schedule(municipality) if any(r.example for r in readings) else {}
     counts: dict[tuple[str, str], int] = {}
     for r in readings:
         r.ruled_by = recorded.get(r.id)
         if r.example:
-            r.answers = _example_answers(pack.id, r, local)
+            r.answers = example_answers(pack.id, r, fee_schedule)
         topic = r.id.split(".", 1)[0]
         if topic in RECORDS:
             app, model, filters, what = RECORDS[topic]

@@ -127,11 +127,18 @@ class Ruled(Strict):
 
 
 class Example(Strict):
-    """A question asked on both readings, so the administrator sees both answers before ruling."""
+    """A question asked on both readings, so the administrator sees both answers before ruling.
+    `amounts`: the fee-schedule figures the example assumes (local amount key -> effective date ->
+    amount), used in place of the municipality's own for those keys, so an example whose readings
+    differ only on a local figure shows the difference before the clerk has entered one;
+    `assumes`: other readings (id -> the one adopted) taken as ruled for both answers, where this
+    reading changes an answer only together with another (Cedarburg § 7-1-25(c) with (b)(1))."""
 
     question: str
     on: date
     facts: dict[str, Any] = {}
+    amounts: dict[str, dict[date, Money]] = {}
+    assumes: dict[str, Literal["choice", "other"]] = {}
 
 
 class OtherReading(Strict):

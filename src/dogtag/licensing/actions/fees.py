@@ -36,7 +36,12 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
     if amount is None or not amount.is_finite() or amount < 0:
         errors["amount"] = "Enter an amount of $0.00 or more, in dollars and cents."
     elif key in delegated and (
-        refused := state_limits(pack, key, amount, effective_on, _in_force(municipality, on=effective_on))
+        # Checked against the law as ruled on the day the amount takes effect: a ruling on the
+        # reading that holds a local figure to the state's (Webster § 98-4's late fee) governs
+        # amounts from its effective date, not those before it (issue 25 §3).
+        refused := state_limits(
+            law.pack_of(municipality, effective_on), key, amount, effective_on, _in_force(municipality, on=effective_on)
+        )
     ):
         errors["amount"] = " ".join(f"{o.message} (Wis. Stats. {o.citation.section})." for o in refused)
     if not authority.strip():

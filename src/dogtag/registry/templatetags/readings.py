@@ -50,9 +50,9 @@ def side_by_side(answers) -> list[tuple[str, str, str]]:
         if answer is None:
             return {}
         if answer.refused:
-            return {"answer": f"refused: {answer.refused}"}
+            return {"answer": f"refused: {answer.refused}", **answer.fee_schedule}
         value = answer.value
-        return value if isinstance(value, dict) else {"answer": value}
+        return {**(value if isinstance(value, dict) else {"answer": value}), **answer.fee_schedule}
 
     a, b = parts(choice), parts(other)
     keys = list(dict.fromkeys([*a, *b]))
