@@ -181,6 +181,21 @@ class AppRoleTests(BaseTestCase):
         with self.assertRaisesMessage(CommandError, "is a superuser"):
             call_command("db", "grant", connection.settings_dict["USER"] or "postgres")
 
+    def test_an_owner_without_createrole_is_told_how_to_make_the_role(self):
+        """README's owner (`createuser -P`: no CREATEROLE) cannot create the app's role: a sentence, not
+        PostgreSQL's "permission denied to create role" traceback."""
+        owner = f"dogtag_owner_test_{self.role}"
+        with connection.cursor() as cursor:
+            cursor.execute(f'CREATE ROLE "{owner}" LOGIN NOCREATEROLE NOSUPERUSER')
+            cursor.execute(f'SET ROLE "{owner}"')
+        try:
+            with self.assertRaisesMessage(CommandError, "CREATEROLE"):
+                call_command("db", "grant", f"{self.role}_new", "--create", stdout=io.StringIO())
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET ROLE")
+                cursor.execute(f'DROP ROLE "{owner}"')
+
 
 @pytest.mark.django_db
 def test_granting_a_role_on_sqlite_is_refused_with_a_sentence():
