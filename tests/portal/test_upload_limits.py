@@ -77,3 +77,24 @@ class UploadLimitTests(BaseTestCase):
         self.assertNotEqual(self.app.rabies_certificate.name, first)
         self.assertTrue(default_storage.exists(self.app.rabies_certificate.name))
         self.assertFalse(default_storage.exists(first))
+
+    def test_two_uploads_racing_for_one_application_leave_only_the_kept_file(self):
+        """Two requests load the application before either saves (simulated in turn: the second
+        works on a copy read before the first committed); only the file the record keeps remains."""
+        import os
+        import tempfile
+
+        from django.core.files.uploadedfile import SimpleUploadedFile as Upload
+
+        from dogtag.portal.models import Application
+
+        with override_settings(MEDIA_ROOT=tempfile.mkdtemp(prefix="dogtag-race-")):
+            first, second = Application.objects.get(pk=self.app.pk), Application.objects.get(pk=self.app.pk)
+            for copy in (first, second):
+                with self.captureOnCommitCallbacks(execute=True):
+                    actions.save_draft(copy, post=FULL, files={"rabies_certificate_file": Upload("p.png", PNG)})
+            self.app.refresh_from_db()
+            kept = self.app.rabies_certificate.name
+            self.assertTrue(default_storage.exists(kept))
+            folder = os.path.dirname(default_storage.path(kept))
+            self.assertEqual(sorted(os.listdir(folder)), [os.path.basename(kept)])
