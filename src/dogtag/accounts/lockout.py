@@ -53,10 +53,14 @@ class LockoutHandler(AxesDatabaseHandler):
         return failures >= settings.DOGTAG_LOCKOUT_USERNAME_LIMIT
 
     def reset_user_attempts(self, request, credentials=None) -> int:
-        """On success (AXES_RESET_ON_SUCCESS), only this pair's failures: other addresses' rows, and so the
-        username-wide count, stay."""
-        count, _ = self._by_pair(request, credentials).delete()
-        return count
+        """On success (AXES_RESET_ON_SUCCESS), only this pair's failures, by axes' own reset: other
+        addresses' rows, and so the username-wide count, stay."""
+        from axes.helpers import get_client_username
+
+        username, address = get_client_username(request, credentials), getattr(request, "axes_ip_address", None)
+        if not (username and address):  # axes' reset drops an empty filter: never widen it to everyone
+            return 0
+        return self.reset_attempts(ip_address=address, username=username)
 
 
 def lockout_response(request, original_response=None, credentials=None):
