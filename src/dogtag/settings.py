@@ -186,6 +186,7 @@ AXES_HANDLER = "dogtag.accounts.lockout.LockoutHandler"
 AXES_COOLOFF_TIME = timedelta(minutes=max(AXES_COOLOFF_MINUTES, DOGTAG_LOCKOUT_USERNAME_MINUTES, 1))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_LOCKOUT_CALLABLE = "dogtag.accounts.lockout.lockout_response"  # which lock, its cool-off in words
 AXES_CLIENT_IP_CALLABLE = "dogtag.lib.client.client_address"
 AXES_SENSITIVE_PARAMETERS = ["password", "token"]
 # Content-Security-Policy (django-csp): scripts and styles only from Dogtag's own static files

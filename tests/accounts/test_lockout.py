@@ -59,3 +59,42 @@ class LockoutTests(BaseTestCase):
             self.assertEqual(self.log_in(OFFICE).status_code, 429)
             clock.move_to(START + timedelta(minutes=30 + 61))
             self.assertEqual(self.log_in(OFFICE).status_code, 302)
+
+    def test_the_lock_page_says_the_pairs_cool_off_in_words(self):
+        with time_machine.travel(START, tick=False):
+            for _ in range(5):
+                self.log_in(OFFICE, "wrong password")
+            r = self.log_in(OFFICE)
+        self.assertEqual(r.status_code, 429)
+        text = r.content.decode()
+        self.assertIn("15 minutes", text)
+        self.assertIn("from this address", text)
+        self.assertNotIn("PT", text)
+        self.assertNotIn("an hour", text)
+
+    def test_the_lock_page_says_the_username_wide_cool_off_in_words(self):
+        with time_machine.travel(START, tick=False):
+            for i in range(30):
+                self.log_in(f"192.0.2.{i + 1}", "wrong password")
+            r = self.log_in(OFFICE)
+        self.assertEqual(r.status_code, 429)
+        text = r.content.decode()
+        self.assertIn("an hour", text)
+        self.assertIn("from every address", text)
+        self.assertNotIn("from this address", text)
+        self.assertNotIn("PT1H", text)
+
+    def test_the_clerks_login_resets_only_her_own_pair(self):
+        """Her success must not wipe the attacker's pair lock or the username-wide count, or the
+        attacker's count would restart at each of her logins."""
+        with time_machine.travel(START, tick=False):
+            for _ in range(5):
+                self.log_in(ATTACKER, "wrong password")
+            for i in range(20):
+                self.log_in(f"192.0.2.{i + 1}", "wrong password")
+            self.log_in(OFFICE, "wrong password")  # her own typo, then the right password
+            self.assertEqual(self.log_in(OFFICE).status_code, 302)
+            self.assertEqual(self.log_in(ATTACKER).status_code, 429)  # the attacker's pair stays locked
+            for i in range(5):  # 5 + 20 + 5 = 30 failures by the username: locked everywhere
+                self.log_in(f"192.0.2.{100 + i}", "wrong password")
+            self.assertEqual(self.log_in(OFFICE).status_code, 429)

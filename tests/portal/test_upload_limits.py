@@ -6,8 +6,10 @@ middleware stack (the test client), on SQLite and PostgreSQL."""
 import struct
 import zlib
 
+import pytest
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import override_settings
 
 from dogtag.portal import actions
@@ -77,3 +79,67 @@ class UploadLimitTests(BaseTestCase):
         self.assertNotEqual(self.app.rabies_certificate.name, first)
         self.assertTrue(default_storage.exists(self.app.rabies_certificate.name))
         self.assertFalse(default_storage.exists(first))
+
+    def test_two_uploads_racing_for_one_application_leave_only_the_kept_file(self):
+        """Two requests load the application before either saves (simulated in turn: the second
+        works on a copy read before the first committed); only the file the record keeps remains."""
+        import os
+        import tempfile
+
+        from django.core.files.uploadedfile import SimpleUploadedFile as Upload
+
+        from dogtag.portal.models import Application
+
+        with override_settings(MEDIA_ROOT=tempfile.mkdtemp(prefix="dogtag-race-")):
+            first, second = Application.objects.get(pk=self.app.pk), Application.objects.get(pk=self.app.pk)
+            for copy in (first, second):
+                with self.captureOnCommitCallbacks(execute=True):
+                    actions.save_draft(copy, post=FULL, files={"rabies_certificate_file": Upload("p.png", PNG)})
+            self.app.refresh_from_db()
+            kept = self.app.rabies_certificate.name
+            self.assertTrue(default_storage.exists(kept))
+            folder = os.path.dirname(default_storage.path(kept))
+            self.assertEqual(sorted(os.listdir(folder)), [os.path.basename(kept)])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_uploads_at_once_on_two_connections_leave_only_the_kept_file(tmp_path, settings):
+    """Two real threads, each on its own connection, save the same application read before either
+    saved; the row lock makes the second see and replace the first's file."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's in-memory test database is one connection; the turn-by-turn test covers it")
+    import os
+    import threading
+
+    from django.core.files.uploadedfile import SimpleUploadedFile as Upload
+
+    from dogtag.portal.models import Application
+    from dogtag.registry.models import Municipality
+
+    settings.MEDIA_ROOT = str(tmp_path)
+    town = Municipality.objects.create(
+        name="Benton", slug="benton", kind="town", county="Lafayette", rule_pack="wi-benton"
+    )
+    app = actions.start_application(municipality=town, email="dana@example.org")
+    copies = [Application.objects.get(pk=app.pk) for _ in range(2)]
+    start, errors = threading.Barrier(2), []
+
+    def save(copy):
+        try:
+            start.wait(timeout=30)
+            actions.save_draft(copy, post=FULL, files={"rabies_certificate_file": Upload("p.png", PNG)})
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=save, args=(c,)) for c in copies]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not errors, errors
+    app.refresh_from_db()
+    assert sorted(os.listdir(os.path.dirname(default_storage.path(app.rabies_certificate.name)))) == [
+        os.path.basename(app.rabies_certificate.name)
+    ]

@@ -1,4 +1,4 @@
-from django.apps import AppConfig
+from django.apps import AppConfig, apps
 
 
 class OpsConfig(AppConfig):
@@ -12,4 +12,6 @@ class OpsConfig(AppConfig):
 
         from dogtag.ops.dbrole import grant_after_migrate
 
-        post_migrate.connect(grant_after_migrate, sender=self)
+        # Django sends post_migrate once per migrate for each app that has a models module, and this app
+        # has none: the grant listens to the audit trail's, whose table is the one it guards.
+        post_migrate.connect(grant_after_migrate, sender=apps.get_app_config("audit"))

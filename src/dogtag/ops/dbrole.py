@@ -25,10 +25,17 @@ def grant(role: str, *, create: bool = False, password: str | None = None) -> No
         found = cursor.fetchone()
         if found is None and not create:
             raise RoleRefused(f"there is no role {role!r}: create it, or pass --create")
+        if found is not None and found[0]:
+            raise RoleRefused(f"{role!r} is a superuser: the app must run as a role that owns nothing")
+        if (found is None or password) and not _may_manage_roles(cursor):
+            doing = "create the role" if found is None else "set the password of the role"
+            raise RoleRefused(
+                f"the tables' owner may not {doing} {role!r} (it has no CREATEROLE): "
+                f"{'create' if found is None else 'set'} it as a superuser (`sudo -u postgres createuser {role} -P`, "
+                "then grant without a password), or give the owner CREATEROLE (`ALTER ROLE <owner> CREATEROLE`)"
+            )
         if found is None:
             cursor.execute(sql.SQL("CREATE ROLE {} LOGIN").format(r).as_string(cursor.cursor))
-        elif found[0]:
-            raise RoleRefused(f"{role!r} is a superuser: the app must run as a role that owns nothing")
         if password:
             statement = sql.SQL("ALTER ROLE {} PASSWORD {}").format(r, sql.Literal(password))
             cursor.execute(statement.as_string(cursor.cursor))
@@ -53,6 +60,11 @@ def grant(role: str, *, create: bool = False, password: str | None = None) -> No
             cursor.execute(sql.SQL(statement).format(**names).as_string(cursor.cursor))
 
 
+def _may_manage_roles(cursor) -> bool:
+    cursor.execute("SELECT rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user")
+    return bool(cursor.fetchone()[0])
+
+
 def _schema(cursor) -> str:
     cursor.execute("SELECT current_schema()")
     return cursor.fetchone()[0]
@@ -62,4 +74,9 @@ def grant_after_migrate(using="default", **kwargs) -> None:
     from django.conf import settings
 
     if using == "default" and settings.DATABASE_APP_ROLE and connection.vendor == "postgresql":
-        grant(settings.DATABASE_APP_ROLE, create=True, password=settings.DATABASE_APP_PASSWORD or None)
+        from django.core.management import CommandError
+
+        try:
+            grant(settings.DATABASE_APP_ROLE, create=True, password=settings.DATABASE_APP_PASSWORD or None)
+        except RoleRefused as e:
+            raise CommandError(f"the migrations ran, but DATABASE_APP_ROLE was not granted: {e}") from None

@@ -212,7 +212,11 @@ def save_draft(application, *, post, files, client_address="0.0.0.0") -> dict:
     """Keep what the resident typed, valid or not; store a good upload. Returns the upload
     errors (a bad file is not kept; everything else is). Past DOGTAG_UPLOAD_LIMIT files from one
     address in a window of DOGTAG_UPLOAD_WINDOW_MINUTES a file is refused unread; a replaced file
-    leaves storage once the new one is committed (the audit trail keeps its name)."""
+    leaves storage once the new one is committed (the audit trail keeps its name). The row is locked
+    and read afresh first, so of two saves at once the second sees (and replaces) the first's file and
+    no stored file is left that the record does not name."""
+    list(Application.objects.select_for_update().filter(pk=application.pk).values_list("pk", flat=True))
+    application.refresh_from_db()
     _editable(application)
     before = snapshot(application)
     application.data = {**application.data, **draft_values(post)}
