@@ -31,6 +31,7 @@ from dogtag.payments.providers import Forged, Refused, Unreachable, describe, fo
 from dogtag.portal import actions as portal
 from dogtag.portal.models import Application
 from dogtag.registry.models import today
+from dogtag.rules.decision import ZERO
 
 SETTLE = "dogtag.payments.tasks.settle"
 SEND_REFUND = "dogtag.payments.tasks.send_refund"
@@ -119,7 +120,7 @@ def start_cart(application, *, success_url: str, cancel_url: str, on: date | Non
                                               "pay the others one by one, or the clerk will contact you."})  # fmt: skip
         amounts.append(owed.total)
     fee = convenience_fee(municipality, on)
-    total = sum(amounts, Decimal("0.00"))
+    total = sum(amounts, ZERO)
     names = ", ".join(a.data.get("animal_name", "") for a in applications)
     description = f"{municipality} {applications[0].license_year} licenses — {names}"
     items = list(zip(applications, amounts, strict=True))
@@ -130,7 +131,7 @@ def start_cart(application, *, success_url: str, cancel_url: str, on: date | Non
 def forfeiture_due(citation) -> Decimal:
     """What the citation says is owed: the forfeiture the law set when it was issued (the rule
     engine's figure for that offense, kept on the citation), and the costs where it adds them."""
-    return citation.forfeiture + (citation.costs if citation.plus_costs else Decimal("0.00"))
+    return citation.forfeiture + (citation.costs if citation.plus_costs else ZERO)
 
 
 def citation_refusal(citation) -> str:
@@ -164,7 +165,7 @@ def start_citation_checkout(citation, *, success_url: str, cancel_url: str, on: 
     if reusable:
         return reusable
     description = f"{municipality} citation {citation.pk} — forfeiture for {citation.violation}"
-    return _open(provider, municipality, [], amount, Decimal("0.00"), on, success_url, cancel_url, description,
+    return _open(provider, municipality, [], amount, ZERO, on, success_url, cancel_url, description,
                  citation=citation)  # fmt: skip
 
 
@@ -205,7 +206,7 @@ def convenience_fee(municipality, on: date) -> Decimal:
     """The card convenience fee the municipality's fee schedule sets for `on` (its own charge,
     licensing/charges.py), or nothing."""
     entry = charge_on(municipality, "card_convenience_fee", on)
-    return entry.amount if entry else Decimal("0.00")
+    return entry.amount if entry else ZERO
 
 
 @transaction.atomic
@@ -399,7 +400,7 @@ def _settle_cart(checkout, items, reading, paid_at: datetime, actor) -> str:
         elif owed.total != item.amount:
             item.outcome = f"Refunded: the law computes ${owed.total} on the day it was paid, not ${item.amount}."
         else:
-            fee = checkout.convenience_fee if not paid else Decimal("0.00")
+            fee = checkout.convenience_fee if not paid else ZERO
             paid.append((item, portal.record_online_payment(
                 application, acting_user=actor, amount=item.amount, convenience_fee=fee,
                 reference=reading.reference, paid_at=paid_at,
@@ -412,7 +413,7 @@ def _settle_cart(checkout, items, reading, paid_at: datetime, actor) -> str:
         _queue_refund(checkout, reading.amount, "Refused: no animal of the cart could be licensed", refund=None)
         return "refused: no animal of the cart could be licensed"
     if refused:
-        amount = sum((item.amount for item in refused), Decimal("0.00"))
+        amount = sum((item.amount for item in refused), ZERO)
         names = ", ".join(item.application.data.get("animal_name", "") for item in refused)
         _queue_refund(checkout, amount, f"Part of a cart not licensed: {names}"[:300], refund=None)
     issued, owner = 0, None

@@ -4,10 +4,10 @@ checkouts are read in chunks of references, never one query per charge."""
 
 from collections import defaultdict
 from datetime import date
-from decimal import Decimal
 
 from dogtag.licensing.models import Payment
 from dogtag.payments.models import Checkout, ProcessorRefund
+from dogtag.rules.decision import ZERO
 
 CHUNK = 2000
 
@@ -64,8 +64,8 @@ def differences(municipality, processor: str, day: date, movements) -> list[dict
             else:
                 found.append(_difference("missing-receipt", "The processor took this payment; Dogtag has no receipt.",
                                          charge))  # fmt: skip
-        elif (total := sum((p.amount + p.convenience_fee for p in paid), Decimal("0"))) != charge.amount - sum(
-            (r.amount for c in settled for r in c.refunds.all() if r.refund_id is None), Decimal("0")
+        elif (total := sum((p.amount + p.convenience_fee for p in paid), ZERO)) != charge.amount - sum(
+            (r.amount for c in settled for r in c.refunds.all() if r.refund_id is None), ZERO
         ):
             # The receipts of a household's cart together, each with its card convenience fee;
             # less a part sent back through the processor (an animal of the cart not licensed).
