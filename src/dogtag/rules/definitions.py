@@ -43,6 +43,14 @@ class TagExemptionRule(Provision):
     exemption: TagExemption
 
 
+class PresumedUnlicensed(Provision):
+    """A dog "without a tag" is presumptive evidence that it is unlicensed. `follows_definition`:
+    "without a tag" in the sense of the untagged definition (a dog indoors, or securely confined in
+    a fenced area, is not without one); false: any dog found without its tag on a collar."""
+
+    follows_definition: bool = True
+
+
 class KennelDefinition(Provision):
     at_least_dogs: int
     purposes: list[Purpose]
@@ -53,7 +61,7 @@ class DefinitionsSection(Strict):
     owner: OwnerDefinition | None = None
     untagged: UntaggedDefinition | None = None
     untagged_exemptions: list[TagExemptionRule] = []
-    presumed_unlicensed: Provision | None = None  # a dog without its tag is presumed unlicensed
+    presumed_unlicensed: PresumedUnlicensed | None = None
     kennel: KennelDefinition | None = None
 
 
@@ -150,9 +158,8 @@ def untagged(pack, f: UntaggedFacts, on: date, local) -> Decision:
                 break
     presumed = None
     if d.presumed_unlicensed is not None:
-        # The presumption follows the definition where there is one (a dog indoors, or securely
-        # confined in a fenced area, is not "without a tag" in its sense); the pack's choice.
-        presumed = (missing if d.untagged is not None else not f.tag_attached_to_collar) and exempt is None
+        follows = d.untagged is not None and d.presumed_unlicensed.follows_definition
+        presumed = (missing if follows else not f.tag_attached_to_collar) and exempt is None
         cites.append(d.presumed_unlicensed.cite.citation)
         notes += choice_notes(d.presumed_unlicensed)
     return Decision(UntaggedAnswer(True, missing, term, presumed, exempt), tuple(cites), tuple(notes))

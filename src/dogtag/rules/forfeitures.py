@@ -126,6 +126,26 @@ class Forfeiture:
     reason: Literal["section_sets_no_offense", "no_forfeiture_for_offense_number"] | None = None
 
 
+def _readings_that_place(pack, schedules: list[Schedule], rule: Schedule, violation: str) -> list[Schedule]:
+    """The other schedules whose reading decides whether `violation` falls to them or on to `rule`
+    (a reading whose other side sets `sections`): cited beside `rule`, with their status, so an
+    answer that a ruling sent to another schedule says who ruled (or that the reading is pending)."""
+    from .packs import load_pack
+
+    base = load_pack(pack.id).forfeitures
+    base_schedules = [*base.ordinance, *base.statute] if base is not None else []
+    out = []
+    for i, s in enumerate(schedules):
+        other = s.reading.other if s.reading else None
+        if s is rule or other is None or "sections" not in other.set or i >= len(base_schedules):
+            continue
+        under_choice = any(covers(x, violation) for x in base_schedules[i].sections)
+        under_other = any(covers(x, violation) for x in other.set["sections"])
+        if under_choice != under_other:
+            out.append(s)
+    return out
+
+
 @question(
     "forfeiture",
     facts=ForfeitureFacts,
@@ -145,6 +165,9 @@ def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
         known = sorted({x for r in schedules for x in r.sections})
         raise ValueError(f"no forfeiture for violation {facts.violation!r} here; known: {', '.join(known)}")
     cites, notes, not_set = [rule.cite.citation], list(choice_notes(rule)), []
+    for deciding in _readings_that_place(pack, schedules, rule, facts.violation):
+        cites.append(deciding.cite.citation)
+        notes.append(f"the reading of {deciding.cite.section} decides which schedule prices violation {facts.violation}")
     tiers = [t for t in rule.tiers if t.from_offense <= facts.offense_number]
     if facts.after_notice_of_prior_bite and rule.after_notice_of_prior_bite is not None:
         tiers = [rule.after_notice_of_prior_bite]

@@ -41,10 +41,13 @@ class RemittedSpecies(Provision):
 class Payee(Provision):
     """Whom the municipal treasurer pays the state part: the county treasurer (s. 174.08(1)) or,
     where an agreement under s. 174.10(2) is in effect, the intergovernmental commission
-    (s. 174.08(2)); `name` as the municipality's papers show it."""
+    (s. 174.08(2)); `name` as the municipality's papers show it. `pays`: the state-minimum part
+    (s. 174.08(1)) or the whole tax, the additional local tax included (s. 174.08(2)'s "all dog
+    license taxes")."""
 
     to: Literal["county_treasurer", "intergovernmental_commission"]
     name: str
+    pays: Literal["state_minimum", "whole_tax"] = "state_minimum"
 
 
 @section("remittance")
@@ -122,8 +125,9 @@ def _state_part(pack, f: LicenseCharged, on: date) -> _StatePart:
 
 @dataclass(frozen=True)
 class Remittance:
-    """One license's money: the `state_minimum` part (`to_county`, paid to `payee`, after what the
-    collecting official retains, `collector_retained`) and what is kept locally. `no_state_part` says why
+    """One license's money: the `state_minimum` part and what is paid over (`to_county`, to `payee`,
+    after what the collecting official retains, `collector_retained`: the state-minimum part, or the
+    whole tax where the payee's reading says so) and what is kept locally. `no_state_part` says why
     there is none; `half_minimum`: the minimum was halved as the tax was; `tax_below_minimum`:
     the tax charged was less than the minimum, so all of it is the state part."""
 
@@ -167,13 +171,16 @@ def license_remittance(pack, f: LicenseCharged, on: date, local) -> Decision:
             cites.append(s.commission_payment.cite.citation)
     if pack.licensing.late_fee is not None and f.late_fee > ZERO:
         cites.append(pack.licensing.late_fee.cite.citation)
+    paid_over = state_part
+    if payee is not None and payee.pays == "whole_tax" and part.none_because is None:
+        paid_over = max(f.tax, state_part)
     value = Remittance(
         state_minimum=state_part,
         local_additional=f.tax - state_part,
         late_fee_local=f.late_fee,
         collector_retained=retained,
-        to_county=state_part - retained,
-        kept_locally=f.tax - state_part + f.late_fee,
+        to_county=paid_over - retained,
+        kept_locally=f.tax - paid_over + f.late_fee,
         no_state_part=part.none_because,
         half_minimum=part.half_minimum,
         tax_below_minimum=part.tax_below_minimum,
