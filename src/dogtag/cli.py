@@ -9,12 +9,31 @@ import sys
 WITHOUT_SETTINGS = ("rules", "law")
 
 
+def municipal_rulings(slug: str):
+    """`dogtag rules ask <slug>`: the municipality's pack and rulings, read from the database (the
+    only law command that needs the settings; a rule pack id needs neither)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
+    import django
+    from django.core.exceptions import ImproperlyConfigured
+    from django.db import Error as DatabaseError
+
+    from dogtag.lib.env import ImproperlyConfiguredEnv
+
+    try:
+        django.setup()
+        from dogtag.registry.rulings import of_municipality
+
+        return of_municipality(slug)
+    except (ImproperlyConfigured, ImproperlyConfiguredEnv, DatabaseError) as e:
+        raise ValueError(f"{slug!r} is not a rule pack, and the municipalities cannot be read: {e}") from None
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] in WITHOUT_SETTINGS:
         from dogtag.rules import cli
 
         try:
-            sys.exit(cli.main(sys.argv[1:]))
+            sys.exit(cli.main(sys.argv[1:], municipal=municipal_rulings))
         except BrokenPipeError:  # `dogtag rules list | head`: the reader has what it wanted
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(0)

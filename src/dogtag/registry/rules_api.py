@@ -1,5 +1,7 @@
 """POST /api/v1/rules/ask: the engine's catalogue over HTTP, the same as `dogtag rules ask`.
-The law is public, so this needs no login."""
+The law is public, so this needs no login. `jurisdiction` is a rule pack (the law as Dogtag reads
+it) or a municipality's slug: then its pack with its rulings, each from its effective date, so the
+answer follows the rulings in force on `on`."""
 
 from datetime import date
 from typing import Any
@@ -9,7 +11,8 @@ from ninja import Router, Schema
 from pydantic import ValidationError as FactsError
 
 from dogtag import rules
-from dogtag.rules.packs import PackError
+from dogtag.registry.rulings import of_municipality
+from dogtag.rules.packs import PackError, pack_ids
 
 router = Router(tags=["rules"])
 
@@ -24,8 +27,11 @@ class AskIn(Schema):
 
 @router.post("/rules/ask", auth=None)
 def ask(request, payload: AskIn):
+    pack_id, rulings = payload.jurisdiction, []
+    if pack_id not in pack_ids():
+        pack_id, rulings = of_municipality(payload.jurisdiction) or (pack_id, [])
     try:
-        decision = rules.ask(payload.jurisdiction, payload.question, payload.facts, payload.on, payload.local_amounts)
+        decision = rules.ask(pack_id, payload.question, payload.facts, payload.on, payload.local_amounts, rulings)
     except KeyError as e:
         raise ValidationError({"question": [e.args[0]]}) from None
     except PackError as e:

@@ -61,6 +61,19 @@ def in_force(municipality_id: int) -> list[tuple[str, Ruled]]:
     ]
 
 
+def of_municipality(slug: str) -> tuple[str, list[tuple[str, Ruled]]] | None:
+    """For `dogtag rules ask` and the API asked for a municipality by its slug: its pack and its
+    rulings not voided (the engine applies each from its effective date, so an answer follows the
+    rulings in force on the day asked); None when no municipality has that slug."""
+    from dogtag.registry.models import Municipality
+
+    row = Municipality.objects.filter(slug=slug).values_list("pk", "rule_pack", "rulings_version").first()
+    if row is None:
+        return None
+    pk, pack_id, version = row
+    return pack_id, in_force(pk) if version else []
+
+
 def _book(municipality) -> _Book:
     key = (municipality.pk, municipality.rulings_version, municipality.rule_pack)
     book = _BOOKS.get(key)

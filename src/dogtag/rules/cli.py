@@ -1,11 +1,15 @@
 """`rules ask`, `rules list` and `law coverage` on the command line, JSON out.
 
     python -m dogtag.rules.cli rules ask wi-benton license_charges --on 2025-04-02 --facts dog.json
+    dogtag rules ask benton license_charges --on 2025-04-02 --facts dog.json
     python -m dogtag.rules.cli rules list
     python -m dogtag.rules.cli rules list --pack wi-webster
     python -m dogtag.rules.cli law coverage wi-cedarburg
 
-The `dogtag` console command wires the same `main(argv)`.
+The `dogtag` console command wires the same `main(argv)`. A jurisdiction is a rule pack (the law
+as Dogtag reads it, every reading on its default) or, through `dogtag`, a municipality's slug: the
+law as that municipality has ruled, each ruling from its effective date (`municipal`, which reads
+the database; the engine here stays free of it).
 """
 
 from __future__ import annotations
@@ -14,13 +18,18 @@ import argparse
 import json
 import sys
 from datetime import date
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from . import facts_schema
 from .catalogue import QUESTIONS, ask, load_topics
 from .coverage import coverage
 from .decision import to_json
-from .packs import PackError, load_pack
+from .packs import PackError, load_pack, pack_ids
+from .schema import Ruled
+
+# A municipality's slug -> its pack id and rulings (reading id, Ruled), or None: given by `dogtag`.
+Municipal = Callable[[str], "tuple[str, list[tuple[str, Ruled]]] | None"]
 
 
 def _read_json(name: str, stdin: TextIO) -> Any:
@@ -63,7 +72,7 @@ def parser() -> argparse.ArgumentParser:
     top = p.add_subparsers(dest="group", required=True)
     rules = top.add_parser("rules").add_subparsers(dest="command", required=True)
     a = rules.add_parser("ask", help="answer a question as JSON")
-    a.add_argument("jurisdiction")
+    a.add_argument("jurisdiction", help="a rule pack (wi-benton) or a municipality's slug (benton): its rulings apply")
     a.add_argument("question")
     a.add_argument("--on", required=True, type=date.fromisoformat, help="the date, YYYY-MM-DD")
     a.add_argument("--facts", required=True, help="a JSON file of facts, or - for stdin")
@@ -76,12 +85,29 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+def _jurisdiction(name: str, municipal: Municipal | None) -> tuple[str, list[tuple[str, Ruled]]]:
+    """A rule pack as written, or a municipality's pack with its rulings."""
+    if name in pack_ids() or municipal is None:
+        return name, []
+    found = municipal(name)
+    if found is None:
+        raise ValueError(f"no rule pack or municipality {name!r}; packs: {', '.join(pack_ids())}")
+    return found
+
+
+def main(
+    argv: list[str] | None = None,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+    municipal: Municipal | None = None,
+) -> int:
     args = parser().parse_args(argv)
     try:
         if args.group == "rules" and args.command == "ask":
             local = _read_json(args.local_amounts, stdin) if args.local_amounts else None
-            decision = ask(args.jurisdiction, args.question, _read_json(args.facts, stdin), args.on, local)
+            pack_id, rulings = _jurisdiction(args.jurisdiction, municipal)
+            facts = _read_json(args.facts, stdin)
+            decision = ask(pack_id, args.question, facts, args.on, local, rulings=rulings)
             out: Any = decision.to_json()
         elif args.group == "rules":
             out = _questions(args.pack)
