@@ -284,8 +284,9 @@ class RulingTests(BaseTestCase):
         self.assertIn("within 15 days of the effective date of this section", page)
         self.assertIn("signs by May 16, 2026 instead of May 11, 2026", page)
         self.assertRegex(page, r"\d+ declarations of ")
-        # § 115-3A(6): the other reading is said in words and changes nothing the engine computes.
-        self.assertIn("The other reading changes no figure or day the engine computes", page)
+        # § 115-3A(6): the other reading presumes a dog indoors without its collar unlicensed.
+        section = page.split('id="reading-definitionspresumed_unlicensed"')[1].split("</section>")[0]
+        self.assertRegex(section, r"presumed unlicensed</th><td>no</td><td>yes</td>")
         self.assertNotIn("no worked example", page)
 
     def test_every_municipality_s_page_lists_every_reading_of_its_pack(self):

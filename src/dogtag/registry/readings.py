@@ -1,7 +1,9 @@
 """The readings a municipality's rule pack leaves to its ruling (issue 25 §3), as its
 administrator's page shows them: each provision's section and governing words, Dogtag's reading
 and the other the text allows, each reading's answer on the pack's worked example (asked of the
-engine under each reading), and how many of the municipality's records the provision governs.
+engine under each reading), how many of the municipality's records the provision governs and, for
+licenses and citations, how many of them the other reading would answer differently
+(`reading_counts`).
 
 The counts are one `count()` per kind of record, by the pack section the provision is in; a
 section whose answers are about no kind of record Dogtag keeps says so and why.
@@ -16,6 +18,7 @@ from typing import Any
 from django.apps import apps
 
 from dogtag.lib.dates import shown
+from dogtag.registry.reading_counts import CHANGES, Counter
 from dogtag.rules import get_question, packs
 from dogtag.rules.amounts import LocalAmounts
 from dogtag.rules.decision import Decision
@@ -75,6 +78,7 @@ class Reading:
     example: dict[str, Any] | None = None
     answers: dict[str, Answer] = field(default_factory=dict)
     count: int | None = None
+    changed: int | None = None  # of `count`, the records the other reading would answer differently
     counted: str = ""
     not_counted: str = ""
     ruled_by: Ruled | None = None  # the pack's own ruling in force, if any
@@ -198,7 +202,8 @@ def for_page(municipality, on: date) -> list[Reading]:
     pack = packs.load_pack(municipality.rule_pack)
     readings = of(pack)
     recorded = packs.rulings_on(pack, on)
-    fee_schedule = _fee_schedule(municipality) if any(r.example for r in readings) else {}
+    fee_schedule = _fee_schedule(municipality) if any(r.example or r.has_other for r in readings) else {}
+    counter = Counter(municipality, LocalAmounts.of(fee_schedule))
     counts: dict[tuple[str, str], int] = {}
     for r in readings:
         r.ruled_by = recorded.get(r.id)
@@ -211,6 +216,10 @@ def for_page(municipality, on: date) -> list[Reading]:
                 rows = apps.get_model(app, model).objects.filter(municipality=municipality, **filters)
                 counts[(app, model)] = rows.count()
             r.count, r.counted = counts[(app, model)], what
+            if r.has_other and topic in CHANGES and r.count:
+                r.changed = CHANGES[topic](counter, pack.id, r.id)
+            elif r.has_other and topic in CHANGES:
+                r.changed = 0
         else:
             r.not_counted = NOT_COUNTED.get(topic, "its answers are about no one kind of record Dogtag keeps")
     return readings
