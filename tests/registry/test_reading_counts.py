@@ -62,7 +62,9 @@ class ChangedLicenses(BaseTestCase):
         self.assertRegex(section, r"Records the other reading would change</dt><dd>[1-9]\d* of the \d+ licenses")
         self.assertIn("each asked under both readings, counted where the answers differ", section)
         declarations = page.split('id="reading-dangerous_dogsrequirements0"')[1].split("</section>")[0]
-        self.assertIn("which of them the other reading would change is not computed for this kind of record", declarations)
+        self.assertIn(
+            "which of them the other reading would change is not computed for this kind of record", declarations
+        )
 
 
 class ChangedCitations(BaseTestCase):

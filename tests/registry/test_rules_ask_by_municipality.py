@@ -69,9 +69,7 @@ class AskedForAMunicipality(BaseTestCase):
                 self.assertEqual(reading["ruled_by"], "attorney's opinion OP-2026-11 (Jane Roe) of July 1, 2026")
                 # Asked for a day before the ruling took effect: the reading then in force.
                 before = ask("benton", "2026-06-30")
-                self.assertEqual(
-                    next(r for r in before["readings"] if r["section"] == "§ 115-11")["status"], "pending"
-                )
+                self.assertEqual(next(r for r in before["readings"] if r["section"] == "§ 115-11")["status"], "pending")
                 # Asked for the rule pack itself: the law as written, every reading on its default.
                 self.assertTrue(ask("wi-benton")["value"]["violation"])
 

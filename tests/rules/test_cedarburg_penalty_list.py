@@ -37,7 +37,10 @@ def test_the_transcription_shows_ten_places_at_the_least_and_the_pack_claims_no_
 
 def test_an_answer_under_7_1_25_a_tells_staff_the_list_is_lost_and_how_many_places_it_shows():
     on = date(2026, 3, 2)
-    for rulings in ([], [("forfeitures.ordinance.3", Ruled(by="board_resolution", number="R-1", on=on, reading="other"))]):
+    for rulings in (
+        [],
+        [("forfeitures.ordinance.3", Ruled(by="board_resolution", number="R-1", on=on, reading="other"))],
+    ):
         got = ask("wi-cedarburg", "forfeiture", {"violation": "7-1-16"}, on, rulings=rulings).to_json()
         cite = next(c for c in got["citations"] if c["section"] == "§ 7-1-25(a)")
         assert "ten numbers at the least, eleven or twelve possible" in cite["inferred"]

@@ -27,7 +27,9 @@ _ALWAYS = date(1900, 1, 1)
 
 def _packs(pack_id: str, reading_id: str) -> tuple[packs.Pack, packs.Pack]:
     def ruled(adopted: str) -> packs.Pack:
-        return packs.pack_on(pack_id, date.max, [(reading_id, Ruled(by="attorney_opinion", number="-", on=_ALWAYS, reading=adopted))])
+        return packs.pack_on(
+            pack_id, date.max, [(reading_id, Ruled(by="attorney_opinion", number="-", on=_ALWAYS, reading=adopted))]
+        )
 
     return ruled("choice"), ruled("other")
 
@@ -91,7 +93,9 @@ class Counter:
             answers = []
             for pack in (mine, other):
                 try:
-                    facts = question.facts.model_validate({"violation": violation, "offense_number": offense, "days": days})
+                    facts = question.facts.model_validate(
+                        {"violation": violation, "offense_number": offense, "days": days}
+                    )
                     answers.append(question.answer(pack, facts, violated_on, self.local).value)
                 except ValueError as refused:
                     answers.append(("refused", str(refused)))

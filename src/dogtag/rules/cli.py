@@ -17,8 +17,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import date
 from collections.abc import Callable
+from datetime import date
 from typing import Any, TextIO
 
 from . import facts_schema

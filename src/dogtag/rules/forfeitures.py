@@ -167,7 +167,8 @@ def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
     cites, notes, not_set = [rule.cite.citation], list(choice_notes(rule)), []
     for deciding in _readings_that_place(pack, schedules, rule, facts.violation):
         cites.append(deciding.cite.citation)
-        notes.append(f"the reading of {deciding.cite.section} decides which schedule prices violation {facts.violation}")
+        section = deciding.cite.section
+        notes.append(f"the reading of {section} decides which schedule prices violation {facts.violation}")
     tiers = [t for t in rule.tiers if t.from_offense <= facts.offense_number]
     if facts.after_notice_of_prior_bite and rule.after_notice_of_prior_bite is not None:
         tiers = [rule.after_notice_of_prior_bite]
