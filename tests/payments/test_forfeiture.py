@@ -139,7 +139,7 @@ class PrintedOnTheCitationTests(PaymentsTestCase):
         code = links.citation_short_code(self.citation.pk)
         wrong = code[:-1] + ("A" if code[-1] != "A" else "B")
         self.assertEqual(self.client.get(f"/c/{wrong}/").status_code, 404)
-        other = f"{self.citation.pk + 1}{code[len(str(self.citation.pk)):]}"
+        other = f"{self.citation.pk + 1}{code[len(str(self.citation.pk)) :]}"
         self.assertEqual(self.client.get(f"/c/{other}/").status_code, 404)
         self.assertEqual(self.client.get("/c/nonsense/").status_code, 404)
 

@@ -29,8 +29,8 @@ from dogtag.enforcement.models import (
     Requirement,
     today,
 )
-from dogtag.enforcement.steps import NEW, STEPS
 from dogtag.enforcement.paying import how_to_pay
+from dogtag.enforcement.steps import NEW, STEPS
 from dogtag.lib.forms import ScopedForm
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
