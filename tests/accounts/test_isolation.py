@@ -112,6 +112,7 @@ OPEN_PAGES |= {
     "payments-pay",
     "payments-pay-household",  # the household's cart, by the same token (tests/payments/test_cart.py)
     "payments-pay-citation",  # by a signed address printed for the person cited (test_forfeiture.py)
+    "payments-pay-citation-short",  # its short form, a keyed check beside the number (test_forfeiture.py)
     "payments-stripe-webhook",
     "payments-hosted-notify",
 }  # the clerk's review of an online application (tests/portal/fixtures.py)

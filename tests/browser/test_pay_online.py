@@ -2,22 +2,29 @@
 for Stripe's, tests/payments/test_processor.py) -> Stripe's signed notification -> the license
 is issued and emailed. The real `stripe` SDK runs, its HTTP answered from recorded responses."""
 
+import os
 import re
+from datetime import timedelta
+from html import escape
 from pathlib import Path
 
 import pytest
 import stripe
+from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+from dogtag.enforcement import actions as enforcement
+from dogtag.lib import links
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.models import License
 from dogtag.outbox.models import Message
 from dogtag.payments.models import Checkout
+from dogtag.registry.models import today
 from tests.browser.test_portal import PHONE, benton_dog, cash
 from tests.payments.support import BENTON_STRIPE, install_stripe, paid_session, patch_env, recorded
 
 pytestmark = pytest.mark.django_db(transaction=True)
-SHOTS = Path(__file__).resolve().parent.parent / "screenshots"
+SHOTS = Path(os.environ.get("DOGTAG_SHOTS") or Path(__file__).resolve().parent.parent / "screenshots")
 
 
 def test_a_resident_pays_online_and_the_notification_issues_the_license(page, live_server, settings):
@@ -48,6 +55,11 @@ def test_a_resident_pays_online_and_the_notification_issues_the_license(page, li
         page.get_by_role("button", name="Send my application").click()
         expect(page.get_by_role("heading", level=1)).to_contain_text("Pay by card")
         page.screenshot(path=SHOTS / "pay-online-2-pay-390.png", full_page=True)
+        pay_page = page.url
+        page.goto(pay_page + "household/")
+        expect(page.get_by_role("heading", level=1)).to_contain_text("Pay for all your animals by card")
+        page.screenshot(path=SHOTS / "pay-online-2b-cart-390.png", full_page=True)
+        page.goto(pay_page)
         page.get_by_role("button", name="Pay $10.00 by card").click()
         expect(page.get_by_role("heading", level=1)).to_have_text("Test card processor")
         expect(page.locator("input")).to_have_count(0)  # no card number here either: the stand-in takes none
@@ -62,6 +74,49 @@ def test_a_resident_pays_online_and_the_notification_issues_the_license(page, li
         expect(page.get_by_text(f"Your license number is {renewed.serial}")).to_be_visible()
         approved = Message.objects.get(kind="application-approved", to="pat@example.org")
         assert approved.attachment
+        # The email the resident receives, with the receipt attached, as its text reads.
+        page.set_content(f'<meta name="viewport" content="width=device-width"><h1>{escape(approved.subject)}</h1>'
+                         f'<pre style="white-space: pre-wrap">{escape(approved.text)}</pre>')  # fmt: skip
+        page.screenshot(path=SHOTS / "pay-online-5-email-390.png", full_page=True)
+    finally:
+        env.stop()
+        stripe.default_http_client = None
+
+
+def test_a_forfeiture_is_paid_online_from_the_short_address_printed_on_the_citation(page, live_server, settings):
+    settings.DOGTAG_BASE_URL = live_server.url
+    settings.ROOT_URLCONF = "tests.payments.urls"
+    env = patch_env(BENTON_STRIPE, {"DOGTAG_ONLINE_FORFEITURES_BENTON": "true"})
+    env.start()
+    transport = install_stripe()
+    try:
+        clerk, benton, dog = benton_dog()
+        officer = get_user_model().objects.get(username="officer")
+        citation = enforcement.issue_citation(
+            acting_user=officer, municipality=benton, person=dog.owner, animal=dog, violation="s. 174.042",
+            description="unlicensed", violated_on=today() - timedelta(days=3),
+        )  # fmt: skip
+        page_url = f"{live_server.url}/test-processor/checkout/cs_test_a1/"
+        transport.answer("POST", "/v1/checkout/sessions", recorded("checkout_session", url=page_url))
+        transport.answer(
+            "GET",
+            "/v1/checkout/sessions/cs_test_a1",
+            lambda: paid_session(Checkout.objects.get(session_id="cs_test_a1")),
+        )
+        SHOTS.mkdir(exist_ok=True)
+        page.set_viewport_size(PHONE)
+        # Typed from paper, in lower case.
+        page.goto(links.citation_short_url(citation.pk).lower())
+        pay = f"Pay ${citation.forfeiture} by card"
+        expect(page.get_by_role("button", name=pay)).to_be_visible()
+        page.screenshot(path=SHOTS / "pay-online-6-citation-390.png", full_page=True)
+        page.get_by_role("button", name=pay).click()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Test card processor")
+        page.get_by_role("button", name=f"Pay ${citation.forfeiture}").click()
+        expect(page.get_by_text("Nothing more is owed.")).to_be_visible()
+        page.screenshot(path=SHOTS / "pay-online-7-citation-paid-390.png", full_page=True)
+        citation.refresh_from_db()
+        assert citation.paid_on == today()
     finally:
         env.stop()
         stripe.default_http_client = None

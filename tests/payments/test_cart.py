@@ -5,6 +5,7 @@ alone, without holding back the others."""
 
 from decimal import Decimal
 
+from dogtag.lib import links
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.models import License, Payment
 from dogtag.payments.models import Checkout, ProcessorRefund
@@ -45,10 +46,12 @@ class CartTests(PaymentsTestCase):
             last_serial=count,
         )  # fmt: skip
 
-    def household(self) -> list[Application]:
+    def household(self, confirmed=(True, True, True), emails=("dana@example.org",) * 3) -> list[Application]:
         sent = []
-        for animal in ANIMALS:
-            app = portal.start_application(municipality=self.cedarburg, email="dana@example.org", license_year=2026)
+        for animal, confirm, email in zip(ANIMALS, confirmed, emails, strict=True):
+            app = portal.start_application(municipality=self.cedarburg, email=email, license_year=2026)
+            if confirm:
+                portal.confirm_email(app, links.confirmation_code(app))
             with self.captureOnCommitCallbacks(execute=True):
                 post = {**FULL, "city": "Cedarburg", "postal_code": "53012", "step": "review",
                         "rabies_certificate_file": upload(), **animal}  # fmt: skip
@@ -133,3 +136,30 @@ class CartTests(PaymentsTestCase):
         birch = Application.objects.get(pk=apps[1].pk)
         self.assertEqual((birch.status, birch.payment_status, birch.quoted_total), ("submitted", "paid", 5))
         self.assertEqual(License.objects.filter(municipality=self.cedarburg).count(), 1)
+
+    def test_a_token_whose_address_is_not_confirmed_shows_only_its_own_animal(self):
+        # Someone starts an application with Dana's address without reading her mail: the token
+        # is in their browser, but Dana's two waiting animals are not shown, nor can they be paid.
+        stranger, *dana = self.household(confirmed=(False, True, True))
+        page = self.client.get(f"/pay/{stranger.token}/")
+        self.assertNotContains(page, "at once")
+        page = self.client.get(f"/pay/{stranger.token}/household/")
+        self.assertContains(page, "Maple")
+        for name in ("Birch", "Whiskers"):
+            self.assertNotContains(page, name)
+        self.stripe.answer("POST", "/v1/checkout/sessions", recorded("checkout_session", id="cs_one"))
+        self.client.post(f"/pay/{stranger.token}/household/")
+        self.assertEqual(Checkout.objects.get(session_id="cs_one").items.count(), 1)
+        # Dana, from her confirmed address, sees her two animals and not the stranger's.
+        page = self.client.get(f"/pay/{dana[0].token}/household/")
+        self.assertContains(page, "Birch")
+        self.assertContains(page, "Whiskers")
+        self.assertNotContains(page, "Maple")
+
+    def test_the_cart_shows_the_animals_and_nothing_of_the_owner(self):
+        apps = self.household(emails=("dana@example.org", "DANA@example.org", "pat@example.org"))
+        page = self.client.get(f"/pay/{apps[0].token}/household/")
+        self.assertContains(page, "Birch")  # the same mailbox, however its address is capitalized
+        self.assertNotContains(page, "Whiskers")  # another address, even in the same municipality
+        for owner_detail in (FULL["name"], FULL["street"], "R-2002", "RT-902", "dana@example.org"):
+            self.assertNotContains(page, owner_detail)

@@ -4,11 +4,15 @@ through the citation's own action by the webhook, audited; anything else refused
 
 from datetime import timedelta
 
+from django.urls import reverse
+
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement import actions as enforcement
+from dogtag.lib import links
 from dogtag.payments.models import Checkout, ProcessorRefund
 from dogtag.payments.views import citation_pay_path
-from tests.base import on
+from tests.base import on, text
+from tests.enforcement.test_complaints import pdf_text
 from tests.payments.base import DAY, PaymentsTestCase
 from tests.payments.support import BENTON_STRIPE, paid_session, patch_env, recorded, stripe_event, stripe_signature
 
@@ -94,3 +98,64 @@ class ForfeitureTests(PaymentsTestCase):
         self.allowed()
         self.assertEqual(self.client.get(self.path.replace(":", ";", 1)).status_code, 404)
         self.assertEqual(self.client.get("/pay-citation/1/").status_code, 404)
+
+
+@on(DAY)
+class PrintedOnTheCitationTests(PaymentsTestCase):
+    """The citation's page and its PDF say how to pay: the signed address and its short form where
+    the forfeiture is taken online, where to pay instead everywhere else; never a dead link."""
+
+    def setUp(self):
+        super().setUp()
+        self.citation = enforcement.issue_citation(
+            acting_user=self.officer, municipality=self.benton, person=self.owner, animal=self.dog,
+            violation="s. 174.042", description="unlicensed", violated_on=DAY - timedelta(days=3),
+        )  # fmt: skip
+        self.login(self.officer)
+
+    def printed(self) -> tuple[str, str]:
+        page = text(self.client.get(reverse("case", args=[self.citation.case_id])))
+        return page, pdf_text(self.client.get(reverse("citation-pdf", args=[self.citation.pk])))
+
+    def test_where_it_is_taken_online_both_carry_the_address_and_its_short_form(self):
+        with patch_env({"DOGTAG_ONLINE_FORFEITURES_BENTON": "true"}):
+            page, pdf = self.printed()
+            short = links.citation_short_url(self.citation.pk)
+            for shown in (page, pdf):
+                self.assertIn("Pay online by card at", shown)
+                self.assertIn("http://testserver/pay-citation/", shown)
+                self.assertIn(short, shown)
+            raw = self.client.get(reverse("case", args=[self.citation.case_id])).content.decode()
+            signed = raw.split('href="http://testserver/pay-citation/', 1)[1].split('"', 1)[0]
+            self.client.logout()
+            # The printed address, and the short form typed from paper, reach the citation's page.
+            self.assertContains(self.client.get(f"/pay-citation/{signed}"), f"Pay ${self.citation.forfeiture} by card")
+            typed = short.removeprefix("http://testserver").lower().replace("0", "o")
+            r = self.client.get(typed)
+            self.assertEqual(r.status_code, 302)
+            self.assertContains(self.client.get(r["Location"]), f"Pay ${self.citation.forfeiture} by card")
+
+    def test_a_mistyped_short_form_reaches_nothing(self):
+        code = links.citation_short_code(self.citation.pk)
+        wrong = code[:-1] + ("A" if code[-1] != "A" else "B")
+        self.assertEqual(self.client.get(f"/c/{wrong}/").status_code, 404)
+        other = f"{self.citation.pk + 1}{code[len(str(self.citation.pk)) :]}"
+        self.assertEqual(self.client.get(f"/c/{other}/").status_code, 404)
+        self.assertEqual(self.client.get("/c/nonsense/").status_code, 404)
+
+    def test_where_it_is_not_taken_online_both_say_where_to_pay_instead(self):
+        processor_gone = patch_env({"DOGTAG_PROCESSOR_BENTON": "", "DOGTAG_ONLINE_FORFEITURES_BENTON": "true"})
+        for env in (patch_env({}), processor_gone):
+            with self.subTest(env=env.values), env:
+                for shown in self.printed():
+                    self.assertIn("Benton does not take forfeitures online. Pay at the court or at the", shown)
+                    self.assertIn("by cash or check", shown)
+                    self.assertNotIn("/pay-citation/", shown)
+                    self.assertNotIn("/c/", shown)
+
+    def test_a_paid_or_void_citation_says_nothing_about_paying(self):
+        with patch_env({"DOGTAG_ONLINE_FORFEITURES_BENTON": "true"}):
+            enforcement.record_citation_paid(acting_user=self.clerk, citation=self.citation, paid_on=DAY)
+            for shown in self.printed():
+                self.assertNotIn("How to pay", shown)
+                self.assertNotIn("/pay-citation/", shown)

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.html import escape
 from django.views.decorators.csrf import csrf_exempt
 
+from dogtag.lib import links
 from dogtag.payments.models import Checkout
 from tests.payments.support import paid_session, stripe_event, stripe_signature
 
@@ -36,5 +37,7 @@ def checkout_page(request, session_id):
             headers={"Stripe-Signature": stripe_signature(body, secret), "Content-Type": "application/json"},
             timeout=30,
         )
+        if checkout.citation_id:  # back to the citation's page, as its success_url says
+            return redirect(links.citation_pay_url(checkout.citation_id))
         return redirect(f"{settings.DOGTAG_BASE_URL}/apply/a/{checkout.application.token}/")
     return HttpResponse(PAGE.format(municipality=escape(checkout.municipality), amount=checkout.amount))

@@ -12,6 +12,7 @@ from dogtag.enforcement.models import (
     QuarantineOrder,
     today,
 )
+from dogtag.enforcement.paying import how_to_pay
 from dogtag.lib.dates import shown
 
 
@@ -56,6 +57,7 @@ def context_for(obj) -> dict | None:
         context["complaints"] = case.complaints.all()
     elif isinstance(obj, Citation):
         context["citation"] = obj
+        context["pay"] = how_to_pay(obj, case.municipality)
     return context
 
 

@@ -29,6 +29,7 @@ from dogtag.enforcement.models import (
     Requirement,
     today,
 )
+from dogtag.enforcement.paying import how_to_pay
 from dogtag.enforcement.steps import NEW, STEPS
 from dogtag.lib.forms import ScopedForm
 from dogtag.lib.pdf import pdf_response
@@ -115,6 +116,7 @@ def case(request, pk):
         detail["complaints"] = case.complaints.select_related("animal", "owner")
     elif case.kind == Case.Kind.CITATION:
         detail["citation"] = case.citation
+        detail["pay"] = how_to_pay(case.citation, case.municipality)
     elif case.kind == Case.Kind.DISTRICT:
         detail["district"] = case.district
     deadlines = case.deadlines.filter(superseded=False)

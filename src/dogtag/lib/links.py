@@ -4,6 +4,7 @@ store, nothing to guess); an application's link carries its own random token."""
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 RENEWAL_SALT = "dogtag.portal.renewal"
 UNSUBSCRIBE_SALT = "dogtag.portal.unsubscribe"
@@ -64,3 +65,53 @@ def confirms(application, code: str) -> bool:
 
 def confirmation_url(application) -> str:
     return absolute(reverse("portal-confirm-email", args=[application.token, confirmation_code(application)]))
+
+
+# A citation's forfeiture, paid online where the municipality allows it: the address printed on
+# the citation is signed, so no other citation is reached by changing a number in it, and has a
+# short form a person can type from paper (the citation's number and ten characters of a keyed
+# hash, in Crockford's base 32: no I, L, O or U to misread, case and dashes ignored).
+CITATION_SALT = "dogtag.payments.citation"
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_MISREAD = str.maketrans({"O": "0", "I": "1", "L": "1"})
+SHORT_CHECK_LENGTH = 10
+
+
+def citation_pay_token(citation_id: int) -> str:
+    return signing.dumps(citation_id, salt=CITATION_SALT)
+
+
+def read_citation_pay_token(token: str) -> int | None:
+    try:
+        return int(signing.loads(token, salt=CITATION_SALT))
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+
+
+def _short_check(citation_id: int) -> str:
+    digest = salted_hmac(CITATION_SALT + ".short", str(citation_id), algorithm="sha256").digest()
+    number = int.from_bytes(digest[:8])
+    return "".join(_CROCKFORD[(number >> (5 * i)) & 31] for i in range(SHORT_CHECK_LENGTH))
+
+
+def citation_short_code(citation_id: int) -> str:
+    check = _short_check(citation_id)
+    return f"{citation_id}-{check[:5]}-{check[5:]}"
+
+
+def read_citation_short_code(code: str) -> int | None:
+    """The citation a typed short code names, or None; forgiving of case, dashes, spaces and
+    the letters a reader takes for digits."""
+    number, _, check = code.strip().partition("-")
+    check = check.upper().replace("-", "").replace(" ", "").translate(_MISREAD)
+    if not number.isdigit() or len(check) != SHORT_CHECK_LENGTH:
+        return None
+    return int(number) if constant_time_compare(check, _short_check(int(number))) else None
+
+
+def citation_pay_url(citation_id: int) -> str:
+    return absolute(reverse("payments-pay-citation", args=[citation_pay_token(citation_id)]))
+
+
+def citation_short_url(citation_id: int) -> str:
+    return absolute(reverse("payments-pay-citation-short", args=[citation_short_code(citation_id)]))

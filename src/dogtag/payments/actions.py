@@ -89,11 +89,24 @@ def start_checkout(application, *, success_url: str, cancel_url: str, on: date |
 
 
 def household(application):
-    """The applications of one household (the same email, the same municipality) sent to be
-    paid online and not yet paid: what one checkout may pay together."""
+    """The applications of one household sent to be paid online and not yet paid: what one
+    checkout may pay together, and all that its page shows (each animal's name, kind, license
+    year and amount; nothing of the owner).
+
+    A token proves nothing about a mailbox: whoever starts an application holds its token in the
+    browser, whatever address they typed. So the others are shown only to the holder of an
+    application whose address was confirmed (its emailed link followed, or a renewal sent to the
+    address on record), and only those confirmed the same way to the same address, in the same
+    municipality; until then the cart holds this application alone."""
+    mine = Application.objects.filter(
+        pk=application.pk, status=Application.Status.SUBMITTED, payment_status=Application.PaymentStatus.ONLINE
+    )
+    if application.email_confirmed_at is None:
+        return mine.order_by("pk")
     return Application.objects.filter(
         municipality_id=application.municipality_id,
         email__iexact=application.email,
+        email_confirmed_at__isnull=False,
         status=Application.Status.SUBMITTED,
         payment_status=Application.PaymentStatus.ONLINE,
     ).order_by("submitted_at", "pk")

@@ -3,7 +3,6 @@ processor) and the clerk's online-payments page. Thin: parse, call an action, re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core import signing
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
@@ -91,22 +90,26 @@ def pay_household(request, token):
     return render(request, "payments/pay_household.html", context, status=503 if errors else 200)
 
 
-CITATION_SALT = "dogtag.payments.citation"
-
-
 def citation_pay_path(citation) -> str:
-    """The address printed for the person cited: signed, so no other citation can be reached by
-    changing a number in it."""
-    return reverse("payments-pay-citation", args=[signing.dumps(citation.pk, salt=CITATION_SALT)])
+    """The address printed for the person cited (lib/links.py): signed, so no other citation can
+    be reached by changing a number in it."""
+    return reverse("payments-pay-citation", args=[links.citation_pay_token(citation.pk)])
+
+
+def pay_citation_short(request, code):
+    """The short form printed beside the signed address, for a person typing it from paper."""
+    pk = links.read_citation_short_code(code)
+    if pk is None:
+        raise Http404("No citation has this code; check it against the one printed on the citation.")
+    return redirect("payments-pay-citation", signed=links.citation_pay_token(pk))
 
 
 def pay_citation(request, signed):
     """A citation's forfeiture, paid online where the municipality allows it (issue 26 §7): the
     amount the citation sets, one payment on the processor's page."""
-    try:
-        pk = signing.loads(signed, salt=CITATION_SALT)
-    except signing.BadSignature:
-        raise Http404("No citation has this address.") from None
+    pk = links.read_citation_pay_token(signed)
+    if pk is None:
+        raise Http404("No citation has this address.")
     citation = get_object_or_404(Citation.objects.select_related("municipality", "person"), pk=pk)
     errors = []
     if request.method == "POST":
