@@ -23,6 +23,9 @@ SLUGS = ["benton", "webster", "river-hills", "sampson", "cedarburg"]
 # Links a walk follows but does not open as a page: leaving the session, and Django's admin (the
 # configuration screens, not Dogtag's own pages).
 NOT_WALKED = ("/logout/", "/admin/")
+MENUS = ", ".join(
+    f"{where} a[href]" for where in ("header", "nav", ".actions", ".panel", "footer", "body.portal main")
+)
 # The JavaScript of a walk's checks on one page: sideways overflow (a phone must not scroll
 # sideways; a table may scroll inside its own box) and the way home.
 OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
@@ -49,8 +52,10 @@ def logged_in(browser, live_server, viewport, username):
 
 
 def menu_links(page, base) -> list[str]:
-    """Every page the current page links to on this site, in the order shown, once each."""
-    hrefs = page.eval_on_selector_all("a[href]", "as => as.map(a => a.getAttribute('href'))")
+    """Every page the current page's menus link to on this site (its navigation, action bars,
+    today's panels, the footer; on the portal the whole page), in the order shown, once each.
+    Records listed on a home (recent activity) are not its menu."""
+    hrefs = page.eval_on_selector_all(MENUS, "as => as.map(a => a.getAttribute('href'))")
     found = []
     for href in hrefs:
         url = urljoin(page.url, href).split("#")[0]
