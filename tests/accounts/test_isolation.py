@@ -106,6 +106,7 @@ POST_ONLY.add("staff-deactivate")
 ADMIN_PAGES |= {"staff", "staff-invite", "staff-role", "staff-deactivate"}
 # an invited staff member's one-time link: its token is the key, it shows no record
 OPEN_PAGES.add("staff-welcome")
+OPEN_PAGES.add("accessibility")  # the accessibility statement: offices' public contacts, no record
 # Online payments: the payment page is reached by the application's emailed token; the processors'
 # notifications are verified by their signatures (tests/payments/test_stripe_checkout.py).
 OPEN_PAGES |= {

@@ -4,7 +4,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
+
+from tests.browser.accessibility import WATCH, axe_violations, describe
 
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -37,15 +40,53 @@ def _urlconf_imported():
     assert get_resolver().url_patterns
 
 
+class AxeWatch:
+    """axe-core on every page state a test's pages reach: each document once it has loaded, each
+    htmx swap, and the last state at the test's end. Violations are kept by page and fail the
+    test at its end, so a new test is checked without asking for it."""
+
+    def __init__(self):
+        self.found: dict[str, str] = {}
+        self.checked: list[str] = []
+
+    def report(self, source, url, violations):
+        self.checked.append(url)
+        if violations:
+            self.found.setdefault(url, describe(url, violations))
+
+    def watch(self, context):
+        context.expose_binding("__axeReport", self.report)
+        context.add_init_script(WATCH)
+
+    def check(self, page):
+        """The page as it is now (a state no load or swap announced, such as a test's last)."""
+        try:
+            violations = axe_violations(page)
+        except PlaywrightError:
+            return  # a closed or navigating page: its documents were checked on their loads
+        self.report(None, page.url, violations)
+
+    def assert_clean(self):
+        assert not self.found, "\n".join(self.found.values())
+
+
 @pytest.fixture
-def page(browser, request):
+def axe_watch():
+    return AxeWatch()
+
+
+@pytest.fixture
+def page(browser, request, axe_watch):
     context = browser.new_context(viewport={"width": 1200, "height": 900})
+    axe_watch.watch(context)
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOTS / f"{request.node.name}.png", full_page=True)
+    axe_watch.check(page)
     context.close()
+    axe_watch.assert_clean()
 
 
 @pytest.fixture(autouse=True)

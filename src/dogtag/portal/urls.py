@@ -1,6 +1,6 @@
 from django.urls import path
 
-from dogtag.portal import front, home, staff, views
+from dogtag.portal import front, home, staff, statement, views
 
 urlpatterns = [
     # the front door: public for residents, the staff home for staff (issue 29)
@@ -12,6 +12,7 @@ urlpatterns = [
     path("apply/a/<str:token>/confirm/<str:code>/", views.confirm_email, name="portal-confirm-email"),
     path("renew/<str:token>/", views.renew, name="portal-renew"),
     path("found/", views.found, name="portal-found"),
+    path("accessibility/", statement.accessibility, name="accessibility"),
     path("reminders/stop/<str:token>/", views.unsubscribe, name="portal-unsubscribe"),
     path("m/<slug:slug>/", home.municipality, name="municipality"),
     path("m/<slug:slug>/contact/", views.contact, name="municipality-contact"),
