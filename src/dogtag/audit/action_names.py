@@ -104,6 +104,7 @@ class Action(models.TextChoices):
     QUARANTINE_ORDER = "quarantine.order", "Quarantine ordered"
     QUARANTINE_RELEASE = "quarantine.release", "Quarantine released"
     QUARANTINE_SYMPTOMS = "quarantine.symptoms", "Quarantine symptoms recorded"
+    REMINDERS_LETTERS_PRINTED = "reminders.letters_printed", "Renewal reminder letters printed"
     REMINDERS_OPT_OUT = "reminders.opt_out", "Reminders opted out"
     RENEWALS_CHUNK_PRINTED = "renewals.chunk_printed", "Renewal notices chunk printed"
     RENEWALS_MERGED = "renewals.merged", "Renewal notices merged"

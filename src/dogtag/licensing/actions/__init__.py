@@ -12,6 +12,7 @@ from dogtag.licensing.actions.renewals import (
     print_renewal_chunk,
     start_renewal_run,
 )
+from dogtag.licensing.actions.reminders import deliver_renewal_reminders, sweep_renewal_reminders
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.actions.tag_returns import store_tag_return_list
 from dogtag.licensing.actions.tags import MAX_LOT, receive_tag_lot, take_tag
@@ -21,6 +22,7 @@ __all__ = [
     "MAX_LOT",
     "MERGE_RUN",
     "RENDER_CHUNK",
+    "deliver_renewal_reminders",
     "issue_license",
     "merge_renewal_run",
     "print_renewal_chunk",
@@ -31,6 +33,7 @@ __all__ = [
     "set_fee",
     "start_renewal_run",
     "store_tag_return_list",
+    "sweep_renewal_reminders",
     "take_tag",
     "void_fee",
     "void_license",
