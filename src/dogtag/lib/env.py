@@ -65,7 +65,9 @@ def _days(name: str, raw: str) -> tuple[int, ...]:
             f"{name}={raw!r}: expected whole numbers of days separated by commas, such as -30,-7,7,30"
         ) from None
     if 0 in days:
-        raise ImproperlyConfiguredEnv(f"{name}={raw!r}: 0 is not a lead time (before the end: negative; after: positive)")
+        raise ImproperlyConfiguredEnv(
+            f"{name}={raw!r}: 0 is not a lead time (before the end: negative; after: positive)"
+        )
     return days
 
 

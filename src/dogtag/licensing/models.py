@@ -419,7 +419,9 @@ class RenewalReminder(Scoped):
     message = models.ForeignKey(
         "outbox.Message", null=True, blank=True, on_delete=models.PROTECT, related_name="renewal_reminders"
     )
-    letters = models.ForeignKey(ReminderLetters, null=True, blank=True, on_delete=models.PROTECT, related_name="reminders")
+    letters = models.ForeignKey(
+        ReminderLetters, null=True, blank=True, on_delete=models.PROTECT, related_name="reminders"
+    )
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     withdrawn_because = models.CharField(max_length=100, blank=True)
 

@@ -55,8 +55,10 @@ def current_owners(on: date):
     def owning():
         return Ownership.objects.current(on).filter(role=Ownership.Role.OWNER)
 
-    later = owning().filter(animal_id=OuterRef("animal_id")).filter(
-        Q(started_on__gt=OuterRef("started_on")) | Q(started_on=OuterRef("started_on"), pk__gt=OuterRef("pk"))
+    later = (
+        owning()
+        .filter(animal_id=OuterRef("animal_id"))
+        .filter(Q(started_on__gt=OuterRef("started_on")) | Q(started_on=OuterRef("started_on"), pk__gt=OuterRef("pk")))
     )
     return (
         owning()
@@ -76,8 +78,7 @@ def sweep_insert(municipalities, on: date, created_at) -> tuple[str, list] | Non
     pg = connection.vendor == "postgresql"
     as_date = "CAST(%s AS date)" if pg else "%s"  # SQLite keeps dates as ISO text
     leads = " UNION ALL ".join(
-        f"SELECT CAST(%s AS integer) AS m, CAST(%s AS integer) AS lead, {as_date} AS lo, {as_date} AS hi"
-        for _ in rows
+        f"SELECT CAST(%s AS integer) AS m, CAST(%s AS integer) AS lead, {as_date} AS lo, {as_date} AS hi" for _ in rows
     )
     lead_params = [v for m, lead, lo, hi in rows for v in (m, lead, lo.isoformat(), hi.isoformat())]
     due_on = "l.expires_on + d.lead" if pg else "date(l.expires_on, d.lead || ' days')"

@@ -20,7 +20,9 @@ def send_renewal_reminders() -> str:
     on = timezone.localdate()
     written = actions.sweep_renewal_reminders(on)
     done = actions.deliver_renewal_reminders(on)
-    return f"{written} reminders owed; {done['emailed']} emailed, {done['printed']} printed, {done['withdrawn']} withdrawn"
+    return (
+        f"{written} reminders owed; {done['emailed']} emailed, {done['printed']} printed, {done['withdrawn']} withdrawn"
+    )
 
 
 def store_tag_return_lists() -> str:

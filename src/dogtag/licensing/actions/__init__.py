@@ -5,6 +5,7 @@ are gathered here, so `from dogtag.licensing import actions` reaches every one."
 from dogtag.licensing.actions.fees import set_fee, void_fee
 from dogtag.licensing.actions.licenses import issue_license, replace_tag, revoke_license, void_license
 from dogtag.licensing.actions.payments import record_payment
+from dogtag.licensing.actions.reminders import deliver_renewal_reminders, sweep_renewal_reminders
 from dogtag.licensing.actions.renewals import (
     MERGE_RUN,
     RENDER_CHUNK,
@@ -12,7 +13,6 @@ from dogtag.licensing.actions.renewals import (
     print_renewal_chunk,
     start_renewal_run,
 )
-from dogtag.licensing.actions.reminders import deliver_renewal_reminders, sweep_renewal_reminders
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.actions.tag_returns import store_tag_return_list
 from dogtag.licensing.actions.tags import MAX_LOT, receive_tag_lot, take_tag

@@ -109,7 +109,12 @@ def _email(municipality, reminders, now) -> None:
         )
         messages.append(
             Message(
-                municipality=municipality, to=r.person.email, subject=subject, text=text, html=html, kind="renewal-reminder"
+                municipality=municipality,
+                to=r.person.email,
+                subject=subject,
+                text=text,
+                html=html,
+                kind="renewal-reminder",
             )
         )
     created = mail.queue_many(messages)

@@ -5,50 +5,98 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('licensing', '0009_payment_convenience_fee_and_paid_time'),
-        ('outbox', '0002_claim_backoff_dead_letter'),
-        ('registry', '0004_ruling_and_rulings_version'),
+        ("licensing", "0009_payment_convenience_fee_and_paid_time"),
+        ("outbox", "0002_claim_backoff_dead_letter"),
+        ("registry", "0004_ruling_and_rulings_version"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ReminderLetters',
+            name="ReminderLetters",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('pdf', models.CharField(help_text='in the default storage', max_length=300)),
-                ('letters', models.PositiveIntegerField(default=0)),
-                ('municipality', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, to='registry.municipality')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("pdf", models.CharField(help_text="in the default storage", max_length=300)),
+                ("letters", models.PositiveIntegerField(default=0)),
+                (
+                    "municipality",
+                    models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, to="registry.municipality"),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='RenewalReminder',
+            name="RenewalReminder",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('license_year', models.PositiveIntegerField(help_text='the year of the license that runs out')),
-                ('lead_days', models.IntegerField()),
-                ('due_on', models.DateField()),
-                ('channel', models.CharField(choices=[('email', 'Email'), ('paper', 'Printed letter')], max_length=5)),
-                ('created_at', models.DateTimeField()),
-                ('delivered_at', models.DateTimeField(blank=True, null=True)),
-                ('withdrawn_at', models.DateTimeField(blank=True, null=True)),
-                ('withdrawn_because', models.CharField(blank=True, max_length=100)),
-                ('animal', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='renewal_reminders', to='registry.animal')),
-                ('letters', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='reminders', to='licensing.reminderletters')),
-                ('license', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='reminders', to='licensing.license')),
-                ('message', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='renewal_reminders', to='outbox.message')),
-                ('municipality', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, to='registry.municipality')),
-                ('person', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='renewal_reminders', to='registry.person')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("license_year", models.PositiveIntegerField(help_text="the year of the license that runs out")),
+                ("lead_days", models.IntegerField()),
+                ("due_on", models.DateField()),
+                ("channel", models.CharField(choices=[("email", "Email"), ("paper", "Printed letter")], max_length=5)),
+                ("created_at", models.DateTimeField()),
+                ("delivered_at", models.DateTimeField(blank=True, null=True)),
+                ("withdrawn_at", models.DateTimeField(blank=True, null=True)),
+                ("withdrawn_because", models.CharField(blank=True, max_length=100)),
+                (
+                    "animal",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="renewal_reminders",
+                        to="registry.animal",
+                    ),
+                ),
+                (
+                    "letters",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="reminders",
+                        to="licensing.reminderletters",
+                    ),
+                ),
+                (
+                    "license",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="reminders", to="licensing.license"
+                    ),
+                ),
+                (
+                    "message",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="renewal_reminders",
+                        to="outbox.message",
+                    ),
+                ),
+                (
+                    "municipality",
+                    models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, to="registry.municipality"),
+                ),
+                (
+                    "person",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="renewal_reminders",
+                        to="registry.person",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-due_on', 'pk'],
-                'indexes': [models.Index(fields=['municipality', 'delivered_at', 'withdrawn_at'], name='renewal_reminders_due')],
-                'constraints': [models.UniqueConstraint(fields=('animal', 'license_year', 'lead_days'), name='one_renewal_reminder_per_year_and_lead')],
+                "ordering": ["-due_on", "pk"],
+                "indexes": [
+                    models.Index(fields=["municipality", "delivered_at", "withdrawn_at"], name="renewal_reminders_due")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("animal", "license_year", "lead_days"), name="one_renewal_reminder_per_year_and_lead"
+                    )
+                ],
             },
         ),
     ]
