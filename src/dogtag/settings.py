@@ -471,6 +471,11 @@ DOGTAG_OUTBOX_CLAIM_SECONDS = envint("DOGTAG_OUTBOX_CLAIM_SECONDS", 600)  # a ki
 DOGTAG_OUTBOX_BACKOFF_SECONDS = envint("DOGTAG_OUTBOX_BACKOFF_SECONDS", 60)  # 1, 2, 4, 8 ... minutes
 DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS = envint("DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS", 6 * 3600)
 DOGTAG_OUTBOX_MAX_ATTEMPTS = envint("DOGTAG_OUTBOX_MAX_ATTEMPTS", 8)  # then a dead letter
+# Text messages (outbox/texts.py): "twilio" (each municipality's account from
+# DOGTAG_TWILIO_<MUNICIPALITY>_ACCOUNT_SID, _AUTH_TOKEN and _FROM) or "console" (written to the log).
+DOGTAG_TEXT_BACKEND = envstr("DOGTAG_TEXT_BACKEND") or ("console" if DEBUG else "twilio")
+if DOGTAG_TEXT_BACKEND not in ("twilio", "console"):
+    raise ImproperlyConfiguredEnv(f"DOGTAG_TEXT_BACKEND={DOGTAG_TEXT_BACKEND!r}: expected twilio or console")
 # A renewal run's notices are printed by the worker in PDFs of at most this many notices each.
 DOGTAG_RENEWAL_CHUNK_SIZE = envint("DOGTAG_RENEWAL_CHUNK_SIZE", 200)
 # An import whose heartbeat (one a batch) is older than this was killed: shown as interrupted.
