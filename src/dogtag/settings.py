@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import dj_database_url
 from django.core.checks.security.base import SECRET_KEY_MIN_LENGTH, SECRET_KEY_MIN_UNIQUE_CHARACTERS
 
-from dogtag.lib.env import ImproperlyConfiguredEnv, envbool, envcron, envint, envlist, envstr
+from dogtag.lib.env import ImproperlyConfiguredEnv, envbool, envcron, envdays_by_key, envint, envlist, envstr
 
 BASE_DIR = Path(__file__).resolve().parent
 VAR_DIR = Path(envstr("DOGTAG_VAR_DIR") or BASE_DIR.parent.parent / "var")
@@ -386,6 +386,16 @@ DOGTAG_OLDEST_ANIMAL_YEARS = envint("DOGTAG_OLDEST_ANIMAL_YEARS", 40)
 DOGTAG_FURTHEST_AHEAD_YEARS = envint("DOGTAG_FURTHEST_AHEAD_YEARS", 5)
 # Dogtag's own reminder lead time before a rabies certificate runs out; no rule pack sets one.
 DOGTAG_RABIES_REMINDER_DAYS = envint("DOGTAG_RABIES_REMINDER_DAYS", 30)
+# Renewal reminders (licensing/reminders.py): Dogtag's own courtesy, not law (no rule pack sets
+# them). Days relative to the end of a license's year (the engine's `license_expiry`, stored on the
+# license): negative before it, positive after it while the dog is still unlicensed. One list for
+# every municipality ("-30,-7,7,30"), or per municipality by slug ("benton:-30,-7,7,30;webster:-14,14"),
+# the others taking the default. A reminder not sent within DOGTAG_RENEWAL_REMINDER_LATE_DAYS of its
+# day (the worker was down) is not sent at all: a later lead time takes over.
+DOGTAG_RENEWAL_REMINDER_DAYS = envdays_by_key("DOGTAG_RENEWAL_REMINDER_DAYS", "-30,-7,7,30")
+DOGTAG_RENEWAL_REMINDER_LATE_DAYS = envint("DOGTAG_RENEWAL_REMINDER_LATE_DAYS", 3)
+# Reminders delivered (emails rendered, letters drawn) per transaction by the worker.
+DOGTAG_RENEWAL_REMINDER_BATCH = envint("DOGTAG_RENEWAL_REMINDER_BATCH", 500)
 
 # Background work (src/dogtag/worker): django-q2 on its ORM broker, so the queue lives in the same
 # database on SQLite and PostgreSQL. `retry` must exceed `timeout`: a task still running when its
@@ -429,6 +439,10 @@ DOGTAG_SCHEDULES = {
         "dogtag.portal.tasks.send_rabies_reminders",
         envcron("DOGTAG_SCHEDULE_RABIES_REMINDERS", "0 6 * * *"),
     ),
+    "renewal reminders": (
+        "dogtag.licensing.tasks.send_renewal_reminders",
+        envcron("DOGTAG_SCHEDULE_RENEWAL_REMINDERS", "15 6 * * *"),
+    ),
     # Online payments: notifications whose settling failed (the processor did not answer) and
     # refunds that failed are tried again; yesterday's charges and refunds are reconciled.
     "online payments": (
@@ -457,6 +471,11 @@ DOGTAG_OUTBOX_CLAIM_SECONDS = envint("DOGTAG_OUTBOX_CLAIM_SECONDS", 600)  # a ki
 DOGTAG_OUTBOX_BACKOFF_SECONDS = envint("DOGTAG_OUTBOX_BACKOFF_SECONDS", 60)  # 1, 2, 4, 8 ... minutes
 DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS = envint("DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS", 6 * 3600)
 DOGTAG_OUTBOX_MAX_ATTEMPTS = envint("DOGTAG_OUTBOX_MAX_ATTEMPTS", 8)  # then a dead letter
+# Text messages (outbox/texts.py): "twilio" (each municipality's account from
+# DOGTAG_TWILIO_<MUNICIPALITY>_ACCOUNT_SID, _AUTH_TOKEN and _FROM) or "console" (written to the log).
+DOGTAG_TEXT_BACKEND = envstr("DOGTAG_TEXT_BACKEND") or ("console" if DEBUG else "twilio")
+if DOGTAG_TEXT_BACKEND not in ("twilio", "console"):
+    raise ImproperlyConfiguredEnv(f"DOGTAG_TEXT_BACKEND={DOGTAG_TEXT_BACKEND!r}: expected twilio or console")
 # A renewal run's notices are printed by the worker in PDFs of at most this many notices each.
 DOGTAG_RENEWAL_CHUNK_SIZE = envint("DOGTAG_RENEWAL_CHUNK_SIZE", 200)
 # An import whose heartbeat (one a batch) is older than this was killed: shown as interrupted.

@@ -20,4 +20,5 @@ urlpatterns = [
     path("", include("dogtag.imports.urls")),
     path("", include("dogtag.portal.urls")),
     path("", include("dogtag.payments.urls")),
+    path("", include("dogtag.outbox.urls")),
 ]

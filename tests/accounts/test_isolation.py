@@ -116,6 +116,7 @@ OPEN_PAGES |= {
     "payments-pay-citation-short",  # its short form, a keyed check beside the number (test_forfeiture.py)
     "payments-stripe-webhook",
     "payments-hosted-notify",
+    "texts-inbound",  # a text reply, verified by the provider's signature (tests/outbox/test_texts.py)
 }  # the clerk's review of an online application (tests/portal/fixtures.py)
 # Pages a municipality's law lacks answer 404 there (issue 29: what the law lacks is not offered):
 # Benton's ordinance has no hen permit, so its clerk gets no application form (tests/permits/test_offered.py).

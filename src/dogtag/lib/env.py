@@ -55,3 +55,35 @@ def envcron(name: str, default: str) -> str | None:
     if not croniter.is_valid(value):
         raise ImproperlyConfiguredEnv(f"{name}={value!r}: expected a cron expression such as '0 6 * * *', or off")
     return value
+
+
+def _days(name: str, raw: str) -> tuple[int, ...]:
+    try:
+        days = tuple(sorted({int(d) for d in raw.split(",") if d.strip()}))
+    except ValueError:
+        raise ImproperlyConfiguredEnv(
+            f"{name}={raw!r}: expected whole numbers of days separated by commas, such as -30,-7,7,30"
+        ) from None
+    if 0 in days:
+        raise ImproperlyConfiguredEnv(
+            f"{name}={raw!r}: 0 is not a lead time (before the end: negative; after: positive)"
+        )
+    return days
+
+
+def envdays_by_key(name: str, default: str) -> dict[str, tuple[int, ...]]:
+    """Days relative to a date, per key: `-30,-7,7,30` for every key (stored under ""), or
+    `benton:-30,-7;webster:-14,14` for some keys, the rest taking `default`."""
+    value = (os.environ.get(name) or "").strip()
+    found = {"": _days(name, default)}
+    for part in value.split(";"):
+        if not part.strip():
+            continue
+        key, sep, raw = part.partition(":")
+        if not sep:
+            found[""] = _days(name, key)
+            continue
+        if not key.strip():
+            raise ImproperlyConfiguredEnv(f"{name}={value!r}: a key before ':' is missing in {part!r}")
+        found[key.strip()] = _days(name, raw)
+    return found

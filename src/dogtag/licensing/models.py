@@ -379,3 +379,76 @@ class TagReturnList(Scoped):
 
     def __str__(self):
         return f"{self.license_year} tag return list ({self.municipality_id})"
+
+
+class ReminderLetters(Scoped):
+    """The renewal reminders of one delivery for owners without an email address: one PDF, a page
+    each, in the default storage, for the clerk to print and mail."""
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    pdf = models.CharField(max_length=300, help_text="in the default storage")
+    letters = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.letters} renewal reminder letters ({self.municipality_id})"
+
+
+class RenewalReminder(Scoped):
+    """A reminder owed to an animal's owner `lead_days` from the end of its license's year
+    (negative: before; positive: after, still unlicensed). Written by the daily sweep; at most one
+    per animal, license year and lead time, however often the sweep runs. The worker then delivers
+    it (an outbox email, or a page of the day's letters) or withdraws it, if by then the animal is
+    licensed again, no longer active, or no longer this person's."""
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", "Email"
+        PAPER = "paper", "Printed letter"
+
+    animal = models.ForeignKey(Animal, on_delete=models.PROTECT, related_name="renewal_reminders")
+    license = models.ForeignKey(License, on_delete=models.PROTECT, related_name="reminders")
+    license_year = models.PositiveIntegerField(help_text="the year of the license that runs out")
+    lead_days = models.IntegerField()
+    due_on = models.DateField()
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="renewal_reminders")
+    channel = models.CharField(max_length=5, choices=Channel.choices)
+    created_at = models.DateTimeField()
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    message = models.ForeignKey(
+        "outbox.Message", null=True, blank=True, on_delete=models.PROTECT, related_name="renewal_reminders"
+    )
+    letters = models.ForeignKey(
+        ReminderLetters, null=True, blank=True, on_delete=models.PROTECT, related_name="reminders"
+    )
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_because = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["-due_on", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["animal", "license_year", "lead_days"], name="one_renewal_reminder_per_year_and_lead"
+            )
+        ]
+        indexes = [models.Index(fields=["municipality", "delivered_at", "withdrawn_at"], name="renewal_reminders_due")]
+
+    def __str__(self):
+        return f"renewal reminder for animal {self.animal_id}, {self.license_year}, {self.lead_days:+d} days"
+
+    @property
+    def when(self) -> str:
+        days = abs(self.lead_days)
+        unit = "day" if days == 1 else "days"
+        if self.lead_days < 0:
+            return f"{days} {unit} before the license year ends"
+        return f"{days} {unit} after the license ran out"
+
+    @property
+    def status(self) -> str:
+        if self.withdrawn_at:
+            return f"Not sent: {self.withdrawn_because}"
+        if self.delivered_at:
+            return "Emailed" if self.channel == self.Channel.EMAIL else "Printed for mailing"
+        return "Waiting to be sent"

@@ -11,6 +11,20 @@ def merge_renewal_run(run_id: int) -> str:
     return actions.merge_renewal_run(run_id)
 
 
+def send_renewal_reminders() -> str:
+    """Daily on the schedule (DOGTAG_SCHEDULE_RENEWAL_REMINDERS): the reminders owed today, then
+    every one not yet delivered. Idempotent: a second run, or a run redelivered after a worker was
+    killed, writes and sends nothing twice (licensing/actions/reminders.py)."""
+    from django.utils import timezone
+
+    on = timezone.localdate()
+    written = actions.sweep_renewal_reminders(on)
+    done = actions.deliver_renewal_reminders(on)
+    return (
+        f"{written} reminders owed; {done['emailed']} emailed, {done['printed']} printed, {done['withdrawn']} withdrawn"
+    )
+
+
 def store_tag_return_lists() -> str:
     """Daily on the schedule (DOGTAG_SCHEDULE_TAG_RETURN_LISTS): each municipality's list of tags
     to return is stored from DOGTAG_TAG_RETURN_LEAD_DAYS before the date its law sets (December 31

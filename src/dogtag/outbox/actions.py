@@ -32,3 +32,80 @@ def send_again(*, acting_user, municipality, ids) -> int:
     if dead:
         enqueue("dogtag.outbox.tasks.send_outbox", [m.pk for m in dead])
     return len(dead)
+
+
+@transaction.atomic
+def record_text_consent(*, acting_user, person, phone: str, how: str):
+    """A person's consent to texts at `phone`, recorded by the clerk: when, how, by whom. A number
+    already consented for this municipality is refused, naming it."""
+    from django.core.exceptions import ValidationError
+
+    from dogtag.outbox import texts
+    from dogtag.outbox.models import TextConsent
+
+    require_role(acting_user, person.municipality_id, MANAGERS)
+    if how not in TextConsent.How.values or how == TextConsent.How.TEXT_REPLY:
+        raise ValidationError({"how": "Say how the person consented: signed form, in person, by telephone or online."})
+    number = texts.e164(phone)
+    if TextConsent.objects.filter(municipality_id=person.municipality_id, phone=number, stopped_at=None).exists():
+        raise ValidationError({"phone": f"{number} already has consent to texts on record."})
+    consent = TextConsent.objects.create(
+        municipality_id=person.municipality_id,
+        person=person,
+        phone=number,
+        consented_at=timezone.now(),
+        how=how,
+        recorded_by=acting_user,
+    )
+    record(acting_user=acting_user, action="texts.consent", obj=consent)
+    return consent
+
+
+@transaction.atomic
+def answer_text_reply(*, municipality, phone: str, body: str) -> str:
+    """A reply from `phone` (the provider's signed webhook): STOP ends every live consent of the
+    number, START/UNSTOP renews the last one stopped; returns the keyword ("stop", "start",
+    "help" or "")."""
+    from dogtag.outbox import texts
+    from dogtag.outbox.models import TextConsent
+
+    word = texts.keyword(body)
+    now = timezone.now()
+    if word == "stop":
+        for consent in TextConsent.objects.select_for_update().filter(
+            municipality=municipality, phone=phone, stopped_at=None
+        ):
+            consent.stopped_at, consent.stopped_how = now, f"replied {body.strip()[:40].upper()}"
+            consent.save(update_fields=["stopped_at", "stopped_how"])
+            record(acting_user=None, action="texts.stop", obj=consent)
+        Message.objects.filter(
+            municipality=municipality, channel=Message.Channel.TEXT, to=phone, sent_at=None, dead_at=None
+        ).update(dead_at=now, last_error="the number replied STOP")
+    elif word == "start":
+        live = TextConsent.objects.filter(municipality=municipality, phone=phone, stopped_at=None).exists()
+        last = TextConsent.objects.filter(municipality=municipality, phone=phone).order_by("-consented_at").first()
+        if last is not None and not live:
+            consent = TextConsent.objects.create(
+                municipality=municipality,
+                person=last.person,
+                phone=phone,
+                consented_at=now,
+                how=TextConsent.How.TEXT_REPLY,
+            )
+            record(acting_user=None, action="texts.start", obj=consent)
+    return word
+
+
+def queue_text(*, municipality, person, body: str, kind: str) -> Message | None:
+    """A text to `person` at their live consented number, queued in the caller's transaction and
+    sent by the worker after commit; None when the person has no live consent."""
+    from dogtag.outbox.models import TextConsent
+
+    consent = TextConsent.objects.filter(municipality=municipality, person=person, stopped_at=None).first()
+    if consent is None:
+        return None
+    message = Message.objects.create(
+        municipality=municipality, channel=Message.Channel.TEXT, to=consent.phone, subject="", text=body, kind=kind
+    )
+    enqueue("dogtag.outbox.tasks.send_outbox", [message.pk], task_name=f"outbox: text {message.pk}")
+    return message

@@ -6,7 +6,9 @@ UPDATE re-reads a row the first one changed and skips it; SQLite runs one writer
 Each message is marked sent right after the server accepts it. A refusal sets the next attempt
 DOGTAG_OUTBOX_BACKOFF_SECONDS × 2^(attempts-1) later (at most DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS);
 after DOGTAG_OUTBOX_MAX_ATTEMPTS refusals the message is a dead letter for an administrator.
-A sender killed mid-batch leaves its claims to expire after DOGTAG_OUTBOX_CLAIM_SECONDS."""
+A sender killed mid-batch leaves its claims to expire after DOGTAG_OUTBOX_CLAIM_SECONDS.
+Text messages (channel "text", outbox/texts.py) go through the same claims, backoff and dead
+letters; one to a number without a live consent is a dead letter at once."""
 
 import logging
 import time
@@ -18,6 +20,7 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db.models import Q
 from django.utils import timezone
 
+from dogtag.outbox import texts
 from dogtag.outbox.models import Message
 
 log = logging.getLogger(__name__)
@@ -95,6 +98,15 @@ def _refused(message: Message, error: Exception) -> None:
     log.warning("outbox: message %s refused (attempt %s%s): %s", message.pk, attempts, given_up, error)
 
 
+def _not_consented(message: Message, error: Exception) -> None:
+    """A text to a number without a live consent is never retried: a dead letter at once."""
+    now = timezone.now()
+    Message.objects.filter(pk=message.pk, claim=message.claim).update(
+        attempts=message.attempts + 1, last_error=str(error)[:500], dead_at=now, claim="", claimed_until=None
+    )
+    log.info("outbox: text %s not sent: %s", message.pk, error)
+
+
 def send(ids=None, *, budget_seconds: float | None = None) -> tuple[int, int]:
     """Send the due messages (these ids, or all) in claimed batches; returns (sent, failed).
     Stops claiming new batches once `budget_seconds` have passed (the next run goes on)."""
@@ -107,6 +119,19 @@ def send(ids=None, *, budget_seconds: float | None = None) -> tuple[int, int]:
             if not batch:
                 break
             for message in batch:
+                if message.channel == Message.Channel.TEXT:
+                    try:
+                        texts.send(message)
+                    except texts.NotConsented as e:
+                        _not_consented(message, e)
+                        failed += 1
+                    except Exception as e:  # noqa: BLE001 - any refusal puts the message back, later
+                        _refused(message, e)
+                        failed += 1
+                    else:
+                        _sent(message)
+                        sent += 1
+                    continue
                 try:
                     if connection is None:
                         connection = get_connection()

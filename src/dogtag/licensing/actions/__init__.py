@@ -5,6 +5,7 @@ are gathered here, so `from dogtag.licensing import actions` reaches every one."
 from dogtag.licensing.actions.fees import set_fee, void_fee
 from dogtag.licensing.actions.licenses import issue_license, replace_tag, revoke_license, void_license
 from dogtag.licensing.actions.payments import record_payment
+from dogtag.licensing.actions.reminders import deliver_renewal_reminders, sweep_renewal_reminders
 from dogtag.licensing.actions.renewals import (
     MERGE_RUN,
     RENDER_CHUNK,
@@ -21,6 +22,7 @@ __all__ = [
     "MAX_LOT",
     "MERGE_RUN",
     "RENDER_CHUNK",
+    "deliver_renewal_reminders",
     "issue_license",
     "merge_renewal_run",
     "print_renewal_chunk",
@@ -31,6 +33,7 @@ __all__ = [
     "set_fee",
     "start_renewal_run",
     "store_tag_return_list",
+    "sweep_renewal_reminders",
     "take_tag",
     "void_fee",
     "void_license",

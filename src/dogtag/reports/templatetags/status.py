@@ -7,7 +7,7 @@ from datetime import timedelta
 from django import template
 
 from dogtag.enforcement.models import Case, Citation, Declaration, Impoundment, QuarantineOrder
-from dogtag.licensing.models import License
+from dogtag.licensing.models import License, RenewalReminder
 from dogtag.registry.models import today
 
 register = template.Library()
@@ -61,4 +61,5 @@ def person_records(person):
         "licenses": License.objects.filter(holder=person).order_by("-license_year", "serial")[:50],
         "cases": Case.objects.filter(owner=person).order_by("-opened_on")[:50],
         "citations": Citation.objects.filter(case__owner=person).select_related("case")[:50],
+        "renewal_reminders": RenewalReminder.objects.filter(person=person).select_related("animal")[:50],
     }

@@ -1,0 +1,141 @@
+"""Which renewal reminders are owed (the writers are in licensing/actions/reminders.py).
+
+A reminder is owed `lead_days` from the end of a license's year: the license's `expires_on`,
+which the engine's `license_expiry` set when it was issued. The lead times are Dogtag's courtesy,
+set per municipality in DOGTAG_RENEWAL_REMINDER_DAYS (no rule pack sets them). The sweep is one
+INSERT ... SELECT over every municipality: the latest license of each active animal whose
+reminder day falls in the last DOGTAG_RENEWAL_REMINDER_LATE_DAYS days, joined to its current
+owner; the unique constraint (animal, license year, lead time) makes a second sweep add nothing."""
+
+from datetime import date, timedelta
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import Exists, F, OuterRef, Q
+
+from dogtag.lib.compiled import column, db_table, related_model
+from dogtag.licensing.models import License, RenewalReminder
+from dogtag.registry.models import Animal, Ownership, Person
+
+REMINDER_COLUMNS = (
+    "municipality_id",
+    "animal_id",
+    "license_id",
+    "license_year",
+    "lead_days",
+    "due_on",
+    "person_id",
+    "channel",
+    "created_at",
+    "withdrawn_because",
+)
+
+
+def lead_days(municipality) -> tuple[int, ...]:
+    """The municipality's lead times in days (negative: before the year's end; positive: after)."""
+    days = settings.DOGTAG_RENEWAL_REMINDER_DAYS
+    return days.get(municipality.slug, days[""])
+
+
+def windows(municipalities, on: date) -> list[tuple[int, int, date, date]]:
+    """(municipality, lead, first, last): a license ending from `first` to `last` is owed the
+    reminder of that lead on `on` (its day is at most DOGTAG_RENEWAL_REMINDER_LATE_DAYS past)."""
+    late = settings.DOGTAG_RENEWAL_REMINDER_LATE_DAYS
+    return [
+        (m.pk, lead, on - timedelta(days=lead + late), on - timedelta(days=lead))
+        for m in municipalities
+        for lead in lead_days(m)
+    ]
+
+
+def current_owners(on: date):
+    """(animal, person) of each animal's owner on `on`: the latest ownership begun, as the renewal
+    run picks it (one with no later one: a join, not a lookup per animal)."""
+
+    def owning():
+        return Ownership.objects.current(on).filter(role=Ownership.Role.OWNER)
+
+    later = (
+        owning()
+        .filter(animal_id=OuterRef("animal_id"))
+        .filter(Q(started_on__gt=OuterRef("started_on")) | Q(started_on=OuterRef("started_on"), pk__gt=OuterRef("pk")))
+    )
+    return (
+        owning()
+        .exclude(Exists(later))
+        .annotate(o_animal=F("animal_id"), o_person=F("person_id"))
+        .values_list("o_animal", "o_person")
+        .order_by()
+    )
+
+
+def sweep_insert(municipalities, on: date, created_at) -> tuple[str, list] | None:
+    """The sweep's INSERT ... SELECT, or None when no municipality has a lead time."""
+    rows = windows(municipalities, on)
+    if not rows:
+        return None
+    q = connection.ops.quote_name
+    pg = connection.vendor == "postgresql"
+    as_date = "CAST(%s AS date)" if pg else "%s"  # SQLite keeps dates as ISO text
+    leads = " UNION ALL ".join(
+        f"SELECT CAST(%s AS integer) AS m, CAST(%s AS integer) AS lead, {as_date} AS lo, {as_date} AS hi" for _ in rows
+    )
+    lead_params = [v for m, lead, lo, hi in rows for v in (m, lead, lo.isoformat(), hi.isoformat())]
+    due_on = "l.expires_on + d.lead" if pg else "date(l.expires_on, d.lead || ' days')"
+    owners_sql, owners_params = current_owners(on).query.sql_with_params()
+    license_, animal, person = (q(db_table(model)) for model in (License, Animal, Person))
+    opt_out = related_model(Person, "reminder_opt_out")
+    sql = (
+        f"INSERT INTO {q(db_table(RenewalReminder))} ({', '.join(q(c) for c in REMINDER_COLUMNS)}) "
+        f"SELECT l.{q('municipality_id')}, l.{q('animal_id')}, l.{q('id')}, l.{q('license_year')}, d.lead, "
+        f"{due_on}, o.o_person, "
+        f"CASE WHEN p.{q('email')} <> '' AND r.{q('id')} IS NULL THEN %s ELSE %s END, %s, %s "
+        f"FROM {license_} l "
+        f"JOIN ({leads}) d ON d.m = l.{q('municipality_id')} AND l.{q('expires_on')} BETWEEN d.lo AND d.hi "
+        f"JOIN {animal} a ON a.{q('id')} = l.{q('animal_id')} AND a.{q('status')} = %s "
+        f"JOIN ({owners_sql}) o ON o.o_animal = l.{q('animal_id')} "
+        f"JOIN {person} p ON p.{q('id')} = o.o_person "
+        f"LEFT JOIN {q(db_table(opt_out))} r ON r.{q(column(opt_out, 'person'))} = p.{q('id')} "
+        f"WHERE l.{q('voided_at')} IS NULL AND l.{q('kind')} = %s "
+        f"AND NOT EXISTS (SELECT 1 FROM {license_} t WHERE t.{q('animal_id')} = l.{q('animal_id')} "
+        f"AND t.{q('license_year')} > l.{q('license_year')} AND t.{q('voided_at')} IS NULL) "
+        "ON CONFLICT DO NOTHING"
+    )
+    params = [
+        RenewalReminder.Channel.EMAIL.value,
+        RenewalReminder.Channel.PAPER.value,
+        connection.ops.adapt_datetimefield_value(created_at),
+        "",
+        *lead_params,
+        Animal.Status.ACTIVE.value,
+        *owners_params,
+        License.Kind.INDIVIDUAL.value,
+    ]
+    return sql, params
+
+
+def withdrawn_because(reminders, on: date) -> dict[int, str]:
+    """Why each reminder that is no longer owed is not sent (reminder id -> reason): the animal is
+    licensed for a later year, is no longer active (died, moved away, transferred, missing), or is
+    no longer this person's. Three queries for a batch, whatever its size."""
+    animals = {r.animal_id for r in reminders}
+    latest = {}
+    for animal_id, year in License.objects.filter(animal_id__in=animals, voided_at=None).values_list(
+        "animal_id", "license_year"
+    ):
+        latest[animal_id] = max(year, latest.get(animal_id, year))
+    owners = dict(current_owners(on).filter(animal_id__in=animals))
+    status = dict(Animal.objects.filter(pk__in=animals).values_list("pk", "status"))
+    reasons = {}
+    for r in reminders:
+        if latest.get(r.animal_id, 0) > r.license_year:
+            reasons[r.pk] = "licensed again"
+        elif status[r.animal_id] != Animal.Status.ACTIVE:
+            reasons[r.pk] = f"the animal is reported {Animal.Status(status[r.animal_id]).label.lower()}"
+        elif owners.get(r.animal_id) != r.person_id:
+            reasons[r.pk] = "no longer this person's animal"
+    return reasons
+
+
+def letters_name(municipality, first_reminder_id: int) -> str:
+    return f"reminders/{municipality.slug}-letters-from-{first_reminder_id}.pdf"
