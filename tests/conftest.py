@@ -5,6 +5,8 @@ from datetime import datetime
 
 import pytest
 
+pytest_plugins = ["tests.instants"]  # --at INSTANT: the tests that read the date, at each instant
+
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop in the test thread
 
 
