@@ -95,8 +95,8 @@ def test_a_forfeiture_is_paid_online_from_the_short_address_printed_on_the_citat
         clerk, benton, dog = benton_dog()
         officer = get_user_model().objects.get(username="officer")
         citation = enforcement.issue_citation(
-            acting_user=officer, municipality=benton, person=dog.ownerships.get().person, animal=dog, violation="s. 174.042",
-            description="unlicensed", violated_on=today() - timedelta(days=3),
+            acting_user=officer, municipality=benton, person=dog.ownerships.get().person, animal=dog,
+            violation="s. 174.042", description="unlicensed", violated_on=today() - timedelta(days=3),
         )  # fmt: skip
         page_url = f"{live_server.url}/test-processor/checkout/cs_test_a1/"
         transport.answer("POST", "/v1/checkout/sessions", recorded("checkout_session", url=page_url))
