@@ -16,16 +16,13 @@ from django_otp.oath import totp
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from playwright.sync_api import expect
 
-
 pytestmark = pytest.mark.django_db(transaction=True)
 WIDTHS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height": 844}}
 SLUGS = ["benton", "webster", "river-hills", "sampson", "cedarburg"]
 # Links a walk follows but does not open as a page: leaving the session, and Django's admin (the
 # configuration screens, not Dogtag's own pages).
 NOT_WALKED = ("/logout/", "/admin/")
-MENUS = ", ".join(
-    f"{where} a[href]" for where in ("header", "nav", ".actions", ".panel", "footer", "body.portal main")
-)
+MENUS = ", ".join(f"{where} a[href]" for where in ("header", "nav", ".actions", ".panel", "footer", "body.portal main"))
 # The JavaScript of a walk's checks on one page: sideways overflow (a phone must not scroll
 # sideways; a table may scroll inside its own box) and the way home.
 OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
@@ -133,4 +130,3 @@ def test_each_role_walks_its_home_menu(browser, live_server, axe_watch, slug, wi
     )
     assert not walk.problems, "\n".join(walk.problems)
     axe_watch.assert_clean()
-
