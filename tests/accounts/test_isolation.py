@@ -16,7 +16,7 @@ from dogtag.licensing.actions import store_tag_return_list
 from dogtag.payments.models import Checkout, ProcessorRefund
 from tests.base import BaseTestCase, make_user
 from tests.enforcement.fixtures import benton_cases
-from tests.licensing.base import benton_license, benton_renewal_run, benton_replacement_tag
+from tests.licensing.base import benton_license, benton_reminder_letters, benton_renewal_run, benton_replacement_tag
 from tests.licensing.kennel_fixtures import benton_multiple_dog_and_kennel
 from tests.permits.fixtures import benton_permits
 from tests.portal.fixtures import benton_application
@@ -36,6 +36,7 @@ OBJECTS = {
     "renewal-batch": "renewal_run",
     "tag-return-list": "tag_return_list",  # stored by the worker at year end (tests/licensing/test_tag_return_list.py)
     "renewal-part": "renewal_chunk",  # one printed part of the run (tests/licensing/test_renewals.py)
+    "reminder-letters": "reminder_letters",  # printed renewal reminders (tests/licensing/test_renewal_reminders.py)
 }
 OBJECTS.update(
     {
@@ -278,6 +279,7 @@ class IsolationTests(BaseTestCase):
         cls.fee, cls.license = benton_license(cls)
         cls.tag = benton_replacement_tag(cls)
         cls.renewal_run = benton_renewal_run(cls)
+        benton_reminder_letters(cls)
         cls.tag_return_list = store_tag_return_list(municipality=cls.benton, license_year=2026, on=date(2026, 12, 31))
         cls.token = issue_api_token(acting_user=cls.outsider, user=cls.outsider, name="Cedarburg clinic")[1]
         benton_cases(cls)

@@ -27,6 +27,8 @@ EXCEPTIONS = {
     "dogtag.worker.schedules": "the task queue's schedule rows, kept equal to settings",
     "dogtag.payments.providers.stripe_checkout": "creates a Checkout Session and a Refund through Stripe's SDK: "
     "calls to the processor, not rows (payments/actions.py writes what they answer)",
+    "dogtag.outbox.texts": "sends a text through Twilio's SDK (messages.create): a call to the provider, not "
+    "a row (the outbox's sender marks the message sent)",
     "dogtag.registry.management.commands.demo": "loads the demo municipalities and accounts: configuration, "
     "like the admin",
 }

@@ -10,21 +10,25 @@ from pathlib import Path
 
 AXE_VERSION = "4.10.3"
 AXE_SOURCE = (Path(__file__).resolve().parent / "axe" / "axe.min.js").read_text(encoding="utf-8")
+# One violation as a test reports it: the rule, its impact, and the first elements with what is wrong.
+SUMMARY = """v => ({
+  id: v.id, impact: v.impact, help: v.help,
+  nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ' — ' + n.failureSummary.split('\\n').slice(1).join(' ')),
+})"""
 # WCAG 2.1 A and AA (the ADA Title II rule's bar) and axe's best practices: the whole default set.
-RUN = """async () => {
+RUN = f"""async () => {{
   if (document.contentType !== 'text/html') return null;
-  const result = await axe.run(document, {resultTypes: ['violations']});
-  return result.violations.map(v => ({
-    id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ' — ' + n.failureSummary.split('\\n').slice(1).join(' ')),
-  }));
-}"""
+  const result = await axe.run(document, {{resultTypes: ['violations']}});
+  return result.violations.map({SUMMARY});
+}}"""
 
 
 # Installed in every document before its own scripts (Playwright's init script, which the CSP does
 # not govern): axe runs once the page has loaded and again after each htmx swap, one run at a time,
 # and hands its findings to the test through the `__axeReport` binding.
-WATCH = AXE_SOURCE + """
+WATCH = (
+    AXE_SOURCE
+    + """
 ;(() => {
   if (!/^https?:$/.test(location.protocol) || document.contentType !== 'text/html') return;
   let running = false, again = false;
@@ -33,10 +37,9 @@ WATCH = AXE_SOURCE + """
     running = true;
     try {
       const result = await axe.run(document, {resultTypes: ['violations']});
-      window.__axeReport(location.href, result.violations.map(v => ({
-        id: v.id, impact: v.impact, help: v.help,
-        nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ' — ' + n.failureSummary.split('\\n').slice(1).join(' ')),
-      })));
+      window.__axeReport(location.href, result.violations.map("""
+    + SUMMARY
+    + """));
     } finally {
       running = false;
       if (again) { again = false; check(); }
@@ -46,6 +49,7 @@ WATCH = AXE_SOURCE + """
   document.addEventListener('htmx:afterSettle', () => check());
 })();
 """
+)
 
 
 def axe_violations(page) -> list[dict]:

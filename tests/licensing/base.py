@@ -87,6 +87,22 @@ def benton_renewal_run(t):
     return run
 
 
+def benton_reminder_letters(t):
+    """Rex's 30-day renewal reminder printed as a letter (after `benton_license`)."""
+    from datetime import timedelta
+
+    from dogtag.licensing.models import RenewalReminder
+    from tests.base import on
+
+    day = t.license.expires_on - timedelta(days=30)
+    with on(day):
+        actions.sweep_renewal_reminders(day)
+        RenewalReminder.objects.filter(municipality=t.benton).update(channel=RenewalReminder.Channel.PAPER)
+        actions.deliver_renewal_reminders(day)
+    t.reminder_letters = t.benton.reminderletters_set.get()
+    return t.reminder_letters
+
+
 def benton_replacement_tag(t):
     """Rex's lost tag replaced for the $3.00 charge the board set (after `benton_license`)."""
     actions.set_fee(acting_user=t.clerk, municipality=t.benton, key="replacement_tag", amount=Decimal("3.00"),

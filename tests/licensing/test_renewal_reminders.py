@@ -208,3 +208,13 @@ class RenewalReminderTests(BaseTestCase):
         self.assertContains(page, "December 1, 2026")
         self.assertContains(page, "30 days before the license year ends")
         self.assertContains(page, "Emailed")
+
+    def test_the_clerk_prints_the_letters_from_the_renewals_page(self):
+        self.run_on(self.day(-30))
+        letters = ReminderLetters.objects.get()
+        self.login(self.clerk)
+        page = self.client.get("/m/benton/renewals/")
+        self.assertContains(page, "Renewal reminders to print")
+        self.assertContains(page, f"/reminder-letters/{letters.pk}/letters.pdf")
+        pdf = self.client.get(f"/reminder-letters/{letters.pk}/letters.pdf")
+        self.assertEqual((pdf.status_code, pdf["Content-Type"]), (200, "application/pdf"))

@@ -20,6 +20,7 @@ urlpatterns = [
     path("m/<slug:slug>/renewals/", views.renewals, name="renewals"),
     path("renewal-runs/<int:pk>/notices.pdf", views.renewal_batch, name="renewal-batch"),
     path("renewal-parts/<int:pk>/notices.pdf", views.renewal_part, name="renewal-part"),
+    path("reminder-letters/<int:pk>/letters.pdf", views.reminder_letters, name="reminder-letters"),
     path("m/<slug:slug>/outbox/", views.outbox, name="outbox"),
     path("m/<slug:slug>/multiple-dog-licenses/", multiple_dog_views.licenses, name="multiple-dog-licenses"),
     path("people/<int:pk>/multiple-dog-license/", multiple_dog_views.apply, name="multiple-dog-apply"),

@@ -19,6 +19,7 @@ from dogtag.licensing.counter_page import animal_and_stock
 from dogtag.licensing.models import (
     FeeScheduleEntry,
     License,
+    ReminderLetters,
     RenewalChunk,
     RenewalRun,
     Tag,
@@ -270,8 +271,11 @@ def renewals(request, slug, report):
         run.chunks_done < run.chunks_total or (run.chunks_total and not run.finished_at)
         for run in runs.page.object_list
     )
+    letters = ReminderLetters.objects.filter(municipality=municipality)[:20]
     return render(
-        request, "licensing/renewals.html", {"municipality": municipality, "runs": runs, "year": year, "busy": busy}
+        request,
+        "licensing/renewals.html",
+        {"municipality": municipality, "runs": runs, "year": year, "busy": busy, "letters": letters},
     )
 
 
@@ -290,6 +294,13 @@ def renewal_batch(request, pk):
     """The whole run's notices in one PDF, once the worker has merged its parts."""
     run = get_for_user(request.user, RenewalRun.objects.select_related("municipality"), pk)
     return _stored_pdf(run.pdf, f"{run.municipality.slug}-{run.license_year}-renewals.pdf")
+
+
+@login_required
+def reminder_letters(request, pk):
+    """The renewal reminders printed for owners without an email address, one delivery's worth."""
+    letters = get_for_user(request.user, ReminderLetters.objects.select_related("municipality"), pk)
+    return _stored_pdf(letters.pdf, f"{letters.municipality.slug}-reminder-letters-{letters.pk}.pdf")
 
 
 @login_required

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import date
-from functools import cache
 
 from django.apps import apps
 from django.db.models import Count
@@ -40,10 +39,13 @@ class Counter:
     def __init__(self, municipality, local: LocalAmounts):
         self.municipality = municipality
         self.local = local
+        self._license_rows: dict[date, list[tuple]] | None = None
+        self._citation_groups: list[tuple] | None = None
 
-    @cache  # noqa: B019 - one Counter per page
     def _licenses(self) -> dict[date, list[tuple]]:
         """Each license's animal facts in the engine's ROW_FACTS order, by the day it was issued."""
+        if self._license_rows is not None:
+            return self._license_rows
         rows = (
             apps.get_model("licensing", "License")
             .objects.filter(municipality=self.municipality, voided_at=None, kind="individual", animal__isnull=False)
@@ -64,6 +66,7 @@ class Counter:
                 continue
             educational = status == Animal.WorkingStatus.EDUCATIONAL_SCIENTIFIC
             by_day[issued_on].append((species, educational, year, born, altered, _TRAINED_TO.get(status), acquired))
+        self._license_rows = by_day
         return by_day
 
     def licenses_changed(self, pack_id: str, reading_id: str) -> int:
@@ -75,15 +78,17 @@ class Counter:
             changed += sum(1 for x, y in zip(a, b, strict=True) if x is not y and x.value != y.value)
         return changed
 
-    @cache  # noqa: B019
     def _citations(self) -> list[tuple]:
-        return list(
-            apps.get_model("enforcement", "Citation")
-            .objects.filter(municipality=self.municipality, voided_at=None)
-            .values_list("violation", "offense_number", "days", "violated_on")
-            .annotate(n=Count("pk"))
-            .order_by()
-        )
+        """The citations grouped by the facts their forfeiture turns on, with how many share them."""
+        if self._citation_groups is None:
+            self._citation_groups = list(
+                apps.get_model("enforcement", "Citation")
+                .objects.filter(municipality=self.municipality, voided_at=None)
+                .values_list("violation", "offense_number", "days", "violated_on")
+                .annotate(n=Count("pk"))
+                .order_by()
+            )
+        return self._citation_groups
 
     def citations_changed(self, pack_id: str, reading_id: str) -> int:
         mine, other = _packs(pack_id, reading_id)

@@ -49,3 +49,16 @@ document.addEventListener("htmx:load", (event) => {
   const picker = event.detail.elt;  // a picker swapped in whole: the new record saved and chosen
   if (picker.matches && picker.matches("[data-picker]")) picker.querySelector("input[type=search]").focus();
 });
+
+// A table wider than a phone scrolls sideways inside its own box (dogtag.css): one the keyboard can
+// reach (tabindex 0) scrolls with the arrow keys too (WCAG 2.1.1). Checked again as the window
+// resizes and after an htmx swap.
+function reachableTables() {
+  for (const table of document.querySelectorAll("table")) {
+    if (table.scrollWidth > table.clientWidth) table.tabIndex = 0;
+    else if (table.getAttribute("tabindex") === "0") table.removeAttribute("tabindex");
+  }
+}
+document.addEventListener("DOMContentLoaded", reachableTables);
+document.addEventListener("htmx:afterSettle", reachableTables);
+window.addEventListener("resize", reachableTables);
