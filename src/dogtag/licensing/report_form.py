@@ -4,6 +4,7 @@ counter and the owner's on the portal parse the same fields; `actions.report_ani
 from django import forms
 
 from dogtag.lib.forms import DateInput, Form
+from dogtag.licensing.actions.animal_reports import MADE_FROM
 from dogtag.registry.models import AnimalReport
 
 
@@ -22,3 +23,8 @@ class AnimalReportForm(Form):
         super().__init__(*args, **kwargs)
         if kinds is not None:
             self.fields["kind"].choices = [(k, AnimalReport.Kind(k).label) for k in kinds]
+
+
+def open_kinds(animal) -> list[str]:
+    """The reports that can be made of the animal as it is recorded now."""
+    return [kind for kind, made_from in MADE_FROM.items() if animal.status in made_from]

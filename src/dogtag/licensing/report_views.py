@@ -7,14 +7,8 @@ from django.shortcuts import redirect, render
 from dogtag.accounts.scope import get_for_user
 from dogtag.lib.web import posted, run_action
 from dogtag.licensing import actions
-from dogtag.licensing.actions.animal_reports import MADE_FROM
-from dogtag.licensing.report_form import AnimalReportForm
+from dogtag.licensing.report_form import AnimalReportForm, open_kinds
 from dogtag.registry.models import Animal, today
-
-
-def open_kinds(animal) -> list[str]:
-    """The reports that can be made of the animal as it is recorded now."""
-    return [kind for kind, made_from in MADE_FROM.items() if animal.status in made_from]
 
 
 @login_required

@@ -480,16 +480,39 @@ def _count_attempt(counter, client_address: str, minutes: int, column: str = "cl
         return cursor.fetchone()[0]
 
 
+def look_up_chip(*, chip: str, client_address: str, user=None) -> tuple[Lookup, list[dict]]:
+    """A found dog's microchip (issue 30 §4), answered from Dogtag's own records as the tag
+    lookup answers: whom to call, never the owner (unless the user is an officer of the dog's
+    municipality). Counted in the same per-address limit as the tag lookup; a number that is no
+    chip number is refused with what one is, and counted too."""
+    from dogtag.portal.chips import chip_number
+
+    user = user if user is not None and user.is_authenticated else None
+    if _count_attempt(LookupCounter, client_address, settings.DOGTAG_LOOKUP_WINDOW_MINUTES) > (
+        settings.DOGTAG_LOOKUP_LIMIT
+    ):
+        return Lookup(client_address=client_address, query=chip.strip()[:50], refused=True, user=user), []
+    number = chip_number(chip)
+    return _served(number, client_address, user, found=_chipped, action="lookup.chip")
+
+
+def _chipped(number: str):
+    animals = Animal.objects.filter(
+        microchip__iexact=number, status__in=[Animal.Status.ACTIVE, Animal.Status.MISSING]
+    ).select_related("municipality")
+    return [(animal, f"microchip {number}") for animal in animals]
+
+
 @transaction.atomic
-def _served(query, client_address, user):
+def _served(query, client_address, user, found=None, action="lookup.tag"):
     results = []
-    for animal, source in _found(query):
+    for animal, source in (found or _found)(query):
         row = {"animal": animal, "municipality": animal.municipality, "source": source}
         if user is not None and has_role(user, animal.municipality_id, SEE_OWNER):
             row["owners"] = [o.person for o in animal.current_owners()]
         results.append(row)
     lookup = Lookup.objects.create(client_address=client_address, query=query, matches=len(results), user=user)
-    record(acting_user=user, action="lookup.tag", obj=lookup)
+    record(acting_user=user, action=action, obj=lookup)
     return lookup, results
 
 

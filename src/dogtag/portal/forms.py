@@ -172,6 +172,14 @@ class LookupForm(Form):
     q = forms.CharField(label="License tag or rabies tag number", max_length=50)
 
 
+class ChipForm(Form):
+    chip = forms.CharField(
+        label="Microchip number",
+        max_length=50,
+        help_text="15 digits, or 9 or 10 letters and digits on older chips, as a vet's or shelter's scanner shows it",
+    )
+
+
 class ContactForm(forms.ModelForm):
     class Meta:
         model = MunicipalityContact

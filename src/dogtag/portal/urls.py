@@ -12,6 +12,7 @@ urlpatterns = [
     path("apply/a/<str:token>/confirm/<str:code>/", views.confirm_email, name="portal-confirm-email"),
     path("renew/<str:token>/", views.renew, name="portal-renew"),
     path("found/", views.found, name="portal-found"),
+    path("pet/<str:token>/", views.pet, name="portal-pet"),
     path("reminders/stop/<str:token>/", views.unsubscribe, name="portal-unsubscribe"),
     path("m/<slug:slug>/", home.municipality, name="municipality"),
     path("m/<slug:slug>/contact/", views.contact, name="municipality-contact"),
