@@ -10,6 +10,7 @@ urlpatterns = [
     path("apply/a/<str:token>/", views.application, name="portal-application"),
     path("apply/a/<str:token>/review/", views.review, name="portal-review"),
     path("apply/a/<str:token>/confirm/<str:code>/", views.confirm_email, name="portal-confirm-email"),
+    path("renew/code/", views.renewal_code, name="portal-renewal-code"),
     path("renew/<str:token>/", views.renew, name="portal-renew"),
     path("found/", views.found, name="portal-found"),
     path("pet/<str:token>/", views.pet, name="portal-pet"),

@@ -32,6 +32,7 @@ from dogtag.portal.forms import (
     LookupForm,
     PayForm,
     RejectForm,
+    RenewalCodeForm,
     StartForm,
 )
 from dogtag.portal.models import Application, MunicipalityContact
@@ -80,6 +81,19 @@ def renew(request, token):
             status=400,
         )
     return redirect("portal-application", token=application.token)
+
+
+def renewal_code(request):
+    """The front page's renewal code (issue 30 §6): opens the renewal its notice is for."""
+    form = RenewalCodeForm(posted(request))
+    if request.method == "POST" and form.is_valid():
+        application = run_action(
+            form, actions.open_renewal_by_code, client_address=client_address(request)
+        )
+        if application:
+            return redirect("portal-application", token=application.token)
+    status = 400 if form.errors else 200
+    return render(request, "portal/renewal_code.html", {"form": form}, status=status)
 
 
 def _pet_path(app) -> str | None:
