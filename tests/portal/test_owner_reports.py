@@ -40,7 +40,9 @@ class OwnerReportTests(BaseTestCase):
         self.assertEqual(self.dog.status, Animal.Status.ACTIVE)
         self.assertNotContains(self.client.get("/found/", {"q": "RT-555"}), "reported Rex lost")
         reports = list(AnimalReport.objects.filter(animal=self.dog).order_by("pk"))
-        self.assertEqual([(r.kind, r.by_owner, r.reported_by) for r in reports], [("lost", True, None), ("found", True, None)])
+        self.assertEqual(
+            [(r.kind, r.by_owner, r.reported_by) for r in reports], [("lost", True, None), ("found", True, None)]
+        )
         self.assertEqual(AuditEvent.objects.filter(action="animal.report").count(), 2)
 
     def test_deceased_stops_notices_retires_the_tag_and_keeps_the_history(self):
@@ -52,7 +54,9 @@ class OwnerReportTests(BaseTestCase):
         self.assertEqual(self.dog.status, Animal.Status.DIED)
         self.assertEqual(tag.status, Tag.Status.VOIDED)
         self.assertIsNone(self.license.voided_at)  # the license stands, paid for as it was
-        self.assertTrue(AuditEvent.objects.filter(action="license.retire_tags", object_id=str(self.license.pk)).exists())
+        self.assertTrue(
+            AuditEvent.objects.filter(action="license.retire_tags", object_id=str(self.license.pk)).exists()
+        )
         self.assertContains(self.client.get("/found/", {"q": str(tag.serial)}), "No dog with tag")
         # The renewal run's candidates are active animals only: no notice for Rex.
         from dogtag.licensing.renewals import candidates

@@ -87,7 +87,9 @@ class RenewalCodeTests(BaseTestCase):
 
     def test_a_wrong_or_malformed_code_says_so_and_opens_nothing(self):
         wrong = "ZZZZZZZZ" if self.code != "ZZZZZZZZ" else "YYYYYYYY"
-        self.assertContains(self.type_code(wrong), f"No renewal notice has the code {wrong[:4]}-{wrong[4:]}", status_code=400)
+        self.assertContains(
+            self.type_code(wrong), f"No renewal notice has the code {wrong[:4]}-{wrong[4:]}", status_code=400
+        )
         self.assertContains(self.type_code("12AB"), "A renewal code is 8 letters and digits", status_code=400)
         self.assertContains(self.type_code("UUUUUUUU"), "A renewal code is 8 letters and digits", status_code=400)
         self.assertFalse(Application.objects.exists())
@@ -95,12 +97,18 @@ class RenewalCodeTests(BaseTestCase):
     def test_an_expired_code_says_which_year_it_was_for(self):
         with on(date(2028, 1, 15)):
             r = self.type_code(self.code)
-        self.assertContains(r, f"The code {short_codes.shown(self.code)} was for the 2027 license, which is no longer sold", status_code=400)
+        self.assertContains(
+            r,
+            f"The code {short_codes.shown(self.code)} was for the 2027 license, which is no longer sold",
+            status_code=400,
+        )
         self.assertFalse(Application.objects.exists())
 
     def test_a_code_for_a_dog_since_reported_dead_renews_nothing(self):
         licensing.report_animal(self.dog, kind="died", happened_on=date(2026, 11, 30), acting_user=self.clerk)
-        self.assertContains(self.type_code(self.code), "Rex is recorded as deceased; there is nothing to renew.", status_code=400)
+        self.assertContains(
+            self.type_code(self.code), "Rex is recorded as deceased; there is nothing to renew.", status_code=400
+        )
 
     @override_settings(DOGTAG_RENEWAL_CODE_LIMIT=2)
     def test_codes_are_throttled_per_address(self):
@@ -141,7 +149,7 @@ class OfficeOnPaperTests(BaseTestCase):
         self.login(self.clerk)
         for path in (f"/licenses/{self.license.pk}/certificate.pdf", f"/licenses/{self.license.pk}/receipt.pdf"):
             self.assertNotIn("608-555-0142", squeeze(self.pdf(path).pages[0].extract_text()))
-        self.client.post(f"/m/benton/contact/", {"clerk_office": "Clerk-Treasurer's office", "office_address": ADDRESS,
+        self.client.post("/m/benton/contact/", {"clerk_office": "Clerk-Treasurer's office", "office_address": ADDRESS,
                          "clerk_phone": PHONE, "clerk_hours": HOURS, "police_name": "Police",
                          "police_phone": "608-555-0911", "police_hours": "24 hours"})  # fmt: skip
         for path in (f"/licenses/{self.license.pk}/certificate.pdf", f"/licenses/{self.license.pk}/receipt.pdf"):

@@ -7,6 +7,8 @@ a frame), the page and letterhead are the HTML documents' (documents/base.html).
 from io import BytesIO
 from xml.sax.saxutils import escape
 
+from django.core.exceptions import ObjectDoesNotExist
+from django.urls import reverse
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.styles import ParagraphStyle
@@ -15,9 +17,6 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Frame, Paragraph
 from reportlab.platypus.flowables import Flowable, HRFlowable
-
-from django.core.exceptions import ObjectDoesNotExist
-from django.urls import reverse
 
 from dogtag.lib.dates import shown
 from dogtag.lib.links import absolute
@@ -112,7 +111,12 @@ def office_lines(municipality) -> str:
         contact = municipality.contact
     except ObjectDoesNotExist:
         return ""
-    parts = [contact.clerk_office, contact.office_address, f"phone {contact.clerk_phone}", f"open {contact.clerk_hours}"]
+    parts = [
+        contact.clerk_office,
+        contact.office_address,
+        f"phone {contact.clerk_phone}",
+        f"open {contact.clerk_hours}",
+    ]
     return " · ".join(p for p in parts if p and p.strip())
 
 

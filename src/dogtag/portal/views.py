@@ -87,9 +87,7 @@ def renewal_code(request):
     """The front page's renewal code (issue 30 §6): opens the renewal its notice is for."""
     form = RenewalCodeForm(posted(request))
     if request.method == "POST" and form.is_valid():
-        application = run_action(
-            form, actions.open_renewal_by_code, client_address=client_address(request)
-        )
+        application = run_action(form, actions.open_renewal_by_code, client_address=client_address(request))
         if application:
             return redirect("portal-application", token=application.token)
     status = 400 if form.errors else 200

@@ -13,7 +13,16 @@ from dogtag.lib.stored_files import stored_file_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.registry import actions, forms, pickers, tables
-from dogtag.registry.models import Animal, AnimalReport, Municipality, Ownership, Person, Premises, RabiesVaccination, today
+from dogtag.registry.models import (
+    Animal,
+    AnimalReport,
+    Municipality,
+    Ownership,
+    Person,
+    Premises,
+    RabiesVaccination,
+    today,
+)
 
 SEARCH_PAGE = 50
 
@@ -43,7 +52,9 @@ def person(request, pk):
         {
             "person": person,
             "ownerships": ownerships,
-            "reports": AnimalReport.objects.filter(animal__ownerships__person=person).select_related("animal").distinct(),
+            "reports": AnimalReport.objects.filter(animal__ownerships__person=person)
+            .select_related("animal")
+            .distinct(),
             "events": AuditEvent.objects.for_object(person),
         },
     )
