@@ -375,6 +375,10 @@ DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...
 DOGTAG_APPLICATION_LIMIT = envint("DOGTAG_APPLICATION_LIMIT", 10)
 DOGTAG_APPLICATION_EMAIL_LIMIT = envint("DOGTAG_APPLICATION_EMAIL_LIMIT", 3)
 DOGTAG_APPLICATION_WINDOW_MINUTES = envint("DOGTAG_APPLICATION_WINDOW_MINUTES", 60)
+# Renewal codes typed on the portal's front page per client address within a window (issue 30 §6;
+# portal/actions.py `open_renewal_by_code`): 8 characters of 32 are not found by trying under it.
+DOGTAG_RENEWAL_CODE_LIMIT = envint("DOGTAG_RENEWAL_CODE_LIMIT", 10)
+DOGTAG_RENEWAL_CODE_WINDOW_MINUTES = envint("DOGTAG_RENEWAL_CODE_WINDOW_MINUTES", 60)
 DOGTAG_UPLOAD_LIMIT = envint("DOGTAG_UPLOAD_LIMIT", 20)  # files uploaded on the portal per client address...
 DOGTAG_UPLOAD_WINDOW_MINUTES = envint("DOGTAG_UPLOAD_WINDOW_MINUTES", 60)  # ...within this window
 # The most pixels a photo may declare in its header; it is refused before a pixel is decoded

@@ -66,6 +66,8 @@ OBJECTS.update(
 )
 # a replacement tag's receipt (tests/licensing/test_replacement_tag.py)
 OBJECTS["tag-receipt"] = "tag"
+# the clerk records an owner's report of an animal (tests/portal/test_owner_reports.py)
+OBJECTS["animal-report"] = "dog"
 # a roll's import run (the page shows its check and progress; the worker writes it)
 OBJECTS["import-run"] = "import_run"
 # API collection -> the Benton object whose pk fills `{pk}`.
@@ -105,6 +107,9 @@ NOT_READY = {"impoundment-notice-pdf"}
 OBJECTS["staff"] = "benton_membership"
 POST_ONLY.add("staff-deactivate")
 ADMIN_PAGES |= {"staff", "staff-invite", "staff-role", "staff-deactivate"}
+# the owner's page for their pet, by its signed link, and the renewal opened by a notice's short
+# code (tests/portal/test_owner_reports.py, tests/portal/test_renewal_codes.py)
+OPEN_PAGES |= {"portal-pet", "portal-renewal-code"}
 # an invited staff member's one-time link: its token is the key, it shows no record
 OPEN_PAGES.add("staff-welcome")
 OPEN_PAGES.add("accessibility")  # the accessibility statement: offices' public contacts, no record

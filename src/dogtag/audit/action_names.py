@@ -7,6 +7,7 @@ from django.db import models
 
 class Action(models.TextChoices):
     ANIMAL_CREATE = "animal.create", "Animal recorded"
+    ANIMAL_REPORT = "animal.report", "Animal reported lost, found, deceased or moved away"
     ANIMAL_UPDATE = "animal.update", "Animal changed"
     API_TOKEN_ISSUE = "api_token.issue", "API token issued"
     API_TOKEN_REVOKE = "api_token.revoke", "API token revoked"
@@ -74,8 +75,10 @@ class Action(models.TextChoices):
     LICENSE_ISSUE = "license.issue", "License issued"
     LICENSE_ISSUE_MULTIPLE_DOG = "license.issue_multiple_dog", "Multiple-dog license issued"
     LICENSE_REPLACE_TAG = "license.replace_tag", "License tag replaced"
+    LICENSE_RETIRE_TAGS = "license.retire_tags", "License tag retired (animal deceased or moved away)"
     LICENSE_REVOKE = "license.revoke", "License revoked"
     LICENSE_VOID = "license.void", "License voided"
+    LOOKUP_CHIP = "lookup.chip", "Found-dog microchip looked up"
     LOOKUP_TAG = "lookup.tag", "Found-dog tag looked up"
     MUNICIPALITY_ADD = "municipality.add", "Municipality added"
     MUNICIPALITY_SEAL = "municipality.seal", "Municipality seal set"

@@ -9,6 +9,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 RENEWAL_SALT = "dogtag.portal.renewal"
 UNSUBSCRIBE_SALT = "dogtag.portal.unsubscribe"
 CONFIRM_SALT = "dogtag.portal.confirm-email"
+PET_SALT = "dogtag.portal.pet"
 
 
 def absolute(path: str) -> str:
@@ -115,3 +116,20 @@ def citation_pay_url(citation_id: int) -> str:
 
 def citation_short_url(citation_id: int) -> str:
     return absolute(reverse("payments-pay-citation-short", args=[citation_short_code(citation_id)]))
+
+
+def pet_token(animal_id: int) -> str:
+    """The owner's key to their animal's page on the portal (report it lost, found again,
+    deceased or moved away), given with the renewal they opened."""
+    return signing.dumps(animal_id, salt=PET_SALT)
+
+
+def read_pet_token(token: str) -> int | None:
+    try:
+        return int(signing.loads(token, salt=PET_SALT))
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+
+
+def pet_url(animal_id: int) -> str:
+    return absolute(reverse("portal-pet", args=[pet_token(animal_id)]))

@@ -7,6 +7,8 @@ a frame), the page and letterhead are the HTML documents' (documents/base.html).
 from io import BytesIO
 from xml.sax.saxutils import escape
 
+from django.core.exceptions import ObjectDoesNotExist
+from django.urls import reverse
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.styles import ParagraphStyle
@@ -17,7 +19,9 @@ from reportlab.platypus import Frame, Paragraph
 from reportlab.platypus.flowables import Flowable, HRFlowable
 
 from dogtag.lib.dates import shown
+from dogtag.lib.links import absolute
 from dogtag.lib.pdf import drawing_fonts
+from dogtag.lib.short_codes import shown as code_shown
 
 MARGIN = 0.75 * inch + 6  # as documents/base.html: the page margin and the body's 8px
 WIDTH = LETTER[0] - 2 * MARGIN
@@ -45,6 +49,8 @@ class Letter:
         self.issuer_indent = indent
         self.letterhead_height = max(issuer_height, SEAL if self.seal else 0)
         self.shared = {}
+        self.office = office_lines(municipality)
+        self.front_door = absolute(reverse("home"))
 
     def same_on_every_notice(self, text: str, style) -> "Shared":
         """A paragraph many notices print alike (the instructions, the citations), its lines
@@ -98,6 +104,22 @@ def seal_image(municipality):
         return None
 
 
+def office_lines(municipality) -> str:
+    """The clerk's office as the municipality keeps it (its contact record: address, hours,
+    phone), for every paper notice; "" while none is kept."""
+    try:
+        contact = municipality.contact
+    except ObjectDoesNotExist:
+        return ""
+    parts = [
+        contact.clerk_office,
+        contact.office_address,
+        f"phone {contact.clerk_phone}",
+        f"open {contact.clerk_hours}",
+    ]
+    return " · ".join(p for p in parts if p and p.strip())
+
+
 def citations(row) -> str:
     return "; ".join(f"{'Wis. Stats. ' if c.jurisdiction == 'wi' else ''}{c.section}" for c in row["citations"])
 
@@ -114,7 +136,7 @@ def notice(letter: Letter, row, year: int) -> list:
     ]
     if row["due_by"]:
         facts.append(f"Due by: {shown(row['due_by'])}, after which a late fee is added")
-    return [
+    story = [
         Paragraph(address, letter.address),
         Paragraph(escape(f"{year} license renewal: {animal.name}"), letter.heading),
         HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=0, spaceAfter=3),
@@ -124,8 +146,19 @@ def notice(letter: Letter, row, year: int) -> list:
             "Bring or mail this notice, a current rabies vaccination certificate and the payment to the clerk.",
             letter.body,
         ),
-        letter.same_on_every_notice(citations(row), letter.cite),
     ]
+    if row.get("renewal_code"):
+        story.append(
+            Paragraph(
+                f"Or renew online: go to {escape(letter.front_door)} and type your renewal code "
+                f"<b>{code_shown(row['renewal_code'])}</b>. No email is needed.",
+                letter.body,
+            )
+        )
+    if letter.office:
+        story.append(letter.same_on_every_notice(letter.office, letter.body))
+    story.append(letter.same_on_every_notice(citations(row), letter.cite))
+    return story
 
 
 def draw(municipality, year: int, rows) -> bytes:

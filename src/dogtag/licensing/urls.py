@@ -1,9 +1,10 @@
 from django.urls import path
 
-from dogtag.licensing import kennel_views, multiple_dog_views, views
+from dogtag.licensing import kennel_views, multiple_dog_views, report_views, views
 
 urlpatterns = [
     path("animals/<int:pk>/license/", views.counter, name="license-counter"),
+    path("animals/<int:pk>/report/", report_views.animal_report, name="animal-report"),
     path("licenses/<int:pk>/", views.license, name="license"),
     path("licenses/<int:pk>/void/", views.license_void, name="license-void"),
     path("licenses/<int:pk>/replace-tag/", views.license_replace_tag, name="license-replace-tag"),

@@ -170,10 +170,61 @@ def renewal_data(animal: Animal, owner) -> dict:
     return data
 
 
+def open_renewal_by_code(*, code: str, client_address: str, email: str = "") -> Application:
+    """The renewal a printed notice's short code opens (issue 30 §6), typed on the front page:
+    that animal's, for that license year, as its signed link would. Past
+    DOGTAG_RENEWAL_CODE_LIMIT codes from one client address in DOGTAG_RENEWAL_CODE_WINDOW_MINUTES
+    every code is refused (counted in its own statement, like the lookups). An owner with no
+    email on record gives one here; it is confirmed as any new application's is."""
+    from dogtag.lib import short_codes
+    from dogtag.licensing.actions.animal_reports import RECORDED_AS
+    from dogtag.registry.models import RenewalCode
+
+    minutes = settings.DOGTAG_RENEWAL_CODE_WINDOW_MINUTES
+    if _count_attempt(ApplicationStartCounter, f"code from {client_address}", minutes, "key") > (
+        settings.DOGTAG_RENEWAL_CODE_LIMIT
+    ):
+        raise ValidationError(
+            {
+                "code": f"More than {settings.DOGTAG_RENEWAL_CODE_LIMIT} renewal codes were tried from your "
+                f"address within {minutes} minutes; try again later, or call the clerk's office."
+            }
+        )
+    typed = short_codes.typed(code)
+    if not short_codes.well_formed(typed):
+        raise ValidationError(
+            {
+                "code": f"A renewal code is {short_codes.LENGTH} letters and digits, as printed on your renewal "
+                f"notice (like 7KQ4-M2XD); “{code.strip()[:20]}” is not one."
+            }
+        )
+    found = RenewalCode.objects.select_related("animal__municipality").filter(code=typed).first()
+    if found is None:
+        raise ValidationError(
+            {"code": f"No renewal notice has the code {short_codes.shown(typed)}. Check it against your notice."}
+        )
+    animal, year = found.animal, found.license_year
+    if year not in license_years_on_sale(animal.municipality, today()):
+        raise ValidationError(
+            {
+                "code": f"The code {short_codes.shown(typed)} was for the {year} license, which is no longer "
+                f"sold. Start a new application instead, or call the clerk's office."
+            }
+        )
+    if animal.status != Animal.Status.ACTIVE:
+        raise ValidationError(
+            {"code": f"{animal.name} is recorded as {RECORDED_AS[animal.status]}; there is nothing to renew."}
+        )
+    if email.strip():
+        _throttle_start(email, client_address)  # an address typed here is emailed, as a new application's
+    return start_renewal(animal, year, email=email)
+
+
 @transaction.atomic
-def start_renewal(animal: Animal, license_year: int) -> Application:
-    """From a renewal notice's link: last year's record filled in. Following the link again
-    returns the same application, not a second one."""
+def start_renewal(animal: Animal, license_year: int, *, email: str = "") -> Application:
+    """From a renewal notice's link or code: last year's record filled in. Following the link
+    again returns the same application, not a second one. An owner with no email on record may
+    give one (`email`, from the code's page), which must then be confirmed."""
     existing = (
         Application.objects.filter(animal=animal, license_year=license_year)
         .exclude(status=Application.Status.REJECTED)
@@ -182,20 +233,27 @@ def start_renewal(animal: Animal, license_year: int) -> Application:
     if existing:
         return existing
     owner = next((o.person for o in animal.current_owners()), None)
-    if owner is None or not owner.email:
-        raise ValidationError({"email": f"{animal.name} has no owner with an email address on record."})
+    if owner is None:
+        raise ValidationError({"code": f"{animal.name} has no current owner on record; call the clerk's office."})
+    given = (email or "").strip()
+    if not owner.email:
+        if not given or "@" not in given:
+            raise ValidationError(
+                {"email": "We have no email address for you on record: enter one, and we will send your link there."}
+            )
     notice = animal.renewal_notices.filter(license_year=license_year).first()
     application = Application.objects.create(
         municipality=animal.municipality,
         kind=Application.Kind.RENEWAL,
         license_year=license_year,
-        email=owner.email,
+        email=owner.email or given,
         animal=animal,
         person=owner,
         renewal_notice=notice,
         data=renewal_data(animal, owner),
-        # The owner's address on record, which the clerk keeps (and sent the renewal notice to).
-        email_confirmed_at=timezone.now(),
+        # The owner's address on record, which the clerk keeps (and sent the renewal notice to);
+        # an address given with the code is confirmed by the first email's link.
+        email_confirmed_at=timezone.now() if owner.email else None,
     )
     record(acting_user=None, action="application.start", obj=application)
     _email_started(application)
@@ -480,16 +538,39 @@ def _count_attempt(counter, client_address: str, minutes: int, column: str = "cl
         return cursor.fetchone()[0]
 
 
+def look_up_chip(*, chip: str, client_address: str, user=None) -> tuple[Lookup, list[dict]]:
+    """A found dog's microchip (issue 30 §4), answered from Dogtag's own records as the tag
+    lookup answers: whom to call, never the owner (unless the user is an officer of the dog's
+    municipality). Counted in the same per-address limit as the tag lookup; a number that is no
+    chip number is refused with what one is, and counted too."""
+    from dogtag.portal.chips import chip_number
+
+    user = user if user is not None and user.is_authenticated else None
+    if _count_attempt(LookupCounter, client_address, settings.DOGTAG_LOOKUP_WINDOW_MINUTES) > (
+        settings.DOGTAG_LOOKUP_LIMIT
+    ):
+        return Lookup(client_address=client_address, query=chip.strip()[:50], refused=True, user=user), []
+    number = chip_number(chip)
+    return _served(number, client_address, user, found=_chipped, action="lookup.chip")
+
+
+def _chipped(number: str):
+    animals = Animal.objects.filter(
+        microchip__iexact=number, status__in=[Animal.Status.ACTIVE, Animal.Status.MISSING]
+    ).select_related("municipality")
+    return [(animal, f"microchip {number}") for animal in animals]
+
+
 @transaction.atomic
-def _served(query, client_address, user):
+def _served(query, client_address, user, found=None, action="lookup.tag"):
     results = []
-    for animal, source in _found(query):
+    for animal, source in (found or _found)(query):
         row = {"animal": animal, "municipality": animal.municipality, "source": source}
         if user is not None and has_role(user, animal.municipality_id, SEE_OWNER):
             row["owners"] = [o.person for o in animal.current_owners()]
         results.append(row)
     lookup = Lookup.objects.create(client_address=client_address, query=query, matches=len(results), user=user)
-    record(acting_user=user, action="lookup.tag", obj=lookup)
+    record(acting_user=user, action=action, obj=lookup)
     return lookup, results
 
 

@@ -172,6 +172,28 @@ class LookupForm(Form):
     q = forms.CharField(label="License tag or rabies tag number", max_length=50)
 
 
+class RenewalCodeForm(Form):
+    code = forms.CharField(
+        label="Renewal code",
+        max_length=20,
+        help_text="The 8 letters and digits printed on your renewal notice, like 7KQ4-M2XD",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}),
+    )
+    email = forms.EmailField(
+        label="Your email address (only if we ask for it)",
+        required=False,
+        help_text="Needed only if we have none on record for you: your renewal's link goes there.",
+    )
+
+
+class ChipForm(Form):
+    chip = forms.CharField(
+        label="Microchip number",
+        max_length=50,
+        help_text="15 digits, or 9 or 10 letters and digits on older chips, as a vet's or shelter's scanner shows it",
+    )
+
+
 class ContactForm(forms.ModelForm):
     class Meta:
         model = MunicipalityContact

@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import municipalities, municipality_ids
 from dogtag.licensing import law
+from dogtag.portal.forms import RenewalCodeForm
 from dogtag.portal.models import MunicipalityContact
 from dogtag.registry.models import Municipality
 
@@ -52,4 +53,4 @@ def front_door(request):
         if len(served) == 1:
             return redirect("municipality", slug=served[0].slug)
         return render(request, "registry/home.html", {"municipalities": served})
-    return render(request, "portal/front.html", {"offices": offices()})
+    return render(request, "portal/front.html", {"offices": offices(), "code_form": RenewalCodeForm()})

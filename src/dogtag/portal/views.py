@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorDict
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import get_for_user, has_role
@@ -16,17 +17,22 @@ from dogtag.lib.stored_files import stored_file_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
 from dogtag.licensing import law
+from dogtag.licensing.actions import report_animal
+from dogtag.licensing.report_form import AnimalReportForm, open_kinds
 from dogtag.licensing.years import license_years_on_sale
 from dogtag.portal import actions, payments, tables
+from dogtag.portal.chips import AAHA_LOOKUP_URL
 from dogtag.portal.forms import (
     OWNER,
     RABIES,
     ApplicationForm,
     ApproveForm,
+    ChipForm,
     ContactForm,
     LookupForm,
     PayForm,
     RejectForm,
+    RenewalCodeForm,
     StartForm,
 )
 from dogtag.portal.models import Application, MunicipalityContact
@@ -77,9 +83,26 @@ def renew(request, token):
     return redirect("portal-application", token=application.token)
 
 
+def renewal_code(request):
+    """The front page's renewal code (issue 30 §6): opens the renewal its notice is for."""
+    form = RenewalCodeForm(posted(request))
+    if request.method == "POST" and form.is_valid():
+        application = run_action(form, actions.open_renewal_by_code, client_address=client_address(request))
+        if application:
+            return redirect("portal-application", token=application.token)
+    status = 400 if form.errors else 200
+    return render(request, "portal/renewal_code.html", {"form": form}, status=status)
+
+
+def _pet_path(app) -> str | None:
+    """The owner's page for the animal a renewal is of (report it lost, found, deceased, moved)."""
+    return reverse("portal-pet", args=[links.pet_token(app.animal_id)]) if app.animal_id else None
+
+
 def _form_page(request, app, form, **extra):
     context = {
         "application": app,
+        "pet_path": _pet_path(app),
         "held": held_documents(app, app.data.get("certificate_serial"), today()),
         "form": form,
         "owner_fields": [form[name] for name in OWNER],
@@ -96,7 +119,7 @@ def _application(token):
 def application(request, token):
     app = _application(token)
     if app.status != Application.Status.DRAFT:
-        return render(request, "portal/status.html", {"application": app})
+        return render(request, "portal/status.html", {"application": app, "pet_path": _pet_path(app)})
     upload_errors = {}
     if request.method == "POST":
         upload_errors = actions.save_draft(
@@ -162,7 +185,8 @@ def review(request, token):
 
 def found(request):
     form = LookupForm(request.GET if "q" in request.GET else None)
-    context = {"form": form}
+    chip = ChipForm(request.GET if "chip" in request.GET else None)
+    context = {"form": form, "chip": chip, "aaha": AAHA_LOOKUP_URL}
     status = 200
     if form.is_bound and form.is_valid():
         lookup, results = actions.look_up_tag(
@@ -170,7 +194,33 @@ def found(request):
         )
         context.update({"lookup": lookup, "results": results})
         status = 429 if lookup.refused else 200
+    elif chip.is_bound and chip.is_valid():
+        try:
+            lookup, results = actions.look_up_chip(
+                chip=chip.cleaned_data["chip"], client_address=client_address(request), user=request.user
+            )
+        except ValidationError as e:
+            _errors_into(chip, e)
+        else:
+            context.update({"lookup": lookup, "results": results, "by_chip": True})
+            status = 429 if lookup.refused else 200
     return render(request, "portal/found.html", context, status=status)
+
+
+def pet(request, token):
+    """The owner's page for their animal, reached by the signed link their renewal gives them:
+    report it lost, found again, deceased or moved away (issue 30 §3)."""
+    animal = Animal.objects.select_related("municipality").filter(pk=links.read_pet_token(token) or 0).first()
+    if animal is None:
+        raise Http404("This link is not valid.")
+    form = AnimalReportForm(posted(request), kinds=open_kinds(animal), initial={"happened_on": today()})
+    if request.method == "POST" and form.is_valid():
+        report = run_action(form, report_animal, animal, by_owner=True)
+        if report:
+            messages.success(request, f"Thank you. The {animal.municipality} clerk's office now has: {report}.")
+            return redirect("portal-pet", token=token)
+    context = {"animal": animal, "form": form, "reports": animal.reports.select_related("animal")}
+    return render(request, "portal/pet.html", context)
 
 
 def unsubscribe(request, token):

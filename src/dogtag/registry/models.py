@@ -363,3 +363,55 @@ class Ruling(Scoped):
     def __str__(self):
         who = f"{self.get_instrument_display()} {self.number} ({self.attorney})"
         return f"{who} on {self.section}, from {shown(self.effective_on)}"
+
+
+class AnimalReport(Scoped):
+    """What an owner (on the portal) or a clerk (at the counter) reports of an animal: lost, found
+    again, deceased or moved away. Each report sets the animal's status; none is deleted, so the
+    animal's history keeps every one (registry/reports.py)."""
+
+    class Kind(models.TextChoices):
+        LOST = "lost", "Reported lost"
+        FOUND = "found", "Found again"
+        DIED = "died", "Deceased"
+        MOVED_AWAY = "moved-away", "Moved away"
+
+    animal = models.ForeignKey(Animal, on_delete=models.PROTECT, related_name="reports")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    happened_on = models.DateField("date it happened")
+    note = models.CharField(max_length=300, blank=True)
+    # Reported by the owner on the portal (no account: `reported_by` is empty) or by staff.
+    by_owner = models.BooleanField(default=False)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-happened_on", "-pk"]
+
+    def __str__(self):
+        return f"{self.animal.name}: {self.get_kind_display().lower()} on {shown(self.happened_on)}"
+
+    @property
+    def who(self) -> str:
+        return "the owner, online" if self.by_owner else "the clerk's office"
+
+
+class RenewalCode(Scoped):
+    """The short code printed on an animal's renewal notice for one license year: typed on the
+    portal's front page, it opens that animal's renewal without an emailed link. Random over an
+    unambiguous alphabet (lib/short_codes.py); valid while its license year is on sale."""
+
+    animal = models.ForeignKey(Animal, on_delete=models.PROTECT, related_name="renewal_codes")
+    license_year = models.PositiveIntegerField()
+    code = models.CharField(max_length=16, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["animal", "license_year"], name="one_renewal_code_per_animal_year")
+        ]
+
+    def __str__(self):
+        return f"Renewal code for {self.animal.name} ({self.license_year})"

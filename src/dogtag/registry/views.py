@@ -13,7 +13,16 @@ from dogtag.lib.stored_files import stored_file_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
 from dogtag.registry import actions, forms, pickers, tables
-from dogtag.registry.models import Animal, Municipality, Ownership, Person, Premises, RabiesVaccination, today
+from dogtag.registry.models import (
+    Animal,
+    AnimalReport,
+    Municipality,
+    Ownership,
+    Person,
+    Premises,
+    RabiesVaccination,
+    today,
+)
 
 SEARCH_PAGE = 50
 
@@ -40,7 +49,14 @@ def person(request, pk):
     return render(
         request,
         "registry/person.html",
-        {"person": person, "ownerships": ownerships, "events": AuditEvent.objects.for_object(person)},
+        {
+            "person": person,
+            "ownerships": ownerships,
+            "reports": AnimalReport.objects.filter(animal__ownerships__person=person)
+            .select_related("animal")
+            .distinct(),
+            "events": AuditEvent.objects.for_object(person),
+        },
     )
 
 
@@ -144,6 +160,7 @@ def animal(request, pk):
         "unowned": all(o.ended_on is not None for o in ownerships),
         "vaccinations": animal.vaccinations.prefetch_related("duplicate_tags"),
         "licenses": animal.licenses.all(),
+        "reports": animal.reports.select_related("animal"),
         "events": AuditEvent.objects.filter(
             Q(object_type="registry.animal", object_id=str(pk))
             | Q(

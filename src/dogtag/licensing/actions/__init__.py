@@ -2,6 +2,7 @@
 audit event per record written (DESIGN.md, layer rule 2). One module per kind of action; the names
 are gathered here, so `from dogtag.licensing import actions` reaches every one."""
 
+from dogtag.licensing.actions.animal_reports import report_animal
 from dogtag.licensing.actions.fees import set_fee, void_fee
 from dogtag.licensing.actions.licenses import issue_license, replace_tag, revoke_license, void_license
 from dogtag.licensing.actions.payments import record_payment
@@ -28,6 +29,7 @@ __all__ = [
     "print_renewal_chunk",
     "receive_tag_lot",
     "record_payment",
+    "report_animal",
     "replace_tag",
     "revoke_license",
     "set_fee",

@@ -63,14 +63,16 @@ def start_renewal_run(*, acting_user, municipality, license_year: int):
 
 def print_renewal_chunk(chunk_id: int) -> str:
     """The worker's part of a run: one chunk's PDF and its emails. Safe to run again after a
-    crash: the PDF goes to the same name, and the emails and the chunk's "done" commit together,
-    so a chunk is done once, with its emails once."""
+    crash: the PDF goes to the same name, and the emails, the notices' new renewal codes and the
+    chunk's "done" commit together, so a chunk is done once, with its emails and codes once."""
     from django.core.files.base import ContentFile
     from django.core.files.storage import default_storage
 
     from dogtag.licensing import renewal_notice_pdf, renewals
     from dogtag.licensing.models import RenewalChunk, RenewalRun
+    from dogtag.licensing.renewal_codes import codes_for
     from dogtag.outbox import mail
+    from dogtag.registry.models import RenewalCode
 
     chunk = RenewalChunk.objects.select_related("run__municipality").get(pk=chunk_id)
     if chunk.done_at:
@@ -78,6 +80,10 @@ def print_renewal_chunk(chunk_id: int) -> str:
         return "already printed"
     run, municipality = chunk.run, chunk.run.municipality
     rows = renewals.chunk_rows(municipality, run.license_year, renewals.chunk_notices(chunk))
+    # Each notice's short renewal code (issue 30 §6), written with the part's "done" below.
+    codes, new_codes = codes_for(municipality, run.license_year, [row["animal"].pk for row in rows])
+    for row in rows:
+        row["renewal_code"] = codes[row["animal"].pk]
     pdf = renewal_notice_pdf.draw(municipality, run.license_year, rows)
     name = renewals.chunk_name(chunk)
     if default_storage.exists(name):  # left by a run of this chunk that did not commit
@@ -90,6 +96,7 @@ def print_renewal_chunk(chunk_id: int) -> str:
         if locked.done_at:
             return "already printed"
         mail.queue_many(messages)
+        RenewalCode.objects.bulk_create(new_codes)
         locked.pdf, locked.emails_queued, locked.done_at = saved, len(messages), timezone.now()
         locked.save(update_fields=["pdf", "emails_queued", "done_at"])
         record(acting_user=None, action="renewals.chunk_printed", obj=locked)

@@ -1,0 +1,95 @@
+"""An owner's or a clerk's report that an animal is lost, found again, deceased or moved away
+(issue 30 §3). The animal's status follows the report, so renewal notices and reminders, which
+go only to active animals, stop; a deceased or moved animal's tags are retired (never reissued,
+still on record) and the found-dog lookup no longer answers for them. Nothing is deleted: the
+reports are the animal's history."""
+
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from dogtag.accounts.scope import require_role
+from dogtag.audit.record import record, save_and_record, snapshot
+from dogtag.lib import plausible_dates
+from dogtag.lib.dates import shown
+from dogtag.licensing.actions.roles import CLERKS
+from dogtag.licensing.models import License, Tag
+from dogtag.registry.models import Animal, AnimalReport
+
+Kind, Status = AnimalReport.Kind, Animal.Status
+# The status each report leaves, and the statuses it may be made from.
+STATUS_AFTER = {Kind.LOST: Status.MISSING, Kind.FOUND: Status.ACTIVE, Kind.DIED: Status.DIED,
+                Kind.MOVED_AWAY: Status.MOVED_AWAY}  # fmt: skip
+MADE_FROM = {Kind.LOST: {Status.ACTIVE}, Kind.FOUND: {Status.MISSING}, Kind.DIED: {Status.ACTIVE, Status.MISSING},
+             Kind.MOVED_AWAY: {Status.ACTIVE, Status.MISSING}}  # fmt: skip
+RETIRES_TAGS = {Kind.DIED, Kind.MOVED_AWAY}
+RECORDED_AS = {Status.ACTIVE: "at home", Status.MISSING: "lost", Status.DIED: "deceased",
+               Status.TRANSFERRED: "transferred to another owner", Status.MOVED_AWAY: "moved away"}  # fmt: skip
+
+
+def _refusal(animal, kind) -> str | None:
+    if animal.status in MADE_FROM[kind]:
+        return None
+    now = RECORDED_AS.get(animal.status, animal.get_status_display().lower())
+    if kind == Kind.FOUND:
+        return f"{animal.name} is not reported lost (recorded as {now}); there is nothing to mark found."
+    return f"{animal.name} is recorded as {now}, so it cannot be reported {Kind(kind).label.lower()}."
+
+
+@transaction.atomic
+def report_animal(
+    animal, *, kind: str, happened_on: date | None, note: str = "", acting_user=None, by_owner: bool = False
+) -> AnimalReport:
+    """Record the report and set the animal's status. A clerk reports at the counter
+    (`acting_user`); an owner reports on the portal through the signed link that is their key
+    (`by_owner`, no account). A refusal names the field and changes nothing."""
+    if not by_owner:
+        require_role(acting_user, animal.municipality_id, CLERKS)
+    animal = Animal.objects.select_for_update().get(pk=animal.pk)
+    errors = {}
+    if kind not in Kind.values:
+        errors["kind"] = "Choose what happened: lost, found again, deceased or moved away."
+    elif refusal := _refusal(animal, kind):
+        errors["kind"] = refusal
+    if happened_on is None:
+        errors["happened_on"] = "Enter the date it happened."
+    else:
+        plausible_dates.check(errors, plausible_dates.HAPPENED, happened_on, "happened_on", "The date")
+        if "happened_on" not in errors and animal.birth_date and happened_on < animal.birth_date:
+            errors["happened_on"] = (
+                f"The date {shown(happened_on)} is before {animal.name}'s birth date {shown(animal.birth_date)}."
+            )
+    if len(note or "") > 300:
+        errors["note"] = "Keep the note to 300 characters."
+    if errors:
+        raise ValidationError(errors)
+    report = save_and_record(
+        AnimalReport(
+            municipality_id=animal.municipality_id,
+            animal=animal,
+            kind=kind,
+            happened_on=happened_on,
+            note=(note or "").strip(),
+            by_owner=by_owner,
+            reported_by=None if by_owner else acting_user,
+        ),
+        acting_user=None if by_owner else acting_user,
+        action="animal.report",
+    )
+    before = snapshot(animal)
+    animal.status = STATUS_AFTER[kind]
+    animal.save(update_fields=["status"])
+    record(acting_user=None if by_owner else acting_user, action="animal.update", obj=animal, before=before)
+    if kind in RETIRES_TAGS:
+        _retire_tags(animal, report, acting_user=None if by_owner else acting_user)
+    return report
+
+
+def _retire_tags(animal, report, *, acting_user) -> None:
+    """Each license of the animal with a tag still issued: the tag is voided (never reissued, kept
+    on record); the license itself stands, paid for as it was."""
+    for license in License.objects.filter(animal=animal, tags__status=Tag.Status.ISSUED).distinct():
+        before = snapshot(license)
+        license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.VOIDED)
+        record(acting_user=acting_user, action="license.retire_tags", obj=license, before=before)

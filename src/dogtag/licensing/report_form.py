@@ -1,0 +1,30 @@
+"""The form of an animal report (lost, found again, deceased, moved away): the clerk's at the
+counter and the owner's on the portal parse the same fields; `actions.report_animal` decides."""
+
+from django import forms
+
+from dogtag.lib.forms import DateInput, Form
+from dogtag.licensing.actions.animal_reports import MADE_FROM
+from dogtag.registry.models import AnimalReport
+
+
+class AnimalReportForm(Form):
+    kind = forms.ChoiceField(label="What happened", choices=AnimalReport.Kind.choices, widget=forms.RadioSelect)
+    happened_on = forms.DateField(label="On what date", widget=DateInput())
+    note = forms.CharField(
+        label="Anything the office should know (optional)",
+        max_length=300,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="e.g. where the dog was last seen, or the new town you moved to",
+    )
+
+    def __init__(self, *args, kinds=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if kinds is not None:
+            self.fields["kind"].choices = [(k, AnimalReport.Kind(k).label) for k in kinds]
+
+
+def open_kinds(animal) -> list[str]:
+    """The reports that can be made of the animal as it is recorded now."""
+    return [kind for kind, made_from in MADE_FROM.items() if animal.status in made_from]
