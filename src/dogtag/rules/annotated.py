@@ -53,6 +53,7 @@ class Figure:
     cites: tuple[tuple[str, str], ...]  # (section, quoted words)
     choice: str
     reading_id: str | None
+    local: tuple[str, ...] = ()  # the fee-schedule amounts it leaves to the municipality (`LocalAmount.local`)
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,19 @@ def figure(pack: Pack, path: str) -> Figure:
     if not provisions:  # a section model whose fields carry the citations themselves
         sets.append(_words(value))
         cites += [(c.section, c.quote) for c in _cites(value)]
-    return Figure(path, tuple(sets), tuple(dict.fromkeys(cites)), choice, rid)
+    return Figure(path, tuple(sets), tuple(dict.fromkeys(cites)), choice, rid, tuple(dict.fromkeys(_local(value))))
+
+
+def _local(value: Any) -> list[str]:
+    if isinstance(value, LocalAmount):
+        return [value.local]
+    if isinstance(value, BaseModel):
+        return [k for f in type(value).model_fields for k in _local(getattr(value, f))]
+    if isinstance(value, (list, tuple)):
+        return [k for v in value for k in _local(v)]
+    if isinstance(value, dict):
+        return [k for v in value.values() for k in _local(v)]
+    return []
 
 
 def _cites(value: Any) -> list[Cite]:
@@ -231,15 +244,17 @@ def annotated(pack_id: str) -> Annotated:
             )
             for i, p in enumerate(r["subsections"], start=1)
         )
-        paths |= set(r["provisions"])
+        # the text before the first heading: coverage credits it with every provision; it holds its own
+        own = tuple(r["provisions"]) if r["section"] != OPENING else tuple(sorted({x for p in paragraphs for x in p.provisions}))
+        paths |= set(own)
         sections.append(
             Section(
                 number=r["section"],
                 anchor=a,
                 heading=r["heading"],
                 paragraphs=paragraphs,
-                provisions=tuple(r["provisions"]),
-                questions=tuple(r["questions"]),
+                provisions=own,
+                questions=tuple(r["questions"]) if r["section"] != OPENING else tuple(sorted({q for p in paragraphs for q in p.questions})),
                 not_encoded=r["not_encoded"],
                 gap=gaps.get(r["section"]),
             )
