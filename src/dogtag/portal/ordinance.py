@@ -121,7 +121,9 @@ def words_html(paragraph: Paragraph, query: str = "") -> tuple[SafeString, bool]
     if query:
         pattern = r"\s+".join(re.escape(w) for w in query.split())
         marks = [(m.start(), m.end()) for m in re.finditer(pattern, text, flags=re.I)]
-    cuts = sorted({0, len(text), *(b for lk in paragraph.statutes for b in (lk.start, lk.end)), *(b for m in marks for b in m)})
+    cuts = sorted(
+        {0, len(text), *(b for lk in paragraph.statutes for b in (lk.start, lk.end)), *(b for m in marks for b in m)}
+    )
     out = []
     for begin, end in zip(cuts, cuts[1:], strict=False):
         piece = escape(text[begin:end])
@@ -240,7 +242,10 @@ def assemble(municipality, text: Annotated, *, query: str = "", staff: bool = Fa
             pending=[r for r in in_section if r.id not in ruled_ids],
             rulings=[(r.section, ruled_words(r)) for r in rulings if within(r.section, s.number)]
             + [
-                (r.section, f"{ruled.describe()} adopts {'the other reading' if ruled.reading == 'other' else 'this reading'}")
+                (
+                    r.section,
+                    f"{ruled.describe()} adopts {'the other reading' if ruled.reading == 'other' else 'this reading'}",
+                )
                 for r in in_section
                 for ruled in (r.provision.reading.ruled if r.provision.reading else [])
             ],

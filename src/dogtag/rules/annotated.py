@@ -136,18 +136,25 @@ def _words(value: Any) -> str:
         said = f"the amount the municipality's fee schedule sets ({value.local.replace('_', ' ').replace('.', ', ')})"
         return said + (", the state minimum until one is set" if value.until_set else "")
     if isinstance(value, Period):
-        n, unit = next((n, u) for n, u in ((value.days, "day"), (value.months, "month"), (value.years, "year")) if n is not None)
+        n, unit = next(
+            (n, u) for n, u in ((value.days, "day"), (value.months, "month"), (value.years, "year")) if n is not None
+        )
         return f"{n} {unit}{'' if n == 1 else 's'}"
     if isinstance(value, MonthDay):
         return f"{date(2001, value.month, value.day):%B} {value.day}"
     if isinstance(value, Dated):
         return "; ".join(
-            f"{_words(v) if v is not None else 'ended'} from {_words(d)}" for d, v in zip(value.starts, value.values, strict=True)
+            f"{_words(v) if v is not None else 'ended'} from {_words(d)}"
+            for d, v in zip(value.starts, value.values, strict=True)
         )
     if isinstance(value, BaseModel):
-        keys = [k for k in type(value).model_fields if k not in _NOT_FIGURES and getattr(value, k) not in (None, [], {})]
+        keys = [
+            k for k in type(value).model_fields if k not in _NOT_FIGURES and getattr(value, k) not in (None, [], {})
+        ]
         said = [(k, _words(getattr(value, k))) for k in keys]
-        return ", ".join(f"{k.replace('_', ' ')}: {w}" if w not in ("", "yes") else k.replace("_", " ") for k, w in said)
+        return ", ".join(
+            f"{k.replace('_', ' ')}: {w}" if w not in ("", "yes") else k.replace("_", " ") for k, w in said
+        )
     if isinstance(value, Cite):
         return ""
     if isinstance(value, dict):
@@ -245,7 +252,11 @@ def annotated(pack_id: str) -> Annotated:
             for i, p in enumerate(r["subsections"], start=1)
         )
         # the text before the first heading: coverage credits it with every provision; it holds its own
-        own = tuple(r["provisions"]) if r["section"] != OPENING else tuple(sorted({x for p in paragraphs for x in p.provisions}))
+        own = (
+            tuple(r["provisions"])
+            if r["section"] != OPENING
+            else tuple(sorted({x for p in paragraphs for x in p.provisions}))
+        )
         paths |= set(own)
         sections.append(
             Section(
@@ -254,7 +265,9 @@ def annotated(pack_id: str) -> Annotated:
                 heading=r["heading"],
                 paragraphs=paragraphs,
                 provisions=own,
-                questions=tuple(r["questions"]) if r["section"] != OPENING else tuple(sorted({q for p in paragraphs for q in p.questions})),
+                questions=tuple(r["questions"])
+                if r["section"] != OPENING
+                else tuple(sorted({q for p in paragraphs for q in p.questions})),
                 not_encoded=r["not_encoded"],
                 gap=gaps.get(r["section"]),
             )
