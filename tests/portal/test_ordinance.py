@@ -167,3 +167,15 @@ class OrdinancePageTests(BaseTestCase):
         self.assertEqual(len(all_), 4, [q["sql"] for q in all_.captured_queries])  # licenses, kennels, cases, citations
         self.assertLessEqual(len(few), len(all_))
         self.assertEqual(counts["s-115-3"].licenses, 1)
+
+    def test_the_page_asks_a_fixed_number_of_queries_whatever_the_sections(self):
+        """Anyone: the municipality, its rulings, its fee schedule. Its staff, besides: their
+        session, user and memberships, and one query per kind of record counted (four)."""
+        self.client.get("/ordinance/benton/")  # the text, read once per process
+        with CaptureQueriesContext(connection) as public:
+            self.client.get("/ordinance/benton/")
+        self.assertEqual(len(public), 3, [q["sql"] for q in public.captured_queries])
+        self.login(self.clerk)
+        with CaptureQueriesContext(connection) as staff:
+            self.client.get("/ordinance/benton/")
+        self.assertEqual(len(staff), 3 + 3 + 4, [q["sql"][:80] for q in staff.captured_queries])

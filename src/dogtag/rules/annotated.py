@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from .catalogue import QUESTIONS, load_topics
 from .coverage import OPENING, coverage
-from .packs import Pack, load_pack, normalise
+from .packs import Pack, load_pack
 from .schema import Cite, Dated, LocalAmount, MonthDay, Period, Provision
 
 # The Legislature's address of a section of the Wisconsin Statutes, as wi.yaml cites s. 990.001(4).
@@ -280,17 +280,3 @@ def annotated(pack_id: str) -> Annotated:
         figures={p: figure(pack, p) for p in sorted(paths)},
         questions={n: _first_sentence(QUESTIONS[n].doc) for n in sorted(names) if n in QUESTIONS},
     )
-
-
-def matching(text: Annotated, query: str) -> set[str]:
-    """The anchors of the paragraphs (and of the sections' headings) whose words hold `query`,
-    whitespace and quotation marks aside, case ignored."""
-    q = normalise(query)
-    if not q:
-        return set()
-    found = set()
-    for s in text.sections:
-        if s.heading and q in normalise(s.heading):
-            found.add(s.anchor)
-        found |= {p.anchor for p in s.paragraphs if q in normalise(p.words)}
-    return found
