@@ -8,11 +8,12 @@ from datetime import date
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from dogtag.accounts.models import Role
 from dogtag.portal import ordinance
 from dogtag.registry.models import Municipality
 from dogtag.rules.annotated import anchor, annotated, statutes
 from tests.accounts.test_isolation import benton_ruling
-from tests.base import BaseTestCase, on
+from tests.base import BaseTestCase, make_user, on
 from tests.licensing.base import benton_license
 
 SLUGS = ["benton", "webster", "cedarburg", "river-hills", "sampson"]
@@ -182,3 +183,14 @@ class OrdinancePageTests(BaseTestCase):
         with CaptureQueriesContext(connection) as staff:
             self.client.get("/ordinance/benton/")
         self.assertEqual(len(staff), 3 + 5 + 4, [q["sql"][:80] for q in staff.captured_queries])
+
+    def test_every_procedure_a_section_links_opens_for_the_municipalitys_clerk(self):
+        for m in Municipality.objects.filter(slug__in=SLUGS):
+            self.login(make_user(f"clerk-of-{m.slug}", (m, Role.CLERK)))
+            body = self.client.get(f"/ordinance/{m.slug}/").content.decode()
+            links = set(
+                re.findall(r'<a href="(/m/[^"]+)">', " ".join(re.findall(r'<p class="ord-procedures">.*?</p>', body)))
+            )
+            self.assertTrue(links, m.slug)
+            for link in sorted(links):
+                self.assertEqual(self.client.get(link).status_code, 200, f"{m.slug}: {link}")

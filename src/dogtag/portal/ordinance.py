@@ -52,7 +52,8 @@ PROCEDURES: dict[str, tuple[tuple[str, str | None], ...]] = {
     "nuisance": (("Complaints", "municipality-cases"),),
     "control": (("Complaints and impoundments", "municipality-cases"),),
     "forfeitures": (("Citations", "municipality-cases"),),
-    "permits": (("Permits", "hen-permits"),),
+    "permits.hen": (("Hen permits", "hen-permits"),),
+    "permits.vicious": (("Vicious-dog permits, on each declaration's case", "municipality-cases"),),
 }
 # The kinds of open case a pack section's provisions decide (Case.Kind).
 CASES: dict[str, tuple[str, ...]] = {
@@ -112,6 +113,14 @@ class SectionView:
 
 def _tops(section: Section) -> list[str]:
     return sorted({p.split(".", 1)[0] for p in section.provisions})
+
+
+def _applied_by(section: Section) -> list[str]:
+    """The keys of PROCEDURES a section's provisions name: their pack section, a permit by its kind."""
+    keys = {p.split(".", 1)[0] for p in section.provisions} - {"permits"}
+    kinds = ("hen", "vicious")
+    keys |= {f"permits.{k}" for p in section.provisions for k in kinds if p.startswith(f"permits.{k}")}
+    return sorted(keys)
 
 
 def words_html(paragraph: Paragraph, query: str = "") -> tuple[SafeString, bool]:
@@ -251,7 +260,7 @@ def assemble(municipality, text: Annotated, *, query: str = "", staff: bool = Fa
             ],
             procedures=[
                 (what, reverse(name, args=[municipality.slug]) if staff and name else None)
-                for t in _tops(s)
+                for t in _applied_by(s)
                 for what, name in PROCEDURES.get(t, ())
             ],
         )
