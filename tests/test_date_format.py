@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 
 from dogtag.licensing.actions import store_tag_return_list
 from dogtag.portal.models import Application
+from dogtag.registry.models import Municipality
 from tests.accounts import test_isolation as iso
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
@@ -105,3 +106,26 @@ class DateFormatTests(BaseTestCase):
         html = '<p>Due 2026-03-02</p><input type="date" value="2026-03-02"><script>"2026-03-02"</script>'
         self.assertEqual(NOT_ONE_FORMAT.findall(visible_text(html)), ["2026-03-02"])
         self.assertEqual(NOT_ONE_FORMAT.findall(visible_text("<td>3/2/2026</td><td>March 2, 2026</td>")), ["3/2/2026"])
+
+    def test_the_annotated_ordinances_show_one_date_format_beside_the_laws_own_words(self):
+        """The adopted text is shown as it reads, its own dates included ("Ord#504, 7/16/08"); the
+        quotes beside it are its words too. Everything Dogtag writes there has its dates in words."""
+        quoted = re.compile(r'<p class="ord-words">.*?</p>|<div class="cites muted">.*?</div>', re.S)
+        bad, seen = [], 0
+        for user in (None, self.clerk, self.benton_admin):
+            self.client.logout()
+            if user:
+                self.login(user)
+            for m in Municipality.objects.all():
+                r = self.client.get(f"/ordinance/{m.slug}/")
+                self.assertEqual(r.status_code, 200)
+                seen += 1
+                html = r.content.decode()
+                if m.slug == "river-hills":
+                    self.assertIn("7/16/08", html)  # the law's own words, unchanged
+                text = visible_text(quoted.sub("", html))
+                bad += [
+                    f"{m.slug}: …{text[max(0, x.start() - 60) : x.end() + 20]}…" for x in NOT_ONE_FORMAT.finditer(text)
+                ]
+        self.assertEqual(bad, [], "\n".join(bad))
+        self.assertGreaterEqual(seen, 15)

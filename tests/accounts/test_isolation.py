@@ -96,6 +96,9 @@ OPEN_PAGES |= {"portal-home", "portal-application", "portal-review", "portal-ren
 # The first email's link confirms the address: the signed code is the credential (tests/portal/test_confirm_email.py).
 OPEN_PAGES.add("portal-confirm-email")
 OPEN_PAGES.add("municipality-seal-image")  # a seal is public, as on paper (tests/registry/test_seal.py)
+# The ordinance, annotated: public law; its staff counts only to the municipality's own staff, and
+# only then no-store; an anonymous copy may be cached (tests/portal/test_ordinance.py).
+OPEN_PAGES |= {"ordinance-index", "ordinance"}
 OBJECTS["application"] = "application"
 OBJECTS["payments-refund"] = "card_refund"  # a card refund the clerk sends again (tests/payments/)
 POST_ONLY = {"payments-refund-retry"}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from dogtag.portal import front, home, staff, statement, views
+from dogtag.portal import front, home, ordinance_views, staff, statement, views
 
 urlpatterns = [
     # the front door: public for residents, the staff home for staff (issue 29)
@@ -16,6 +16,9 @@ urlpatterns = [
     path("accessibility/", statement.accessibility, name="accessibility"),
     path("pet/<str:token>/", views.pet, name="portal-pet"),
     path("reminders/stop/<str:token>/", views.unsubscribe, name="portal-unsubscribe"),
+    # the ordinance, annotated: public law, no account (issue 32 §1)
+    path("ordinance/", ordinance_views.ordinance_index, name="ordinance-index"),
+    path("ordinance/<slug:slug>/", ordinance_views.ordinance_text, name="ordinance"),
     path("m/<slug:slug>/", home.municipality, name="municipality"),
     path("m/<slug:slug>/contact/", views.contact, name="municipality-contact"),
     # the administrator's staff pages (issue 29)

@@ -239,6 +239,7 @@ def coverage(pack_id: str) -> dict:
                     "paragraph": f"{section} ¶{i}",
                     "label": label.group(1) if label else None,
                     "begins": para[:90],
+                    "words": para,
                     "provisions": hits,
                     "questions": sorted({q for path in hits for q in questions_reading(path)}),
                     "not_encoded": None if hits else reason,
@@ -255,6 +256,7 @@ def coverage(pack_id: str) -> dict:
             {
                 "section": section,
                 "heading": title,
+                "at": at,
                 "provisions": provisions,
                 "questions": sorted({q for path in provisions for q in questions_reading(path)}),
                 "not_encoded": section_reason,
@@ -283,6 +285,7 @@ def coverage(pack_id: str) -> dict:
             {
                 "section": section,
                 "heading": None,
+                "at": None,
                 "provisions": provisions,
                 "questions": questions,
                 "not_encoded": reason,

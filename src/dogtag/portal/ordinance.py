@@ -1,0 +1,272 @@
+"""What a municipality's records add to its annotated ordinance (issue 32 §1): the readings each
+section leaves to a ruling and the rulings made, the amounts its fee schedule sets for the
+figures the ordinance leaves to it, the staff's procedures that apply a section, and, for its
+staff, live counts per section from their records.
+
+The text and its annotation are `rules.annotated` (pure, loaded once per pack); this module asks
+the database what changes from day to day, one query per kind, whatever the number of sections.
+It lives with the portal, above licensing and enforcement, because it reads their records.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db.models import Count
+from django.urls import reverse
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from dogtag.enforcement.models import Case, Citation
+from dogtag.licensing import law
+from dogtag.licensing.models import FeeScheduleEntry, KennelLicense, License
+from dogtag.licensing.owed import fee_label
+from dogtag.registry import readings
+from dogtag.registry.models import Ruling
+from dogtag.rules.annotated import Annotated, Figure, Paragraph, Section
+from dogtag.rules.licensing import license_year_of
+from dogtag.rules.packs import load_pack, within
+
+# The staff's pages that apply a pack section's provisions, by the pack section: (what, URL name).
+PROCEDURES: dict[str, tuple[tuple[str, str | None], ...]] = {
+    "licensing": (
+        ("The clerk's fee schedule", "fees"),
+        ("Licenses at the counter and online applications", "application-queue"),
+        ("Unlicensed animals", "unlicensed"),
+        ("Renewals and renewal notices", "renewals"),
+        ("License certificate and receipt (PDF)", None),
+    ),
+    "remittance": (("Tag stock and the county's tag return", "tags"),),
+    "kennel": (("Kennel licenses and inspections", "kennels"), ("Kennel license certificate (PDF)", None)),
+    "multiple_dog": (("Multiple-dog licenses", "multiple-dog-licenses"), ("Multiple-dog license (PDF)", None)),
+    "rabies": (("Rabies certificates, on each animal's record", None),),
+    "quarantine": (("Bite and quarantine cases", "municipality-cases"), ("Quarantine order (PDF)", None)),
+    "impoundment": (("Impoundment cases", "municipality-cases"), ("Impoundment notice (PDF)", None)),
+    "dangerous_dogs": (
+        ("Dangerous or vicious dog cases, hearings and appeals", "municipality-cases"),
+        ("Determination and hearing notices (PDF)", None),
+    ),
+    "declared_keeping": (("Dangerous or vicious dog cases", "municipality-cases"),),
+    "nuisance": (("Complaints", "municipality-cases"),),
+    "control": (("Complaints and impoundments", "municipality-cases"),),
+    "forfeitures": (("Citations", "municipality-cases"),),
+    "permits.hen": (("Hen permits", "hen-permits"),),
+    "permits.vicious": (("Vicious-dog permits, on each declaration's case", "municipality-cases"),),
+}
+# The kinds of open case a pack section's provisions decide (Case.Kind).
+CASES: dict[str, tuple[str, ...]] = {
+    "quarantine": (Case.Kind.BITE, Case.Kind.EXPOSURE, Case.Kind.DISTRICT),
+    "rabies": (Case.Kind.BITE, Case.Kind.EXPOSURE),
+    "impoundment": (Case.Kind.IMPOUNDMENT,),
+    "dangerous_dogs": (Case.Kind.DECLARATION,),
+    "declared_keeping": (Case.Kind.DECLARATION,),
+    "nuisance": (Case.Kind.COMPLAINT,),
+    "control": (Case.Kind.COMPLAINT, Case.Kind.IMPOUNDMENT),
+    "forfeitures": (Case.Kind.CITATION,),
+}
+SEARCH_LIMIT = 100  # characters of a search: more is no phrase of an ordinance
+
+
+@dataclass
+class Counts:
+    """A section's figures from the municipality's records, this license year."""
+
+    licenses: int | None = None
+    kennel_licenses: int | None = None
+    open_cases: int | None = None
+    citations: int = 0
+
+    @property
+    def any(self) -> bool:
+        return any(n is not None for n in (self.licenses, self.kennel_licenses, self.open_cases)) or bool(
+            self.citations
+        )
+
+
+@dataclass
+class FigureView:
+    figure: Figure
+    amounts: list[str]  # what the municipality's fee schedule sets for the amounts left to it
+
+
+@dataclass
+class ParagraphView:
+    paragraph: Paragraph
+    html: SafeString  # its words, the statutes linked and the search's words marked
+    matched: bool
+    figures: list[FigureView]
+    questions: list[tuple[str, str]]  # (question, what it answers)
+
+
+@dataclass
+class SectionView:
+    section: Section
+    paragraphs: list[ParagraphView]
+    pending: list[readings.Reading] = field(default_factory=list)
+    figures: list[FigureView] = field(default_factory=list)  # where the heading was lost: the section's own
+    rulings: list[tuple[str, str]] = field(default_factory=list)  # (section, the ruling in words)
+    procedures: list[tuple[str, str | None]] = field(default_factory=list)
+    counts: Counts | None = None
+
+
+def _tops(section: Section) -> list[str]:
+    return sorted({p.split(".", 1)[0] for p in section.provisions})
+
+
+def _applied_by(section: Section) -> list[str]:
+    """The keys of PROCEDURES a section's provisions name: their pack section, a permit by its kind."""
+    keys = {p.split(".", 1)[0] for p in section.provisions} - {"permits"}
+    kinds = ("hen", "vicious")
+    keys |= {f"permits.{k}" for p in section.provisions for k in kinds if p.startswith(f"permits.{k}")}
+    return sorted(keys)
+
+
+def words_html(paragraph: Paragraph, query: str = "") -> tuple[SafeString, bool]:
+    """A paragraph's words, escaped, the statutes it names linked and the search's words marked."""
+    text = paragraph.words
+    marks = []
+    if query:
+        pattern = r"\s+".join(re.escape(w) for w in query.split())
+        marks = [(m.start(), m.end()) for m in re.finditer(pattern, text, flags=re.I)]
+    cuts = sorted(
+        {0, len(text), *(b for lk in paragraph.statutes for b in (lk.start, lk.end)), *(b for m in marks for b in m)}
+    )
+    out = []
+    for begin, end in zip(cuts, cuts[1:], strict=False):
+        piece = escape(text[begin:end])
+        if any(b <= begin and end <= e for b, e in marks):
+            piece = format_html("<mark>{}</mark>", piece)
+        link = next((lk for lk in paragraph.statutes if lk.start <= begin and end <= lk.end), None)
+        if link:
+            piece = format_html('<a class="statute" href="{}" rel="external">{}</a>', link.url, piece)
+        out.append(str(piece))
+    return mark_safe("".join(out)), bool(marks)  # noqa: S308 -- every piece escaped above
+
+
+def ruled_words(ruling: Ruling) -> str:
+    reading = "the other reading" if ruling.adopted == Ruling.Adopted.OTHER else "Dogtag's reading"
+    return (
+        f"{ruling.get_instrument_display()} {ruling.number} of {ruling.ruled_on:%B} {ruling.ruled_on.day}, "
+        f"{ruling.ruled_on.year} adopts {reading}, in force from {ruling.effective_on:%B} "
+        f"{ruling.effective_on.day}, {ruling.effective_on.year}: {ruling.adopted_words}"
+    )
+
+
+def fee_schedule(municipality, text: Annotated) -> dict[str, list[str]]:
+    """For each figure the ordinance leaves to the fee schedule, the amounts set, in words (one query)."""
+    keys = {k for f in text.figures.values() for k in f.local}
+    rows = FeeScheduleEntry.objects.filter(municipality=municipality, voided_at=None, key__in=keys).order_by(
+        "key", "effective_on"
+    )
+    said: dict[str, list[str]] = {}
+    for r in rows.values_list("key", "effective_on", "amount"):
+        key, on, amount = r
+        said.setdefault(key, []).append(f"{fee_label(key)}: ${amount:,.2f} from {on:%B} {on.day}, {on.year}")
+    return said
+
+
+def staff_counts(municipality, sections: list[Section], on: date) -> dict[str, Counts]:
+    """Per section, its records this license year: licenses, kennel licenses, open cases by the
+    kinds its provisions decide, citations under its number. One query per kind of record."""
+    year = license_year_of(law.pack_of(municipality, on), on)
+    tops = {s.anchor: _tops(s) for s in sections}
+    wanted = {t for ts in tops.values() for t in ts}
+    licenses = (
+        License.objects.filter(municipality=municipality, license_year=year, voided_at=None).count()
+        if "licensing" in wanted or "rabies" in wanted
+        else 0
+    )
+    kennels = (
+        KennelLicense.objects.filter(municipality=municipality, license_year=year, voided_at=None).count()
+        if wanted & {"kennel", "multiple_dog"}
+        else 0
+    )
+    open_cases = dict(
+        Case.objects.filter(municipality=municipality, closed_on=None)
+        .values_list("kind")
+        .annotate(n=Count("pk"))
+        .values_list("kind", "n")
+    )
+    cited = (
+        Citation.objects.filter(municipality=municipality, voided_at=None, issued_on__year=year)
+        .values_list("violation")
+        .annotate(n=Count("pk"))
+        .values_list("violation", "n")
+    )
+    by_violation = list(cited)
+    out = {}
+    for s in sections:
+        ts = tops[s.anchor]
+        c = Counts()
+        if "licensing" in ts:
+            c.licenses = licenses
+        if {"kennel", "multiple_dog"} & set(ts):
+            c.kennel_licenses = kennels
+        kinds = {k for t in ts for k in CASES.get(t, ())}
+        if kinds:
+            c.open_cases = sum(open_cases.get(k, 0) for k in kinds)
+        number = s.number.removeprefix("§ ").strip()
+        c.citations = sum(n for v, n in by_violation if number and within(v.removeprefix("§ ").strip(), number))
+        out[s.anchor] = c
+    return out
+
+
+def assemble(municipality, text: Annotated, *, query: str = "", staff: bool = False, on: date) -> list[SectionView]:
+    """The sections to show (those the search matches, or all), each with its readings, rulings,
+    procedures and, for staff, its counts."""
+    pack = load_pack(municipality.rule_pack)
+    all_readings = readings.of(pack)
+    rulings = list(
+        Ruling.objects.filter(municipality=municipality, voided_at=None, ruled_on__lte=on).order_by("effective_on")
+    )
+    ruled_ids = {r.reading_id for r in rulings} | {rid for rid, _ in pack.recorded_rulings()}
+    fees = fee_schedule(municipality, text)
+    views = []
+    for s in text.sections:
+        paragraphs = [
+            ParagraphView(
+                p,
+                *words_html(p, query),
+                figures=[
+                    FigureView(text.figures[path], [a for k in text.figures[path].local for a in fees.get(k, [])])
+                    for path in p.provisions
+                ],
+                questions=[(q, text.questions.get(q, "")) for q in p.questions],
+            )
+            for p in s.paragraphs
+        ]
+        if query and not any(p.matched for p in paragraphs) and not (s.heading and query.lower() in s.heading.lower()):
+            continue
+        in_section = [r for r in all_readings if within(r.section, s.number)]
+        v = SectionView(
+            section=s,
+            paragraphs=paragraphs,
+            figures=[
+                FigureView(text.figures[path], [a for k in text.figures[path].local for a in fees.get(k, [])])
+                for path in s.provisions
+                if not s.paragraphs
+            ],
+            pending=[r for r in in_section if r.id not in ruled_ids],
+            rulings=[(r.section, ruled_words(r)) for r in rulings if within(r.section, s.number)]
+            + [
+                (
+                    r.section,
+                    f"{ruled.describe()} adopts {'the other reading' if ruled.reading == 'other' else 'this reading'}",
+                )
+                for r in in_section
+                for ruled in (r.provision.reading.ruled if r.provision.reading else [])
+            ],
+            procedures=[
+                (what, reverse(name, args=[municipality.slug]) if staff and name else None)
+                for t in _applied_by(s)
+                for what, name in PROCEDURES.get(t, ())
+            ],
+        )
+        views.append(v)
+    if staff:
+        counts = staff_counts(municipality, [v.section for v in views], on)
+        for v in views:
+            v.counts = counts[v.section.anchor]
+    return views
