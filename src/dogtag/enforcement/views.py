@@ -29,7 +29,7 @@ from dogtag.enforcement.models import (
     Requirement,
     today,
 )
-from dogtag.enforcement.steps import NEW, STEPS
+from dogtag.enforcement.steps import DESTRUCTIVE_STEPS, NEW, STEPS
 from dogtag.lib.forms import ScopedForm
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
@@ -217,7 +217,16 @@ def step(request, pk, name):
     form = _form(form_class, request, obj.municipality)
     if name == "impoundment-release":
         form.fit_to_law(actions.release_decision(obj, on=today()).value)
-    return action_page(request, form, action, obj, title=f"{title} — {obj}", done=lambda _: case_url(_case_id(obj)))
+    return action_page(
+        request,
+        form,
+        action,
+        obj,
+        title=f"{title} — {obj}",
+        done=lambda _: case_url(_case_id(obj)),
+        submit=DESTRUCTIVE_STEPS.get(name, "Save"),
+        destructive=name in DESTRUCTIVE_STEPS,
+    )
 
 
 # --- documents ------------------------------------------------------------------------------------

@@ -98,7 +98,8 @@ def license_void(request, pk):
         fields = form.void_fields() if license.payment else {"reason": form.cleaned_data["reason"]}
         if run_action(form, actions.void_license, license, acting_user=request.user, fields=fields):
             return redirect("license", pk=pk)
-    return render(request, "registry/form.html", {"form": form, "title": f"Void {license}"})
+    context = {"form": form, "title": f"Void {license}", "submit": "Void", "destructive": True}
+    return render(request, "registry/form.html", context)
 
 
 @login_required
@@ -189,6 +190,8 @@ def fee_void(request, pk):
         actions.void_fee,
         entry,
         title=f"Void {entry}",
+        submit="Void",
+        destructive=True,
         done=lambda e: reverse("fees", args=[e.municipality.slug]),
     )
 
