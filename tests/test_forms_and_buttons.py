@@ -122,3 +122,20 @@ class DestructiveButtonTests(BaseTestCase):
         form = self.client.get(reverse("vaccination-void", args=[self.vaccination.pk]))
         assert_destructive_styled(self, form.content.decode())
         self.assertContains(form, '<button type="submit" class="danger">Void</button>', html=True)
+
+
+def test_no_page_template_carries_an_inline_style():
+    """The Content-Security-Policy allows styles only from Dogtag's stylesheets: a `style`
+    attribute or element in a page is refused by the browser. PDFs (WeasyPrint) and emails, which
+    the policy does not govern, keep theirs."""
+    offenders = []
+    for path in TEMPLATES.rglob("templates/**/*.html"):
+        source = path.read_text()
+        printed = re.search(r'\{% extends "(documents|enforcement/pdf)/base\.html" %\}', source)
+        if printed or "/email/" in str(path) or "/pdf/" in str(path) or path.parent.name == "documents":
+            continue
+        if path.name == "hen_permit_pdf.html":
+            continue
+        if re.search(r"<style\b|\sstyle=", source):
+            offenders.append(str(path.relative_to(TEMPLATES)))
+    assert offenders == []
