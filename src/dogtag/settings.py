@@ -108,6 +108,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "dogtag.accounts.context_processors.memberships",
             ],
+            # A pack's quote as a person reads it, in every template (documents/templatetags/quoted.py).
+            "builtins": ["dogtag.documents.templatetags.quoted"],
         },
     },
 ]
