@@ -65,6 +65,8 @@ INSTALLED_APPS = [
     "dogtag.ops",
     "django_q",
     "dogtag.worker",
+    # Django's form templates, found through TEMPLATES so that templates/django/forms/ overrides them.
+    "django.forms",
 ]
 
 MIDDLEWARE = [
@@ -106,6 +108,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "dogtag.accounts.context_processors.memberships",
             ],
+            # A pack's quote as a person reads it, in every template (documents/templatetags/quoted.py).
+            "builtins": ["dogtag.documents.templatetags.quoted"],
         },
     },
 ]
@@ -239,6 +243,10 @@ LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/Chicago"
+# Forms render through TEMPLATES: templates/django/forms/ puts each field's error after its label and
+# input, where its aria-describedby points.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
+
 USE_I18N = False
 FORMAT_MODULE_PATH = ["dogtag.formats"]  # one date format on screen: March 1, 2027
 USE_TZ = True

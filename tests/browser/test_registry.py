@@ -17,6 +17,19 @@ def log_in(page, live_server, username):
     page.get_by_role("button", name="Log in").click()
 
 
+def watch_for_policy_violations(page):
+    """Every Content-Security-Policy violation the page reports, as the console logs it and as the
+    document's `securitypolicyviolation` event gives it (an inline style, a script, a frame)."""
+    violations = []
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    page.expose_function("reportPolicyViolation", lambda text: violations.append(text))
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', e => window.reportPolicyViolation("
+        "`${e.violatedDirective} ${e.sourceFile}:${e.lineNumber} ${e.sample}`))"
+    )
+    return violations
+
+
 def test_the_demo_clerk_registers_a_dog_with_a_rabies_certificate(page, live_server):
     call_command("demo", stdout=io.StringIO())
     log_in(page, live_server, "benton-clerk")
@@ -78,6 +91,9 @@ def test_search_works_from_the_keyboard(page, live_server):
 
 
 def test_new_person_opens_in_place_in_the_owner_picker_and_comes_back_chosen(page, live_server):
+    """Also: the form in place, its failed save and its save break no rule of the
+    Content-Security-Policy (issue 29)."""
+    violations = watch_for_policy_violations(page)
     call_command("demo", stdout=io.StringIO())
     log_in(page, live_server, "benton-clerk")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Village of Benton")
@@ -92,6 +108,8 @@ def test_new_person_opens_in_place_in_the_owner_picker_and_comes_back_chosen(pag
     new = page.get_by_role("group", name="New person")
     expect(new.get_by_label("Name", exact=True)).to_have_value("Quinn Newcomb")  # what was typed
     expect(new.get_by_label("Mailing address")).to_be_focused()  # the first field still to fill
+    new.get_by_role("button", name="Save the person").click()  # refused: the fields it lacks
+    expect(new.locator(".field-error").first).to_be_visible()
     new.get_by_label("Mailing address").fill("77 Larch Ln")
     new.get_by_label("City").fill("Benton")
     new.get_by_label("Postal code").press_sequentially("53803")
@@ -107,6 +125,7 @@ def test_new_person_opens_in_place_in_the_owner_picker_and_comes_back_chosen(pag
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Juniper")
     assert Animal.objects.get(name="Juniper").current_owners().get().person.street == "77 Larch Ln"
+    assert violations == []
 
 
 def test_new_premises_opens_in_place_on_the_hen_permit_form_and_comes_back_chosen(page, live_server):

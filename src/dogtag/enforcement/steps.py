@@ -229,3 +229,6 @@ STEPS = {
     "citation-cure": ("citations", Citation, forms.CureForm, actions.record_cure, "Violation cured"),
     "citation-void": ("citations", Citation, forms.ReasonForm, actions.void_citation, "Void the citation"),
 }
+
+# Steps that undo a record (its submit button is labelled so and styled apart from the others).
+DESTRUCTIVE_STEPS = {"citation-void": "Void"}

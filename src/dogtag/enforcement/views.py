@@ -30,7 +30,7 @@ from dogtag.enforcement.models import (
     today,
 )
 from dogtag.enforcement.paying import how_to_pay
-from dogtag.enforcement.steps import NEW, STEPS
+from dogtag.enforcement.steps import DESTRUCTIVE_STEPS, NEW, STEPS
 from dogtag.lib.forms import ScopedForm
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
@@ -219,7 +219,16 @@ def step(request, pk, name):
     form = _form(form_class, request, obj.municipality)
     if name == "impoundment-release":
         form.fit_to_law(actions.release_decision(obj, on=today()).value)
-    return action_page(request, form, action, obj, title=f"{title} — {obj}", done=lambda _: case_url(_case_id(obj)))
+    return action_page(
+        request,
+        form,
+        action,
+        obj,
+        title=f"{title} — {obj}",
+        done=lambda _: case_url(_case_id(obj)),
+        submit=DESTRUCTIVE_STEPS.get(name, "Save"),
+        destructive=name in DESTRUCTIVE_STEPS,
+    )
 
 
 # --- documents ------------------------------------------------------------------------------------

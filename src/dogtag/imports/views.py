@@ -14,14 +14,17 @@ from dogtag.imports.files import ENCODINGS
 from dogtag.imports.models import ImportRun
 from dogtag.imports.rolls import COLUMNS, SHOWN, Mapping, RollError
 from dogtag.lib.tables import exports
+from dogtag.lib.uploads import UploadField
 from dogtag.lib.web import municipality_for, posted
 
 RUNS_PAGE = 20
 
 
 class UploadForm(forms.Form):
-    roll = forms.FileField(label="Roll (CSV or Excel .xlsx)")
-    mapping = forms.FileField(label="Column mapping (YAML), for another layout", required=False)
+    roll = UploadField(label="Roll (CSV or Excel .xlsx)", limit="DOGTAG_IMPORT_MAX_BYTES")
+    mapping = UploadField(
+        limit="DOGTAG_IMPORT_MAX_BYTES", label="Column mapping (YAML), for another layout", required=False
+    )
     encoding = forms.ChoiceField(
         label="The CSV file's encoding",
         choices=[("", "Find it from the file"), *ENCODINGS.items()],

@@ -5,6 +5,7 @@ decode as the PNG or JPEG its first bytes claim (Pillow). A file that merely sta
 
 import io
 
+from django import forms
 from django.conf import settings
 from PIL import Image, UnidentifiedImageError
 from pypdf import PdfReader
@@ -13,6 +14,19 @@ from pypdf.errors import PyPdfError
 KINDS = {b"%PDF-": ".pdf", b"\xff\xd8\xff": ".jpg", b"\x89PNG\r\n\x1a\n": ".png"}
 WANTED = "Upload a photo (JPEG or PNG) or a PDF."
 IMAGE_FORMATS = {".jpg": "JPEG", ".png": "PNG"}
+
+
+class UploadField(forms.FileField):
+    """A file field whose input carries the largest size accepted (`data-max-bytes`): forms.js
+    refuses a larger file before it is sent, with the page's error summary and the field's error,
+    rather than the bare "too large" page the server can only answer once the body is over its limit."""
+
+    def __init__(self, *args, limit="DOGTAG_UPLOAD_MAX_BYTES", **kwargs):
+        self.limit = limit  # the setting that holds the limit, read when the page is drawn
+        super().__init__(*args, **kwargs)
+
+    def widget_attrs(self, widget):
+        return {**super().widget_attrs(widget), "data-max-bytes": getattr(settings, self.limit)}
 
 
 def check(upload) -> tuple[str | None, str]:

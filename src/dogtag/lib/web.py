@@ -30,13 +30,16 @@ def municipality_for(request, slug, roles=ANY_ROLE):
     return municipality_for_user(request.user, slug, roles)
 
 
-def action_page(request, form, action, *args, title, done, **kwargs):
-    """A form page whose POST calls `action`; on success, redirect to `done(result)`."""
+def action_page(request, form, action, *args, title, done, submit="Save", destructive=False, **kwargs):
+    """A form page whose POST calls `action`; on success, redirect to `done(result)`. `submit` labels
+    its button; `destructive` (void, revoke, refund, deactivate) styles it apart."""
     if request.method == "POST" and form.is_valid():
         result = run_action(form, action, *args, acting_user=request.user, **kwargs)
         if result:
             return redirect(done(result))
-    return render(request, "registry/form.html", {"form": form, "title": title})
+    return render(
+        request, "registry/form.html", {"form": form, "title": title, "submit": submit, "destructive": destructive}
+    )
 
 
 def to(name, pk=None):

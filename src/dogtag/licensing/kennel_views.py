@@ -132,6 +132,8 @@ def kennel_void(request, pk):
         kennel_licenses.void_kennel_license,
         kennel,
         title=f"Void {kennel}",
+        submit="Void",
+        destructive=True,
         done=to("kennel", pk),
     )
 

@@ -130,6 +130,8 @@ def revoke(request, pk):
         license,
         title=f"Revoke multiple-dog license {license.serial} ({multiple_dogs.section_of(license.municipality)})",
         done=to("multiple-dog-license", pk),
+        submit="Revoke",
+        destructive=True,
     )
 
 

@@ -56,9 +56,57 @@ NOTICE_COLUMNS = (
 
 def notice_insert(municipality, license_year: int, on: date, run_id: int, created_at) -> tuple[str, list]:
     """The INSERT ... SELECT of a run's notices (start_renewal_run executes it), set-based: the
-    animals due a notice joined to their current owner (the latest ownership begun, as
-    `candidates` picks it: one with no later one, a join rather than a lookup per animal) and to that
-    owner for `emailed` (wants_email), numbered in printed order (name, then id)."""
+    rows of `_due_notices`, numbered in printed order (name, then id)."""
+    q = connection.ops.quote_name
+    due, params, emailed = _due_notices(municipality, license_year, on)
+    sql = (
+        f"INSERT INTO {q(RenewalNotice._meta.db_table)} ({', '.join(q(c) for c in NOTICE_COLUMNS)}) "
+        f"SELECT %s, c.c_id, %s, o.o_person, %s, {emailed}, %s, "
+        f"ROW_NUMBER() OVER (ORDER BY c.c_name, c.c_id) {due}"
+    )
+    created = connection.ops.adapt_datetimefield_value(created_at)
+    return sql, [municipality.pk, license_year, created, run_id, *params]
+
+
+class NoticePreview:
+    """Who a run started on `on` would notify, before it is started: the count by channel and the
+    rows in printed order, read a page at a time (a sequence Django's Paginator slices: each slice
+    one LIMIT ... OFFSET of the run's own query, so the preview and the run cannot disagree)."""
+
+    def __init__(self, municipality, license_year: int, on: date):
+        self.due, self.params, self.emailed = _due_notices(municipality, license_year, on)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT COUNT(*), COALESCE(SUM(CASE WHEN {self.emailed} THEN 1 ELSE 0 END), 0) {self.due}",
+                self.params,
+            )
+            self.total, self.by_email = (int(n) for n in cursor.fetchone())
+        self.by_paper = self.total - self.by_email
+
+    def __len__(self):
+        return self.total
+
+    def count(self):
+        return self.total
+
+    def __getitem__(self, page: slice):
+        q = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT c.c_name, p.{q('name')}, p.{q('street')}, CASE WHEN {self.emailed} THEN 1 ELSE 0 END "
+                f"{self.due} ORDER BY c.c_name, c.c_id LIMIT %s OFFSET %s",
+                [*self.params, page.stop - page.start, page.start],
+            )
+            return [
+                {"animal": animal, "owner": owner, "address": street, "by_email": bool(by_email)}
+                for animal, owner, street, by_email in cursor.fetchall()
+            ]
+
+
+def _due_notices(municipality, license_year: int, on: date) -> tuple[str, list, str]:
+    """FROM ... JOIN ... of the animals due a notice (`c`) joined to their current owner (`o`, `p`:
+    the latest ownership begun, one with no later one, a join rather than a lookup per animal), its
+    parameters, and the SQL of `emailed` (wants_email)."""
     q = connection.ops.quote_name
 
     def licensed(year):
@@ -93,17 +141,13 @@ def notice_insert(municipality, license_year: int, on: date, run_id: int, create
     owners_sql, owners_params = owners.query.sql_with_params()
     person = q(db_table(Person))
     opt_out = related_model(Person, "reminder_opt_out")
-    sql = (
-        f"INSERT INTO {q(RenewalNotice._meta.db_table)} ({', '.join(q(c) for c in NOTICE_COLUMNS)}) "
-        f"SELECT %s, c.c_id, %s, o.o_person, %s, (p.{q('email')} <> '' AND r.{q('id')} IS NULL), %s, "
-        "ROW_NUMBER() OVER (ORDER BY c.c_name, c.c_id) "
+    joined = (
         f"FROM ({due_sql}) c "
         f"JOIN ({owners_sql}) o ON o.o_animal = c.c_id "
         f"JOIN {person} p ON p.{q('id')} = o.o_person "
         f"LEFT JOIN {q(db_table(opt_out))} r ON r.{q(column(opt_out, 'person'))} = p.{q('id')}"
     )
-    created = connection.ops.adapt_datetimefield_value(created_at)
-    return sql, [municipality.pk, license_year, created, run_id, *due_params, *owners_params]
+    return joined, [*due_params, *owners_params], f"(p.{q('email')} <> '' AND r.{q('id')} IS NULL)"
 
 
 def wants_email(person) -> bool:

@@ -19,6 +19,7 @@ urlpatterns = [
     path("m/<slug:slug>/tags/<int:year>/roll.pdf", views.tag_roll, name="tag-roll"),
     path("m/<slug:slug>/unlicensed/", views.unlicensed, name="unlicensed"),
     path("m/<slug:slug>/renewals/", views.renewals, name="renewals"),
+    path("m/<slug:slug>/renewals/preview/", views.renewals_preview, name="renewals-preview"),
     path("renewal-runs/<int:pk>/notices.pdf", views.renewal_batch, name="renewal-batch"),
     path("renewal-parts/<int:pk>/notices.pdf", views.renewal_part, name="renewal-part"),
     path("reminder-letters/<int:pk>/letters.pdf", views.reminder_letters, name="reminder-letters"),

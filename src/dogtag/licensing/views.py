@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.storage import default_storage
+from django.core.paginator import Paginator
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
@@ -14,6 +15,7 @@ from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action
 from dogtag.licensing import actions, forms, law, tables
+from dogtag.licensing import renewals as renewals_query
 from dogtag.licensing.charges import CHARGES, charge_on
 from dogtag.licensing.counter_page import animal_and_stock
 from dogtag.licensing.models import (
@@ -99,7 +101,8 @@ def license_void(request, pk):
         fields = form.void_fields() if license.payment else {"reason": form.cleaned_data["reason"]}
         if run_action(form, actions.void_license, license, acting_user=request.user, fields=fields):
             return redirect("license", pk=pk)
-    return render(request, "registry/form.html", {"form": form, "title": f"Void {license}"})
+    context = {"form": form, "title": f"Void {license}", "submit": "Void", "destructive": True}
+    return render(request, "registry/form.html", context)
 
 
 @login_required
@@ -190,6 +193,8 @@ def fee_void(request, pk):
         actions.void_fee,
         entry,
         title=f"Void {entry}",
+        submit="Void",
+        destructive=True,
         done=lambda e: reverse("fees", args=[e.municipality.slug]),
     )
 
@@ -277,6 +282,21 @@ def renewals(request, slug, report):
         "licensing/renewals.html",
         {"municipality": municipality, "runs": runs, "year": year, "busy": busy, "letters": letters},
     )
+
+
+PREVIEW_PAGE = 25
+
+
+@login_required
+def renewals_preview(request, slug):
+    """Who the run would notify, counted by channel and listed a page at a time, before the clerk
+    confirms it (the run itself commits the same rows and leaves the printing to the worker)."""
+    municipality = municipality_for(request, slug, actions.CLERKS)
+    year = license_year_of(law.pack_of(municipality), today()) + 1
+    preview = renewals_query.NoticePreview(municipality, year, today())
+    rows = Paginator(preview, PREVIEW_PAGE).get_page(request.GET.get("page"))
+    context = {"municipality": municipality, "year": year, "preview": preview, "rows": rows}
+    return render(request, "licensing/renewals_preview.html", context)
 
 
 def _stored_pdf(name: str, filename: str):

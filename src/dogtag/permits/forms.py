@@ -1,6 +1,7 @@
 from django import forms
 
 from dogtag.lib.forms import DateInput, Form, ScopedForm
+from dogtag.lib.uploads import UploadField
 from dogtag.licensing import payment_fields
 from dogtag.licensing.models import Payment
 from dogtag.permits.models import HenPermit
@@ -35,7 +36,7 @@ class HenPermitForm(PaymentFields, ScopedForm):
         label="Signed (a tenant's: countersigned) by all owners of record", required=False
     )
     premises_registration = forms.CharField(label="Livestock Premises Registration number", required=False)
-    site_plan = forms.FileField(required=False, help_text="a PDF or a photo (JPEG or PNG)")
+    site_plan = UploadField(required=False, help_text="a PDF or a photo (JPEG or PNG)")
     hens = forms.IntegerField(min_value=0)
     roosters = forms.IntegerField(min_value=0, initial=0)
     renewal_of = forms.ModelChoiceField(HenPermit.objects.filter(status=HenPermit.Status.ISSUED), required=False)

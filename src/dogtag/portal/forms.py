@@ -2,6 +2,7 @@ from django import forms
 
 from dogtag.lib.contact_fields import PhoneField, ZipCodeField
 from dogtag.lib.forms import DateInput, Form
+from dogtag.lib.uploads import UploadField
 from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.portal.models import MunicipalityContact
 from dogtag.portal.quote import held_documents, licensed_species
@@ -79,10 +80,10 @@ class ApplicationForm(Form):
     veterinarian_name = forms.CharField(label="Veterinarian's name", max_length=200)
     veterinarian_address = forms.CharField(label="Veterinarian's address", max_length=300)
     veterinarian_phone = PhoneField(label="Veterinarian's phone")
-    rabies_certificate_file = forms.FileField(
+    rabies_certificate_file = UploadField(
         label="Photo or PDF of the rabies certificate", required=False, help_text="JPEG, PNG or PDF, up to 5 MB."
     )
-    altered_evidence_file = forms.FileField(
+    altered_evidence_file = UploadField(
         label="Photo or PDF showing the dog is spayed or neutered (only if it is)",
         required=False,
         help_text="For example the veterinarian's record. JPEG, PNG or PDF, up to 5 MB.",

@@ -2,6 +2,7 @@ from django import forms
 
 from dogtag.lib.contact_fields import PhoneField, ZipCodeField
 from dogtag.lib.forms import ActionForm, DateInput, Form
+from dogtag.lib.uploads import UploadField
 from dogtag.registry.actions import ANIMAL_FIELDS, PERSON_FIELDS, PREMISES_FIELDS, VACCINATION_FIELDS
 from dogtag.registry.models import Animal, Ownership, Person, Premises, RabiesVaccination, Ruling
 from dogtag.registry.pickers import with_pickers
@@ -116,7 +117,7 @@ class TransferForm(Form):
 
 
 class SealForm(Form):
-    seal = forms.FileField(label="The seal (a PNG or JPEG image)")
+    seal = UploadField(label="The seal (a PNG or JPEG image)")
 
 
 class RulingForm(Form):

@@ -260,7 +260,14 @@ def vaccination_void(request, pk):
     vaccination = get_for_user(request.user, RabiesVaccination.objects, pk, actions.CERTIFIERS)
     form = forms.VoidForm(posted(request))
     return action_page(
-        request, form, actions.void_vaccination, vaccination, title=f"Void {vaccination}", done=to("vaccination", pk)
+        request,
+        form,
+        actions.void_vaccination,
+        vaccination,
+        title=f"Void {vaccination}",
+        done=to("vaccination", pk),
+        submit="Void",
+        destructive=True,
     )
 
 
@@ -390,5 +397,7 @@ def ruling_void(request, pk):
         actions.void_ruling,
         ruling,
         title=f"Void the ruling: {ruling}",
+        submit="Void",
+        destructive=True,
         done=lambda r: f"{reverse('readings', args=[r.municipality.slug])}#ruling-{r.pk}",
     )

@@ -62,3 +62,57 @@ function reachableTables() {
 document.addEventListener("DOMContentLoaded", reachableTables);
 document.addEventListener("htmx:afterSettle", reachableTables);
 window.addEventListener("resize", reachableTables);
+// A file larger than its field accepts (`data-max-bytes`, lib/uploads.py UploadField) is refused
+// before it is sent: the server would refuse the whole request unread (lib/body_limit.py) and could
+// not draw the form again. The page gets the forms' error summary, linked and focused, and the
+// field its error after the input, named by aria-describedby; nothing is sent, so nothing is stored.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  const problems = [];
+  for (const input of form.querySelectorAll("input[type=file][data-max-bytes]")) {
+    const limit = Number(input.dataset.maxBytes);
+    const file = [...input.files].find((f) => f.size > limit);
+    const previous = document.getElementById(`${input.id}_error`);
+    if (previous && previous.dataset.sizeCheck) previous.remove();
+    if (!file) continue;
+    const message = `The file is ${(file.size / 1e6).toFixed(1)} MB; the largest accepted is ${Math.round(limit / 1e6)} MB.`;
+    const error = document.createElement("span");
+    error.className = "field-error";
+    error.id = `${input.id}_error`;
+    error.dataset.sizeCheck = "1";
+    error.textContent = message;
+    if (previous) previous.replaceWith(error); else input.after(error);
+    input.setAttribute("aria-invalid", "true");
+    const described = (input.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== error.id);
+    input.setAttribute("aria-describedby", [...described, error.id].join(" "));
+    const label = document.querySelector(`label[for="${input.id}"]`);
+    problems.push([input.id, `${label ? label.textContent.trim() : input.name}: ${message}`]);
+  }
+  if (!problems.length) return;
+  event.preventDefault();
+  const summary = document.createElement("div");
+  summary.className = "error-summary";
+  summary.setAttribute("role", "alert");
+  summary.tabIndex = -1;
+  summary.setAttribute("aria-labelledby", "error-summary-h");
+  const heading = document.createElement("h2");
+  heading.id = "error-summary-h";
+  heading.textContent = problems.length === 1 ? "There is a problem" : "There are problems";
+  const list = document.createElement("ul");
+  for (const [id, text] of problems) {
+    const link = document.createElement("a");
+    link.href = `#${id}`;
+    link.textContent = text;
+    list.append(document.createElement("li"));
+    list.lastChild.append(link);
+  }
+  summary.append(heading, list);
+  const existing = document.querySelector(".error-summary");
+  if (existing) existing.replaceWith(summary);
+  else {
+    const title = document.querySelector("main h1");
+    if (title) title.after(summary); else document.querySelector("main").prepend(summary);
+  }
+  summary.focus();
+  summary.scrollIntoView({ block: "start" });
+});
