@@ -42,7 +42,9 @@ def test_a_resident_reports_her_dog_lost_and_then_found_on_a_phone(page, live_se
     page.get_by_label("Anything the office should know").fill("Ran off near the park")
     page.get_by_role("button", name="Send").click()
     expect(page.get_by_text("On record as: reported lost")).to_be_visible()
-    expect(page.locator(".reports li", has_text=f"Reported lost on {today:%B} {today.day}, {today.year}")).to_be_visible()
+    expect(
+        page.locator(".reports li", has_text=f"Reported lost on {today:%B} {today.day}, {today.year}")
+    ).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
     pet_page = page.url
 
