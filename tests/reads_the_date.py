@@ -14,6 +14,7 @@ MODULES = frozenset(
         "tests/browser/test_dangerous_dog.py",
         "tests/browser/test_days.py",
         "tests/browser/test_found_card.py",
+        "tests/browser/test_keyboard.py",
         "tests/browser/test_portal.py",
         # Online payments: a notification's signature is stamped with the clock and checked against
         # it (tests/payments/support.py `stripe_signature`), the retry sweep runs minutes after now,
