@@ -18,6 +18,7 @@ MODULES = frozenset(
         "tests/browser/test_owner_report.py",
         "tests/browser/test_ordinance.py",  # the staff's counts are of the license year of today
         "tests/browser/test_phone_layout.py",  # the animal-control records counted back from today
+        "tests/browser/test_keyboard.py",
         "tests/browser/test_portal.py",
         # Online payments: a notification's signature is stamped with the clock and checked against
         # it (tests/payments/support.py `stripe_signature`), the retry sweep runs minutes after now,

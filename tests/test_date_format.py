@@ -12,7 +12,7 @@ from dogtag.registry.models import Municipality
 from tests.accounts import test_isolation as iso
 from tests.base import BaseTestCase
 from tests.enforcement.fixtures import benton_cases
-from tests.licensing.base import benton_license, benton_renewal_run, benton_replacement_tag
+from tests.licensing.base import benton_license, benton_reminder_letters, benton_renewal_run, benton_replacement_tag
 from tests.licensing.kennel_fixtures import benton_multiple_dog_and_kennel
 from tests.permits.fixtures import benton_permits
 from tests.portal.fixtures import benton_application
@@ -52,6 +52,7 @@ class DateFormatTests(BaseTestCase):
         cls.fee, cls.license = benton_license(cls)
         cls.tag = benton_replacement_tag(cls)
         cls.renewal_run = benton_renewal_run(cls)
+        benton_reminder_letters(cls)
         cls.tag_return_list = store_tag_return_list(municipality=cls.benton, license_year=2026, on=date(2026, 12, 31))
         benton_cases(cls)
         benton_multiple_dog_and_kennel(cls)
