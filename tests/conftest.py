@@ -21,7 +21,8 @@ def _allow_audit_truncate(sender, connection, **kwargs):
 def _travel_to_the_test_instant(config):
     """DOGTAG_TEST_NOW (an ISO instant with its offset, e.g. 2027-01-01T03:00:00+00:00) starts the
     whole run's clock there, ticking, so the tests that read the date can be run on a Sunday, a
-    holiday or New Year's Eve in Chicago whatever day it really is (.ci/run does so)."""
+    holiday or New Year's Eve in Chicago whatever day it really is; bin/test-days gives every instant
+    at once with `--at` instead (tests/instants.py)."""
     value = os.environ.get("DOGTAG_TEST_NOW", "").strip()
     if not value:
         return

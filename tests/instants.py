@@ -2,8 +2,8 @@
 runs once at every instant given, in one pytest session, so the database, the URLconf and Chromium
 are set up once rather than once per instant (bin/test-days). A test function is parametrised by
 the instant and starts there; a Django test class is collected once per instant as a subclass whose
-class set-up (setUpTestData included) and every test start there. The clock ticks from the instant,
-as it does on the day."""
+clock starts there in its class set-up (before setUpTestData) and ticks on through its tests. A
+class or test that freezes its own date (tests/base.py `on`) still runs at that date, inside."""
 
 from __future__ import annotations
 
@@ -81,13 +81,7 @@ def _at(cls: type[unittest.TestCase], instant: datetime) -> type[unittest.TestCa
         sub.addClassCleanup(clock.stop)  # the first cleanup added is the last run
         super(subclass, sub).setUpClass()
 
-    def setUp(self):
-        clock = _travel(instant)
-        clock.start()
-        self.addCleanup(clock.stop)
-        super(subclass, self).setUp()
-
-    subclass = type(name, (cls,), {"setUpClass": setUpClass, "setUp": setUp, "__module__": cls.__module__})
+    subclass = type(name, (cls,), {"setUpClass": setUpClass, "__module__": cls.__module__})
     subclass.__qualname__ = name
     return subclass
 
