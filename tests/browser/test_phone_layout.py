@@ -11,18 +11,23 @@ from tests.enforcement.fixtures import benton_cases
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # Each word of the page's visible text (split where a browser may break a line: spaces, hyphens,
-# dashes, slashes) whose boxes lie on more than one line, and the page's width against the window's.
+# dashes, slashes) whose first and last letters lie on different lines.
 BROKEN_WORDS = """() => {
+  const line = (node, i) => {
+    const range = document.createRange();
+    range.setStart(node, i);
+    range.setEnd(node, i + 1);
+    const rects = [...range.getClientRects()].filter(r => r.width > 0);
+    return rects.length ? rects[0].top : null;
+  };
   const broken = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const node = walker.currentNode;
-    for (const m of node.textContent.matchAll(/[^\\s\\-\\u2010-\\u2015\\/]+/g)) {
-      const range = document.createRange();
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-      if (lines.size > 1) broken.push(m[0]);
+    if (node.parentElement.closest("select, script, style")) continue;
+    for (const m of node.textContent.matchAll(/[^\\s\\-\\u2010-\\u2015\\/]{2,}/g)) {
+      const first = line(node, m.index), last = line(node, m.index + m[0].length - 1);
+      if (first !== null && last !== null && Math.abs(first - last) > 4) broken.push(m[0]);
     }
   }
   return broken;
