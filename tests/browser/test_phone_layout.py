@@ -10,24 +10,18 @@ from tests.enforcement.fixtures import benton_cases
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# Each word of the page's visible text (split where a browser may break a line: spaces, hyphens,
-# dashes, slashes) whose first and last letters lie on different lines.
+# Each table cell narrower than its longest word (measured in the cell's own font), which the
+# browser could only have fitted by breaking the word across lines.
 BROKEN_WORDS = """() => {
-  const line = (node, i) => {
-    const range = document.createRange();
-    range.setStart(node, i);
-    range.setEnd(node, i + 1);
-    const rects = [...range.getClientRects()].filter(r => r.width > 0);
-    return rects.length ? rects[0].top : null;
-  };
+  const context = document.createElement("canvas").getContext("2d");
   const broken = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    if (node.parentElement.closest("select, script, style")) continue;
-    for (const m of node.textContent.matchAll(/[^\\s\\-\\u2010-\\u2015\\/]{2,}/g)) {
-      const first = line(node, m.index), last = line(node, m.index + m[0].length - 1);
-      if (first !== null && last !== null && Math.abs(first - last) > 4) broken.push(m[0]);
+  for (const cell of document.querySelectorAll("main td, main th")) {
+    const style = getComputedStyle(cell);
+    if (style.display === "none" || !cell.offsetParent) continue;
+    context.font = style.font;
+    const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    for (const word of cell.innerText.split(/[\\s\\-\\u2010-\\u2015\\/]+/)) {
+      if (word && context.measureText(word).width > room + 1) broken.push(word);
     }
   }
   return broken;
