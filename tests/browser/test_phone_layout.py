@@ -10,19 +10,23 @@ from tests.enforcement.fixtures import benton_cases
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# Each word of the page's visible text (split where a browser may break a line: spaces, hyphens,
-# dashes, slashes) whose boxes lie on more than one line, and the page's width against the window's.
+# Each table cell narrower than its longest word (each measured in its own font), which the
+# browser could only have fitted by breaking the word across lines.
 BROKEN_WORDS = """() => {
+  const context = document.createElement("canvas").getContext("2d");
   const broken = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    for (const m of node.textContent.matchAll(/[^\\s\\-\\u2010-\\u2015\\/]+/g)) {
-      const range = document.createRange();
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-      if (lines.size > 1) broken.push(m[0]);
+  for (const cell of document.querySelectorAll("main td, main th")) {
+    const style = getComputedStyle(cell);
+    if (style.display === "none" || !cell.offsetParent) continue;
+    const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const parent = walker.currentNode.parentElement;
+      if (!parent.getClientRects().length) continue;  // in a closed "why?"
+      context.font = getComputedStyle(parent).font;  // each text in its own font
+      for (const word of walker.currentNode.textContent.split(/[\\s\\-\\u2010-\\u2015\\/]+/)) {
+        if (word && context.measureText(word).width > room + 1) broken.push(word);
+      }
     }
   }
   return broken;

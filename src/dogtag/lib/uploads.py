@@ -16,17 +16,25 @@ WANTED = "Upload a photo (JPEG or PNG) or a PDF."
 IMAGE_FORMATS = {".jpg": "JPEG", ".png": "PNG"}
 
 
+class UploadInput(forms.ClearableFileInput):
+    """A file input carrying the largest size accepted (`data-max-bytes`), read from the settings
+    each time the page is drawn."""
+
+    def __init__(self, attrs=None, *, limit="DOGTAG_UPLOAD_MAX_BYTES"):
+        self.limit = limit  # the name of the setting that holds the limit
+        super().__init__(attrs)
+
+    def get_context(self, name, value, attrs):
+        return super().get_context(name, value, {**(attrs or {}), "data-max-bytes": getattr(settings, self.limit)})
+
+
 class UploadField(forms.FileField):
-    """A file field whose input carries the largest size accepted (`data-max-bytes`): forms.js
-    refuses a larger file before it is sent, with the page's error summary and the field's error,
-    rather than the bare "too large" page the server can only answer once the body is over its limit."""
+    """A file field whose input says the largest size accepted: forms.js refuses a larger file
+    before it is sent, with the page's error summary and the field's error, rather than the bare
+    "too large" page the server can only answer once the body is over its limit."""
 
     def __init__(self, *args, limit="DOGTAG_UPLOAD_MAX_BYTES", **kwargs):
-        self.limit = limit  # the setting that holds the limit, read when the page is drawn
-        super().__init__(*args, **kwargs)
-
-    def widget_attrs(self, widget):
-        return {**super().widget_attrs(widget), "data-max-bytes": getattr(settings, self.limit)}
+        super().__init__(*args, widget=UploadInput(limit=limit), **kwargs)
 
 
 def check(upload) -> tuple[str | None, str]:

@@ -73,8 +73,10 @@ document.addEventListener("submit", (event) => {
     const limit = Number(input.dataset.maxBytes);
     const file = [...input.files].find((f) => f.size > limit);
     const previous = document.getElementById(`${input.id}_error`);
-    if (previous && previous.dataset.sizeCheck) previous.remove();
-    if (!file) continue;
+    if (!file) {
+      if (previous && previous.dataset.sizeCheck) previous.remove();
+      continue;
+    }
     const message = `The file is ${(file.size / 1e6).toFixed(1)} MB; the largest accepted is ${Math.round(limit / 1e6)} MB.`;
     const error = document.createElement("span");
     error.className = "field-error";
