@@ -22,7 +22,8 @@ BROKEN_WORDS = """() => {
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     while (walker.nextNode()) {
       const parent = walker.currentNode.parentElement;
-      if (!parent.getClientRects().length) continue;  // in a closed "why?"
+      // a closed "why?", or an open one, which opens over the page
+      if (!parent.getClientRects().length || parent.closest("details > :not(summary)")) continue;
       context.font = getComputedStyle(parent).font;  // each text in its own font
       for (const word of walker.currentNode.textContent.split(/[\\s\\-\\u2010-\\u2015\\/]+/)) {
         if (word && context.measureText(word).width > room + 1) broken.push(word);
