@@ -17,7 +17,6 @@ MODULES = frozenset(
         "tests/browser/test_pay_online.py",  # a renewal for next year; a citation three days old
         "tests/browser/test_owner_report.py",
         "tests/browser/test_ordinance.py",  # the staff's counts are of the license year of today
-        "tests/browser/test_phone_layout.py",  # the animal-control records counted back from today
         "tests/browser/test_keyboard.py",
         "tests/browser/test_portal.py",
         # Online payments: a notification's signature is stamped with the clock and checked against

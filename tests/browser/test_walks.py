@@ -28,6 +28,13 @@ MENUS = ", ".join(f"{where} a[href]" for where in ("header", "nav", ".actions", 
 # The JavaScript of a walk's checks on one page: sideways overflow (a phone must not scroll
 # sideways; a table may scroll inside its own box) and the way home.
 OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+# The element that reaches furthest right, for the report of a page that scrolls sideways.
+WIDEST = """() => { let w = null, r = 0;
+  for (const e of document.querySelectorAll('main *')) {
+    const right = e.getBoundingClientRect().right;
+    if (right > r) { r = right; w = e; }
+  }
+  return w ? `${w.tagName.toLowerCase()}.${w.className} (${w.textContent.trim().slice(0, 60)})` : ""; }"""
 WAY_HOME = """(homes) => [...document.querySelectorAll('a[href]')]
     .some(a => homes.includes(new URL(a.href, location.href).pathname))"""
 
@@ -100,7 +107,8 @@ class Walk:
     def check(self, role, page, homes):
         page.wait_for_load_state("load")
         if self.width == "390" and (over := page.evaluate(OVERFLOW)) > 0:
-            self.problems.append(f"{role}: {page.url} scrolls sideways by {over} px at 390 px")
+            widest = page.evaluate(WIDEST)
+            self.problems.append(f"{role}: {page.url} scrolls sideways by {over} px at 390 px: {widest}")
         if not page.evaluate(WAY_HOME, homes):
             self.problems.append(f"{role}: {page.url} has no way back (no link to {' or '.join(homes)})")
         self.axe.check(page)

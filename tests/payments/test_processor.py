@@ -19,9 +19,9 @@ from tests.payments.support import paid_session, stripe_event, stripe_signature
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Test card processor</title></head>
 <body style="font-family: sans-serif; max-width: 30rem; margin: 2rem auto; padding: 0 1rem">
-<h1>Test card processor</h1><p>{municipality}: <strong>${amount}</strong></p>
+<main><h1>Test card processor</h1><p>{municipality}: <strong>${amount}</strong></p>
 <p>This page stands in for the processor's own checkout page in tests.</p>
-<form method="post"><button type="submit">Pay ${amount}</button></form></body></html>"""
+<form method="post"><button type="submit">Pay ${amount}</button></form></main></body></html>"""
 
 
 @csrf_exempt
