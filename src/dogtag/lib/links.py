@@ -6,6 +6,8 @@ from django.core import signing
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from dogtag.lib import short_codes
+
 RENEWAL_SALT = "dogtag.portal.renewal"
 UNSUBSCRIBE_SALT = "dogtag.portal.unsubscribe"
 CONFIRM_SALT = "dogtag.portal.confirm-email"
@@ -73,8 +75,6 @@ def confirmation_url(application) -> str:
 # short form a person can type from paper (the citation's number and ten characters of a keyed
 # hash, in Crockford's base 32: no I, L, O or U to misread, case and dashes ignored).
 CITATION_SALT = "dogtag.payments.citation"
-_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-_MISREAD = str.maketrans({"O": "0", "I": "1", "L": "1"})
 SHORT_CHECK_LENGTH = 10
 
 
@@ -92,7 +92,7 @@ def read_citation_pay_token(token: str) -> int | None:
 def _short_check(citation_id: int) -> str:
     digest = salted_hmac(CITATION_SALT + ".short", str(citation_id), algorithm="sha256").digest()
     number = int.from_bytes(digest[:8])
-    return "".join(_CROCKFORD[(number >> (5 * i)) & 31] for i in range(SHORT_CHECK_LENGTH))
+    return "".join(short_codes.ALPHABET[(number >> (5 * i)) & 31] for i in range(SHORT_CHECK_LENGTH))
 
 
 def citation_short_code(citation_id: int) -> str:
@@ -104,7 +104,7 @@ def read_citation_short_code(code: str) -> int | None:
     """The citation a typed short code names, or None; forgiving of case, dashes, spaces and
     the letters a reader takes for digits."""
     number, _, check = code.strip().partition("-")
-    check = check.upper().replace("-", "").replace(" ", "").translate(_MISREAD)
+    check = short_codes.typed(check)
     if not number.isdigit() or len(check) != SHORT_CHECK_LENGTH:
         return None
     return int(number) if constant_time_compare(check, _short_check(int(number))) else None
