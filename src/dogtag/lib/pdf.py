@@ -2,7 +2,12 @@
 documents/base.html, which sets the page size, margins and the municipality's header. A
 document printed by the thousand (the batch renewal notices, licensing/renewal_notice_pdf.py)
 is drawn with ReportLab instead, in the same font: `drawing_fonts` embeds DejaVu Sans, the
-documents' font, so any name prints (fonts-dejavu-core, as in the Dockerfile)."""
+documents' font, so any name prints (fonts-dejavu-core, as in the Dockerfile).
+
+Every document is a tagged PDF a screen reader can read (PDF/UA-1, ISO 14289-1): WeasyPrint tags
+the HTML's structure (headings, tables and their headers, an image's alt text), takes the title
+from <title> and the language from <html lang>; the drawn notices are tagged as they are drawn
+(lib/tagged_drawing.py)."""
 
 import gc
 from functools import cache
@@ -16,8 +21,11 @@ FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONTS = {"DejaVuSans": "DejaVuSans.ttf", "DejaVuSans-Bold": "DejaVuSans-Bold.ttf"}
 
 
+PDF_VARIANT = "pdf/ua-1"
+
+
 def render_pdf(template: str, context: dict) -> bytes:
-    return HTML(string=render_to_string(template, context)).write_pdf()
+    return HTML(string=render_to_string(template, context)).write_pdf(pdf_variant=PDF_VARIANT)
 
 
 def pdf_response(template: str, context: dict, filename: str, *, inline=True) -> HttpResponse:
