@@ -77,8 +77,6 @@ class Marked(Flowable):
 def structured(pdf: bytes, pages: list[list[tuple[str, str | None]]], title: str, lang: str) -> bytes:
     """`pdf` with the structure tree of its marks: a Document of one Sect a page, each holding
     the page's elements in the order drawn; the parent tree maps each page's marks back to them."""
-    from xml.sax.saxutils import escape
-
     from pypdf import PdfWriter
     from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject
     from pypdf.generic import TextStringObject as Text
@@ -120,11 +118,18 @@ def structured(pdf: bytes, pages: list[list[tuple[str, str | None]]], title: str
     catalog = writer.root_object
     catalog[NameObject("/StructTreeRoot")] = root_ref
     catalog.update(document_entries(title, lang))
-    writer.xmp_metadata = XMP.format(title=escape(title), lang=escape(lang)).encode()
+    writer.xmp_metadata = xmp(title, lang)
     writer.add_metadata({"/Title": title})
     out = BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def xmp(title: str, lang: str) -> bytes:
+    """The XMP metadata packet: the title, the language and the PDF/UA part (ISO 14289-1 §5)."""
+    from xml.sax.saxutils import escape
+
+    return XMP.format(title=escape(title), lang=escape(lang)).encode()
 
 
 def document_entries(title: str, lang: str) -> dict:
