@@ -12,13 +12,14 @@ from pypdf import PdfReader
 from pypdf.generic import ArrayObject, DictionaryObject, NameObject
 
 from dogtag.enforcement.actions import give_impound_notice, impound
+from dogtag.registry.actions import set_seal
 from tests.accounts import test_isolation as iso
 from tests.enforcement.fixtures import benton_cases
 from tests.enforcement.helpers import EnforcementTestCase
 from tests.licensing.base import benton_license, benton_reminder_letters, benton_renewal_run, benton_replacement_tag
 from tests.licensing.kennel_fixtures import benton_multiple_dog_and_kennel
 from tests.permits.fixtures import benton_permits
-from tests.portal.helpers import MEDIA
+from tests.portal.helpers import MEDIA, PNG, upload
 
 # The documents a resident receives, by URL name: each must be reached and pass.
 RESIDENTS_DOCUMENTS = {
@@ -88,6 +89,8 @@ def problems(pdf: bytes) -> list[str]:
             found.append("a figure without alternative text")
         if e["/S"] == NameObject("/Table") and "/TH" not in {str(d["/S"]) for d in elements(e)}:
             found.append("a table without header cells")
+        if e["/S"] == NameObject("/TD") and not e.get("/A", {}).get("/Headers"):
+            found.append("a table cell without its header")
     if not all(page.get("/StructParents") is not None for page in reader.pages):
         found.append("a page whose content is not in the tree (StructParents)")
     return found
@@ -122,6 +125,8 @@ class TaggedPdfTests(EnforcementTestCase):
         )
         benton_multiple_dog_and_kennel(cls)
         benton_permits(cls)
+        for place, clerk in ((cls.benton, cls.clerk), (cls.webster, cls.webster_clerk)):  # every letterhead's figure
+            set_seal(place, acting_user=clerk, upload=upload("seal.png", PNG))
 
     def documents(self):
         """(URL name, PDF) of every PDF page of the URL map with a Benton record to fill it, and the
