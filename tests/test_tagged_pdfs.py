@@ -4,6 +4,7 @@ open, one record of each kind, is opened and its structure tree read. A tagged P
 and its title and shows the title in the window, gives every figure alternative text and every
 table its header cells, and reads in the order of its tree."""
 
+import base64
 import io
 from datetime import date
 
@@ -64,6 +65,48 @@ def elements(node):
             yield from elements(kid)
 
 
+def marked_text(page) -> dict[int, str]:
+    """The text drawn inside each marked-content sequence of a page, by its number (MCID)."""
+    stack, texts = [], {}
+
+    def operator(op, args, cm, tm):
+        if op in (b"BDC", b"BMC"):
+            props = args[1] if op == b"BDC" and len(args) > 1 else None
+            stack.append(props.get("/MCID") if isinstance(props, DictionaryObject) else None)
+        elif op == b"EMC" and stack:
+            stack.pop()
+
+    def text(t, cm, tm, font, size):
+        mcid = next((m for m in reversed(stack) if m is not None), None)
+        if mcid is not None:
+            texts[mcid] = texts.get(mcid, "") + t
+
+    page.extract_text(visitor_operand_before=operator, visitor_text=text)
+    return texts
+
+
+def reading_order(pdf: bytes) -> list[tuple[int, str, str]]:
+    """What a screen reader reads, in order: (depth, role, text) of each structure element, the
+    text its own marks hold (a figure's: its alternative text)."""
+    reader = PdfReader(io.BytesIO(pdf))
+    pages = {page.indirect_reference.idnum: page for page in reader.pages}
+    texts: dict[int, dict[int, str]] = {}
+
+    def walk(node, depth, page):
+        for kid in kids(node):
+            if not (isinstance(kid, DictionaryObject) and "/S" in kid):
+                continue
+            on = kid.raw_get("/Pg").idnum if "/Pg" in kid else page
+            if on not in texts:
+                texts[on] = marked_text(pages[on]) if on in pages else {}
+            own = [texts[on].get(k, "") for k in kids(kid) if isinstance(k, int)]
+            words = " ".join(" ".join(own).split()) or str(kid.get("/Alt", ""))
+            yield depth, str(kid["/S"])[1:], words
+            yield from walk(kid, depth + 1, on)
+
+    return list(walk(reader.trailer["/Root"]["/StructTreeRoot"], 0, None))
+
+
 def problems(pdf: bytes) -> list[str]:
     """What keeps a screen reader from the document, each in a few words ([] when nothing)."""
     reader = PdfReader(io.BytesIO(pdf))
@@ -101,6 +144,8 @@ class TaggedPdfTests(EnforcementTestCase):
     @classmethod
     def setUpTestData(cls):
         super().setUpTestData()
+        for place, clerk in ((cls.benton, cls.clerk), (cls.webster, cls.webster_clerk)):  # every letterhead's figure
+            set_seal(place, acting_user=clerk, upload=upload("seal.png", PNG))
         cls.ownership = cls.dog.ownerships.get()
         cls.fee, cls.license = benton_license(cls)
         cls.tag = benton_replacement_tag(cls)
@@ -125,8 +170,6 @@ class TaggedPdfTests(EnforcementTestCase):
         )
         benton_multiple_dog_and_kennel(cls)
         benton_permits(cls)
-        for place, clerk in ((cls.benton, cls.clerk), (cls.webster, cls.webster_clerk)):  # every letterhead's figure
-            set_seal(place, acting_user=clerk, upload=upload("seal.png", PNG))
 
     def documents(self):
         """(URL name, PDF) of every PDF page of the URL map with a Benton record to fill it, and the
@@ -161,12 +204,33 @@ class TaggedPdfTests(EnforcementTestCase):
         self.assertEqual(bad, [], "\n".join(bad))
         self.assertEqual(RESIDENTS_DOCUMENTS - seen, set())
 
-    def test_the_check_finds_an_untagged_pdf_and_a_table_without_headers(self):
+    def test_the_check_finds_an_untagged_pdf_a_table_without_headers_and_a_figure_without_words(self):
         from weasyprint import HTML
 
-        html = '<html lang="en"><title>T</title><body><h1>T</h1><table><tr><td>1</td></tr></table></body>'
+        seal = f'<img src="data:image/png;base64,{base64.b64encode(PNG).decode()}" alt="">'
+        html = f'<html lang="en"><title>T</title><body><h1>T</h1>{seal}<table><tr><td>1</td></tr></table></body>'
         self.assertEqual(problems(HTML(string=html).write_pdf()), ["no structure tree"])
-        tagged = HTML(string=html).write_pdf(pdf_variant="pdf/ua-1")
-        self.assertEqual(problems(tagged), ["a table without header cells"])
-        with_headers = html.replace("<td>1</td>", "<th scope='row'>One</th><td>1</td>")
-        self.assertEqual(problems(HTML(string=with_headers).write_pdf(pdf_variant="pdf/ua-1")), [])
+        self.assertEqual(
+            problems(HTML(string=html).write_pdf(pdf_variant="pdf/ua-1")),
+            ["a figure without alternative text", "a table without header cells", "a table cell without its header"],
+        )
+        fixed = html.replace('alt=""', 'alt="Seal"').replace("<td>1</td>", "<th scope='row'>One</th><td>1</td>")
+        self.assertEqual(problems(HTML(string=fixed).write_pdf(pdf_variant="pdf/ua-1")), [])
+
+    def test_a_drawn_renewal_notice_reads_seal_issuer_address_heading_and_paragraphs_in_order(self):
+        self.login(self.clerk)
+        part = self.client.get(reverse("renewal-part", args=[self.renewal_chunk.pk]))
+        order = reading_order(b"".join(part.streaming_content) if part.streaming else part.content)
+        self.assertEqual([(depth, role) for depth, role, _ in order[:6]],
+                         [(0, "Document"), (1, "Sect"), (2, "Figure"), (2, "P"), (2, "P"), (2, "H1")])  # fmt: skip
+        words = [text for _, _, text in order]
+        self.assertEqual(words[2], f"Seal of the {self.benton}")
+        self.assertTrue(words[3].startswith(f"{self.benton} · "), words[3])
+        self.assertTrue(words[4].startswith("Pat Owner 12 Main St"), words[4])
+        self.assertEqual(words[5], "2027 license renewal: Rex")
+        self.assertTrue(words[6].startswith("Animal: Rex, dog"), words[6])
+        self.assertTrue(any(w.startswith("Bring or mail this notice") for w in words[7:]), words)
+        merged = self.client.get(reverse("renewal-batch", args=[self.renewal_run.pk]))
+        self.assertEqual(
+            reading_order(b"".join(merged.streaming_content) if merged.streaming else merged.content), order
+        )
