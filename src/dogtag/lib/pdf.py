@@ -20,9 +20,7 @@ from weasyprint import HTML
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONTS = {"DejaVuSans": "DejaVuSans.ttf", "DejaVuSans-Bold": "DejaVuSans-Bold.ttf"}
-
-
-PDF_VARIANT = "pdf/ua-1"
+PDF_VARIANT = "pdf/ua-1"  # tagged, with language and title: what a screen reader needs
 
 
 def render_pdf(template: str, context: dict) -> bytes:
@@ -188,7 +186,7 @@ class _Concatenation:
         lib/tagged_drawing.py writes them); returns the catalog's and the trailer's entries."""
         from pypdf.generic import TextStringObject
 
-        from dogtag.lib.tagged_drawing import xmp
+        from dogtag.lib.tagged_drawing import document_entries, xmp
 
         out = self.out
         self.begin(STRUCT_TREE_ROOT)
@@ -214,8 +212,11 @@ class _Concatenation:
         out.write(
             b"<< /Type /Metadata /Subtype /XML /Length %d >>\nstream\n%s\nendstream\nendobj\n" % (len(packet), packet)
         )
-        lang = io.BytesIO()
-        TextStringObject(self.lang).write_to_stream(lang)
-        catalog = b"/StructTreeRoot %d 0 R /MarkInfo << /Marked true >> /Lang %s " % (STRUCT_TREE_ROOT, lang.getvalue())
-        catalog += b"/ViewerPreferences << /DisplayDocTitle true >> /Metadata %d 0 R " % metadata
-        return catalog, b"/Info %d 0 R " % info
+        catalog = io.BytesIO(b"/StructTreeRoot %d 0 R /Metadata %d 0 R " % (STRUCT_TREE_ROOT, metadata))
+        catalog.seek(0, io.SEEK_END)
+        for key, value in document_entries(str(self.lang)).items():
+            key.write_to_stream(catalog)
+            catalog.write(b" ")
+            value.write_to_stream(catalog)
+            catalog.write(b" ")
+        return catalog.getvalue(), b"/Info %d 0 R " % info

@@ -117,7 +117,7 @@ def structured(pdf: bytes, pages: list[list[tuple[str, str | None]]], title: str
     root[NameObject("/ParentTreeNextKey")] = NumberObject(len(pages))
     catalog = writer.root_object
     catalog[NameObject("/StructTreeRoot")] = root_ref
-    catalog.update(document_entries(title, lang))
+    catalog.update(document_entries(lang))
     writer.xmp_metadata = xmp(title, lang)
     writer.add_metadata({"/Title": title})
     out = BytesIO()
@@ -132,7 +132,7 @@ def xmp(title: str, lang: str) -> bytes:
     return XMP.format(title=escape(title), lang=escape(lang)).encode()
 
 
-def document_entries(title: str, lang: str) -> dict:
+def document_entries(lang: str) -> dict:
     """The catalog's entries a tagged document has besides its tree: it is marked, its language,
     and the window shows its title rather than the file's name (ISO 14289-1 §7.1)."""
     from pypdf.generic import BooleanObject, DictionaryObject, NameObject
