@@ -2,9 +2,15 @@
 documents/base.html, which sets the page size, margins and the municipality's header. A
 document printed by the thousand (the batch renewal notices, licensing/renewal_notice_pdf.py)
 is drawn with ReportLab instead, in the same font: `drawing_fonts` embeds DejaVu Sans, the
-documents' font, so any name prints (fonts-dejavu-core, as in the Dockerfile)."""
+documents' font, so any name prints (fonts-dejavu-core, as in the Dockerfile).
+
+Every document is a tagged PDF a screen reader can read (PDF/UA-1, ISO 14289-1): WeasyPrint tags
+the HTML's structure (headings, tables and their headers, an image's alt text), takes the title
+from <title> and the language from <html lang>; the drawn notices are tagged as they are drawn
+(lib/tagged_drawing.py)."""
 
 import gc
+import io
 from functools import cache
 from pathlib import Path
 
@@ -14,10 +20,11 @@ from weasyprint import HTML
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONTS = {"DejaVuSans": "DejaVuSans.ttf", "DejaVuSans-Bold": "DejaVuSans-Bold.ttf"}
+PDF_VARIANT = "pdf/ua-1"  # tagged, with language and title: what a screen reader needs
 
 
 def render_pdf(template: str, context: dict) -> bytes:
-    return HTML(string=render_to_string(template, context)).write_pdf()
+    return HTML(string=render_to_string(template, context)).write_pdf(pdf_variant=PDF_VARIANT)
 
 
 def pdf_response(template: str, context: dict, filename: str, *, inline=True) -> HttpResponse:
@@ -42,12 +49,18 @@ def drawing_fonts() -> tuple[str, str]:
     return regular, bold
 
 
+STRUCT_TREE_ROOT, DOCUMENT, PARENT_TREE = 3, 4, 5  # the result's fixed object numbers
+
+
 def concatenate(parts, out) -> int:
     """PDF files one after another as one PDF written to `out`, in memory bounded by the largest
     part: each part's pages and every object they use are written out under new numbers as the
     part is read, and only the objects' offsets and the pages' numbers are kept (8 bytes each;
     pypdf's PdfWriter holds every page of the result until it writes). Returns the number of
-    pages. Outlines and forms of the parts are not carried over: a batch of letters has none."""
+    pages. The parts' structure trees become one (a tagged part stays readable in the result: its
+    sections under one Document, its pages' marks renumbered in one parent tree), with the first
+    tagged part's title and language. Outlines and forms of the parts are not carried over: a
+    batch of letters has none."""
     joined = _Concatenation(out)
     for part in parts:
         joined.add(part)
@@ -62,10 +75,15 @@ class _Concatenation:
         from pypdf.generic import IndirectObject
 
         self.out, self.start = out, out.tell()
-        self.offsets = array("Q", [0, 0, 0])  # by object number: 0 unused, 1 the catalog, 2 the page tree
+        # by object number: 0 unused, then the catalog, the page tree, the structure tree's root, its
+        # Document element and its parent tree
+        self.offsets = array("Q", [0] * (PARENT_TREE + 1))
         self.pages = array("Q")
+        self.sections = array("Q")  # the parts' sections, children of the one Document
+        self.marks = array("Q")  # by the result's StructParents key: the page's array of elements
+        self.title = self.lang = None
         self.tree = IndirectObject(2, 0, None)
-        out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+        out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 
     def write(self, number: int, obj) -> None:
         self.offsets[number] = self.out.tell() - self.start
@@ -75,18 +93,42 @@ class _Concatenation:
 
     def add(self, part) -> None:
         from pypdf import PdfReader
-        from pypdf.generic import NameObject
+        from pypdf.generic import NameObject, NumberObject
 
         reader = PdfReader(part)
         self.numbers, self.waiting = {}, []  # this part's object numbers -> the result's
+        marks = self.structure_of(reader)
         for page in reader.pages:  # pypdf has copied the inherited attributes onto each page
             page[NameObject("/Parent")] = self.tree
+            if (key := page.get("/StructParents")) in marks:
+                page[NameObject("/StructParents")] = NumberObject(len(self.marks))
+                self.marks.append(self.number_of(marks[key]).idnum)
             self.pages.append(self.number_of(page.indirect_reference).idnum)
         while self.waiting:
             number, ref = self.waiting.pop()
             self.write(number, self.renumbered(ref.get_object()))
         del reader, self.numbers, self.waiting
         gc.collect()  # a reader's objects refer back to it: free this part before the next is read
+
+    def structure_of(self, reader) -> dict:
+        """The part's structure tree joined to the result's: its root and Document element stand
+        for the result's, its sections are kept; returns its parent tree (StructParents key ->
+        the reference to the page's elements)."""
+        catalog = reader.trailer["/Root"]
+        root_ref = catalog.raw_get("/StructTreeRoot") if "/StructTreeRoot" in catalog else None
+        if root_ref is None:
+            return {}
+        root = root_ref.get_object()
+        document_ref = root.raw_get("/K")
+        self.numbers[(root_ref.idnum, root_ref.generation)] = STRUCT_TREE_ROOT
+        self.numbers[(document_ref.idnum, document_ref.generation)] = DOCUMENT
+        for section in list.__iter__(document_ref.get_object().raw_get("/K").get_object()):
+            self.sections.append(self.number_of(section).idnum)
+        nums = root["/ParentTree"]["/Nums"]
+        if self.title is None:
+            self.title, self.lang = (reader.metadata or {}).get("/Title", ""), catalog.get("/Lang", "")
+        pairs = list.__iter__(nums)  # the references themselves, not what they point to
+        return dict(zip(pairs, pairs, strict=False))
 
     def number_of(self, ref):
         from pypdf.generic import IndirectObject
@@ -112,18 +154,69 @@ class _Concatenation:
                 list.__setitem__(obj, i, self.renumbered(list.__getitem__(obj, i)))
         return obj
 
+    def begin(self, number: int) -> None:
+        self.offsets[number] = self.out.tell() - self.start
+        self.out.write(b"%d 0 obj\n" % number)
+
+    def references(self, numbers, each=b"%d 0 R ") -> None:
+        for i in range(0, len(numbers), 4096):
+            self.out.write(b"".join(each % n for n in numbers[i : i + 4096]))
+
     def finish(self) -> None:
-        """The page tree, the catalog and the cross-reference table, written a slice at a time."""
-        out, pages, offsets = self.out, self.pages, self.offsets
-        offsets[2] = out.tell() - self.start
-        out.write(b"2 0 obj\n<< /Type /Pages /Count %d /Kids [" % len(pages))
-        for i in range(0, len(pages), 4096):
-            out.write(b"".join(b"%d 0 R " % n for n in pages[i : i + 4096]))
+        """The page tree, the structure tree, the catalog and the cross-reference table, written a
+        slice at a time."""
+        out, offsets = self.out, self.offsets
+        self.begin(2)
+        out.write(b"<< /Type /Pages /Count %d /Kids [" % len(self.pages))
+        self.references(self.pages)
         out.write(b"] >>\nendobj\n")
-        offsets[1] = out.tell() - self.start
-        out.write(b"1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n")
+        catalog, trailer = b"", b""
+        if self.sections:
+            catalog, trailer = self.finish_structure()
+        self.begin(1)
+        out.write(b"<< /Type /Catalog /Pages 2 0 R %s>>\nendobj\n" % catalog)
         xref = out.tell() - self.start
         out.write(b"xref\n0 %d\n0000000000 65535 f \n" % len(offsets))
         for i in range(1, len(offsets), 4096):
             out.write(b"".join(b"%010d 00000 n \n" % offset for offset in offsets[i : i + 4096]))
-        out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets), xref))
+        out.write(b"trailer\n<< /Size %d /Root 1 0 R %s>>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets), trailer, xref))
+
+    def finish_structure(self) -> tuple[bytes, bytes]:
+        """The one structure tree over the parts' sections, the title and the language (as
+        lib/tagged_drawing.py writes them); returns the catalog's and the trailer's entries."""
+        from pypdf.generic import TextStringObject
+
+        from dogtag.lib.tagged_drawing import document_entries, xmp
+
+        out = self.out
+        self.begin(STRUCT_TREE_ROOT)
+        out.write(b"<< /Type /StructTreeRoot /K %d 0 R /ParentTree %d 0 R /ParentTreeNextKey %d >>\nendobj\n"
+                  % (DOCUMENT, PARENT_TREE, len(self.marks)))  # fmt: skip
+        self.begin(DOCUMENT)
+        out.write(b"<< /Type /StructElem /S /Document /P %d 0 R /K [" % STRUCT_TREE_ROOT)
+        self.references(self.sections)
+        out.write(b"] >>\nendobj\n")
+        self.begin(PARENT_TREE)
+        out.write(b"<< /Nums [")
+        for i in range(0, len(self.marks), 4096):
+            out.write(b"".join(b"%d %d 0 R " % (i + j, n) for j, n in enumerate(self.marks[i : i + 4096])))
+        out.write(b"] >>\nendobj\n")
+        info, metadata = len(self.offsets), len(self.offsets) + 1
+        self.offsets.extend([0, 0])
+        self.begin(info)
+        out.write(b"<< /Title ")
+        TextStringObject(self.title).write_to_stream(out)
+        out.write(b" >>\nendobj\n")
+        self.begin(metadata)
+        packet = xmp(str(self.title), str(self.lang))
+        out.write(
+            b"<< /Type /Metadata /Subtype /XML /Length %d >>\nstream\n%s\nendstream\nendobj\n" % (len(packet), packet)
+        )
+        catalog = io.BytesIO(b"/StructTreeRoot %d 0 R /Metadata %d 0 R " % (STRUCT_TREE_ROOT, metadata))
+        catalog.seek(0, io.SEEK_END)
+        for key, value in document_entries(str(self.lang)).items():
+            key.write_to_stream(catalog)
+            catalog.write(b" ")
+            value.write_to_stream(catalog)
+            catalog.write(b" ")
+        return catalog.getvalue(), b"/Info %d 0 R " % info

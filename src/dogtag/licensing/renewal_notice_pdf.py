@@ -2,7 +2,9 @@
 styles, the letterhead with the seal) is made once per document and each notice's text placed
 on it, which is several times cheaper than laying each notice out as HTML (bench/renewals.py
 measures it). The text wraps at word boundaries (ReportLab paragraphs in
-a frame), the page and letterhead are the HTML documents' (documents/base.html)."""
+a frame), the page and letterhead are the HTML documents' (documents/base.html). Each piece is
+tagged as it is drawn (lib/tagged_drawing.py): a screen reader reads the seal's name, the issuer,
+the address, the heading and the paragraphs in that order, and passes over the rules."""
 
 from io import BytesIO
 from xml.sax.saxutils import escape
@@ -22,6 +24,7 @@ from dogtag.lib.dates import shown
 from dogtag.lib.links import absolute
 from dogtag.lib.pdf import drawing_fonts
 from dogtag.lib.short_codes import shown as code_shown
+from dogtag.lib.tagged_drawing import Marked, Tags
 
 MARGIN = 0.75 * inch + 6  # as documents/base.html: the page margin and the body's 8px
 WIDTH = LETTER[0] - 2 * MARGIN
@@ -33,8 +36,9 @@ GREY, RULE = HexColor("#333333"), HexColor("#999999")
 class Letter:
     """What every page of the document shares: the styles and the letterhead."""
 
-    def __init__(self, municipality):
+    def __init__(self, municipality, tags: Tags):
         regular, bold = drawing_fonts()
+        self.tags = tags
         self.body = ParagraphStyle("body", fontName=regular, fontSize=10.5, leading=12.6, spaceAfter=10.5)
         self.address = ParagraphStyle("address", parent=self.body)
         self.heading = ParagraphStyle("heading", parent=self.body, fontName=bold, fontSize=16, leading=19)
@@ -42,6 +46,7 @@ class Letter:
         self.cite = ParagraphStyle("cite", parent=self.body, fontSize=8, leading=10, textColor=GREY, spaceAfter=0)
         issuer_style = ParagraphStyle("issuer", parent=self.body, fontSize=9, leading=11, textColor=GREY)
         self.seal = seal_image(municipality)
+        self.seal_alt = f"Seal of the {municipality}"
         indent = SEAL + 6 if self.seal else 0
         issuer = f"<b>{escape(str(municipality))}</b> · {escape(municipality.county)} County, Wisconsin"
         self.issuer = Paragraph(issuer, issuer_style)  # as documents/_issuer.html
@@ -58,17 +63,24 @@ class Letter:
         key = (text, style.name)
         if key not in self.shared:
             self.shared[key] = Shared(Paragraph(escape(text), style))
-        return self.shared[key]
+        return self.tagged("P", self.shared[key])
+
+    def tagged(self, role: str | None, flowable) -> Marked:
+        """`flowable` read as a `role` element; None: a decoration a screen reader passes over."""
+        return Marked(self.tags, flowable, role)
 
     def draw_letterhead(self, canvas) -> float:
         """The issuer over a rule, the seal at its left; returns where the letter's text starts."""
-        top, height = TOP, self.letterhead_height
+        top, height, tags = TOP, self.letterhead_height, self.tags
         if self.seal:
-            canvas.drawImage(self.seal, MARGIN, top - SEAL, SEAL, SEAL, mask="auto", preserveAspectRatio=True)
-        self.issuer.drawOn(canvas, MARGIN + self.issuer_indent, top - (height + self.issuer.height) / 2)
+            with tags.marked("Figure", self.seal_alt):
+                canvas.drawImage(self.seal, MARGIN, top - SEAL, SEAL, SEAL, mask="auto", preserveAspectRatio=True)
+        with tags.marked("P"):
+            self.issuer.drawOn(canvas, MARGIN + self.issuer_indent, top - (height + self.issuer.height) / 2)
         rule_at = top - height - 4
-        canvas.setLineWidth(0.75)
-        canvas.line(MARGIN, rule_at, MARGIN + WIDTH, rule_at)
+        with tags.artifact():
+            canvas.setLineWidth(0.75)
+            canvas.line(MARGIN, rule_at, MARGIN + WIDTH, rule_at)
         return rule_at - 10.5
 
 
@@ -136,12 +148,13 @@ def notice(letter: Letter, row, year: int) -> list:
     ]
     if row["due_by"]:
         facts.append(f"Due by: {shown(row['due_by'])}, after which a late fee is added")
+    tagged = letter.tagged
     story = [
-        Paragraph(address, letter.address),
-        Paragraph(escape(f"{year} license renewal: {animal.name}"), letter.heading),
-        HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=0, spaceAfter=3),
-        Paragraph("<br/>".join(escape(line) for line in facts), letter.facts),
-        HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=3, spaceAfter=10.5),
+        tagged("P", Paragraph(address, letter.address)),
+        tagged("H1", Paragraph(escape(f"{year} license renewal: {animal.name}"), letter.heading)),
+        tagged(None, HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=0, spaceAfter=3)),
+        tagged("P", Paragraph("<br/>".join(escape(line) for line in facts), letter.facts)),
+        tagged(None, HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=3, spaceAfter=10.5)),
         letter.same_on_every_notice(
             "Bring or mail this notice, a current rabies vaccination certificate and the payment to the clerk.",
             letter.body,
@@ -149,10 +162,13 @@ def notice(letter: Letter, row, year: int) -> list:
     ]
     if row.get("renewal_code"):
         story.append(
-            Paragraph(
-                f"Or renew online: go to {escape(letter.front_door)} and type your renewal code "
-                f"<b>{code_shown(row['renewal_code'])}</b>. No email is needed.",
-                letter.body,
+            tagged(
+                "P",
+                Paragraph(
+                    f"Or renew online: go to {escape(letter.front_door)} and type your renewal code "
+                    f"<b>{code_shown(row['renewal_code'])}</b>. No email is needed.",
+                    letter.body,
+                ),
             )
         )
     if letter.office:
@@ -162,10 +178,10 @@ def notice(letter: Letter, row, year: int) -> list:
 
 
 def draw(municipality, year: int, rows) -> bytes:
-    """The notices of `rows` (renewals.chunk_rows), one page each, as one PDF."""
-    letter = Letter(municipality)
+    """The notices of `rows` (renewals.chunk_rows), one page each, as one tagged PDF."""
     canvas = Canvas(None, pagesize=LETTER, pageCompression=1)  # kept in memory: getpdfdata
-    canvas.setTitle(f"{year} renewal notices")
+    tags = Tags(canvas, title=f"{year} renewal notices, {municipality}", lang=language())
+    letter = Letter(municipality, tags)
     canvas.setAuthor(str(municipality))
     for row in rows:
         top = letter.draw_letterhead(canvas)
@@ -173,5 +189,12 @@ def draw(municipality, year: int, rows) -> bytes:
         Frame(MARGIN, MARGIN, WIDTH, top - MARGIN, 0, 0, 0, 0).addFromList(story, canvas)
         if story:  # the fields' lengths are bounded (models.py): a notice fits its page
             raise ValueError(f"the renewal notice for {row['animal'].name} does not fit one page")
-        canvas.showPage()
-    return canvas.getpdfdata()
+        tags.show_page()
+    return tags.pdf()
+
+
+def language() -> str:
+    """The language the notices are written in, as the HTML documents' <html lang>."""
+    from django.utils.translation import get_language
+
+    return get_language() or "en"
