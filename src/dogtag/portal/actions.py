@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
 from django.dispatch import Signal
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from dogtag.accounts.models import Membership, Role
 from dogtag.accounts.scope import has_role, require_role
@@ -51,14 +51,15 @@ def _email(application, template, kind, context=None, attachment=None):
     gets one email from Dogtag, never a stream of them)."""
     if application.email_confirmed_at is None and kind != STARTED:
         return
-    mail.queue(
-        municipality=application.municipality,
-        to=application.email,
-        template=f"portal/email/{template}",
-        context={"application": application, "url": links.application_url(application), **(context or {})},
-        kind=kind,
-        attachment=attachment,
-    )
+    with translation.override(application.language):
+        mail.queue(
+            municipality=application.municipality,
+            to=application.email,
+            template=f"portal/email/{template}",
+            context={"application": application, "url": links.application_url(application), **(context or {})},
+            kind=kind,
+            attachment=attachment,
+        )
 
 
 STARTED = "application-started"
@@ -115,7 +116,9 @@ def _start_application(*, municipality, email: str, license_year: int | None) ->
         on_sale = " and ".join(map(str, years))
         raise ValidationError({"license_year": f"{municipality} sells {on_sale} licenses today, not {license_year}."})
     year = license_year or years[0]
-    application = Application.objects.create(municipality=municipality, email=email, license_year=year)
+    application = Application.objects.create(
+        municipality=municipality, email=email, license_year=year, language=translation.get_language()
+    )
     record(acting_user=None, action="application.start", obj=application)
     _email_started(application)
     return application
@@ -254,6 +257,7 @@ def start_renewal(animal: Animal, license_year: int, *, email: str = "") -> Appl
         # The owner's address on record, which the clerk keeps (and sent the renewal notice to);
         # an address given with the code is confirmed by the first email's link.
         email_confirmed_at=timezone.now() if owner.email else None,
+        language=translation.get_language(),
     )
     record(acting_user=None, action="application.start", obj=application)
     _email_started(application)
@@ -337,6 +341,7 @@ def submit_application(application, *, provider: str, on=None) -> Application:
     application.quoted_total = owed.total
     application.payment_provider = chosen.key
     application.payment_status = chosen.status
+    application.language = translation.get_language()  # the language the resident sent it in
     application.save()
     record(acting_user=None, action="application.submit", obj=application, before=before)
     _email(application, "received", "application-received", {"owed": owed})
@@ -388,7 +393,10 @@ def approve_application(
     if not form.is_valid():
         raise ValidationError({"__all__": "The application is incomplete; reject it with the reason."})
     d, m = form.cleaned_data, application.municipality
-    person_values = {k: d[k] for k in ("name", "street", "city", "postal_code", "phone")} | {"email": application.email}
+    person_values = {k: d[k] for k in ("name", "street", "city", "postal_code", "phone")} | {
+        "email": application.email,
+        "language": application.language,
+    }
     if application.person or household:
         person = application.person or household
         if changed := _changed(person, person_values):
@@ -452,7 +460,9 @@ def approve_application(
         application.payment_status = Application.PaymentStatus.PAID
     application.save()
     record(acting_user=acting_user, action="application.approve", obj=application, before=before)
-    pdf = render_pdf("licensing/certificate.html", {"license": license, "tag": license.current_tag, "municipality": m})
+    with translation.override(application.language):
+        context = {"license": license, "tag": license.current_tag, "municipality": m}
+        pdf = render_pdf("licensing/certificate.html", context)
     _email(
         application,
         "approved",

@@ -56,6 +56,9 @@ class Application(Scoped):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     license_year = models.PositiveIntegerField()
     email = models.EmailField()
+    language = models.CharField(
+        max_length=8, default="en", help_text="the language the resident applied in: its emails and the license's"
+    )
     # When the resident followed the confirmation link of the first email (a renewal's address is
     # the owner's on record, confirmed when it starts). Until then Dogtag emails nothing else.
     email_confirmed_at = models.DateTimeField(null=True, blank=True)

@@ -59,6 +59,8 @@ def same_municipality(field, obj, municipality_id):
 
 
 PERSON_FIELDS = ("kind", "name", "street", "city", "state", "postal_code", "phone", "email")
+# The language of the emails and documents sent to a person: chosen by the resident on the portal.
+PERSON_EDITABLE = (*PERSON_FIELDS, "language")
 PREMISES_FIELDS = ("street", "use", "parcel_number")
 ANIMAL_FIELDS = (
     "species",
@@ -125,7 +127,7 @@ def create_person(*, acting_user, municipality, confirm_not_duplicate=False, **f
 @transaction.atomic
 def update_person(person, *, acting_user, **fields) -> Person:
     return _update(
-        person, fields, acting_user=acting_user, action="person.update", roles=REGISTRARS, editable=PERSON_FIELDS
+        person, fields, acting_user=acting_user, action="person.update", roles=REGISTRARS, editable=PERSON_EDITABLE
     )
 
 
@@ -420,9 +422,12 @@ def record_ruling(
             f"A ruling takes effect on or after the day it is made ({shown(ruled_on)}): answers for "
             "earlier days keep the reading in force then."
         )
-    elif found is not None and Ruling.objects.filter(
-        municipality=municipality, reading_id=found.id, effective_on=effective_on, voided_at=None
-    ).exists():
+    elif (
+        found is not None
+        and Ruling.objects.filter(
+            municipality=municipality, reading_id=found.id, effective_on=effective_on, voided_at=None
+        ).exists()
+    ):
         errors["effective_on"] = (
             f"A ruling on {found.section} already takes effect on {shown(effective_on)}: void it first, "
             "then record its replacement."

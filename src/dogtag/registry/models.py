@@ -58,6 +58,9 @@ class Person(Scoped):
     postal_code = models.CharField(max_length=10)
     phone = models.CharField(max_length=30, blank=True)
     email = models.EmailField(blank=True)
+    language = models.CharField(
+        max_length=8, default="en", help_text="the language of the emails and documents sent to them (LANGUAGES)"
+    )
     match_key = models.TextField(
         blank=True, editable=False, help_text="name and street normalised (registry/names.py), set by clean()"
     )
