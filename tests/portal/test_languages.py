@@ -2,11 +2,18 @@
 complete), staff pages in English, and the language kept on the application and the person for
 every later email and document."""
 
+import gettext
 import io
+import os
+import shutil
+import subprocess
+import tempfile
 from datetime import date
+from pathlib import Path
 
 from django.core.files.storage import default_storage
-from django.test import SimpleTestCase
+from django.core.management import call_command
+from django.test import SimpleTestCase, override_settings
 from pypdf import PdfReader
 
 from dogtag.lib import catalogues
@@ -22,6 +29,10 @@ from tests.portal.helpers import FULL, MEDIA, confirm_address, upload
 
 DAY = date(2026, 2, 10)
 SPANISH = {"HTTP_ACCEPT_LANGUAGE": "es-US,es;q=0.9,en;q=0.5"}
+
+
+def messages(po: Path) -> set:
+    return {(e.get("msgctxt"), e["msgid"]) for e in catalogues.entries(po)}
 
 
 def pdf_text(data: bytes) -> str:
@@ -50,9 +61,6 @@ class OfferedLanguagesTests(SimpleTestCase):
         )
 
     def tmp_po(self, text):
-        import tempfile
-        from pathlib import Path
-
         path = Path(tempfile.mkdtemp(prefix="dogtag-po-")) / "django.po"
         path.write_text(text, encoding="utf-8")
         return path
@@ -173,3 +181,37 @@ class PortalLanguageTests(BaseTestCase):
             printed = pdf_text(f.read())
         self.assertIn("Renovación de la licencia 2027: Rex", printed)
         self.assertIn("Impuesto de la licencia 2027: $10.00", printed)
+
+
+class CatalogueTests(SimpleTestCase):
+    """makemessages run afresh on a copy of the source finds every marked message already in the
+    committed catalogues (a marked string missing from es.po fails here), and the committed .mo
+    files say what their .po files say (compiled after the last edit)."""
+
+    def test_every_marked_message_is_in_the_catalogues(self):
+        source = Path(catalogues.LOCALE).parent
+        copy = Path(tempfile.mkdtemp(prefix="dogtag-makemessages-")) / "dogtag"
+        shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__", "static", "law", "*.mo"))
+        cwd = Path.cwd()
+        try:
+            os.chdir(copy)
+            with override_settings(LOCALE_PATHS=[copy / "locale"]):
+                call_command("makemessages", locale=["es", "hmn"], no_location=True, verbosity=0)
+        finally:
+            os.chdir(cwd)
+        for language in ("es", "hmn"):
+            fresh = messages(copy / "locale" / language / "LC_MESSAGES" / "django.po")
+            kept = messages(catalogues.catalogue(language))
+            self.assertEqual(fresh - kept, set(), f"marked but missing from {language}.po: run makemessages")
+            self.assertEqual(kept - fresh, set(), f"in {language}.po but no longer marked: run makemessages")
+
+    def test_the_compiled_catalogues_match_their_sources(self):
+        for language in ("es", "hmn"):
+            po = catalogues.catalogue(language)
+            fresh = Path(tempfile.mkdtemp(prefix="dogtag-msgfmt-")) / "django.mo"
+            subprocess.run(["msgfmt", "--check", "-o", str(fresh), str(po)], check=True)
+            with fresh.open("rb") as f, po.with_suffix(".mo").open("rb") as g:
+                self.assertEqual(
+                    gettext.GNUTranslations(g)._catalog, gettext.GNUTranslations(f)._catalog,
+                    f"{language}: django.mo is older than django.po: run compilemessages",
+                )  # fmt: skip
