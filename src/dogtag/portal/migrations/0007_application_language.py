@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('portal', '0006_application_email_confirmed_and_start_counter'),
+        ("portal", "0006_application_email_confirmed_and_start_counter"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='application',
-            name='language',
-            field=models.CharField(default='en', help_text="the language the resident applied in: its emails and the license's", max_length=8),
+            model_name="application",
+            name="language",
+            field=models.CharField(
+                default="en",
+                help_text="the language the resident applied in: its emails and the license's",
+                max_length=8,
+            ),
         ),
     ]

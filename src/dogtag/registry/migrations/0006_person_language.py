@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('registry', '0005_animal_reports_and_renewal_codes'),
+        ("registry", "0005_animal_reports_and_renewal_codes"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='person',
-            name='language',
-            field=models.CharField(default='en', help_text='the language of the emails and documents sent to them (LANGUAGES)', max_length=8),
+            model_name="person",
+            name="language",
+            field=models.CharField(
+                default="en",
+                help_text="the language of the emails and documents sent to them (LANGUAGES)",
+                max_length=8,
+            ),
         ),
     ]
