@@ -14,6 +14,7 @@ from pathlib import Path
 from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.test import SimpleTestCase, override_settings
+from django.utils import translation
 from pypdf import PdfReader
 
 from dogtag.lib import catalogues
@@ -89,6 +90,7 @@ class PortalLanguageTests(BaseTestCase):
         # The switcher offers the other language, named in its own words.
         self.assertContains(r, '<button class="link" name="language" value="en" lang="en">English</button>')
         self.assertNotContains(r, "Hmoob")
+        self.assertEqual(translation.get_language(), "en")  # only that request spoke Spanish
 
     def test_hmong_is_not_offered_until_its_catalogue_is_complete(self):
         r = self.client.get("/apply/", HTTP_ACCEPT_LANGUAGE="hmn")

@@ -67,9 +67,10 @@ class PortalLanguageMiddleware:
     def __call__(self, request):
         resident = is_resident_page(request)
         language = resident_language(request) if resident else settings.LANGUAGE_CODE
-        translation.activate(language)
         request.LANGUAGE_CODE = language
-        response = self.get_response(request)
+        # Only for this request: the thread (a test's, a server's) goes back to the language it had.
+        with translation.override(language):
+            response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         if resident:
             patch_vary_headers(response, ("Cookie", "Accept-Language"))
