@@ -11,7 +11,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.styles import ParagraphStyle
@@ -132,16 +132,13 @@ def notice(letter: Letter, row, year: int) -> list:
         return _notice(letter, row, year)
 
 
-SPECIES = {"dog": gettext_lazy("dog"), "cat": gettext_lazy("cat")}
-
-
 def _notice(letter: Letter, row, year: int) -> list:
     owner, animal = row["owner"], row["animal"]
     address = "<br/>".join(
         escape(line) for line in (owner.name, owner.street, f"{owner.city}, {owner.state} {owner.postal_code}")
     )
     tax = f"${row['tax']}" if row["tax"] is not None else gettext("as set on the fee schedule")
-    species = str(SPECIES.get(animal.species, animal.get_species_display().lower()))
+    species = str(animal.get_species_display()).lower()
     facts = [
         gettext("Animal: %(name)s, %(species)s, %(looks)s")
         % {"name": animal.name, "species": species, "looks": animal.breed_and_color},

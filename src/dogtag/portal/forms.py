@@ -8,7 +8,7 @@ from dogtag.lib.uploads import UploadField
 from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.portal.models import MunicipalityContact
 from dogtag.portal.quote import held_documents, licensed_species
-from dogtag.registry.models import Municipality, birth_date_too_early, earliest_birth_date, today
+from dogtag.registry.models import Animal, Municipality, birth_date_too_early, earliest_birth_date, today
 
 # The fields a resident fills in, in the order the page shows them; `data` keeps them as typed.
 OWNER = ("name", "street", "city", "postal_code", "phone")
@@ -25,7 +25,6 @@ RABIES = (
     "veterinarian_phone",
 )
 TEXT_FIELDS = OWNER + DOG + RABIES
-SPECIES = {"dog": _("Dog"), "cat": _("Cat")}
 
 
 class StartForm(Form):
@@ -70,7 +69,7 @@ class ApplicationForm(Form):
     animal_name = forms.CharField(label=_("Dog's name"), max_length=100)
     breed = forms.CharField(label=_("Breed"), max_length=100)
     color = forms.CharField(label=_("Color"), max_length=100)
-    sex = forms.ChoiceField(label=_("Sex"), choices=[("", _("Choose")), ("male", _("Male")), ("female", _("Female"))])
+    sex = forms.ChoiceField(label=_("Sex"), choices=[("", _("Choose")), *Animal.Sex.choices[:2]])  # male, female
     altered = forms.BooleanField(label=_("My dog is spayed or neutered"), required=False)
     birth_date = _date(_("Birth date (an estimate is fine)"))
     acquired_on = _date(_("Date you got the dog (optional)"), required=False)
@@ -100,7 +99,7 @@ class ApplicationForm(Form):
         self.licensed = licensed_species(application.municipality) if application else ("dog",)
         if len(self.licensed) > 1:
             self.fields["species"].required = True
-            self.fields["species"].choices = [("", _("Choose"))] + [(s, SPECIES.get(s, s)) for s in self.licensed]
+            self.fields["species"].choices = [("", _("Choose"))] + [(s, Animal.Species(s).label) for s in self.licensed]
             self.fields["animal_name"].label = _("Your animal's name")
             self.fields["altered"].label = _("My animal is spayed or neutered")
             self.fields["acquired_on"].label = _("Date you got the animal (optional)")

@@ -6,7 +6,7 @@ prefetched, and a new dog stands in with pk 0 (no license or multiple-dog licens
 import copy
 from datetime import date
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 
 from dogtag.licensing import law
 from dogtag.licensing.owed import Owed, what_is_owed
@@ -14,7 +14,6 @@ from dogtag.registry.models import Animal, RabiesVaccination
 from dogtag.rules import offered
 
 ANIMAL_DATA = ("breed", "color", "sex", "altered")
-ANIMAL_WORDS = {"dog": gettext_lazy("dog"), "cat": gettext_lazy("cat")}
 
 
 def licensed_species(municipality) -> tuple[str, ...]:
@@ -110,7 +109,7 @@ def plain_lines(owed: Owed, municipality, altered: bool, species: str = "dog") -
     from dogtag.licensing.law import pack_of
     from dogtag.rules.licensing import late_fee_trigger_label
 
-    animal = str(ANIMAL_WORDS.get(species, species))
+    animal = str(Animal.Species(species).label).lower()  # in the language active: "dog", "perro"
     lines = []
     for i, line in enumerate(owed.lines):
         where = cited(line.citations[0] if line.citations else None, municipality)
