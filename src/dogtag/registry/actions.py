@@ -362,7 +362,7 @@ def set_seal(municipality, *, acting_user, upload) -> Municipality:
     if not error and extension not in SEAL_KINDS:
         error = "The seal must be an image: a PNG or a JPEG, not a PDF."
     if error:
-        raise ValidationError({"seal": error.replace(uploads.WANTED, "Upload the seal as a PNG or JPEG image.")})
+        raise ValidationError({"seal": error.replace(str(uploads.WANTED), "Upload the seal as a PNG or JPEG image.")})
     before = snapshot(municipality)
     municipality.seal.save(f"{municipality.slug}-seal{extension}", ContentFile(upload.read()), save=False)
     municipality.save(update_fields=["seal"])
