@@ -12,7 +12,7 @@ PORT ?= 8000
 # Dogtag again when it starts.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test bench lock
+.PHONY: run test bench lock messages
 
 $(UV):
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,13 @@ $(BIN)/dogtag: pyproject.toml uv.lock | $(UV)
 $(VENV)/.test-packages: $(BIN)/dogtag
 	$(UV) sync --inexact --quiet --extra test
 	touch $@
+
+# The translation catalogues (docs/translations.md): every marked message into each django.po, then
+# the compiled django.mo beside it, both committed. Needs GNU gettext (apt-get install gettext).
+messages: $(BIN)/dogtag
+	cd src/dogtag && DEBUG=true DJANGO_SETTINGS_MODULE=dogtag.settings ../../$(BIN)/django-admin makemessages \
+		-l es -l hmn --no-location --ignore 'static/*' --ignore 'law/*'
+	cd src/dogtag && DEBUG=true DJANGO_SETTINGS_MODULE=dogtag.settings ../../$(BIN)/django-admin compilemessages
 
 # Regenerate uv.lock from pyproject.toml (after adding or changing a dependency).
 lock: | $(UV)

@@ -7,6 +7,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.conf.locale import LANG_INFO
 from django.core.checks.security.base import SECRET_KEY_MIN_LENGTH, SECRET_KEY_MIN_UNIQUE_CHARACTERS
 
 from dogtag.lib.env import ImproperlyConfiguredEnv, envbool, envcron, envdays_by_key, envint, envlist, envstr
@@ -85,6 +86,8 @@ MIDDLEWARE = [
     # Before any view (and CSRF's process_view, which reads the form) touches the body.
     "dogtag.lib.body_limit.BodyLimitMiddleware",
     "dogtag.lib.control_characters.ControlCharacterMiddleware",
+    # The resident's language on the public portal, English everywhere else (after authentication).
+    "dogtag.portal.language.PortalLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "dogtag.accounts.sessions.IdleTimeoutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -241,14 +244,21 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
 TIME_ZONE = "America/Chicago"
 # Forms render through TEMPLATES: templates/django/forms/ puts each field's error after its label and
 # input, where its aria-describedby points.
 FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
-USE_I18N = False
-FORMAT_MODULE_PATH = ["dogtag.formats"]  # one date format on screen: March 1, 2027
+# Languages: the portal, the resident's emails and documents speak the resident's language
+# (portal/language.py); staff pages stay English. A language is offered to residents only once its
+# catalogue under locale/ is complete (portal.language.offered). Catalogues: docs/translations.md.
+USE_I18N = True
+LANGUAGES = [("en", "English"), ("es", "Español"), ("hmn", "Hmoob")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Django 5.2 knows no Hmong: its entry, as django/conf/locale/__init__.py writes the others.
+LANG_INFO.setdefault("hmn", {"bidi": False, "code": "hmn", "name": "Hmong", "name_local": "Hmoob"})
+FORMAT_MODULE_PATH = ["dogtag.formats"]  # one date format on screen: March 1, 2027 (1 de marzo de 2027)
 USE_TZ = True
 
 STATIC_URL = "/static/"

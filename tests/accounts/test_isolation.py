@@ -116,6 +116,8 @@ OPEN_PAGES |= {"portal-pet", "portal-renewal-code"}
 # an invited staff member's one-time link: its token is the key, it shows no record
 OPEN_PAGES.add("staff-welcome")
 OPEN_PAGES.add("accessibility")  # the accessibility statement: offices' public contacts, no record
+# the resident's language, kept in a cookie; no record (tests/portal/test_languages.py)
+OPEN_PAGES.add("portal-language")
 # Online payments: the payment page is reached by the application's emailed token; the processors'
 # notifications are verified by their signatures (tests/payments/test_stripe_checkout.py).
 OPEN_PAGES |= {

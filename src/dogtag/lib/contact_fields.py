@@ -6,6 +6,7 @@ import phonenumbers
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import dateformat
+from django.utils.translation import gettext_lazy as _
 
 REGION = "US"  # a number typed without a country code is a United States number
 
@@ -17,7 +18,7 @@ def check_phone(value: str) -> None:
         number = None
     if number is None or not phonenumbers.is_possible_number(number):
         raise ValidationError(
-            "Enter a telephone number, like 608-555-0142 (with its area code) or +44 20 7946 0958.", code="phone"
+            _("Enter a telephone number, like 608-555-0142 (with its area code) or +44 20 7946 0958."), code="phone"
         )
 
 
@@ -35,7 +36,7 @@ class ZipCodeField(forms.RegexField):
         kwargs.setdefault("max_length", 10)
         kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "postal-code"}))
         kwargs.setdefault(
-            "error_messages", {"invalid": "Enter a ZIP code of 5 digits, like 53803, or ZIP+4, like 53803-1234."}
+            "error_messages", {"invalid": _("Enter a ZIP code of 5 digits, like 53803, or ZIP+4, like 53803-1234.")}
         )
         super().__init__(r"^\d{5}(-\d{4})?$", **kwargs)
 

@@ -7,12 +7,14 @@ import io
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from PIL import Image, UnidentifiedImageError
 from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
 KINDS = {b"%PDF-": ".pdf", b"\xff\xd8\xff": ".jpg", b"\x89PNG\r\n\x1a\n": ".png"}
-WANTED = "Upload a photo (JPEG or PNG) or a PDF."
+WANTED = _("Upload a photo (JPEG or PNG) or a PDF.")
 IMAGE_FORMATS = {".jpg": "JPEG", ".png": "PNG"}
 
 
@@ -41,13 +43,14 @@ def check(upload) -> tuple[str | None, str]:
     """(error, extension): an error names what is wrong, in plain words."""
     limit = settings.DOGTAG_UPLOAD_MAX_BYTES
     if upload.size > limit:
-        return f"The file is {upload.size / 1_000_000:.1f} MB; the largest accepted is {limit / 1_000_000:.0f} MB.", ""
+        sizes = {"size": f"{upload.size / 1_000_000:.1f}", "limit": f"{limit / 1_000_000:.0f}"}
+        return gettext("The file is %(size)s MB; the largest accepted is %(limit)s MB.") % sizes, ""
     upload.seek(0)
     content = upload.read()
     upload.seek(0)
     extension = next((ext for magic, ext in KINDS.items() if content.startswith(magic)), None)
     if extension is None:
-        return WANTED, ""
+        return str(WANTED), ""
     problem = _pdf_problem(content) if extension == ".pdf" else _image_problem(content, IMAGE_FORMATS[extension])
     return (f"{problem} {WANTED}", "") if problem else (None, extension)
 

@@ -11,6 +11,9 @@ from xml.sax.saxutils import escape
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.styles import ParagraphStyle
@@ -20,7 +23,6 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Frame, Paragraph
 from reportlab.platypus.flowables import Flowable, HRFlowable
 
-from dogtag.lib.dates import shown
 from dogtag.lib.links import absolute
 from dogtag.lib.pdf import drawing_fonts
 from dogtag.lib.short_codes import shown as code_shown
@@ -137,36 +139,50 @@ def citations(row) -> str:
 
 
 def notice(letter: Letter, row, year: int) -> list:
+    """One owner's notice, in the language kept on the owner (a reminder letter is the same notice)."""
+    with translation.override(row["owner"].language):
+        return _notice(letter, row, year)
+
+
+def _notice(letter: Letter, row, year: int) -> list:
     owner, animal = row["owner"], row["animal"]
     address = "<br/>".join(
         escape(line) for line in (owner.name, owner.street, f"{owner.city}, {owner.state} {owner.postal_code}")
     )
-    tax = f"${row['tax']}" if row["tax"] is not None else "as set on the fee schedule"
+    tax = f"${row['tax']}" if row["tax"] is not None else gettext("as set on the fee schedule")
+    species = str(animal.get_species_display()).lower()
     facts = [
-        f"Animal: {animal.name}, {animal.get_species_display().lower()}, {animal.breed_and_color}",
-        f"{year} license tax: {tax}",
+        gettext("Animal: %(name)s, %(species)s, %(looks)s")
+        % {"name": animal.name, "species": species, "looks": animal.breed_and_color},
+        gettext("%(year)s license tax: %(tax)s") % {"year": year, "tax": tax},
     ]
     if row["due_by"]:
-        facts.append(f"Due by: {shown(row['due_by'])}, after which a late fee is added")
+        due = date_format(row["due_by"])
+        facts.append(gettext("Due by: %(date)s, after which a late fee is added") % {"date": due})
+    heading = gettext("%(year)s license renewal: %(name)s") % {"year": year, "name": animal.name}
     tagged = letter.tagged
     story = [
         tagged("P", Paragraph(address, letter.address)),
-        tagged("H1", Paragraph(escape(f"{year} license renewal: {animal.name}"), letter.heading)),
+        tagged("H1", Paragraph(escape(heading), letter.heading)),
         tagged(None, HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=0, spaceAfter=3)),
         tagged("P", Paragraph("<br/>".join(escape(line) for line in facts), letter.facts)),
         tagged(None, HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=3, spaceAfter=10.5)),
         letter.same_on_every_notice(
-            "Bring or mail this notice, a current rabies vaccination certificate and the payment to the clerk.",
+            gettext(
+                "Bring or mail this notice, a current rabies vaccination certificate and the payment to the clerk."
+            ),
             letter.body,
         ),
     ]
     if row.get("renewal_code"):
+        online = gettext(
+            "Or renew online: go to %(address)s and type your renewal code <b>%(code)s</b>. No email is needed."
+        )
         story.append(
             tagged(
                 "P",
                 Paragraph(
-                    f"Or renew online: go to {escape(letter.front_door)} and type your renewal code "
-                    f"<b>{code_shown(row['renewal_code'])}</b>. No email is needed.",
+                    online % {"address": escape(letter.front_door), "code": code_shown(row["renewal_code"])},
                     letter.body,
                 ),
             )

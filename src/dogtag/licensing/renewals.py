@@ -210,7 +210,9 @@ def emails(municipality, year: int, rows) -> list[Message]:
         if not row["notice"].emailed:
             continue
         subject, text, html = mail.render(
-            "licensing/email/renewal", {"row": row, "year": year, "municipality": municipality}
+            "licensing/email/renewal",
+            {"row": row, "year": year, "municipality": municipality},
+            language=row["owner"].language,
         )
         messages.append(
             Message(

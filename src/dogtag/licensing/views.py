@@ -7,6 +7,7 @@ from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
@@ -140,9 +141,10 @@ def tag_receipt(request, pk):
 
 
 def _license_document(request, pk, template, filename):
-    license = get_for_user(request.user, License.objects.select_related("municipality", "payment"), pk)
+    license = get_for_user(request.user, License.objects.select_related("municipality", "payment", "holder"), pk)
     context = {"license": license, "tag": license.current_tag, "municipality": license.municipality}
-    return pdf_response(template, context, f"{filename}-{license.license_year}-{license.serial}.pdf")
+    with translation.override(license.holder.language):  # the holder's paper, in the holder's language
+        return pdf_response(template, context, f"{filename}-{license.license_year}-{license.serial}.pdf")
 
 
 @login_required

@@ -3,6 +3,7 @@ outbox inside the caller's transaction and handed to the worker once it commits.
 
 from django.template import Context
 from django.template.loader import get_template, render_to_string
+from django.utils import translation
 
 from dogtag.lib.tasks import enqueue
 from dogtag.outbox.models import Message
@@ -16,9 +17,12 @@ def _plain(name: str, context: dict) -> str:
     return get_template(name).template.render(Context(context, autoescape=False))
 
 
-def render(name: str, context: dict) -> tuple[str, str, str]:
-    subject = _plain(f"{name}-subject.txt", context).strip()
-    return subject, _plain(f"{name}.txt", context), render_to_string(f"{name}.html", context)
+def render(name: str, context: dict, language: str | None = None) -> tuple[str, str, str]:
+    """The trio in `language` (the recipient's, kept on the person or the application), or in the
+    language active now."""
+    with translation.override(language or translation.get_language()):
+        subject = _plain(f"{name}-subject.txt", context).strip()
+        return subject, _plain(f"{name}.txt", context), render_to_string(f"{name}.html", context)
 
 
 def queue(*, municipality, to: str, template: str, context: dict, kind: str, attachment=None) -> Message:

@@ -12,7 +12,9 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
 from django.dispatch import Signal
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from dogtag.accounts.models import Membership, Role
 from dogtag.accounts.scope import has_role, require_role
@@ -51,14 +53,15 @@ def _email(application, template, kind, context=None, attachment=None):
     gets one email from Dogtag, never a stream of them)."""
     if application.email_confirmed_at is None and kind != STARTED:
         return
-    mail.queue(
-        municipality=application.municipality,
-        to=application.email,
-        template=f"portal/email/{template}",
-        context={"application": application, "url": links.application_url(application), **(context or {})},
-        kind=kind,
-        attachment=attachment,
-    )
+    with translation.override(application.language):
+        mail.queue(
+            municipality=application.municipality,
+            to=application.email,
+            template=f"portal/email/{template}",
+            context={"application": application, "url": links.application_url(application), **(context or {})},
+            kind=kind,
+            attachment=attachment,
+        )
 
 
 STARTED = "application-started"
@@ -80,8 +83,11 @@ def _throttle_start(email: str, client_address: str) -> None:
     ):
         raise ValidationError(
             {
-                "__all__": f"More than {settings.DOGTAG_APPLICATION_LIMIT} applications were started from your "
-                f"address within {minutes} minutes; try again later."
+                "__all__": _(
+                    "More than %(limit)s applications were started from your address within %(minutes)s minutes; "
+                    "try again later."
+                )
+                % {"limit": settings.DOGTAG_APPLICATION_LIMIT, "minutes": minutes}
             }
         )
     if _count_attempt(ApplicationStartCounter, f"to {email.strip().lower()}", minutes, "key") > (
@@ -89,8 +95,11 @@ def _throttle_start(email: str, client_address: str) -> None:
     ):
         raise ValidationError(
             {
-                "email": f"We have already emailed {settings.DOGTAG_APPLICATION_EMAIL_LIMIT} application links to "
-                f"this address within {minutes} minutes; use one of them, or try again later."
+                "email": _(
+                    "We have already emailed %(limit)s application links to this address within %(minutes)s "
+                    "minutes; use one of them, or try again later."
+                )
+                % {"limit": settings.DOGTAG_APPLICATION_EMAIL_LIMIT, "minutes": minutes}
             }
         )
 
@@ -103,7 +112,7 @@ def start_application(
     year's license (the years the counter sells, `license_years_on_sale`). Throttled per client
     address and per email address (`_throttle_start`)."""
     if not email or "@" not in email:
-        raise ValidationError({"email": "Enter your email address, like name@example.com."})
+        raise ValidationError({"email": _("Enter your email address, like name@example.com.")})
     _throttle_start(email, client_address)
     return _start_application(municipality=municipality, email=email, license_year=license_year)
 
@@ -112,10 +121,17 @@ def start_application(
 def _start_application(*, municipality, email: str, license_year: int | None) -> Application:
     years = license_years_on_sale(municipality, today())
     if license_year is not None and license_year not in years:
-        on_sale = " and ".join(map(str, years))
-        raise ValidationError({"license_year": f"{municipality} sells {on_sale} licenses today, not {license_year}."})
+        on_sale = _(" and ").join(map(str, years))
+        raise ValidationError(
+            {
+                "license_year": _("%(municipality)s sells %(on_sale)s licenses today, not %(year)s.")
+                % {"municipality": municipality, "on_sale": on_sale, "year": license_year}
+            }
+        )
     year = license_year or years[0]
-    application = Application.objects.create(municipality=municipality, email=email, license_year=year)
+    application = Application.objects.create(
+        municipality=municipality, email=email, license_year=year, language=translation.get_language()
+    )
     record(acting_user=None, action="application.start", obj=application)
     _email_started(application)
     return application
@@ -127,7 +143,7 @@ def confirm_email(application, code: str) -> Application:
     it. Following it again changes nothing and records nothing."""
     application = Application.objects.select_for_update().get(pk=application.pk)
     if not links.confirms(application, code):
-        raise ValidationError({"__all__": "This confirmation link is not valid for this application."})
+        raise ValidationError({"__all__": _("This confirmation link is not valid for this application.")})
     if application.email_confirmed_at is None:
         before = snapshot(application)
         application.email_confirmed_at = timezone.now()
@@ -186,34 +202,49 @@ def open_renewal_by_code(*, code: str, client_address: str, email: str = "") -> 
     ):
         raise ValidationError(
             {
-                "code": f"More than {settings.DOGTAG_RENEWAL_CODE_LIMIT} renewal codes were tried from your "
-                f"address within {minutes} minutes; try again later, or call the clerk's office."
+                "code": _(
+                    "More than %(limit)s renewal codes were tried from your address within %(minutes)s minutes; "
+                    "try again later, or call the clerk's office."
+                )
+                % {"limit": settings.DOGTAG_RENEWAL_CODE_LIMIT, "minutes": minutes}
             }
         )
     typed = short_codes.typed(code)
     if not short_codes.well_formed(typed):
         raise ValidationError(
             {
-                "code": f"A renewal code is {short_codes.LENGTH} letters and digits, as printed on your renewal "
-                f"notice (like 7KQ4-M2XD); “{code.strip()[:20]}” is not one."
+                "code": _(
+                    "A renewal code is %(length)s letters and digits, as printed on your renewal notice "
+                    "(like 7KQ4-M2XD); “%(typed)s” is not one."
+                )
+                % {"length": short_codes.LENGTH, "typed": code.strip()[:20]}
             }
         )
     found = RenewalCode.objects.select_related("animal__municipality").filter(code=typed).first()
     if found is None:
         raise ValidationError(
-            {"code": f"No renewal notice has the code {short_codes.shown(typed)}. Check it against your notice."}
+            {
+                "code": _("No renewal notice has the code %(code)s. Check it against your notice.")
+                % {"code": short_codes.shown(typed)}
+            }
         )
     animal, year = found.animal, found.license_year
     if year not in license_years_on_sale(animal.municipality, today()):
         raise ValidationError(
             {
-                "code": f"The code {short_codes.shown(typed)} was for the {year} license, which is no longer "
-                f"sold. Start a new application instead, or call the clerk's office."
+                "code": _(
+                    "The code %(code)s was for the %(year)s license, which is no longer sold. Start a new "
+                    "application instead, or call the clerk's office."
+                )
+                % {"code": short_codes.shown(typed), "year": year}
             }
         )
     if animal.status != Animal.Status.ACTIVE:
         raise ValidationError(
-            {"code": f"{animal.name} is recorded as {RECORDED_AS[animal.status]}; there is nothing to renew."}
+            {
+                "code": _("%(name)s is recorded as %(status)s; there is nothing to renew.")
+                % {"name": animal.name, "status": RECORDED_AS[animal.status]}
+            }
         )
     if email.strip():
         _throttle_start(email, client_address)  # an address typed here is emailed, as a new application's
@@ -234,12 +265,14 @@ def start_renewal(animal: Animal, license_year: int, *, email: str = "") -> Appl
         return existing
     owner = next((o.person for o in animal.current_owners()), None)
     if owner is None:
-        raise ValidationError({"code": f"{animal.name} has no current owner on record; call the clerk's office."})
+        raise ValidationError(
+            {"code": _("%(name)s has no current owner on record; call the clerk's office.") % {"name": animal.name}}
+        )
     given = (email or "").strip()
     if not owner.email:
         if not given or "@" not in given:
             raise ValidationError(
-                {"email": "We have no email address for you on record: enter one, and we will send your link there."}
+                {"email": _("We have no email address for you on record: enter one, and we will send your link there.")}
             )
     notice = animal.renewal_notices.filter(license_year=license_year).first()
     application = Application.objects.create(
@@ -254,6 +287,7 @@ def start_renewal(animal: Animal, license_year: int, *, email: str = "") -> Appl
         # The owner's address on record, which the clerk keeps (and sent the renewal notice to);
         # an address given with the code is confirmed by the first email's link.
         email_confirmed_at=timezone.now() if owner.email else None,
+        language=translation.get_language(),
     )
     record(acting_user=None, action="application.start", obj=application)
     _email_started(application)
@@ -262,7 +296,8 @@ def start_renewal(animal: Animal, license_year: int, *, email: str = "") -> Appl
 
 def _editable(application):
     if application.status != Application.Status.DRAFT:
-        raise ValidationError({"__all__": f"This application was sent on {application.submitted_at:%B %-d, %Y}."})
+        sent_on = date_format(timezone.localdate(application.submitted_at))
+        raise ValidationError({"__all__": _("This application was sent on %(date)s.") % {"date": sent_on}})
 
 
 @transaction.atomic
@@ -327,16 +362,17 @@ def submit_application(application, *, provider: str, on=None) -> Application:
     _editable(application)
     form, owed = check(application, on)
     if not form.is_valid():
-        raise ValidationError({**form.errors.get_json_data(), "__all__": ["Correct the application first."]})
+        raise ValidationError({**form.errors.get_json_data(), "__all__": [_("Correct the application first.")]})
     chosen = payments.get(provider, application.municipality)
     if chosen is None:
-        raise ValidationError({"provider": "Choose how you will pay."})
+        raise ValidationError({"provider": _("Choose how you will pay.")})
     before = snapshot(application)
     application.status = Application.Status.SUBMITTED
     application.submitted_at = timezone.now()
     application.quoted_total = owed.total
     application.payment_provider = chosen.key
     application.payment_status = chosen.status
+    application.language = translation.get_language()  # the language the resident sent it in
     application.save()
     record(acting_user=None, action="application.submit", obj=application, before=before)
     _email(application, "received", "application-received", {"owed": owed})
@@ -388,7 +424,10 @@ def approve_application(
     if not form.is_valid():
         raise ValidationError({"__all__": "The application is incomplete; reject it with the reason."})
     d, m = form.cleaned_data, application.municipality
-    person_values = {k: d[k] for k in ("name", "street", "city", "postal_code", "phone")} | {"email": application.email}
+    person_values = {k: d[k] for k in ("name", "street", "city", "postal_code", "phone")} | {
+        "email": application.email,
+        "language": application.language,
+    }
     if application.person or household:
         person = application.person or household
         if changed := _changed(person, person_values):
@@ -452,7 +491,9 @@ def approve_application(
         application.payment_status = Application.PaymentStatus.PAID
     application.save()
     record(acting_user=acting_user, action="application.approve", obj=application, before=before)
-    pdf = render_pdf("licensing/certificate.html", {"license": license, "tag": license.current_tag, "municipality": m})
+    with translation.override(application.language):
+        context = {"license": license, "tag": license.current_tag, "municipality": m}
+        pdf = render_pdf("licensing/certificate.html", context)
     _email(
         application,
         "approved",
@@ -504,7 +545,7 @@ def look_up_tag(*, query: str, client_address: str, user=None) -> tuple[Lookup, 
     (_count_attempt), so a flood writes no row per attempt. The unsaved refused Lookup says so."""
     query = query.strip()[:50]
     if not query:
-        raise ValidationError({"q": "Enter the number on the license tag or the rabies tag."})
+        raise ValidationError({"q": _("Enter the number on the license tag or the rabies tag.")})
     user = user if user is not None and user.is_authenticated else None
     # Counted in its own autocommitted statement: a refused attempt changes nothing else.
     if _count_attempt(LookupCounter, client_address, settings.DOGTAG_LOOKUP_WINDOW_MINUTES) > (
@@ -698,7 +739,7 @@ def invite_staff(*, acting_user, municipality, name: str, email: str, username: 
     if user is not None and Membership.objects.filter(user=user, municipality=municipality).exists():
         raise ValidationError({"username": f"{username} already serves {municipality}: change the role instead."})
     if user is None:
-        first, _, last = name.partition(" ")
+        first, _space, last = name.partition(" ")
         user = User.objects.create_user(username=username, email=email, first_name=first, last_name=last)
     membership = Membership.objects.create(user=user, municipality=municipality, role=role)
     record(acting_user=acting_user, action="staff.invite", obj=membership)

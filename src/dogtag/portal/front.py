@@ -6,6 +6,7 @@ are logged in go on to their own home."""
 from dataclasses import dataclass
 
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_lazy
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import municipalities, municipality_ids
@@ -15,7 +16,13 @@ from dogtag.portal.models import MunicipalityContact
 from dogtag.registry.models import Municipality
 
 NOT_OFFICERS = tuple(r for r in Role if r != Role.OFFICER)
-SPECIES_PLURAL = {"dog": "dogs", "cat": "cats"}
+SPECIES_PLURAL = {"dog": gettext_lazy("dogs"), "cat": gettext_lazy("cats")}
+LICENSES = {
+    ("dog",): gettext_lazy("Dog licenses"),
+    ("cat",): gettext_lazy("Cat licenses"),
+    ("dog", "cat"): gettext_lazy("Dog and cat licenses"),
+    ("cat", "dog"): gettext_lazy("Cat and dog licenses"),
+}
 
 
 @dataclass
@@ -27,11 +34,20 @@ class Office:
     @property
     def licenses(self) -> str:
         """ "Dog licenses", "Dog and cat licenses": what the pack licenses, in its order."""
-        return " and ".join(self.species).capitalize() + " licenses"
+        return str(LICENSES.get(tuple(self.species)) or " and ".join(self.species).capitalize() + " licenses")
 
     @property
     def licensed(self) -> str:
-        return " and ".join(SPECIES_PLURAL.get(s, s) for s in self.species)
+        plurals = [str(SPECIES_PLURAL.get(s, s)) for s in self.species]
+        return (
+            plurals[0]
+            if len(plurals) == 1
+            else gettext("%(first)s and %(second)s")
+            % {
+                "first": ", ".join(plurals[:-1]),
+                "second": plurals[-1],
+            }
+        )
 
 
 def offices() -> list[Office]:

@@ -5,6 +5,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from dogtag.licensing.models import License, RenewalNotice
 from dogtag.registry.models import Animal, Municipality, Person, RabiesVaccination, Scoped
@@ -39,10 +40,10 @@ class Application(Scoped):
         RENEWAL = "renewal", "Renewal"
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Not sent yet"
-        SUBMITTED = "submitted", "Waiting for the clerk"
-        APPROVED = "approved", "License issued"
-        REJECTED = "rejected", "Not approved"
+        DRAFT = "draft", _("Not sent yet")
+        SUBMITTED = "submitted", _("Waiting for the clerk")
+        APPROVED = "approved", _("License issued")
+        REJECTED = "rejected", _("Not approved")
 
     class PaymentStatus(models.TextChoices):
         NONE = "", "Not started"
@@ -56,6 +57,9 @@ class Application(Scoped):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     license_year = models.PositiveIntegerField()
     email = models.EmailField()
+    language = models.CharField(
+        max_length=8, default="en", help_text="the language the resident applied in: its emails and the license's"
+    )
     # When the resident followed the confirmation link of the first email (a renewal's address is
     # the owner's on record, confirmed when it starts). Until then Dogtag emails nothing else.
     email_confirmed_at = models.DateTimeField(null=True, blank=True)

@@ -5,18 +5,20 @@ checkout and the processor's signed notification, re-read from the processor, re
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 from dogtag.lib import processors
 
 
 @dataclass(frozen=True)
 class Choice:
     key: str
-    label: str
+    label: str  # lazily translated: the resident's language when shown
     status: str  # the application's payment status once sent
 
 
-COUNTER = Choice("counter", "Pay at the clerk's counter or by mailed check", "awaiting")
-CARD = Choice("card", "Pay now by card (on the card processor's secure page)", "online")
+COUNTER = Choice("counter", _("Pay at the clerk's counter or by mailed check"), "awaiting")
+CARD = Choice("card", _("Pay now by card (on the card processor's secure page)"), "online")
 
 
 def offered(municipality) -> list[Choice]:

@@ -6,6 +6,8 @@ prefetched, and a new dog stands in with pk 0 (no license or multiple-dog licens
 import copy
 from datetime import date
 
+from django.utils.translation import gettext
+
 from dogtag.licensing import law
 from dogtag.licensing.owed import Owed, what_is_owed
 from dogtag.registry.models import Animal, RabiesVaccination
@@ -107,17 +109,26 @@ def plain_lines(owed: Owed, municipality, altered: bool, species: str = "dog") -
     from dogtag.licensing.law import pack_of
     from dogtag.rules.licensing import late_fee_trigger_label
 
+    animal = str(Animal.Species(species).label).lower()  # in the language active: "dog", "perro"
     lines = []
     for i, line in enumerate(owed.lines):
         where = cited(line.citations[0] if line.citations else None, municipality)
+        facts = {"animal": animal, "amount": line.amount, "where": where}
         if i == 0 and owed.free_license:
-            text = f"Your {species}'s license is free ($0.00) — {where}."
+            text = gettext("Your %(animal)s's license is free ($0.00) — %(where)s.") % facts
+        elif i == 0 and altered:
+            text = gettext("Your %(animal)s's license costs $%(amount)s because it is spayed or neutered — %(where)s.")
+            text %= facts
         elif i == 0:
-            because = "it is spayed or neutered" if altered else "it is not spayed or neutered"
-            text = f"Your {species}'s license costs ${line.amount} because {because} — {where}."
+            text = gettext(
+                "Your %(animal)s's license costs $%(amount)s because it is not spayed or neutered — %(where)s."
+            )
+            text %= facts
         else:
+            # The reason is the pack's own words (the ordinance's), kept as the adopted text says them.
             trigger = owed.late_fee_trigger
-            reason = late_fee_trigger_label(pack_of(municipality), trigger) if trigger else "it is late"
-            text = f"A late fee of ${line.amount} is added because the {species} was {reason} — {where}."
+            reason = late_fee_trigger_label(pack_of(municipality), trigger) if trigger else gettext("it is late")
+            text = gettext("A late fee of $%(amount)s is added because the %(animal)s was %(reason)s — %(where)s.")
+            text %= {**facts, "reason": reason}
         lines.append({"text": text, "amount": line.amount, "citations": line.citations})
     return lines

@@ -90,5 +90,6 @@ def due(on: date, progress=None):
                 "municipality": v.animal.municipality,
                 "unsubscribe_url": links.unsubscribe_url(person.pk),
             },
+            language=person.language,
         )
         yield v, person, decision, email

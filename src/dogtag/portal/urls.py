@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.i18n import set_language
 
 from dogtag.portal import front, home, ordinance_views, staff, statement, views
 
@@ -13,6 +14,8 @@ urlpatterns = [
     path("renew/code/", views.renewal_code, name="portal-renewal-code"),
     path("renew/<str:token>/", views.renew, name="portal-renew"),
     path("found/", views.found, name="portal-found"),
+    # the resident's language (Django's view: a cookie, then back to the page; portal/language.py)
+    path("language/", set_language, name="portal-language"),
     path("accessibility/", statement.accessibility, name="accessibility"),
     path("pet/<str:token>/", views.pet, name="portal-pet"),
     path("reminders/stop/<str:token>/", views.unsubscribe, name="portal-unsubscribe"),

@@ -8,6 +8,7 @@ from django.forms.utils import ErrorDict
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import get_for_user, has_role
@@ -70,14 +71,14 @@ def renew(request, token):
     parsed = links.read_renewal_token(token)
     animal = Animal.objects.filter(pk=parsed[0]).first() if parsed else None
     if animal is None:
-        raise Http404("This renewal link is not valid. Start a new application instead.")
+        raise Http404(_("This renewal link is not valid. Start a new application instead."))
     try:
         application = actions.start_renewal(animal, parsed[1])
     except ValidationError as e:
         return render(
             request,
             "portal/message.html",
-            {"title": "We could not open this renewal", "text": " ".join(e.messages)},
+            {"title": _("We could not open this renewal"), "text": " ".join(e.messages)},
             status=400,
         )
     return redirect("portal-application", token=application.token)
@@ -128,7 +129,7 @@ def application(request, token):
         if not upload_errors:
             if request.POST.get("step") == "review":
                 return redirect("portal-review", token=app.token)
-            messages.success(request, "Saved. Use the link we emailed you to come back at any time.")
+            messages.success(request, _("Saved. Use the link we emailed you to come back at any time."))
     form = ApplicationForm(initial=app.data, application=app)
     # A bad upload is reported beside its field; what was typed is kept either way.
     form.cleaned_data, form._errors = {}, ErrorDict()
@@ -145,10 +146,10 @@ def confirm_email(request, token, code):
         return render(
             request,
             "portal/message.html",
-            {"title": "We could not confirm your email address", "text": " ".join(e.messages)},
+            {"title": _("We could not confirm your email address"), "text": " ".join(e.messages)},
             status=400,
         )
-    messages.success(request, f"Your email address {app.email} is confirmed.")
+    messages.success(request, _("Your email address %(email)s is confirmed.") % {"email": app.email})
     return redirect("portal-application", token=token)
 
 
@@ -212,12 +213,16 @@ def pet(request, token):
     report it lost, found again, deceased or moved away (issue 30 §3)."""
     animal = Animal.objects.select_related("municipality").filter(pk=links.read_pet_token(token) or 0).first()
     if animal is None:
-        raise Http404("This link is not valid.")
+        raise Http404(_("This link is not valid."))
     form = AnimalReportForm(posted(request), kinds=open_kinds(animal), initial={"happened_on": today()})
     if request.method == "POST" and form.is_valid():
         report = run_action(form, report_animal, animal, by_owner=True)
         if report:
-            messages.success(request, f"Thank you. The {animal.municipality} clerk's office now has: {report}.")
+            messages.success(
+                request,
+                _("Thank you. The %(municipality)s clerk's office now has: %(report)s.")
+                % {"municipality": animal.municipality, "report": report},
+            )
             return redirect("portal-pet", token=token)
     context = {"animal": animal, "form": form, "reports": animal.reports.select_related("animal")}
     return render(request, "portal/pet.html", context)
@@ -226,7 +231,7 @@ def pet(request, token):
 def unsubscribe(request, token):
     person = Person.objects.filter(pk=links.read_unsubscribe_token(token) or 0).first()
     if person is None:
-        raise Http404("This link is not valid.")
+        raise Http404(_("This link is not valid."))
     done = hasattr(person, "reminder_opt_out")
     if request.method == "POST" and not done:
         actions.opt_out_of_reminders(person)

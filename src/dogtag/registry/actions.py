@@ -59,6 +59,8 @@ def same_municipality(field, obj, municipality_id):
 
 
 PERSON_FIELDS = ("kind", "name", "street", "city", "state", "postal_code", "phone", "email")
+# The language of the emails and documents sent to a person: chosen by the resident on the portal.
+PERSON_EDITABLE = (*PERSON_FIELDS, "language")
 PREMISES_FIELDS = ("street", "use", "parcel_number")
 ANIMAL_FIELDS = (
     "species",
@@ -125,7 +127,7 @@ def create_person(*, acting_user, municipality, confirm_not_duplicate=False, **f
 @transaction.atomic
 def update_person(person, *, acting_user, **fields) -> Person:
     return _update(
-        person, fields, acting_user=acting_user, action="person.update", roles=REGISTRARS, editable=PERSON_FIELDS
+        person, fields, acting_user=acting_user, action="person.update", roles=REGISTRARS, editable=PERSON_EDITABLE
     )
 
 
@@ -360,7 +362,7 @@ def set_seal(municipality, *, acting_user, upload) -> Municipality:
     if not error and extension not in SEAL_KINDS:
         error = "The seal must be an image: a PNG or a JPEG, not a PDF."
     if error:
-        raise ValidationError({"seal": error.replace(uploads.WANTED, "Upload the seal as a PNG or JPEG image.")})
+        raise ValidationError({"seal": error.replace(str(uploads.WANTED), "Upload the seal as a PNG or JPEG image.")})
     before = snapshot(municipality)
     municipality.seal.save(f"{municipality.slug}-seal{extension}", ContentFile(upload.read()), save=False)
     municipality.save(update_fields=["seal"])

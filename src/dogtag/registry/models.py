@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from dogtag.lib import plausible_dates
 from dogtag.lib.dates import shown, today  # noqa: F401 - `today` is the fields' default (migrations name it here)
@@ -58,6 +59,9 @@ class Person(Scoped):
     postal_code = models.CharField(max_length=10)
     phone = models.CharField(max_length=30, blank=True)
     email = models.EmailField(blank=True)
+    language = models.CharField(
+        max_length=8, default="en", help_text="the language of the emails and documents sent to them (LANGUAGES)"
+    )
     match_key = models.TextField(
         blank=True, editable=False, help_text="name and street normalised (registry/names.py), set by clean()"
     )
@@ -108,15 +112,15 @@ def birth_date_too_early(day) -> str:
 
 class Animal(Scoped):
     class Species(models.TextChoices):
-        DOG = "dog", "Dog"
-        CAT = "cat", "Cat"
-        HEN = "hen", "Hen"
-        OTHER = "other", "Other"
+        DOG = "dog", _("Dog")
+        CAT = "cat", _("Cat")
+        HEN = "hen", _("Hen")
+        OTHER = "other", _("Other")
 
     class Sex(models.TextChoices):
-        MALE = "male", "Male"
-        FEMALE = "female", "Female"
-        UNKNOWN = "unknown", "Unknown"
+        MALE = "male", _("Male")
+        FEMALE = "female", _("Female")
+        UNKNOWN = "unknown", _("Unknown")
 
     class Status(models.TextChoices):
         ACTIVE = "active", "Active"

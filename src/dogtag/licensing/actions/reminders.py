@@ -106,6 +106,7 @@ def _email(municipality, reminders, now) -> None:
                 "renew_url": renewal_url(r.animal_id, year),
                 "unsubscribe_url": unsubscribe_url(r.person_id),
             },
+            language=r.person.language,
         )
         messages.append(
             Message(
