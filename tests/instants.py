@@ -81,7 +81,7 @@ def _at(cls: type[unittest.TestCase], instant: datetime) -> type[unittest.TestCa
         sub.addClassCleanup(clock.stop)  # the first cleanup added is the last run
         super(subclass, sub).setUpClass()
 
-    subclass = type(name, (cls,), {"setUpClass": setUpClass, "__module__": cls.__module__})
+    subclass = type(name, (cls,), {"setUpClass": setUpClass, "__module__": cls.__module__, "_dogtag_at": instant})
     subclass.__qualname__ = name
     return subclass
 
@@ -105,3 +105,22 @@ def pytest_pycollect_makeitem(collector, name, obj):
         setattr(collector.obj, subclass.__name__, subclass)  # where pytest looks the class up by its name
         items.append(UnitTestCase.from_parent(collector, name=subclass.__name__, obj=subclass))
     return items
+
+
+def instant_of(item) -> datetime | None:
+    """The instant a collected test runs at (`--at`), or None."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "_dogtag_instant" in callspec.params:
+        return callspec.params["_dogtag_instant"]
+    return getattr(getattr(item, "cls", None), "_dogtag_at", None)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """With `-n N --dist loadgroup` (bin/test-days), a module's tests at one instant go to one
+    worker together: a class's data is set up once per instant, not once on each worker, and the
+    instants are shared out between the workers."""
+    for item in items:
+        instant = instant_of(item)
+        if instant is not None:
+            item.add_marker(pytest.mark.xdist_group(f"{item.nodeid.split('::', 1)[0]}@{label(instant)}"))

@@ -69,6 +69,8 @@ class DateFormatTests(BaseTestCase):
         for name, route in iso.patterns():
             if name in iso.OPEN_PAGES - {"portal-home"} or name in ("calendar-reset",):
                 continue
+            if iso.is_file(name, route):  # no page text to read; each answers at every instant in test_isolation
+                continue
             path = "/" + route.replace("<slug:slug>", "benton").replace("<int:year>", "2026")
             if "<int:pk>" in path:
                 key = name if name in iso.OBJECTS else next((k for k in iso.OBJECTS if name.startswith(k + "-")), None)

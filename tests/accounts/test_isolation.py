@@ -132,6 +132,15 @@ OPEN_PAGES |= {
 # Pages a municipality's law lacks answer 404 there (issue 29: what the law lacks is not offered):
 # Benton's ordinance has no hen permit, so its clerk gets no application form (tests/permits/test_offered.py).
 NOT_IN_BENTONS_LAW = {"hen-permit-new"}
+# Files, not pages (PDFs and uploads): no text a reader sees on a page, so the date-format scans
+# (tests/test_date_format.py) do not ask for them; the Benton clerk's walk here checks they are files.
+FILES = {"application-certificate-file", "application-altered-file", "hen-permit-site-plan"}
+
+
+def is_file(name: str, route: str) -> bool:
+    return route.endswith(".pdf") or name in FILES
+
+
 LIST_PAGES = {"home", "search"}  # scoped lists: answer 200 without Benton's records
 LIST_PAGES |= {"my-cases", "calendar-reset"}
 LIST_PAGES.add("county-dashboard")  # every municipality the user serves (tests/reports/test_dashboard.py)
@@ -379,6 +388,9 @@ class IsolationTests(BaseTestCase):
                 expected = 404 if name in NOT_IN_BENTONS_LAW else expected
                 response = self.client.get(self.fill(name, route))
                 self.assertEqual(response.status_code, expected, name)
+                if expected == 200:
+                    html = response.get("Content-Type", "").startswith("text/html")
+                    self.assertNotEqual(html, is_file(name, route), f"{name}: a file is not HTML, a page is")
                 # Each of them shows Benton's records: no cache may keep it (issue 27 §9).
                 self.assertIn("no-store", response.get("Cache-Control", ""), name)
 

@@ -1,6 +1,7 @@
 """The readings page counts the records whose answer the other reading would change: each license
-asked under both readings through the engine's batch, each citation's forfeiture likewise, and
-says so (issue 25 §3)."""
+asked under both readings through the engine's batch; each citation's forfeiture, declaration's
+requirement deadlines and rabies certificate's last day to revaccinate likewise; and says so
+(issue 25 §3)."""
 
 from datetime import date
 
@@ -62,8 +63,11 @@ class ChangedLicenses(BaseTestCase):
         self.assertRegex(section, r"Records the other reading would change</dt><dd>[1-9]\d* of the \d+ licenses")
         self.assertIn("each asked under both readings, counted where the answers differ", section)
         declarations = page.split('id="reading-dangerous_dogsrequirements0"')[1].split("</section>")[0]
+        self.assertIn("0 of the 0 declarations of Village of Benton: each asked under both readings", declarations)
+        # A barking complaint's answer turns on the dog's other complaints: not compared record by record.
+        complaints = page.split('id="reading-nuisancebarking_complaints"')[1].split("</section>")[0]
         self.assertIn(
-            "which of them the other reading would change is not computed for this kind of record", declarations
+            "which of them the other reading would change is not computed for this kind of record", complaints
         )
 
 
@@ -99,3 +103,90 @@ class ChangedCitations(BaseTestCase):
         self.assertEqual(changed(), before)
         self.cite("98-6 running at large", person)  # $50 plus costs, or $100 to $500
         self.assertEqual(changed(), before + 1)
+
+
+class ChangedDeclarations(BaseTestCase):
+    """Benton § 115-5B(2)(e): a vicious dog's sign is due with the compliance deadline (10 days), or
+    15 days after the determination on the other reading."""
+
+    SIGNS = "dangerous_dogs.requirements.0"
+
+    def changed(self):
+        return Counter(self.benton, LocalAmounts.of({})).declarations_changed("wi-benton", self.SIGNS)
+
+    def declare(self, name):
+        from dogtag.enforcement.actions import declare_dog
+
+        animal = registry_actions.register_animal(
+            acting_user=self.clerk,
+            municipality=self.benton,
+            owner=self.owner,
+            name=name,
+            breed="Mixed",
+            color="black",
+            sex="male",
+            birth_date=date(2022, 1, 1),
+            premises=self.premises,
+        )
+        with on(date(2026, 5, 1)):
+            return declare_dog(
+                acting_user=self.officer,
+                municipality=self.benton,
+                animal=animal,
+                evidence="the officer's report",
+                determined_on=date(2026, 5, 1),
+                incidents=[],
+                fighting=True,
+            )
+
+    def test_each_vicious_dog_is_counted_once_its_determination_shared(self):
+        before = self.changed()
+        self.assertEqual(self.declare("Fang").classification, "vicious")
+        self.assertEqual(self.changed(), before + 1)
+        self.declare("Tusk")  # the same facts: one group asked once, counted twice
+        self.assertEqual(self.changed(), before + 2)
+
+
+class ChangedCertificates(BaseTestCase):
+    """s. 95.21(2)(a) in Webster: the last day to revaccinate moved past a Sunday or holiday
+    (s. 990.001(4)), or not on the other reading; a weekday is the same day on both."""
+
+    REVACCINATION = "rabies.revaccination"
+
+    def changed(self):
+        return Counter(self.webster, LocalAmounts.of({})).certificates_changed("wi-webster", self.REVACCINATION)
+
+    def test_a_certificate_whose_last_day_is_a_sunday_is_counted(self):
+        vet = make_user("wanda", (self.webster, Role.VETERINARIAN))
+        person = registry_actions.create_person(
+            acting_user=self.webster_clerk,
+            municipality=self.webster,
+            name="Wes Owner",
+            street="1 Elm St",
+            city="Webster",
+            postal_code="54893",
+        )
+        dogs = [
+            registry_actions.register_animal(
+                acting_user=self.webster_clerk,
+                municipality=self.webster,
+                owner=person,
+                name=name,
+                breed="Mixed",
+                color="brown",
+                sex="female",
+                birth_date=date(2020, 1, 1),
+                owned_from=date(2020, 3, 1),
+            )
+            for name in ("Ada", "Bea")
+        ]
+        before = self.changed()
+        with on(date(2025, 3, 9)):
+            # Each the dog's second certificate: due the day before its expiry.
+            vaccinate(dogs[0], vet, "W-1", date(2024, 3, 1), date(2025, 3, 1))
+            vaccinate(dogs[1], vet, "W-2", date(2024, 3, 1), date(2025, 3, 1))
+            self.assertEqual(self.changed(), before)
+            vaccinate(dogs[0], vet, "W-3", date(2025, 3, 8), date(2028, 3, 9))  # last day Wednesday, March 8
+            self.assertEqual(self.changed(), before)
+            vaccinate(dogs[1], vet, "W-4", date(2025, 3, 6), date(2028, 3, 6))  # last day Sunday, March 5
+            self.assertEqual(self.changed(), before + 1)

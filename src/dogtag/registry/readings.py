@@ -1,9 +1,9 @@
 """The readings a municipality's rule pack leaves to its ruling (issue 25 §3), as its
 administrator's page shows them: each provision's section and governing words, Dogtag's reading
 and the other the text allows, each reading's answer on the pack's worked example (asked of the
-engine under each reading), how many of the municipality's records the provision governs and, for
-licenses and citations, how many of them the other reading would answer differently
-(`reading_counts`).
+engine under each reading), how many of the municipality's records the provision governs and, where
+those records answer the reading's question, how many of them the other reading would answer
+differently (`reading_counts`).
 
 The counts are one `count()` per kind of record, by the pack section the provision is in; a
 section whose answers are about no kind of record Dogtag keeps says so and why.
@@ -18,7 +18,7 @@ from typing import Any
 from django.apps import apps
 
 from dogtag.lib.dates import shown
-from dogtag.registry.reading_counts import CHANGES, Counter
+from dogtag.registry.reading_counts import Counter, comparer
 from dogtag.rules import get_question, packs
 from dogtag.rules.amounts import LocalAmounts
 from dogtag.rules.decision import Decision
@@ -216,10 +216,9 @@ def for_page(municipality, on: date) -> list[Reading]:
                 rows = apps.get_model(app, model).objects.filter(municipality=municipality, **filters)
                 counts[(app, model)] = rows.count()
             r.count, r.counted = counts[(app, model)], what
-            if r.has_other and topic in CHANGES and r.count:
-                r.changed = CHANGES[topic](counter, pack.id, r.id)
-            elif r.has_other and topic in CHANGES:
-                r.changed = 0
+            compare = comparer(r.id, r.example) if r.has_other else None
+            if compare is not None:
+                r.changed = compare(counter, pack.id, r.id) if r.count else 0
         else:
             r.not_counted = NOT_COUNTED.get(topic, "its answers are about no one kind of record Dogtag keeps")
     return readings

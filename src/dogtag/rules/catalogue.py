@@ -89,15 +89,21 @@ class PackSet:
     closed: bool = False
     refusal: str = ""
     other: str = ""
+    # (pack, value) -> why a value the pack as written names is not named under its rulings (a
+    # ruling adopted a reading that leaves it out), naming the ruling; "" where none did.
+    ruled_out: Callable[[Any, str], str] | None = None
 
     def __get_pydantic_json_schema__(self, core: Any, handler: Any) -> dict[str, Any]:
         schema = handler(core)
         schema[PACK_SET] = self.name
         return schema
 
-    def refuse(self, question: str, path: str, values: PackValues, unknown: list[str]) -> FactRefused:
+    def refuse(self, question: str, path: str, values: PackValues, unknown: list[str], pack: Any) -> FactRefused:
         told = ", ".join(unknown)
         told = self.refusal.format(value=told) if self.refusal else f"{told} is not {self.describe} here"
+        why = [w for w in (self.ruled_out(pack, v) for v in unknown) if w] if self.ruled_out else []
+        if why:
+            told += ": " + "; ".join(why)
         return FactRefused(
             path,
             f"{path}: {told} ({', '.join(values.sections)}); {question} reads {values.rule}; "
@@ -172,7 +178,7 @@ class Question:
                 continue
             unknown = [v for v in _strings(facts, attrs) if not values.names(v)]
             if unknown:
-                raise marker.refuse(self.name, path, values, sorted(set(unknown), key=unknown.index))
+                raise marker.refuse(self.name, path, values, sorted(set(unknown), key=unknown.index), pack)
 
     def answer(self, pack: Any, facts: BaseModel, on: date, local: LocalAmounts) -> Decision:
         """`decide`, after refusing a fact outside a closed set the pack names."""

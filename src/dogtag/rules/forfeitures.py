@@ -91,6 +91,7 @@ Violation = Annotated[
         "a section a forfeiture schedule of the pack names (or a subsection of one)",
         closed=True,
         refusal="no forfeiture for violation {value!r} here",
+        ruled_out=lambda pack, value: ruled_out(pack, value),
     ),
 ]
 
@@ -126,10 +127,11 @@ class Forfeiture:
     reason: Literal["section_sets_no_offense", "no_forfeiture_for_offense_number"] | None = None
 
 
-def _readings_that_place(pack, schedules: list[Schedule], rule: Schedule, violation: str) -> list[Schedule]:
-    """The other schedules whose reading decides whether `violation` falls to them or on to `rule`
-    (a reading whose other side sets `sections`): cited beside `rule`, with their status, so an
-    answer that a ruling sent to another schedule says who ruled (or that the reading is pending)."""
+def _readings_that_place(pack, schedules: list[Schedule], violation: str) -> list[tuple[Schedule, bool]]:
+    """The schedules whose reading decides whether `violation` falls to them (a reading whose other
+    side sets `sections`), each with whether the schedule as written covers it: cited beside the
+    schedule that prices it, with their status, so an answer that a ruling sent to another schedule
+    (or to none) says who ruled, or that the reading is pending."""
     from .packs import load_pack
 
     base = load_pack(pack.id).forfeitures
@@ -137,13 +139,27 @@ def _readings_that_place(pack, schedules: list[Schedule], rule: Schedule, violat
     out = []
     for i, s in enumerate(schedules):
         other = s.reading.other if s.reading else None
-        if s is rule or other is None or "sections" not in other.set or i >= len(base_schedules):
+        if other is None or "sections" not in other.set or i >= len(base_schedules):
             continue
         under_choice = any(covers(x, violation) for x in base_schedules[i].sections)
         under_other = any(covers(x, violation) for x in other.set["sections"])
         if under_choice != under_other:
-            out.append(s)
+            out.append((s, under_choice))
     return out
+
+
+def ruled_out(pack, violation: str) -> str:
+    """Why a violation a schedule as written prices is no longer one here: a ruling adopted the
+    schedule's other reading, which leaves it out; the schedule's section and the ruling (who, its
+    number and its day), or "" where no ruling did."""
+    s: ForfeituresSection | None = pack.forfeitures
+    schedules = [*s.ordinance, *s.statute] if s is not None else []
+    return "; ".join(
+        f"{r.cite.section} as written covers it, but {r.cite.citation.ruled_by} adopted the other reading,"
+        " which leaves it out"
+        for r, written in _readings_that_place(pack, schedules, violation)
+        if written and r.cite.citation.ruled_by
+    )
 
 
 @question(
@@ -165,7 +181,9 @@ def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
         known = sorted({x for r in schedules for x in r.sections})
         raise ValueError(f"no forfeiture for violation {facts.violation!r} here; known: {', '.join(known)}")
     cites, notes, not_set = [rule.cite.citation], list(choice_notes(rule)), []
-    for deciding in _readings_that_place(pack, schedules, rule, facts.violation):
+    for deciding, _ in _readings_that_place(pack, schedules, facts.violation):
+        if deciding is rule:
+            continue
         cites.append(deciding.cite.citation)
         section = deciding.cite.section
         notes.append(f"the reading of {section} decides which schedule prices violation {facts.violation}")
