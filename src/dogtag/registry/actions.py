@@ -232,6 +232,30 @@ def record_vaccination(animal, *, acting_user, **fields) -> RabiesVaccination:
 
 
 @transaction.atomic
+def record_certificates(municipality, certificates: list[dict], *, acting_user) -> list[RabiesVaccination]:
+    """Many certificates of one municipality at once, as a clinic's file states them (each checked
+    against the certificate's own rules first: imports/clinics.py). A certificate whose serial is
+    already recorded is left as it is, so a file written again, or a write resumed after its
+    worker stopped, records each certificate once. One transaction, an audit event each."""
+    require_role(acting_user, municipality.pk, CERTIFIERS)
+    serials = [c["certificate_serial"] for c in certificates]
+    recorded = set(
+        RabiesVaccination.objects.filter(municipality=municipality, certificate_serial__in=serials).values_list(
+            "certificate_serial", flat=True
+        )
+    )
+    new = [
+        RabiesVaccination(municipality=municipality, **c)
+        for c in certificates
+        if c["certificate_serial"] not in recorded
+    ]
+    RabiesVaccination.objects.bulk_create(new)
+    for vaccination in new:
+        record(acting_user=acting_user, action="vaccination.create", obj=vaccination)
+    return new
+
+
+@transaction.atomic
 def update_vaccination(vaccination, *, acting_user, **fields) -> RabiesVaccination:
     return _update(
         vaccination,
@@ -420,9 +444,12 @@ def record_ruling(
             f"A ruling takes effect on or after the day it is made ({shown(ruled_on)}): answers for "
             "earlier days keep the reading in force then."
         )
-    elif found is not None and Ruling.objects.filter(
-        municipality=municipality, reading_id=found.id, effective_on=effective_on, voided_at=None
-    ).exists():
+    elif (
+        found is not None
+        and Ruling.objects.filter(
+            municipality=municipality, reading_id=found.id, effective_on=effective_on, voided_at=None
+        ).exists()
+    ):
         errors["effective_on"] = (
             f"A ruling on {found.section} already takes effect on {shown(effective_on)}: void it first, "
             "then record its replacement."
