@@ -224,3 +224,48 @@ class ClinicFileTests(BaseTestCase):
 
         with self.assertRaises(PermissionDenied):
             self.upload(clinic_csv(line("N-1")), user=self.officer)
+
+
+class ClinicFilePageTests(BaseTestCase):
+    @on(TODAY)
+    def test_a_vet_uploads_maps_confirms_and_sees_the_result(self):
+        from django.core.files.uploadedfile import SimpleUploadedFile
+        from django.urls import reverse
+
+        self.login(self.vet)
+        content = clinic_csv(
+            line("W-1", chip="985112000000001"), line("W-2", chip="985112000000001", given="99/99/2026")
+        )
+        response = self.client.post(
+            reverse("clinic-files", args=["benton"]),
+            {"clinic": "Benton Animal Clinic", "certificates": SimpleUploadedFile("nov.csv", content, "text/csv")},
+        )
+        clinic_file = ClinicFile.objects.get()
+        self.assertRedirects(response, reverse("clinic-file", args=["benton", clinic_file.pk]))
+        page = self.client.get(response.url)
+        self.assertContains(page, "Match the file")
+        self.assertContains(page, '<option value="Cert #">Cert #</option>')  # the file's own headers to choose
+        with self.captureOnCommitCallbacks(execute=True):
+            self.client.post(response.url, {**COLUMNS, "date_format": "%m/%d/%Y"})
+        page = self.client.get(response.url)
+        self.assertContains(page, "Row 3, column “Given” (99/99/2026): a date as MM/DD/YYYY")
+        self.assertContains(page, "Record 1 certificate")
+        with self.captureOnCommitCallbacks(execute=True):
+            self.client.post(response.url, {"step": "confirm"})
+        page = self.client.get(response.url)
+        self.assertContains(page, "Recorded 1 certificate.")
+        self.assertTrue(RabiesVaccination.objects.filter(certificate_serial="W-1", animal=self.dog).exists())
+        self.assertFalse(RabiesVaccination.objects.filter(certificate_serial="W-2").exists())
+
+    def test_a_bad_mapping_is_named_beside_its_field_and_nothing_is_checked(self):
+        from django.core.files.uploadedfile import SimpleUploadedFile
+        from django.urls import reverse
+
+        self.login(self.clerk)
+        response = self.client.post(
+            reverse("clinic-files", args=["benton"]),
+            {"clinic": "Benton Animal Clinic", "certificates": SimpleUploadedFile("nov.csv", clinic_csv(line("W-1")))},
+        )
+        page = self.client.post(response.url, {"date_format": "%m/%d/%Y", "rabies_certificate": "Cert #"})
+        self.assertContains(page, "Choose the file&#x27;s column for vaccination date.")
+        self.assertEqual(ClinicFile.objects.get().state, ClinicFile.State.MAPPING)
