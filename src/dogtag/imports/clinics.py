@@ -15,7 +15,6 @@ from collections import defaultdict
 from datetime import date
 from itertools import islice
 
-from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from dogtag.imports.columns import COLUMNS, Column
@@ -177,6 +176,11 @@ class Check:
             .values_list("person_id", "animal_id", "animal__name", "animal__species")
         ):
             by_owner.setdefault((person, normalise(name), species), animal)
+        self.recorded = set(
+            RabiesVaccination.objects.filter(
+                municipality=m, certificate_serial__in=[row[i]["rabies_certificate"] for i in good]
+            ).values_list("certificate_serial", flat=True)
+        )
         found = {}
         for i in good:
             found[i] = self.find(row[i], by_chip, by_tag, people, by_owner)
@@ -250,13 +254,13 @@ class Check:
         }
         fields = {**registry, **fields}
         vaccination = RabiesVaccination(municipality_id=self.m.pk, animal=animal, **fields)
-        try:
-            vaccination.clean_fields(exclude=["animal", "municipality"])
-            vaccination.clean()
-        except ValidationError as e:
-            for field, messages in e.message_dict.items():
+        errors = vaccination.date_problems()  # the certificate's own rules; its serial, a batch at once
+        if vaccination.certificate_serial in self.recorded:
+            errors["certificate_serial"] = f"Certificate {vaccination.certificate_serial} is already recorded."
+        if errors:
+            for field, message in errors.items():
                 column = COLUMN_OF.get(field, field)
-                self.problem(line, column, raw.get(column, ""), " ".join(messages))
+                self.problem(line, column, raw.get(column, ""), message)
             return
         self.certificates.append([line, {"animal_id": animal.pk, **{k: _json(v) for k, v in fields.items()}}])
         self.matched.append(

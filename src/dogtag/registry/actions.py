@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
-from dogtag.audit.record import record, save_and_record, snapshot
+from dogtag.audit.record import record, record_each, save_and_record, snapshot
 from dogtag.lib import uploads
 from dogtag.lib.dates import shown
 from dogtag.registry.models import (
@@ -250,8 +250,7 @@ def record_certificates(municipality, certificates: list[dict], *, acting_user) 
         if c["certificate_serial"] not in recorded
     ]
     RabiesVaccination.objects.bulk_create(new)
-    for vaccination in new:
-        record(acting_user=acting_user, action="vaccination.create", obj=vaccination)
+    record_each(acting_user=acting_user, action="vaccination.create", objs=new)
     return new
 
 
