@@ -236,7 +236,8 @@ def record_certificates(municipality, certificates: list[dict], *, acting_user) 
     """Many certificates of one municipality at once, as a clinic's file states them (each checked
     against the certificate's own rules first: imports/clinics.py). A certificate whose serial is
     already recorded is left as it is, so a file written again, or a write resumed after its
-    worker stopped, records each certificate once. One transaction, an audit event each."""
+    worker stopped, records each certificate once. Values may be text as a file holds them (dates
+    as ISO text). One transaction, an audit event each."""
     require_role(acting_user, municipality.pk, CERTIFIERS)
     serials = [c["certificate_serial"] for c in certificates]
     recorded = set(
@@ -244,8 +245,9 @@ def record_certificates(municipality, certificates: list[dict], *, acting_user) 
             "certificate_serial", flat=True
         )
     )
+    field = RabiesVaccination._meta.get_field
     new = [
-        RabiesVaccination(municipality=municipality, **c)
+        RabiesVaccination(municipality=municipality, **{k: field(k).to_python(v) for k, v in c.items()})
         for c in certificates
         if c["certificate_serial"] not in recorded
     ]

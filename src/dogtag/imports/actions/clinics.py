@@ -15,11 +15,10 @@ from dogtag.imports.clinics import Check, mapping_problems
 from dogtag.imports.models import Clinic, ClinicFile
 from dogtag.lib.tasks import enqueue
 from dogtag.registry.actions import record_certificates
-from dogtag.registry.models import RabiesVaccination, today
+from dogtag.registry.models import today
 
 UPLOADERS = (Role.CLERK, Role.VETERINARIAN, Role.ADMINISTRATOR)
 WRITE_BATCH = 500
-_FIELDS = {f.attname: f for f in RabiesVaccination._meta.concrete_fields}
 
 
 def _enqueue(task: str, clinic_file) -> None:
@@ -127,7 +126,7 @@ def write_clinic_file(clinic_file) -> int:
             added += len(
                 record_certificates(
                     clinic_file.municipality,
-                    [{k: _FIELDS[k].to_python(v) for k, v in fields.items()} for _, fields in part],
+                    [fields for _, fields in part],
                     acting_user=clinic_file.confirmed_by,
                 )
             )
