@@ -11,7 +11,7 @@ from dogtag.accounts.models import Membership, Role
 from dogtag.api import api
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement.models import Complaint
-from dogtag.imports.models import ImportRun
+from dogtag.imports.models import Clinic, ClinicFile, ImportRun
 from dogtag.licensing.actions import store_tag_return_list
 from dogtag.payments.models import Checkout, ProcessorRefund
 from tests.base import BaseTestCase, make_user
@@ -70,6 +70,8 @@ OBJECTS["tag-receipt"] = "tag"
 OBJECTS["animal-report"] = "dog"
 # a roll's import run (the page shows its check and progress; the worker writes it)
 OBJECTS["import-run"] = "import_run"
+# a clinic's file of rabies certificates (tests/imports/test_clinic_files.py)
+OBJECTS["clinic-file"] = "clinic_file"
 # API collection -> the Benton object whose pk fills `{pk}`.
 API_OBJECTS = {
     "people": "owner",
@@ -308,6 +310,10 @@ class IsolationTests(BaseTestCase):
         cls.benton_membership = Membership.objects.get(user=cls.clerk, municipality=cls.benton)
         cls.import_run = ImportRun.objects.create(
             municipality=cls.benton, file_name="roll.csv", file_sha256="0" * 64, started_by=cls.clerk
+        )
+        clinic = Clinic.objects.create(municipality=cls.benton, name="Benton Animal Clinic")
+        cls.clinic_file = ClinicFile.objects.create(
+            municipality=cls.benton, clinic=clinic, file_name="november.csv", file_sha256="0" * 64, uploaded_by=cls.vet
         )
         benton_card_refund(cls)
         benton_ruling(cls)

@@ -36,6 +36,12 @@ def record(*, acting_user, action: Action | str, obj, before: dict | None = None
     return chain.append(event(acting_user=acting_user, action=action, obj=obj, before=before))
 
 
+def record_each(*, acting_user, action: Action | str, objs: list) -> list[AuditEvent]:
+    """One audit row for each of `objs`, new records of one action (a clinic's certificates)."""
+    assert transaction.get_connection().in_atomic_block, "audit.record runs inside the action's transaction"
+    return chain.append_all([event(acting_user=acting_user, action=action, obj=obj) for obj in objs])
+
+
 def event(*, acting_user, action: Action | str, obj, before: dict | None = None) -> AuditEvent:
     """The audit row `record` writes, not yet saved (`chain.append` chains and saves it)."""
     if action not in Action.values:

@@ -113,3 +113,68 @@ class ImportRow(Scoped):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["municipality", "row_key"], name="import_row_once")]
+
+
+class Clinic(Scoped):
+    """A veterinary clinic that reports its month's rabies certificates to the municipality. Its
+    export's columns are mapped once (Dogtag's column -> the clinic's header, imports/clinics.py)
+    and remembered for its next file."""
+
+    name = models.CharField(max_length=200)
+    columns = models.JSONField(default=dict, blank=True, help_text="Dogtag's column -> the clinic's header")
+    date_format = models.CharField(max_length=20, default="%m/%d/%Y")
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["municipality", "name"], name="clinic_name_once")]
+
+    def __str__(self):
+        return self.name
+
+
+class ClinicFile(Scoped):
+    """One clinic's file of rabies certificates: uploaded, its columns mapped, checked by the
+    worker (each row matched to an animal and its owner, or listed with why not), confirmed, then
+    written by the worker through the certificate action."""
+
+    class State(models.TextChoices):
+        MAPPING = "mapping", "Waiting for its columns to be mapped"
+        CHECKING = "checking", "Checking the file"
+        CHECKED = "checked", "Checked; waiting for your confirmation"
+        WRITING = "writing", "Recording the certificates"
+        FINISHED = "finished", "Finished"
+        FAILED = "failed", "Failed"
+
+    clinic = models.ForeignKey(Clinic, on_delete=models.PROTECT, related_name="files")
+    file_name = models.CharField(max_length=300)
+    file_sha256 = models.CharField(max_length=64, help_text="the file as uploaded, kept under imports/ by this hash")
+    header = models.JSONField(default=list, help_text="the file's column headers, as read on upload")
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+    mapped_at = models.DateTimeField(null=True, blank=True)
+    summary = models.JSONField(null=True, blank=True, help_text="what the check found: matches, unmatched, problems")
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    written = models.PositiveIntegerField(default=0)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-uploaded_at"]
+
+    def __str__(self):
+        return f"{self.clinic}'s certificates in {self.file_name} ({self.uploaded_at:%Y-%m-%d %H:%M})"
+
+    @property
+    def state(self) -> "ClinicFile.State":
+        if self.error:
+            return self.State.FAILED
+        if self.finished_at:
+            return self.State.FINISHED
+        if self.confirmed_at:
+            return self.State.WRITING
+        if self.summary is not None:
+            return self.State.CHECKED
+        return self.State.CHECKING if self.mapped_at else self.State.MAPPING

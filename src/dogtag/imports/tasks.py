@@ -3,7 +3,8 @@ write it once the clerk confirms. Each task is safe to run again (a killed worke
 delivered again): a run already finished, or being written by a live process, is left alone."""
 
 from dogtag.imports import actions, uploads
-from dogtag.imports.models import ImportRun
+from dogtag.imports.actions import clinics
+from dogtag.imports.models import ClinicFile, ImportRun
 from dogtag.imports.rolls import Mapping, RollError
 
 
@@ -36,3 +37,25 @@ def write(run_id: int) -> None:
             actions.run_import(run, path, _mapping(run), acting_user=run.started_by)
     except (RollError, FileNotFoundError) as e:
         actions.fail(run, str(e))
+
+
+def _clinic_file(file_id, state):
+    found = ClinicFile.objects.select_related("municipality", "clinic", "confirmed_by").filter(pk=file_id).first()
+    return found if found is not None and found.state == state else None
+
+
+def check_clinic_file(file_id: int) -> None:
+    clinic_file = _clinic_file(file_id, ClinicFile.State.CHECKING)
+    if clinic_file is None:
+        return
+    try:
+        with uploads.local_copy(clinic_file.file_sha256) as path:
+            clinics.check_clinic_file(clinic_file, path)
+    except (RollError, FileNotFoundError) as e:
+        clinics.fail_clinic_file(clinic_file, str(e))
+
+
+def write_clinic_file(file_id: int) -> None:
+    clinic_file = _clinic_file(file_id, ClinicFile.State.WRITING)
+    if clinic_file is not None:
+        clinics.write_clinic_file(clinic_file)

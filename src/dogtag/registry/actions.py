@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
-from dogtag.audit.record import record, save_and_record, snapshot
+from dogtag.audit.record import record, record_each, save_and_record, snapshot
 from dogtag.lib import uploads
 from dogtag.lib.dates import shown
 from dogtag.registry.models import (
@@ -231,6 +231,31 @@ def record_vaccination(animal, *, acting_user, **fields) -> RabiesVaccination:
         municipality_id=animal.municipality_id, animal=animal, **{**certificate_defaults(animal), **fields}
     )
     return save_record(vaccination, acting_user=acting_user, action="vaccination.create", roles=CERTIFIERS)
+
+
+@transaction.atomic
+def record_certificates(municipality, certificates: list[dict], *, acting_user) -> list[RabiesVaccination]:
+    """Many certificates of one municipality at once, as a clinic's file states them (each checked
+    against the certificate's own rules first: imports/clinics.py). A certificate whose serial is
+    already recorded is left as it is, so a file written again, or a write resumed after its
+    worker stopped, records each certificate once. Values may be text as a file holds them (dates
+    as ISO text). One transaction, an audit event each."""
+    require_role(acting_user, municipality.pk, CERTIFIERS)
+    serials = [c["certificate_serial"] for c in certificates]
+    recorded = set(
+        RabiesVaccination.objects.filter(municipality=municipality, certificate_serial__in=serials).values_list(
+            "certificate_serial", flat=True
+        )
+    )
+    field = RabiesVaccination._meta.get_field
+    new = [
+        RabiesVaccination(municipality=municipality, **{k: field(k).to_python(v) for k, v in c.items()})
+        for c in certificates
+        if c["certificate_serial"] not in recorded
+    ]
+    RabiesVaccination.objects.bulk_create(new)
+    record_each(acting_user=acting_user, action="vaccination.create", objs=new)
+    return new
 
 
 @transaction.atomic

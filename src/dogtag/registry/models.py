@@ -280,6 +280,18 @@ class RabiesVaccination(Scoped):
         return f"Rabies certificate {self.certificate_serial} ({shown(self.vaccinated_on)})"
 
     def clean(self):
+        errors = self.date_problems()
+        if self.certificate_serial:
+            clash = RabiesVaccination.objects.filter(
+                municipality_id=self.municipality_id, certificate_serial=self.certificate_serial
+            ).exclude(pk=self.pk)
+            if clash.exists():
+                errors["certificate_serial"] = f"Certificate {self.certificate_serial} is already recorded."
+        if errors:
+            raise ValidationError(errors)
+
+    def date_problems(self) -> dict:
+        """{field: why} for the certificate's dates (a clinic's file checks a batch's serials at once)."""
         errors = {}
         plausible_dates.check(errors, HAPPENED, self.vaccinated_on, "vaccinated_on", "Vaccination date")
         plausible_dates.check(errors, RUNS, self.expires_on, "expires_on", "Expiration date")
@@ -295,14 +307,7 @@ class RabiesVaccination(Scoped):
                 f"Expiration date {shown(self.expires_on)} must be after "
                 f"the vaccination date {shown(self.vaccinated_on)}.",
             )
-        if self.certificate_serial:
-            clash = RabiesVaccination.objects.filter(
-                municipality_id=self.municipality_id, certificate_serial=self.certificate_serial
-            ).exclude(pk=self.pk)
-            if clash.exists():
-                errors["certificate_serial"] = f"Certificate {self.certificate_serial} is already recorded."
-        if errors:
-            raise ValidationError(errors)
+        return errors
 
     @property
     def current_tag_number(self):

@@ -1,0 +1,113 @@
+"""A clinic's certificate file on the web: the upload (by the clinic's veterinarian, or the clerk
+for the clinic), the mapping of its columns onto the layout (remembered for the clinic), what the
+worker's check found for confirmation, and the result. Nothing here reads past the file's header:
+the worker checks and writes it."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+
+from dogtag.imports import uploads
+from dogtag.imports.actions import clinics as actions
+from dogtag.imports.clinics import LAYOUT, guess
+from dogtag.imports.files import RollError, open_table
+from dogtag.imports.models import Clinic, ClinicFile
+from dogtag.lib.uploads import UploadField
+from dogtag.lib.web import municipality_for, posted, run_action
+
+
+class UploadForm(forms.Form):
+    clinic = forms.CharField(label="Clinic", max_length=200, help_text="The clinic whose certificates these are.")
+    certificates = UploadField(label="Certificates (CSV or Excel .xlsx)", limit="DOGTAG_IMPORT_MAX_BYTES")
+
+
+class MappingForm(forms.Form):
+    date_format = forms.CharField(
+        label="Dates in the file are written as", max_length=20, help_text="e.g. %m/%d/%Y for 11/02/2026"
+    )
+
+    def __init__(self, data, *, header, initial):
+        super().__init__(data, initial=initial)
+        choices = [("", "— not in this file —"), *((h, h) for h in header if h)]
+        for column, label, required in LAYOUT:
+            self.fields[column] = forms.ChoiceField(
+                label=label, choices=choices, required=False, help_text="required" if required else ""
+            )
+
+
+@login_required
+def upload(request, slug):
+    municipality = municipality_for(request, slug, actions.UPLOADERS)
+    form = UploadForm(posted(request), request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["certificates"]
+        digest = uploads.keep(upload)
+        try:
+            with uploads.local_copy(digest) as path:
+                header = open_table(path, upload.name).header
+        except RollError as e:
+            form.add_error("certificates", str(e))
+        else:
+            clinic_file = run_action(
+                form,
+                actions.upload_clinic_file,
+                municipality,
+                fields={
+                    "clinic_name": form.cleaned_data["clinic"],
+                    "digest": digest,
+                    "name": upload.name,
+                    "header": header,
+                },
+                acting_user=request.user,
+            )
+            if clinic_file is not None:
+                return redirect("clinic-file", slug=slug, pk=clinic_file.pk)
+    context = {
+        "municipality": municipality,
+        "form": form,
+        "layout": LAYOUT,
+        "clinics": Clinic.objects.filter(municipality=municipality),
+        "files": ClinicFile.objects.filter(municipality=municipality).select_related("clinic")[:20],
+    }
+    return render(request, "imports/clinic_upload.html", context)
+
+
+@login_required
+def file_page(request, slug, pk):
+    municipality = municipality_for(request, slug, actions.UPLOADERS)
+    clinic_file = get_object_or_404(ClinicFile.objects.select_related("clinic"), municipality=municipality, pk=pk)
+    state = clinic_file.state
+    initial = {**guess(clinic_file.header, clinic_file.clinic.columns), "date_format": clinic_file.clinic.date_format}
+    form = MappingForm(
+        posted(request) if state == ClinicFile.State.MAPPING else None, header=clinic_file.header, initial=initial
+    )
+    if request.method == "POST":
+        if request.POST.get("step") == "confirm":
+            try:
+                actions.confirm_clinic_file(clinic_file, acting_user=request.user)
+            except ValidationError as e:
+                messages.error(request, " ".join(e.messages))
+            return redirect("clinic-file", slug=slug, pk=pk)
+        if form.is_valid():
+            columns = {c: form.cleaned_data[c] for c, _, _ in LAYOUT}
+            done = run_action(
+                form,
+                actions.map_clinic_file,
+                clinic_file,
+                fields={"columns": columns, "date_format": form.cleaned_data["date_format"]},
+                acting_user=request.user,
+            )
+            if done is not None:
+                return redirect("clinic-file", slug=slug, pk=pk)
+    context = {
+        "municipality": municipality,
+        "file": clinic_file,
+        "state": state,
+        "States": ClinicFile.State,
+        "form": form,
+        "found": clinic_file.summary,
+        "working": state in (ClinicFile.State.CHECKING, ClinicFile.State.WRITING),
+    }
+    return render(request, "imports/clinic_file.html", context)
