@@ -127,6 +127,7 @@ def compare(municipality, amendment, year: int, rows=None) -> dict:
     county = {"current": ZERO, "amended": ZERO}
     owners: dict[int, list] = {}
     changes: dict[str, int] = defaultdict(int)
+    not_set = {"current": 0, "amended": 0}
     affected = []
     decided = 0
     for on, day_rows in groupby(rows, key=itemgetter(5)):
@@ -145,6 +146,7 @@ def compare(municipality, amendment, year: int, rows=None) -> dict:
             for law, d in (("current", now), ("amended", then)):
                 v = d.value
                 tax, late = v.tax or ZERO, v.late_fee or ZERO
+                not_set[law] += v.no_tax == "local_amount_not_set"
                 revenue[law][f"License tax: {category}"] += tax
                 revenue[law]["Late fees"] += late
                 county[law] += county_share(packs_of_day[law], on, species, altered, born, v)
@@ -184,6 +186,7 @@ def compare(municipality, amendment, year: int, rows=None) -> dict:
             for name in sorted(set(revenue["current"]) | set(revenue["amended"]))
         ],
         "total": [str(sum(revenue["current"].values(), ZERO)), str(sum(revenue["amended"].values(), ZERO))],
+        "tax_not_set": [not_set["current"], not_set["amended"]],
         "county": [str(county["current"]), str(county["amended"])],
         "owners": _owners(owners),
         "status_changes": sorted([k, v] for k, v in changes.items()),
