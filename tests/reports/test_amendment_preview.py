@@ -17,7 +17,10 @@ from tests.base import BaseTestCase, on
 from tests.licensing.bulk import licensed_dogs
 
 YEAR = 2027
-WORDS = "The license tax for a spayed female or neutered male dog shall be $12.00 and for an unspayed or unneutered dog $22.00."
+WORDS = (
+    "The license tax for a spayed female or neutered male dog shall be $12.00 "
+    "and for an unspayed or unneutered dog $22.00."
+)
 
 
 class Preview(BaseTestCase):
