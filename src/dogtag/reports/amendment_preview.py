@@ -198,11 +198,11 @@ def compare(municipality, amendment, year: int, rows=None) -> dict:
 def _owners(owners: dict[int, list]) -> dict:
     diffs = [after - before for before, after in owners.values()]
     bins = []
-    labels = [f"${-EDGES[0]} or more less"]
+    labels = [f"Less by ${-EDGES[0]} or more"]
     labels += [
-        f"${-b} to ${-a} less" if b <= 0 else f"${a} to ${b} more" for a, b in zip(EDGES, EDGES[1:], strict=False)
+        f"Less by ${-b} to ${-a}" if b <= 0 else f"More by ${a} to ${b}" for a, b in zip(EDGES, EDGES[1:], strict=False)
     ]
-    labels += [f"${EDGES[-1]} or more more"]
+    labels += [f"More by ${EDGES[-1]} or more"]
     counts = [0] * (len(EDGES) + 1)
     for d in diffs:
         if d == 0:
