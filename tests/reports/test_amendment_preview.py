@@ -5,11 +5,12 @@ from datetime import date
 from decimal import Decimal
 
 from dogtag import rules
+from dogtag.audit.models import AuditEvent
 from dogtag.licensing import law
 from dogtag.licensing.actions.fees import set_fee
 from dogtag.licensing.models import License
 from dogtag.registry.actions import draft_amendment, request_preview
-from dogtag.registry.models import Amendment
+from dogtag.registry.models import Amendment, AmendmentPreview
 from dogtag.registry.rulings import law_of
 from dogtag.reports import amendment_preview
 from dogtag.rules import packs
@@ -81,6 +82,8 @@ class Preview(BaseTestCase):
     def test_the_preview_runs_in_the_worker_and_is_stored_on_the_amendment(self):
         with on(date(2026, 12, 2)), self.captureOnCommitCallbacks(execute=True):
             request_preview(self.amendment, acting_user=self.clerk, year=YEAR)
-        amendment = Amendment.objects.get(pk=self.amendment.pk)
-        self.assertEqual(amendment.preview_state, Amendment.Preview.DONE)
-        self.assertEqual(amendment.preview["licenses"], 60)
+        preview = Amendment.objects.get(pk=self.amendment.pk).preview
+        self.assertEqual(preview.state, AmendmentPreview.State.DONE)
+        self.assertEqual(preview.result["licenses"], 60)
+        actions = AuditEvent.objects.filter(object_type="registry.amendment", object_id=str(self.amendment.pk))
+        self.assertEqual(sorted(actions.values_list("action", flat=True)), ["amendment.draft", "amendment.previewed"])

@@ -537,40 +537,37 @@ def draft_amendment(
 
 
 def request_preview(amendment, *, acting_user, year: int):
-    """Run the municipality's records through the current and the amended law for `year`, in the
+    """Run the municipality's records through the law in force and as amended for `year`, in the
     worker (reports/amendment_preview.py); the page shows the result when it is done."""
     from dogtag.lib.tasks import enqueue
-    from dogtag.registry.models import Amendment
+    from dogtag.registry.models import AmendmentPreview
 
     require_role(acting_user, amendment.municipality_id, AMENDERS)
     if amendment.voided_at is not None:
         raise ValidationError({"year": f"This amendment was voided on {shown(amendment.voided_at)}."})
-    if not 1900 < int(year) < 2200:
+    if year is None or not 1900 < int(year) < 2200:
         raise ValidationError({"year": "Give a license year, e.g. 2027."})
+    preview = AmendmentPreview(
+        municipality_id=amendment.municipality_id, amendment=amendment, year=int(year), requested_by=acting_user
+    )
     with transaction.atomic():
-        before = snapshot(amendment)
-        amendment.preview_year, amendment.preview_state, amendment.preview = int(year), Amendment.Preview.RUNNING, None
-        amendment.save(update_fields=["preview_year", "preview_state", "preview"])
-        record(acting_user=acting_user, action="amendment.preview", obj=amendment, before=before)
-        enqueue("dogtag.reports.amendment_preview.run", amendment.pk, int(year), task_name=f"amendment-{amendment.pk}")
-    return amendment
+        save_and_record(preview, acting_user=acting_user, action="amendment.preview")
+        enqueue("dogtag.reports.amendment_preview.run", preview.pk, task_name=f"amendment-preview-{preview.pk}")
+    return preview
 
 
-def record_preview(amendment_id: int, *, year: int, result: dict | None):
-    """The worker's preview, stored on its amendment (None: it failed); a preview asked since for
-    another year is left to its own run."""
-    from dogtag.registry.models import Amendment
+def record_preview(preview_id: int, *, result: dict | None):
+    """The worker's preview stored (None: it failed). Its audit event names the amendment, not
+    the figures (they are the preview's row)."""
+    from dogtag.registry.models import AmendmentPreview
 
     with transaction.atomic():
-        amendment = Amendment.objects.select_for_update().get(pk=amendment_id)
-        if amendment.preview_year != year:
-            return amendment
-        before = snapshot(amendment)
-        amendment.preview = result
-        amendment.preview_state = Amendment.Preview.DONE if result is not None else Amendment.Preview.FAILED
-        amendment.save(update_fields=["preview", "preview_state"])
-        record(acting_user=None, action="amendment.previewed", obj=amendment, before=before)
-    return amendment
+        preview = AmendmentPreview.objects.select_for_update().select_related("amendment").get(pk=preview_id)
+        preview.result, preview.finished_at = result, timezone.now()
+        preview.state = AmendmentPreview.State.DONE if result is not None else AmendmentPreview.State.FAILED
+        preview.save(update_fields=["result", "state", "finished_at"])
+        record(acting_user=None, action="amendment.previewed", obj=preview.amendment)
+    return preview
 
 
 def adopt_amendment(amendment, *, acting_user, resolution: str, voted_on):

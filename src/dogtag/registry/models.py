@@ -378,12 +378,6 @@ class Amendment(Scoped):
         KENNEL_THRESHOLD = "kennel_threshold", "Kennel threshold"
         FORFEITURES = "forfeitures", "Forfeiture schedule"
 
-    class Preview(models.TextChoices):
-        NONE = "", "Not previewed"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-
     kind = models.CharField(max_length=20, choices=Kind.choices)
     title = models.CharField(max_length=200)
     section = models.CharField("section amended", max_length=100)
@@ -400,9 +394,6 @@ class Amendment(Scoped):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     adopted_at = models.DateTimeField(null=True, blank=True)
-    preview_year = models.PositiveIntegerField(null=True, blank=True)
-    preview_state = models.CharField(max_length=10, choices=Preview.choices, blank=True, default="")
-    preview = models.JSONField(null=True, blank=True)
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.CharField(max_length=300, blank=True)
 
@@ -421,6 +412,36 @@ class Amendment(Scoped):
         if self.adopted_at is None:
             return f"draft amendment of {self.section}"
         return f"Board resolution {self.resolution} of {shown(self.voted_on)}"
+
+    @property
+    def preview(self):
+        """The latest preview asked for, or None."""
+        return self.previews.order_by("-pk").first()
+
+
+class AmendmentPreview(Scoped):
+    """The municipality's records run through the law in force and as amended for one license
+    year, by the worker (`reports/amendment_preview.py`): `result` holds its figures and the
+    affected licenses. Kept apart from the amendment, so its audit events stay small."""
+
+    class State(models.TextChoices):
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    amendment = models.ForeignKey(Amendment, on_delete=models.PROTECT, related_name="previews")
+    year = models.PositiveIntegerField("license year")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.RUNNING)
+    result = models.JSONField(null=True, blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+
+    def __str__(self):
+        return f"Preview of {self.amendment.title} for {self.year}"
 
 
 class AnimalReport(Scoped):

@@ -22,7 +22,7 @@ from dogtag import rules
 from dogtag.licensing.law import TRAINED_TO, local_amounts
 from dogtag.licensing.models import License
 from dogtag.registry import amending
-from dogtag.registry.models import Amendment, Animal
+from dogtag.registry.models import Animal
 from dogtag.registry.rulings import law_of
 from dogtag.rules import packs
 from dogtag.rules.dates import plus
@@ -256,14 +256,16 @@ def _kennel_changes(municipality, current, amended, year: int) -> dict:
     return {"premises": len(births), "now_required": now_required, "no_longer_required": no_longer}
 
 
-def run(amendment_id: int, year: int) -> None:
+def run(preview_id: int) -> None:
     """The worker's task: compute and store the preview (a failure is stored as failed and logged)."""
     from dogtag.registry.actions import record_preview
+    from dogtag.registry.models import AmendmentPreview
 
-    amendment = Amendment.objects.select_related("municipality").get(pk=amendment_id)
+    preview = AmendmentPreview.objects.select_related("amendment__municipality").get(pk=preview_id)
+    amendment = preview.amendment
     try:
-        result = compare(amendment.municipality, amendment, year)
+        result = compare(amendment.municipality, amendment, preview.year)
     except Exception:
-        log.exception("amendment %s: the preview for %s failed", amendment_id, year)
+        log.exception("amendment %s: the preview for %s failed", amendment.pk, preview.year)
         result = None
-    record_preview(amendment_id, year=year, result=result)
+    record_preview(preview_id, result=result)

@@ -16,7 +16,7 @@ from dogtag.lib.tables import Column, Report, Table, csv_response, exports, tabl
 from dogtag.lib.web import action_page, municipality_for, posted, run_action
 from dogtag.registry import actions
 from dogtag.registry.amending import figures_of
-from dogtag.registry.models import Amendment
+from dogtag.registry.models import Amendment, AmendmentPreview
 from dogtag.reports.amendment_forms import AdoptForm, DraftForm, PreviewForm, VoidForm
 
 PDF_ROWS = 200  # affected licenses printed in the Board packet; the CSV has every one
@@ -77,11 +77,11 @@ def _money(value: str) -> Decimal:
     return Decimal(value)
 
 
-def preview_report(a: Amendment) -> Report | None:
+def preview_report(a: Amendment, preview: AmendmentPreview | None) -> Report | None:
     """The preview's figures as a report: the page's tables, its CSV and its PDF."""
-    p = a.preview
-    if a.preview_state != Amendment.Preview.DONE or not p:
+    if preview is None or preview.state != AmendmentPreview.State.DONE:
         return None
+    p = preview.result
     revenue = Table(
         "Revenue by category",
         ["Category", "Law in force", "As amended", "Difference"],
@@ -140,11 +140,11 @@ def preview_report(a: Amendment) -> Report | None:
     )
 
 
-def chart(a: Amendment) -> dict | None:
+def chart(preview: AmendmentPreview | None) -> dict | None:
     """The distribution as bars (an SVG drawn from these numbers, its table beside it)."""
-    if not a.preview:
+    if preview is None or not preview.result:
         return None
-    bins = a.preview["owners"]["bins"]
+    bins = preview.result["owners"]["bins"]
     top = max((n for _, n in bins), default=0) or 1
     width = 300
     return {
@@ -158,7 +158,8 @@ def chart(a: Amendment) -> dict | None:
 @login_required
 def amendment(request, pk):
     a = get_for_user(request.user, Amendment.objects.select_related("municipality"), pk, actions.AMENDERS)
-    report = preview_report(a)
+    preview = a.preview
+    report = preview_report(a, preview)
     fmt = request.GET.get("format")
     name = f"amendment-{a.pk}-{a.municipality.slug}"
     if fmt == "csv" and report is not None:
@@ -171,7 +172,8 @@ def amendment(request, pk):
         else {},
         "status": status(a),
         "report": report,
-        "chart": chart(a),
+        "chart": chart(preview),
+        "preview": preview,
         "printed": timezone.now(),
     }
     if fmt == "pdf" and report is not None:
@@ -187,7 +189,7 @@ def amendment(request, pk):
     context["screens"] = (
         [(t, t.page(request) if t.definition is not None else None) for t in report.tables] if report else []
     )
-    context["preview_form"] = PreviewForm(initial={"year": a.preview_year or a.effective_on.year})
+    context["preview_form"] = PreviewForm(initial={"year": preview.year if preview else a.effective_on.year})
     context["adopt_form"] = AdoptForm()
     return render(request, "reports/amendment.html", context)
 
@@ -203,7 +205,7 @@ def amendment_preview(request, pk):
         a,
         title=f"Preview: {a}",
         submit="Preview",
-        done=lambda r: reverse("amendment", args=[r.pk]),
+        done=lambda r: reverse("amendment", args=[r.amendment_id]),
     )
 
 
