@@ -90,7 +90,7 @@ def preview_report(a: Amendment, preview: AmendmentPreview | None) -> Report | N
     )
     county = Table(
         "The county's share",
-        ["", "Law in force", "As amended", "Difference"],
+        ["Share", "Law in force", "As amended", "Difference"],
         [
             [
                 "Paid to the county",
