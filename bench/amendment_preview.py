@@ -134,6 +134,8 @@ def main():
         f"${r['county'][1]}; {len(r['affected']):,} affected; {r['decisions']:,} decisions"
     )
     wall = runs["dogtag"].wall.median
+    cpu = runs["dogtag"].cpu.median
+    bench.note(f"this process's CPU: preview {cpu:.2f} s, batch engine {runs['floor'].cpu.median:.2f} s")
     bench.result(
         "amendment_preview.time",
         ratio=runs.ratio("wall"),
