@@ -594,16 +594,20 @@ def adopt_amendment(amendment, *, acting_user, resolution: str, voted_on):
         )
     if errors:
         raise ValidationError(errors)
+    municipality = amendment.municipality
     with transaction.atomic():
         locked = type(amendment).objects.select_for_update().get(pk=amendment.pk)
         if locked.adopted_at is not None or locked.voided_at is not None:
             raise ValidationError({"__all__": "This amendment was adopted or voided meanwhile."})
+        # the law as it will stand: every amendment adopted so far and this one (a figure may have
+        # been adopted since this one was drafted)
+        proposed = rulings.as_engine_amendment(amendment)
+        amending.validated(
+            municipality.rule_pack, rulings.amendments_in_force(municipality.pk), proposed, amendment.kind
+        )
         before = snapshot(amendment)
         amendment.resolution, amendment.voted_on = resolution.strip(), voted_on
         amendment.adopted_by, amendment.adopted_at = acting_user, timezone.now()
-        municipality = amendment.municipality
-        adopted = rulings.amendments_in_force(municipality.pk)
-        amending.validated(municipality.rule_pack, adopted, rulings.as_engine_amendment(amendment), amendment.kind)
         amendment.save(update_fields=["resolution", "voted_on", "adopted_by", "adopted_at"])
         _new_rulings_version(municipality)
         record(acting_user=acting_user, action="amendment.adopt", obj=amendment, before=before)

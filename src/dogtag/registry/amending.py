@@ -68,8 +68,6 @@ def validated(pack_id: str, adopted: list[packs.Amendment], amendment: packs.Ame
 
 
 def _field(kind: str, path: str) -> str:
-    parts = path.split(".")
-    for figure in sorted(FIGURES.get(kind, ()), key=len, reverse=True):
-        if figure in parts or (figure == "late_fee" and "late_fee" in parts) or figure in parts[-1:]:
-            return figure
-    return FIGURES[kind][0] if kind in FIGURES else "__all__"
+    """The form field a pack error's path names (`licensing.tax.unaltered.2027-03-01`: unaltered)."""
+    parts = set(path.split("."))
+    return next((f for f in FIGURES.get(kind, ()) if f in parts), FIGURES.get(kind, ("__all__",))[0])

@@ -376,7 +376,6 @@ class Amendment(Scoped):
         LICENSE_TAX = "license_tax", "License tax"
         LATE_FEE = "late_fee", "Late fee"
         KENNEL_THRESHOLD = "kennel_threshold", "Kennel threshold"
-        FORFEITURES = "forfeitures", "Forfeiture schedule"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     title = models.CharField(max_length=200)

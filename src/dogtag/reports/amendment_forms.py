@@ -5,11 +5,9 @@ from django import forms
 from dogtag.lib.forms import DateInput, Form
 from dogtag.registry.models import Amendment
 
-KINDS = [(k, label) for k, label in Amendment.Kind.choices if k != Amendment.Kind.FORFEITURES]
-
 
 class DraftForm(Form):
-    kind = forms.ChoiceField(label="What it changes", choices=[("", "—"), *KINDS], required=False)
+    kind = forms.ChoiceField(label="What it changes", choices=[("", "—"), *Amendment.Kind.choices], required=False)
     title = forms.CharField(label="Title", max_length=200, required=False)
     section = forms.CharField(label="Section amended", max_length=100, required=False, help_text="e.g. § 173-1")
     words = forms.CharField(

@@ -73,10 +73,6 @@ def amendment_new(request, slug):
     )
 
 
-def _money(value: str) -> Decimal:
-    return Decimal(value)
-
-
 def preview_report(a: Amendment, preview: AmendmentPreview | None) -> Report | None:
     """The preview's figures as a report: the page's tables, its CSV and its PDF."""
     if preview is None or preview.state != AmendmentPreview.State.DONE:
@@ -85,8 +81,13 @@ def preview_report(a: Amendment, preview: AmendmentPreview | None) -> Report | N
     revenue = Table(
         "Revenue by category",
         ["Category", "Law in force", "As amended", "Difference"],
-        [[name, _money(now), _money(then), _money(diff)] for name, now, then, diff in p["revenue"]],
-        totals=["Total", _money(p["total"][0]), _money(p["total"][1]), _money(p["total"][1]) - _money(p["total"][0])],
+        [[name, Decimal(now), Decimal(then), Decimal(diff)] for name, now, then, diff in p["revenue"]],
+        totals=[
+            "Total",
+            Decimal(p["total"][0]),
+            Decimal(p["total"][1]),
+            Decimal(p["total"][1]) - Decimal(p["total"][0]),
+        ],
     )
     county = Table(
         "The county's share",
@@ -94,9 +95,9 @@ def preview_report(a: Amendment, preview: AmendmentPreview | None) -> Report | N
         [
             [
                 "Paid to the county",
-                _money(p["county"][0]),
-                _money(p["county"][1]),
-                _money(p["county"][1]) - _money(p["county"][0]),
+                Decimal(p["county"][0]),
+                Decimal(p["county"][1]),
+                Decimal(p["county"][1]) - Decimal(p["county"][0]),
             ]
         ],
     )
@@ -167,9 +168,7 @@ def amendment(request, pk):
     context = {
         "amendment": a,
         "municipality": a.municipality,
-        "figures": figures_of(a.kind, a.provisions)
-        if a.kind in ("license_tax", "late_fee", "kennel_threshold")
-        else {},
+        "figures": figures_of(a.kind, a.provisions),
         "status": status(a),
         "report": report,
         "chart": chart(preview),
