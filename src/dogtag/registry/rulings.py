@@ -1,4 +1,5 @@
-"""A municipality's rulings on the readings its rule pack leaves pending, put to the engine.
+"""A municipality's rulings on the readings its rule pack leaves pending, and its adopted
+amendments of the ordinance (registry/amending.py), put to the engine.
 
 Every answer the apps compute for a municipality reads its pack through `pack_on` here (via
 `licensing.law.pack_of`), so a ruling takes effect everywhere from its effective date and answers
