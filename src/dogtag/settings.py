@@ -24,7 +24,9 @@ if not DEBUG and (SECRET_KEY == DEVELOPMENT_SECRET_KEY or SECRET_KEY.startswith(
         "SECRET_KEY_FILE to a long random value (python -c 'import secrets; print(secrets.token_urlsafe(50))'), "
         "or DEBUG=true on a development machine."
     )
-if not DEBUG and (len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS):
+if not DEBUG and (
+    len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+):
     # The same test as Django's deploy check (security.W009), made a refusal to start.
     raise ImproperlyConfiguredEnv(
         f"SECRET_KEY is weak ({len(SECRET_KEY)} characters, {len(set(SECRET_KEY))} different; Django's deploy "

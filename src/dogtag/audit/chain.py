@@ -87,8 +87,7 @@ def verify(chunk: int = 2000) -> Verdict:
             name = _name(row)
             if row["seq"] != expected_seq:
                 verdict.problems.append(
-                    f"{row['seq'] - expected_seq} event(s) deleted before {name}"
-                    if row["seq"] > expected_seq
+                    f"{row['seq'] - expected_seq} event(s) deleted before {name}" if row["seq"] > expected_seq
                     else f"{name} is out of place"
                 )
             elif row["previous_hash"] != (previous["hash"] if previous else ""):
@@ -104,8 +103,7 @@ def verify(chunk: int = 2000) -> Verdict:
             verdict.problems.append("the chain's head is missing")
         elif head and (head.seq, head.hash) != (last_seq, last_hash):
             verdict.problems.append(
-                f"{head.seq - last_seq} event(s) deleted after the last one"
-                if head.seq > last_seq
+                f"{head.seq - last_seq} event(s) deleted after the last one" if head.seq > last_seq
                 else "the chain's head does not match its last event"
             )
         verdict.last_hash = last_hash

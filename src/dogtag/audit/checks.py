@@ -16,7 +16,7 @@ def check() -> chain.Verdict:
 
 
 def status() -> str:
-    """ "ok" when the last check found the chain whole (or none has run yet), else what it found."""
+    """"ok" when the last check found the chain whole (or none has run yet), else what it found."""
     last = ChainCheck.objects.values("checked_at", "problems").first()
     if last is None or not last["problems"]:
         return "ok"

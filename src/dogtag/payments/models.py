@@ -31,7 +31,9 @@ class Checkout(Scoped):
         Application, null=True, blank=True, on_delete=models.PROTECT, related_name="checkouts"
     )
     # Or a citation's forfeiture paid online, where the municipality allows it (issue 26 §7).
-    citation = models.ForeignKey(Citation, null=True, blank=True, on_delete=models.PROTECT, related_name="checkouts")
+    citation = models.ForeignKey(
+        Citation, null=True, blank=True, on_delete=models.PROTECT, related_name="checkouts"
+    )
     amount = models.DecimalField(max_digits=9, decimal_places=2, help_text="the whole amount charged")
     convenience_fee = models.DecimalField(
         max_digits=9, decimal_places=2, default=0, help_text="the part of `amount` that is the card convenience fee"

@@ -80,7 +80,9 @@ def payments(m, p) -> Report:
         for r in paid.order_by("received_at").values_list(
             "received_at", "method", "check_number", "card_reference", "payer__name", "amount", "received_by__username"
         ):
-            close.rows.append([r[0], _label(Payment.Method, r[1]), r[2] or r[3], r[4] or "—", r[5], r[6]])
+            close.rows.append(
+                [r[0], _label(Payment.Method, r[1]), r[2] or r[3], r[4] or "—", r[5], r[6]]
+            )
         close.totals = ["Total", "", "", "", totals[1], ""]
         tables.append(close)
     else:
