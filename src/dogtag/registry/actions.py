@@ -420,12 +420,9 @@ def record_ruling(
             f"A ruling takes effect on or after the day it is made ({shown(ruled_on)}): answers for "
             "earlier days keep the reading in force then."
         )
-    elif (
-        found is not None
-        and Ruling.objects.filter(
-            municipality=municipality, reading_id=found.id, effective_on=effective_on, voided_at=None
-        ).exists()
-    ):
+    elif found is not None and Ruling.objects.filter(
+        municipality=municipality, reading_id=found.id, effective_on=effective_on, voided_at=None
+    ).exists():
         errors["effective_on"] = (
             f"A ruling on {found.section} already takes effect on {shown(effective_on)}: void it first, "
             "then record its replacement."
