@@ -36,6 +36,7 @@ LIST_PAGES = [
     ("municipality-cases", ["benton"]),
     ("hen-permits", ["webster"]),
     ("import", ["benton"]),
+    ("amendments", ["benton"]),
 ]
 # The reports that list animals one by one: paged on screen like a list page.
 REPORT_LISTS = [("report-unlicensed", ["benton"]), ("report-rabies-expiring", ["benton"])]

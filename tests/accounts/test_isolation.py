@@ -86,6 +86,8 @@ API_OBJECTS = {
 API_OBJECTS["hen-permits"] = "hen_permit"
 # A ruling on a reading of Benton's pack (the administrator's readings page; tests/registry/test_rulings.py)
 OBJECTS["ruling"] = "ruling"
+# A draft amendment of Benton's ordinance, its preview, adoption and void (tests/reports/test_amendment_pages.py)
+OBJECTS["amendment"] = "amendment"
 # Pages only the municipality's administrator reaches (a clerk is refused with 403): the readings
 # awaiting a ruling and voiding a ruling (tests/registry/test_rulings.py).
 ADMIN_PAGES = {"readings", "ruling-void"}
@@ -280,6 +282,26 @@ def benton_ruling(t):
         )
 
 
+def benton_amendment(t):
+    """A draft amendment of Benton's license tax."""
+    from decimal import Decimal
+
+    from dogtag.registry.actions import draft_amendment
+    from tests.base import on
+
+    with on(date(2026, 6, 1)):
+        t.amendment = draft_amendment(
+            t.benton,
+            acting_user=t.clerk,
+            kind="license_tax",
+            title="Raise the license tax",
+            section="§ 173-1",
+            words="The tax shall be $12.00 for a spayed or neutered dog and $22.00 for another.",
+            effective_on=date(2027, 1, 1),
+            figures={"altered": Decimal("12.00"), "unaltered": Decimal("22.00")},
+        )
+
+
 def benton_card_refund(t):
     """A card refund of Benton's online application, for the clerk to send again."""
     checkout = Checkout.objects.create(
@@ -317,6 +339,7 @@ class IsolationTests(BaseTestCase):
         )
         benton_card_refund(cls)
         benton_ruling(cls)
+        benton_amendment(cls)
 
     def fill(self, name, route):
         key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)

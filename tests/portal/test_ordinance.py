@@ -194,3 +194,32 @@ class OrdinancePageTests(BaseTestCase):
             self.assertTrue(links, m.slug)
             for link in sorted(links):
                 self.assertEqual(self.client.get(link).status_code, 200, f"{m.slug}: {link}")
+
+
+class CitationsUnderTheirSection(BaseTestCase):
+    """A citation counts under the section its violation names, however the pack's schedule spells
+    it: Sampson's names "Section 5" where its text numbers "Ord. 3-2007 Section 5"."""
+
+    def test_every_violation_a_schedule_names_falls_under_one_numbered_section(self):
+        from dogtag.rules import load_pack
+        from dogtag.rules.packs import within
+
+        for slug in SLUGS:
+            m = Municipality.objects.get(slug=slug)
+            numbers = [s.number for s in annotated(m.rule_pack).sections]
+            for entry in load_pack(m.rule_pack).forfeitures.ordinance:
+                for violation in entry.sections:
+                    if violation.startswith(("ch. ", "s. ")):  # a statute the ordinance adopts, not its text
+                        continue
+                    under = [n for n in numbers if ordinance.cited_under(violation, n)]
+                    # River Hills' schedule names § 2.14 whole; its text is numbered by subsection
+                    divided = [n for n in numbers if within(n.removeprefix("§ "), violation)]
+                    with self.subTest(slug=slug, violation=violation):
+                        self.assertTrue(under or divided, f"{violation!r} falls under no section of {slug}'s text")
+
+    def test_a_subsection_falls_under_its_section_and_not_a_longer_number(self):
+        self.assertTrue(ordinance.cited_under("§ 115-3B(4)", "§ 115-3"))
+        self.assertFalse(ordinance.cited_under("§ 115-30", "§ 115-3"))
+        self.assertTrue(ordinance.cited_under("Section 5", "Ord. 3-2007 Section 5"))
+        self.assertFalse(ordinance.cited_under("Section 5", "Ord. 3-2007 Section 51"))
+        self.assertFalse(ordinance.cited_under("Section 7", "Ord. 3-2007 Section 7B"))

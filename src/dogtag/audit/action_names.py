@@ -6,6 +6,11 @@ from django.db import models
 
 
 class Action(models.TextChoices):
+    AMENDMENT_ADOPT = "amendment.adopt", "Amendment of the ordinance adopted"
+    AMENDMENT_DRAFT = "amendment.draft", "Amendment of the ordinance drafted"
+    AMENDMENT_PREVIEW = "amendment.preview", "Amendment's preview asked for"
+    AMENDMENT_PREVIEWED = "amendment.previewed", "Amendment's preview computed"
+    AMENDMENT_VOID = "amendment.void", "Amendment of the ordinance voided"
     ANIMAL_CREATE = "animal.create", "Animal recorded"
     ANIMAL_REPORT = "animal.report", "Animal reported lost, found, deceased or moved away"
     ANIMAL_UPDATE = "animal.update", "Animal changed"

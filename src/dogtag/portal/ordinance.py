@@ -167,6 +167,18 @@ def fee_schedule(municipality, text: Annotated) -> dict[str, list[str]]:
     return said
 
 
+def cited_under(violation: str, number: str) -> bool:
+    """Whether a citation's violation falls under the section numbered `number`: `§ 115-3B(4)`
+    under `§ 115-3`; a schedule that names a section without its ordinance's number ("Section 5"
+    in Sampson's Ord. 3-2007 Section 9) under `Ord. 3-2007 Section 5`."""
+    number = number.removeprefix("§ ").strip()
+    cited = violation.removeprefix("§ ").strip()
+    if not number or not cited:
+        return False
+    short = number[number.rfind("Section ") :] if number.rfind("Section ") > 0 else None
+    return within(cited, number) or (short is not None and within(cited, short))
+
+
 def staff_counts(municipality, sections: list[Section], on: date) -> dict[str, Counts]:
     """Per section, its records this license year: licenses, kennel licenses, open cases by the
     kinds its provisions decide, citations under its number. One query per kind of record."""
@@ -207,8 +219,7 @@ def staff_counts(municipality, sections: list[Section], on: date) -> dict[str, C
         kinds = {k for t in ts for k in CASES.get(t, ())}
         if kinds:
             c.open_cases = sum(open_cases.get(k, 0) for k in kinds)
-        number = s.number.removeprefix("§ ").strip()
-        c.citations = sum(n for v, n in by_violation if number and within(v.removeprefix("§ ").strip(), number))
+        c.citations = sum(n for v, n in by_violation if cited_under(v, s.number))
         out[s.anchor] = c
     return out
 

@@ -508,3 +508,155 @@ def _new_rulings_version(municipality) -> None:
 
     Municipality.objects.filter(pk=municipality.pk).update(rulings_version=F("rulings_version") + 1)
     municipality.refresh_from_db(fields=["rulings_version"])
+
+
+AMENDERS = CLERKS_AND_ADMINISTRATORS
+
+
+def draft_amendment(
+    municipality, *, acting_user, kind: str, title: str, section: str, words: str, effective_on, figures: dict
+):
+    """Draft an amendment as an overlay on the municipality's pack (registry/amending.py),
+    validated as the pack is against every amendment already adopted: a figure outside a state
+    limit is refused with its section and nothing is saved."""
+    from dogtag.registry import amending, rulings
+    from dogtag.registry.models import Amendment
+    from dogtag.rules import load_pack, packs
+
+    require_role(acting_user, municipality.pk, AMENDERS)
+    errors = {}
+    if kind not in amending.AMENDS:
+        errors["kind"] = "Choose what the amendment changes: the license tax, the late fee or the kennel threshold."
+    for name, value in (("title", title), ("section", section), ("words", words)):
+        if not (value or "").strip():
+            errors[name] = {
+                "title": "Give the amendment a title, as it will be listed for the Board.",
+                "section": "Name the section of the ordinance it amends (e.g. § 115-4).",
+                "words": "Write the amendment's words as the Board would adopt them: its figures are quoted from them.",
+            }[name]
+    if effective_on is None:
+        errors["effective_on"] = "Give the date from which the amendment would take effect."
+    for figure in amending.FIGURES.get(kind, ()):
+        if figures.get(figure) is None:
+            errors[figure] = "Give the new figure."
+    if errors:
+        raise ValidationError(errors)
+    overlay = amending.provisions(
+        load_pack(municipality.rule_pack), kind, figures, section.strip(), words, effective_on
+    )
+    engine = packs.Amendment.of("draft", effective_on, words, overlay)
+    amending.validated(municipality.rule_pack, rulings.amendments_in_force(municipality.pk), engine, kind)
+    amendment = Amendment(
+        municipality=municipality,
+        kind=kind,
+        title=title.strip(),
+        section=section.strip(),
+        words=words.strip(),
+        provisions=overlay,
+        effective_on=effective_on,
+        drafted_by=acting_user,
+    )
+    with transaction.atomic():
+        return save_and_record(amendment, acting_user=acting_user, action="amendment.draft")
+
+
+def request_preview(amendment, *, acting_user, year: int):
+    """Run the municipality's records through the law in force and as amended for `year`, in the
+    worker (reports/amendment_preview.py); the page shows the result when it is done."""
+    from dogtag.lib.tasks import enqueue
+    from dogtag.registry.models import AmendmentPreview
+
+    require_role(acting_user, amendment.municipality_id, AMENDERS)
+    if amendment.voided_at is not None:
+        raise ValidationError({"year": f"This amendment was voided on {shown(amendment.voided_at)}."})
+    if year is None or not 1900 < int(year) < 2200:
+        raise ValidationError({"year": "Give a license year, e.g. 2027."})
+    preview = AmendmentPreview(
+        municipality_id=amendment.municipality_id, amendment=amendment, year=int(year), requested_by=acting_user
+    )
+    with transaction.atomic():
+        save_and_record(preview, acting_user=acting_user, action="amendment.preview")
+        enqueue("dogtag.reports.amendment_preview.run", preview.pk, task_name=f"amendment-preview-{preview.pk}")
+    return preview
+
+
+def record_preview(preview_id: int, *, result: dict | None):
+    """The worker's preview stored (None: it failed). Its audit event names the amendment, not
+    the figures (they are the preview's row)."""
+    from dogtag.registry.models import AmendmentPreview
+
+    with transaction.atomic():
+        preview = AmendmentPreview.objects.select_for_update().select_related("amendment").get(pk=preview_id)
+        preview.result, preview.finished_at = result, timezone.now()
+        preview.state = AmendmentPreview.State.DONE if result is not None else AmendmentPreview.State.FAILED
+        preview.save(update_fields=["result", "state", "finished_at"])
+        record(acting_user=None, action="amendment.previewed", obj=preview.amendment)
+    return preview
+
+
+def adopt_amendment(amendment, *, acting_user, resolution: str, voted_on):
+    """The Board has voted: the amendment becomes the municipality's law from its effective date
+    (versioned as rulings are, registry/rulings.py); answers for earlier days do not change."""
+    from dogtag.registry import amending, rulings
+
+    require_role(acting_user, amendment.municipality_id, AMENDERS)
+    errors = {}
+    if amendment.voided_at is not None:
+        errors["__all__"] = f"This amendment was voided on {shown(amendment.voided_at)}."
+    elif amendment.adopted_at is not None:
+        errors["__all__"] = f"This amendment was adopted by resolution {amendment.resolution}."
+    if not (resolution or "").strip():
+        errors["resolution"] = "Give the Board resolution's number, as it is filed."
+    if voted_on is None:
+        errors["voted_on"] = "Give the date of the Board's vote."
+    elif voted_on > today():
+        errors["voted_on"] = f"An amendment is adopted once voted: {shown(voted_on)} is after today."
+    elif voted_on > amendment.effective_on:
+        errors["voted_on"] = (
+            f"The vote ({shown(voted_on)}) is after the effective date ({shown(amendment.effective_on)}): "
+            "answers already given for those days would change. Draft it again with a later effective date."
+        )
+    if errors:
+        raise ValidationError(errors)
+    municipality = amendment.municipality
+    with transaction.atomic():
+        locked = type(amendment).objects.select_for_update().get(pk=amendment.pk)
+        if locked.adopted_at is not None or locked.voided_at is not None:
+            raise ValidationError({"__all__": "This amendment was adopted or voided meanwhile."})
+        # the law as it will stand: every amendment adopted so far and this one (a figure may have
+        # been adopted since this one was drafted)
+        proposed = rulings.as_engine_amendment(amendment)
+        amending.validated(
+            municipality.rule_pack, rulings.amendments_in_force(municipality.pk), proposed, amendment.kind
+        )
+        before = snapshot(amendment)
+        amendment.resolution, amendment.voted_on = resolution.strip(), voted_on
+        amendment.adopted_by, amendment.adopted_at = acting_user, timezone.now()
+        amendment.save(update_fields=["resolution", "voted_on", "adopted_by", "adopted_at"])
+        _new_rulings_version(municipality)
+        record(acting_user=acting_user, action="amendment.adopt", obj=amendment, before=before)
+        transaction.on_commit(lambda: rulings.forget(municipality.pk))
+    rulings.forget(municipality.pk)
+    return amendment
+
+
+def void_amendment(amendment, *, acting_user, reason: str):
+    """Void a draft, or an adoption recorded in error (never deleted): answers go back to the law
+    without it, on every day."""
+    from dogtag.registry import rulings
+
+    require_role(acting_user, amendment.municipality_id, AMENDERS)
+    if amendment.voided_at is not None:
+        raise ValidationError({"reason": f"This amendment was voided on {shown(amendment.voided_at)}."})
+    if not (reason or "").strip():
+        raise ValidationError({"reason": "Say why the amendment is voided (not adopted, recorded in error, …)."})
+    with transaction.atomic():
+        before = snapshot(amendment)
+        amendment.voided_at, amendment.void_reason = timezone.now(), reason.strip()[:300]
+        amendment.save(update_fields=["voided_at", "void_reason"])
+        if amendment.adopted_at is not None:
+            _new_rulings_version(amendment.municipality)
+            transaction.on_commit(lambda: rulings.forget(amendment.municipality_id))
+        record(acting_user=acting_user, action="amendment.void", obj=amendment, before=before)
+    rulings.forget(amendment.municipality_id)
+    return amendment

@@ -374,6 +374,84 @@ class Ruling(Scoped):
         return f"{who} on {self.section}, from {shown(self.effective_on)}"
 
 
+class Amendment(Scoped):
+    """An amendment of the municipality's ordinance, drafted by a clerk or an administrator as an
+    overlay on its rule pack (`provisions`, as a pack writes them, quoting `words`), previewed on
+    the municipality's records, and adopted once the Board has voted (`resolution`, `voted_on`):
+    from `effective_on` every answer reads the amended provisions; answers for earlier days do not
+    change. Never deleted: a draft or an adoption recorded in error is voided with its reason."""
+
+    class Kind(models.TextChoices):
+        LICENSE_TAX = "license_tax", "License tax"
+        LATE_FEE = "late_fee", "Late fee"
+        KENNEL_THRESHOLD = "kennel_threshold", "Kennel threshold"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    title = models.CharField(max_length=200)
+    section = models.CharField("section amended", max_length=100)
+    words = models.TextField(
+        "the amendment's words", help_text="as the Board would adopt them; the figures are quoted from them"
+    )
+    provisions = models.JSONField(help_text="the rule pack's provisions it replaces, as a pack writes them")
+    effective_on = models.DateField("effective date")
+    drafted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    drafted_at = models.DateTimeField(auto_now_add=True)
+    resolution = models.CharField("resolution number", max_length=60, blank=True)
+    voted_on = models.DateField("date of the Board's vote", null=True, blank=True)
+    adopted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    adopted_at = models.DateTimeField(null=True, blank=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-effective_on", "-pk"]
+
+    def __str__(self):
+        return f"{self.title} ({self.section}), from {shown(self.effective_on)}"
+
+    @property
+    def adopted(self) -> bool:
+        return self.adopted_at is not None and self.voided_at is None
+
+    def described(self) -> str:
+        """The instrument, as an answer citing the amendment names it."""
+        if self.adopted_at is None:
+            return f"draft amendment of {self.section}"
+        return f"Board resolution {self.resolution} of {shown(self.voted_on)}"
+
+    @property
+    def preview(self):
+        """The latest preview asked for, or None."""
+        return self.previews.order_by("-pk").first()
+
+
+class AmendmentPreview(Scoped):
+    """The municipality's records run through the law in force and as amended for one license
+    year, by the worker (`reports/amendment_preview.py`): `result` holds its figures and the
+    affected licenses. Kept apart from the amendment, so its audit events stay small."""
+
+    class State(models.TextChoices):
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    amendment = models.ForeignKey(Amendment, on_delete=models.PROTECT, related_name="previews")
+    year = models.PositiveIntegerField("license year")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.RUNNING)
+    result = models.JSONField(null=True, blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+
+    def __str__(self):
+        return f"Preview of {self.amendment.title} for {self.year}"
+
+
 class AnimalReport(Scoped):
     """What an owner (on the portal) or a clerk (at the counter) reports of an animal: lost, found
     again, deceased or moved away. Each report sets the animal's status; none is deleted, so the

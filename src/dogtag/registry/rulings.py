@@ -1,4 +1,5 @@
-"""A municipality's rulings on the readings its rule pack leaves pending, put to the engine.
+"""A municipality's rulings on the readings its rule pack leaves pending, and its adopted
+amendments of the ordinance (registry/amending.py), put to the engine.
 
 Every answer the apps compute for a municipality reads its pack through `pack_on` here (via
 `licensing.law.pack_of`), so a ruling takes effect everywhere from its effective date and answers
@@ -27,11 +28,12 @@ _LOCK = threading.Lock()
 
 @dataclass
 class _Book:
-    """One municipality's rulings at one version: the days on which a reading's ruling changes
-    (its own and those its pack records), and the pack read in each span between them."""
+    """One municipality's rulings and amendments at one version: the days on which a reading's
+    ruling changes (its own and those its pack records) or an amendment takes effect, and the pack
+    read in each span between them."""
 
     pack_id: str
-    rulings: tuple[tuple[str, Ruled], ...]
+    rulings: tuple
     starts: list[date]
     by_span: dict[int, packs.Pack] = field(default_factory=dict)
 
@@ -61,17 +63,36 @@ def in_force(municipality_id: int) -> list[tuple[str, Ruled]]:
     ]
 
 
-def of_municipality(slug: str) -> tuple[str, list[tuple[str, Ruled]]] | None:
-    """For `dogtag rules ask` and the API asked for a municipality by its slug: its pack and its
-    rulings not voided (the engine applies each from its effective date, so an answer follows the
-    rulings in force on the day asked); None when no municipality has that slug."""
+def amendments_in_force(municipality_id: int) -> list[packs.Amendment]:
+    """The municipality's adopted amendments not voided, as the engine takes them (each applies
+    from its effective date)."""
+    from dogtag.registry.models import Amendment
+
+    rows = Amendment.objects.filter(municipality_id=municipality_id, voided_at=None, adopted_at__isnull=False)
+    return [as_engine_amendment(a) for a in rows]
+
+
+def as_engine_amendment(amendment) -> packs.Amendment:
+    return packs.Amendment.of(amendment.described(), amendment.effective_on, amendment.words, amendment.provisions)
+
+
+def law_of(municipality_id: int) -> list:
+    """Its rulings and adopted amendments, as `rules.packs.pack_on` takes them."""
+    return [*in_force(municipality_id), *amendments_in_force(municipality_id)]
+
+
+def of_municipality(slug: str) -> tuple[str, list] | None:
+    """For `dogtag rules ask` and the API asked for a municipality by its slug: its pack, its
+    rulings and its adopted amendments not voided (the engine applies each from its effective
+    date, so an answer follows the law in force on the day asked); None when no municipality has
+    that slug."""
     from dogtag.registry.models import Municipality
 
     row = Municipality.objects.filter(slug=slug).values_list("pk", "rule_pack", "rulings_version").first()
     if row is None:
         return None
     pk, pack_id, version = row
-    return pack_id, in_force(pk) if version else []
+    return pack_id, law_of(pk) if version else []
 
 
 def _book(municipality) -> _Book:
@@ -79,8 +100,9 @@ def _book(municipality) -> _Book:
     book = _BOOKS.get(key)
     if book is None:
         base = packs.load_pack(municipality.rule_pack)
-        rulings = tuple(in_force(municipality.pk)) if municipality.rulings_version else ()
-        starts = sorted({r.on for _, r in rulings} | {r.on for _, r in base.recorded_rulings()})
+        rulings = tuple(law_of(municipality.pk)) if municipality.rulings_version else ()
+        days = {r.on if isinstance(r, packs.Amendment) else r[1].on for r in rulings}
+        starts = sorted(days | {r.on for _, r in base.recorded_rulings()})
         book = _Book(municipality.rule_pack, rulings, starts)
         with _LOCK:
             for old in [k for k in _BOOKS if k[0] == municipality.pk]:

@@ -101,8 +101,14 @@ def report(request, slug, name):
 @login_required
 @reads_from_replica
 def index(request, slug):
+    from dogtag.accounts.scope import municipality_ids
+    from dogtag.registry.actions import AMENDERS
+
     municipality = municipality_for(request, slug)
-    return render(request, "reports/index.html", {"municipality": municipality, "reports": REPORTS})
+    may_amend = municipality.pk in municipality_ids(request.user, AMENDERS)
+    return render(
+        request, "reports/index.html", {"municipality": municipality, "reports": REPORTS, "may_amend": may_amend}
+    )
 
 
 def _by_month(qs, date_field, value, years):

@@ -19,9 +19,11 @@ built) and is read-only afterwards: its attributes cannot be reassigned and its 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
@@ -389,6 +391,48 @@ def load_pack(pack_id: str) -> Pack:
 _RULED: dict[tuple[str, tuple[tuple[str, Ruled], ...]], Pack] = {}
 
 
+@dataclass(frozen=True)
+class Amendment:
+    """An amendment of the ordinance as the engine takes it: the instrument that adopts it (`by`,
+    e.g. "Board resolution 2027-4 of March 1, 2027"), the day it takes effect (`on`), its words
+    (its provisions' quotes are read in them) and its provisions as a pack writes them, in JSON:
+    `{"licensing": {"late_fee": {...}}}`. Each provision replaces the pack's own from `on`; the
+    amended pack is validated as the pack is (schema, quotes, the state's limits)."""
+
+    by: str
+    on: date
+    words: str
+    provisions: str
+
+    @classmethod
+    def of(cls, by: str, on: date, words: str, provisions: dict) -> Amendment:
+        return cls(by, on, words, json.dumps(provisions, sort_keys=True, default=str))
+
+    def sections(self) -> dict[str, dict]:
+        return json.loads(self.provisions)
+
+
+_AMENDED: dict[tuple, Pack] = {}
+
+
+def amended(pack_id: str, amendments: Iterable[Amendment], rulings: dict[str, Ruled] | None = None) -> Pack:
+    """The pack with `amendments` in force (in the order of their effective dates, a later one
+    over an earlier) and `rulings` overlaid. Raises PackError naming the provision, the reason and
+    the section (a state limit: s. 174.05) when the amended pack would not load."""
+    amendments = tuple(sorted(amendments, key=lambda a: a.on))
+    if not amendments:
+        return with_rulings(pack_id, rulings or {})
+    key = (pack_id, amendments, tuple(sorted((rulings or {}).items(), key=lambda kv: kv[0])))
+    pack = _AMENDED.get(key)
+    if pack is None:
+        load_pack(pack_id)  # the topics and the parent, outside the lock
+        with LOCK:
+            pack = _AMENDED.get(key)
+            if pack is None:
+                pack = _AMENDED[key] = _load(pack_id, (), dict(rulings or {}), amendments)
+    return pack
+
+
 def with_rulings(pack_id: str, rulings: dict[str, Ruled]) -> Pack:
     """The pack with the municipality's rulings in force (reading id -> the ruling) overlaid: a
     reading ruled `other` answers by the other reading's fields; each ruled reading is cited as
@@ -417,9 +461,15 @@ def rulings_on(pack: Pack, on: date, rulings: Iterable[tuple[str, Ruled]] = ()) 
     return latest
 
 
-def pack_on(pack_id: str, on: date, rulings: Iterable[tuple[str, Ruled]] = ()) -> Pack:
-    """The pack a question on `on` reads: with the rulings in force that day overlaid."""
+def pack_on(pack_id: str, on: date, rulings: Iterable[tuple[str, Ruled] | Amendment] = ()) -> Pack:
+    """The pack a question on `on` reads: with the amendments in force that day (an `Amendment`
+    among `rulings`, from its effective date) and the rulings in force that day overlaid."""
     base = load_pack(pack_id)
+    rulings = list(rulings)
+    amendments = [a for a in rulings if isinstance(a, Amendment)]
+    if amendments:
+        rulings = [r for r in rulings if not isinstance(r, Amendment)]
+        return amended(pack_id, [a for a in amendments if a.on <= on], rulings_on(base, on, rulings))
     if not rulings and not base.has_recorded_rulings:
         return base
     return with_rulings(pack_id, rulings_on(base, on, rulings))
@@ -431,6 +481,7 @@ def clear_cache() -> None:
         _PACKS.clear()
         _IDS.clear()
         _RULED.clear()
+        _AMENDED.clear()
 
 
 def _overlay(raw: Any, path: str, rulings: dict[str, Ruled]) -> Any:
@@ -465,7 +516,12 @@ def _bind(cite: Cite, origin: str, unconfirmed, inferred, provision, at: str, ru
         cite.bind(origin, unconfirmed, inferred, provision.choice, "ruled", ruling.describe(), None)
 
 
-def _load(pack_id: str, below: tuple[str, ...], rulings: dict[str, Ruled] | None = None) -> Pack:
+def _load(
+    pack_id: str,
+    below: tuple[str, ...],
+    rulings: dict[str, Ruled] | None = None,
+    amendments: tuple[Amendment, ...] = (),
+) -> Pack:
     rulings = rulings or {}
     file = f"{pack_id}.yaml"
     path = _pack_file(pack_id)
@@ -492,6 +548,16 @@ def _load(pack_id: str, below: tuple[str, ...], rulings: dict[str, Ruled] | None
         errors.append((file, "text", f"no text {meta.text!r} in {path.parent / 'texts'}"))
         raise PackError(*errors[0], errors[1:])
     text = text_path.read_text(encoding="utf-8")
+    quoted = text
+    for amendment in amendments:
+        for name, provisions in amendment.sections().items():
+            if name not in SECTIONS or not isinstance(provisions, dict):
+                errors.append(
+                    (file, name, f"an amendment amends a section of the pack; known: {', '.join(sorted(SECTIONS))}")
+                )
+                continue
+            raw[name] = {**(raw.get(name) or {}), **provisions}
+        quoted += "\n" + amendment.words
 
     parent: Pack | None = None
     if meta.inherits is not None:
@@ -528,7 +594,7 @@ def _load(pack_id: str, below: tuple[str, ...], rulings: dict[str, Ruled] | None
         raw_sections[name] = merged
 
     metas = {**(parent.metas if parent else {}), pack_id: meta}
-    normalised = normalise(text)
+    normalised = normalise(quoted)
     for name, model in sections.items():
         for key in type(model).model_fields:
             value = getattr(model, key)
@@ -538,7 +604,8 @@ def _load(pack_id: str, below: tuple[str, ...], rulings: dict[str, Ruled] | None
                 inferred = next((i.note for i in declared.inferred_numbers if within(cite.section, i.section)), None)
                 _bind(cite, origin, unconfirmed, inferred, provision, at, rulings)
                 if origin == pack_id and normalise(cite.quote) not in normalised:
-                    missing = f"quote {cite.quote!r} ({cite.section}) is not in {meta.text}"
+                    where = meta.text + (" nor in the amendment's words" if amendments else "")
+                    missing = f"quote {cite.quote!r} ({cite.section}) is not in {where}"
                     errors.append((file, f"{name}.{key}", missing))
     for i, entry in enumerate(meta.outline):
         if normalise(entry.heading) not in normalised:

@@ -1,0 +1,73 @@
+"""An amendment drafted as an overlay on the municipality's rule pack: the provision it replaces,
+built from the pack's own (its other terms kept), with the new figure dated from the amendment's
+effective date and cited to the amendment's words; validated as the pack is, against every
+amendment already adopted (the state's limits refused with their section, e.g. s. 174.05)."""
+
+from __future__ import annotations
+
+import copy
+from datetime import date
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+
+from dogtag.rules import packs
+
+# What each kind amends: (pack section, provision key) and the form fields its figures come from.
+AMENDS = {
+    "license_tax": ("licensing", "tax"),
+    "late_fee": ("licensing", "late_fee"),
+    "kennel_threshold": ("kennel", "required"),
+}
+FIGURES = {"license_tax": ("altered", "unaltered"), "late_fee": ("late_fee",), "kennel_threshold": ("more_than",)}
+
+
+def provisions(pack: packs.Pack, kind: str, figures: dict, section: str, words: str, effective_on: date) -> dict:
+    """The overlay for `kind`: `{pack section: {key: provision}}`. The amended provision keeps the
+    pack's other terms (a late fee's April 1, a kennel's age) and reads no pending reading of the
+    words it replaces (its `choice` and `reading` go with them)."""
+    name, key = AMENDS[kind]
+    current = (pack.raw_sections.get(name) or {}).get(key)
+    if current is None:
+        raise ValidationError({"kind": f"{pack.name}'s rule pack has no {name}.{key} to amend."})
+    provision = {k: v for k, v in copy.deepcopy(current).items() if k not in ("choice", "reading", "unconfirmed")}
+    on = effective_on.isoformat()
+    if kind == "license_tax":
+        provision["altered"] = {on: str(figures["altered"])}
+        provision["unaltered"] = {on: str(figures["unaltered"])}
+    elif kind == "late_fee":
+        provision["amount"] = {on: str(figures["late_fee"])}
+    else:
+        provision["more_than"] = int(figures["more_than"])
+    provision["cite"] = {"section": section, "quote": " ".join(words.split())}
+    return {name: {key: provision}}
+
+
+def figures_of(kind: str, amendment_provisions: dict) -> dict[str, Decimal | int]:
+    """The figures an amendment sets, by form field (for its page and its preview)."""
+    name, key = AMENDS[kind]
+    provision = amendment_provisions[name][key]
+    if kind == "license_tax":
+        return {f: Decimal(next(iter(provision[f].values()))) for f in ("altered", "unaltered")}
+    if kind == "late_fee":
+        return {"late_fee": Decimal(next(iter(provision["amount"].values())))}
+    return {"more_than": provision["more_than"]}
+
+
+def validated(pack_id: str, adopted: list[packs.Amendment], amendment: packs.Amendment, kind: str) -> packs.Pack:
+    """The pack amended by every adopted amendment and `amendment`, or a ValidationError on the
+    figures' field naming each reason and its section."""
+    try:
+        return packs.amended(pack_id, [*adopted, amendment])
+    except packs.PackError as e:
+        errors: dict[str, list[str]] = {}
+        for _, path, reason in e.errors:
+            field = "words" if reason.startswith("quote") else _field(kind, path)
+            errors.setdefault(field, []).append(f"The amended law would not stand: {reason}")
+        raise ValidationError(errors) from None
+
+
+def _field(kind: str, path: str) -> str:
+    """The form field a pack error's path names (`licensing.tax.unaltered.2027-03-01`: unaltered)."""
+    parts = set(path.split("."))
+    return next((f for f in FIGURES.get(kind, ()) if f in parts), FIGURES.get(kind, ("__all__",))[0])
