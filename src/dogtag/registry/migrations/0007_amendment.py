@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('registry', '0005_animal_reports_and_renewal_codes'),
+        ('registry', '0006_person_language'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
