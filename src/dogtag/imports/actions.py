@@ -36,10 +36,11 @@ from dogtag.imports.matching import recorded
 from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
 from dogtag.imports.rolls import BATCH_SIZE, Mapping, Plan, Planner, RollError
 from dogtag.lib import collector
+from dogtag.lib.dates import today
 from dogtag.lib.tasks import enqueue
 from dogtag.lib.threads import each_in_turn
 from dogtag.licensing.models import License
-from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination, today
+from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination
 
 IMPORTERS = (Role.CLERK, Role.ADMINISTRATOR)
 

@@ -22,6 +22,7 @@ from dogtag.audit.record import record, snapshot
 from dogtag.enforcement import actions as enforcement
 from dogtag.enforcement.models import Citation
 from dogtag.lib import processors
+from dogtag.lib.dates import today
 from dogtag.lib.tasks import enqueue
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.charges import charge_on
@@ -30,7 +31,6 @@ from dogtag.payments.models import Checkout, CheckoutItem, Notification, Process
 from dogtag.payments.providers import Forged, Refused, Unreachable, describe, for_municipality
 from dogtag.portal import actions as portal
 from dogtag.portal.models import Application
-from dogtag.registry.models import today
 from dogtag.rules.decision import ZERO
 
 SETTLE = "dogtag.payments.tasks.settle"

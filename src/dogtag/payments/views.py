@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from dogtag.accounts.scope import get_for_user
 from dogtag.enforcement.models import Citation
 from dogtag.lib import links, processors
+from dogtag.lib.dates import today
 from dogtag.lib.web import municipality_for
 from dogtag.licensing.actions import CLERKS
 from dogtag.payments import actions
@@ -20,7 +21,7 @@ from dogtag.payments.models import Checkout, ProcessorRefund, Reconciliation
 from dogtag.payments.providers import Forged, for_municipality
 from dogtag.portal.actions import check as portal_check
 from dogtag.portal.models import Application
-from dogtag.registry.models import Municipality, today
+from dogtag.registry.models import Municipality
 
 
 def pay(request, token):

@@ -13,10 +13,11 @@ from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import as_date, meet, not_in_future, set_deadline
 from dogtag.enforcement.models import Declaration
 from dogtag.lib import uploads
+from dogtag.lib.dates import today
 from dogtag.licensing.actions import record_payment
 from dogtag.permits.models import HenPermit, ViciousDogPermit
 from dogtag.registry.actions import save_record
-from dogtag.registry.models import Premises, today
+from dogtag.registry.models import Premises
 
 ISSUERS = (Role.CLERK, Role.ADMINISTRATOR)
 

@@ -19,6 +19,7 @@ from dogtag.accounts.scope import has_role, require_role
 from dogtag.accounts.welcome import welcome_path
 from dogtag.audit.record import record, snapshot
 from dogtag.lib import links, uploads
+from dogtag.lib.dates import today
 from dogtag.lib.pdf import render_pdf
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.models import License, Payment, Tag
@@ -37,7 +38,7 @@ from dogtag.portal.models import (
 )
 from dogtag.portal.quote import quote
 from dogtag.registry import actions as registry
-from dogtag.registry.models import Animal, RabiesVaccination, today
+from dogtag.registry.models import Animal, RabiesVaccination
 
 CLERKS = licensing.CLERKS
 SEE_OWNER = (Role.OFFICER, Role.ADMINISTRATOR)

@@ -1,12 +1,13 @@
 from django import forms
 
 from dogtag.lib.contact_fields import PhoneField, ZipCodeField
+from dogtag.lib.dates import today
 from dogtag.lib.forms import DateInput, Form
 from dogtag.lib.uploads import UploadField
 from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.portal.models import MunicipalityContact
 from dogtag.portal.quote import held_documents, licensed_species
-from dogtag.registry.models import Animal, Municipality, birth_date_too_early, earliest_birth_date, today
+from dogtag.registry.models import Animal, Municipality, birth_date_too_early, earliest_birth_date
 
 # The fields a resident fills in, in the order the page shows them; `data` keeps them as typed.
 OWNER = ("name", "street", "city", "postal_code", "phone")

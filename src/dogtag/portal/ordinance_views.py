@@ -11,8 +11,9 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from dogtag.accounts.scope import municipality_ids
+from dogtag.lib.dates import today
 from dogtag.portal import ordinance
-from dogtag.registry.models import Municipality, today
+from dogtag.registry.models import Municipality
 from dogtag.rules.annotated import annotated
 
 PUBLIC_MAX_AGE = 300  # seconds a public copy of the text may be kept (the module's docstring says why)

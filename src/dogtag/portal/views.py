@@ -13,6 +13,7 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.lib import links
 from dogtag.lib.client import client_address
+from dogtag.lib.dates import today
 from dogtag.lib.stored_files import stored_file_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
@@ -37,7 +38,7 @@ from dogtag.portal.forms import (
 )
 from dogtag.portal.models import Application, MunicipalityContact
 from dogtag.portal.quote import held_documents, plain_lines
-from dogtag.registry.models import Animal, Municipality, Person, today
+from dogtag.registry.models import Animal, Municipality, Person
 
 
 def _errors_into(form, error: ValidationError):

@@ -11,7 +11,7 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.lib import uploads
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.models import (
     Animal,
     DuplicateRabiesTag,
@@ -20,7 +20,6 @@ from dogtag.registry.models import (
     Person,
     Premises,
     RabiesVaccination,
-    today,
 )
 from dogtag.rules.dates import ONE_DAY
 

@@ -14,9 +14,8 @@ from dogtag.enforcement import law
 from dogtag.enforcement.models import (
     Case,
     Deadline,
-    today,
 )
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.actions import same_municipality, save_record
 from dogtag.registry.models import RabiesVaccination
 

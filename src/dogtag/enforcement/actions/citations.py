@@ -25,10 +25,9 @@ from dogtag.enforcement.actions.cases import (
 from dogtag.enforcement.models import (
     Case,
     Citation,
-    today,
 )
 from dogtag.lib import plausible_dates
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.actions import save_record
 from dogtag.rules.decision import ZERO
 

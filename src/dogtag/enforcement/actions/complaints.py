@@ -16,9 +16,8 @@ from dogtag.enforcement.actions.cases import (
 from dogtag.enforcement.models import (
     Case,
     Complaint,
-    today,
 )
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.actions import save_record
 
 

@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import OFFICERS, already, as_date, set_deadline
-from dogtag.enforcement.models import ComplianceFailure, EscapeNotification, today
-from dogtag.lib.dates import shown
+from dogtag.enforcement.models import ComplianceFailure, EscapeNotification
+from dogtag.lib.dates import shown, today
 from dogtag.licensing.actions import revoke_license
 from dogtag.licensing.models import License
 from dogtag.registry.actions import save_record

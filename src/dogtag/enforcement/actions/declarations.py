@@ -26,9 +26,8 @@ from dogtag.enforcement.actions.requirements import set_compliance, update_requi
 from dogtag.enforcement.models import (
     Case,
     Declaration,
-    today,
 )
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.actions import save_record
 
 

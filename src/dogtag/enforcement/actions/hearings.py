@@ -23,9 +23,8 @@ from dogtag.enforcement.models import (
     Appeal,
     Declaration,
     Hearing,
-    today,
 )
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.actions import save_record
 
 

@@ -27,9 +27,8 @@ from dogtag.enforcement.district import licenses_on
 from dogtag.enforcement.models import (
     Case,
     Impoundment,
-    today,
 )
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.licensing.models import own_or_covering
 from dogtag.registry.actions import save_record
 

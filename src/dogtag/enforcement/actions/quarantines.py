@@ -29,9 +29,8 @@ from dogtag.enforcement.models import (
     DistrictQuarantine,
     Examination,
     QuarantineOrder,
-    today,
 )
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.actions import save_record
 
 

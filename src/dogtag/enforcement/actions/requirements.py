@@ -18,8 +18,8 @@ from dogtag.enforcement.actions.cases import (
 )
 from dogtag.enforcement.models import (
     Requirement,
-    today,
 )
+from dogtag.lib.dates import today
 from dogtag.rules.decision import citations_json
 
 
