@@ -264,7 +264,7 @@ def fail(run, message: str) -> None:
     """The run stops with a message the clerk reads on its page (the file could not be read), and
     its stored files (the roll, its mapping, the check's plan) are deleted once that is committed,
     each unless another import not failed refers to the same file (they are kept by content hash:
-    imports/uploads.py). A failed run is never resumed, so nothing reads them again (issue 27 §9)."""
+    imports/uploads.py). A failed run is never resumed, so nothing reads them again."""
     ImportRun.objects.filter(pk=run.pk).update(error=message[:2000], heartbeat_at=timezone.now())
     transaction.on_commit(lambda: _delete_files_of_failed(run.pk))
 
@@ -433,7 +433,7 @@ def restore(directory, *, progress=None) -> dict:
 def _checked_files(folder: Path) -> list[tuple[str, Path]]:
     """The export's stored files as (storage name, path in the export), each checked against its
     listed SHA-256 before anything is restored; refused, naming every file that fails, if any is
-    missing, altered or already in this Dogtag's storage with other content (issue 27 §7)."""
+    missing, altered or already in this Dogtag's storage with other content."""
     listed = folder / CHECKSUMS
     if not listed.exists():
         return []  # an export made before files were exported: rows only

@@ -113,7 +113,7 @@ def household(application):
 
 
 def start_cart(application, *, success_url: str, cancel_url: str, on: date | None = None) -> Checkout:
-    """One checkout for every animal of the household waiting to be paid online (issue 26 §7):
+    """One checkout for every animal of the household waiting to be paid online:
     a line for each with what the law computes for it today, and the card convenience fee once.
     Refused, naming the animal, when any of them no longer passes its checks."""
     on = on or today()
@@ -160,7 +160,7 @@ def citation_refusal(citation) -> str:
 
 def start_citation_checkout(citation, *, success_url: str, cancel_url: str, on: date | None = None) -> Checkout:
     """Open a payment of a citation's forfeiture on the municipality's processor, where the
-    municipality takes forfeitures online (issue 26 §7): one payment of the whole amount."""
+    municipality takes forfeitures online: one payment of the whole amount."""
     on = on or today()
     municipality = citation.municipality
     provider = for_municipality(municipality)

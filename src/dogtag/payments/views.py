@@ -57,7 +57,7 @@ def pay(request, token):
 
 
 def pay_household(request, token):
-    """Every animal of the household waiting to be paid online, in one checkout (issue 26 §7):
+    """Every animal of the household waiting to be paid online, in one checkout:
     each with what the law computes for it today, the card convenience fee once, the total."""
     application = get_object_or_404(Application.objects.select_related("municipality"), token=token)
     if application.payment_status != Application.PaymentStatus.ONLINE:
@@ -106,7 +106,7 @@ def pay_citation_short(request, code):
 
 
 def pay_citation(request, signed):
-    """A citation's forfeiture, paid online where the municipality allows it (issue 26 §7): the
+    """A citation's forfeiture, paid online where the municipality allows it: the
     amount the citation sets, one payment on the processor's page."""
     pk = links.read_citation_pay_token(signed)
     if pk is None:

@@ -48,7 +48,7 @@ REFUSAL_FIELDS = {"vaccination": "expires_on", "birth_date": "birth_date"}
 
 def _email(application, template, kind, context=None, attachment=None):
     """Queue an email to the application's address: only once the address is confirmed, except the
-    first email, which asks to confirm it (issue 27 §5: a stranger's address typed on the portal
+    first email, which asks to confirm it (a stranger's address typed on the portal
     gets one email from Dogtag, never a stream of them)."""
     if application.email_confirmed_at is None and kind != STARTED:
         return
@@ -172,7 +172,7 @@ def renewal_data(animal: Animal, owner) -> dict:
 
 
 def open_renewal_by_code(*, code: str, client_address: str, email: str = "") -> Application:
-    """The renewal a printed notice's short code opens (issue 30 §6), typed on the front page:
+    """The renewal a printed notice's short code opens, typed on the front page:
     that animal's, for that license year, as its signed link would. Past
     DOGTAG_RENEWAL_CODE_LIMIT codes from one client address in DOGTAG_RENEWAL_CODE_WINDOW_MINUTES
     every code is refused (counted in its own statement, like the lookups). An owner with no
@@ -540,7 +540,7 @@ def _count_attempt(counter, client_address: str, minutes: int, column: str = "cl
 
 
 def look_up_chip(*, chip: str, client_address: str, user=None) -> tuple[Lookup, list[dict]]:
-    """A found dog's microchip (issue 30 §4), answered from Dogtag's own records as the tag
+    """A found dog's microchip, answered from Dogtag's own records as the tag
     lookup answers: whom to call, never the owner (unless the user is an officer of the dog's
     municipality). Counted in the same per-address limit as the tag lookup; a number that is no
     chip number is refused with what one is, and counted too."""
@@ -674,7 +674,7 @@ def set_contact(*, acting_user, municipality, **fields) -> MunicipalityContact:
     return contact
 
 
-# --- the municipality's staff, managed by its administrator (issue 29, dead end 5) -------------
+# --- the municipality's staff, managed by its administrator -------------
 
 ADMINISTRATORS = (Role.ADMINISTRATOR,)
 

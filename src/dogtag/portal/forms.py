@@ -41,7 +41,7 @@ class StartForm(Form):
         super().__init__(*args, **kwargs)
         if len(years) > 1:
             self.fields["license_year"].choices = [(y, f"{y} license") for y in years]
-            # The year a clerk would choose (issue 29): next year's, this year's expiring December 31.
+            # The year a clerk would choose: next year's, this year's expiring December 31.
             self.fields["license_year"].initial = years[-1]
             self.fields["license_year"].help_text = (
                 f"Next year's licenses go on sale before January 1; a {years[-1]} license is valid "

@@ -1,4 +1,4 @@
-"""The ordinance, annotated: public pages, no login (issue 32 §1).
+"""The ordinance, annotated: public pages, no login.
 
 The adopted text is public law, so an anonymous reader's page may be kept by a browser or a shared
 cache for five minutes (`Cache-Control: public, max-age=300`, varying on the cookie): a ruling

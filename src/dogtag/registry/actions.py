@@ -383,7 +383,7 @@ def record_ruling(
     effective_on,
     note: str = "",
 ):
-    """Record the municipality's ruling on a reading its pack leaves pending (issue 25 §3): from
+    """Record the municipality's ruling on a reading its pack leaves pending: from
     `effective_on` every answer follows the adopted reading; answers for earlier days do not
     change. A later ruling on the same reading supersedes it from its own effective date."""
     from dogtag.registry import readings, rulings

@@ -349,7 +349,7 @@ def pick(request, slug, kind):
 def readings_page(request, slug):
     """The administrator's page of the readings the municipality's pack leaves to its ruling:
     both readings, their answers on the pack's example, the records each governs; and the form
-    that records a ruling (issue 25 §3)."""
+    that records a ruling."""
     from dogtag.registry import readings
     from dogtag.registry.models import Ruling
 
