@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.models import AuditEvent
 from dogtag.audit.record import record
 from dogtag.imports import plans, uploads
@@ -62,7 +63,7 @@ def upload_roll(municipality, digest, name, *, acting_user, mapping_sha256="", e
         encoding=encoding,
         started_by=acting_user,
     )
-    record(acting_user=acting_user, action="import.upload", obj=run)
+    record(acting_user=acting_user, action=Action.IMPORT_UPLOAD, obj=run)
     _enqueue("check", run)
     return run
 
@@ -114,7 +115,7 @@ def confirm_import(run, *, acting_user) -> ImportRun:
         raise ValidationError(f"This import is {run.state.label.lower()}; only a checked import is confirmed.")
     run.confirmed_at, run.heartbeat_at = timezone.now(), None
     ImportRun.objects.filter(pk=run.pk).update(confirmed_at=run.confirmed_at, heartbeat_at=None)
-    record(acting_user=acting_user, action="import.confirm", obj=run)
+    record(acting_user=acting_user, action=Action.IMPORT_CONFIRM, obj=run)
     _enqueue("write", run)
     return run
 
@@ -137,7 +138,7 @@ def start_import(municipality, found, *, acting_user, digest, mapping_sha256="",
         checked_as_of=found.as_of,
         confirmed_at=timezone.now(),
     )
-    record(acting_user=acting_user, action="import.confirm", obj=run)
+    record(acting_user=acting_user, action=Action.IMPORT_CONFIRM, obj=run)
     return run
 
 
@@ -152,7 +153,7 @@ def resume_import(run, *, acting_user) -> ImportRun:
     run.heartbeat_at = None
     run.resumed += 1
     ImportRun.objects.filter(pk=run.pk).update(heartbeat_at=None, resumed=run.resumed)
-    record(acting_user=acting_user, action="import.resume", obj=run)
+    record(acting_user=acting_user, action=Action.IMPORT_RESUME, obj=run)
     _enqueue("write" if run.confirmed_at else "check", run)
     return run
 
@@ -367,7 +368,7 @@ def _record_batch(run, number, refs, owners, counts, *, acting_user, after=None)
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     # The count moves with its rows: a worker killed after this commit leaves them counted.
     ImportRun.objects.filter(pk=run.pk).update(written=F("written") + len(refs))
-    return record(acting_user=acting_user, action="import.batch", obj=batch)
+    return record(acting_user=acting_user, action=Action.IMPORT_BATCH, obj=batch)
 
 
 def _restore_rows(model, objects) -> None:

@@ -17,6 +17,7 @@ from django.utils import timezone
 from dogtag.accounts.models import Membership, Role
 from dogtag.accounts.scope import has_role, require_role
 from dogtag.accounts.welcome import welcome_path
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, snapshot
 from dogtag.lib import links, uploads
 from dogtag.lib.dates import today
@@ -117,7 +118,7 @@ def _start_application(*, municipality, email: str, license_year: int | None) ->
         raise ValidationError({"license_year": f"{municipality} sells {on_sale} licenses today, not {license_year}."})
     year = license_year or years[0]
     application = Application.objects.create(municipality=municipality, email=email, license_year=year)
-    record(acting_user=None, action="application.start", obj=application)
+    record(acting_user=None, action=Action.APPLICATION_START, obj=application)
     _email_started(application)
     return application
 
@@ -133,7 +134,7 @@ def confirm_email(application, code: str) -> Application:
         before = snapshot(application)
         application.email_confirmed_at = timezone.now()
         application.save(update_fields=["email_confirmed_at"])
-        record(acting_user=None, action="application.confirm_email", obj=application, before=before)
+        record(acting_user=None, action=Action.APPLICATION_CONFIRM_EMAIL, obj=application, before=before)
     return application
 
 
@@ -256,7 +257,7 @@ def start_renewal(animal: Animal, license_year: int, *, email: str = "") -> Appl
         # an address given with the code is confirmed by the first email's link.
         email_confirmed_at=timezone.now() if owner.email else None,
     )
-    record(acting_user=None, action="application.start", obj=application)
+    record(acting_user=None, action=Action.APPLICATION_START, obj=application)
     _email_started(application)
     return application
 
@@ -305,7 +306,7 @@ def save_draft(application, *, post, files, client_address="0.0.0.0") -> dict:
         if replaced and replaced != stored.name:
             transaction.on_commit(lambda name=replaced, storage=stored.storage: storage.delete(name))
     application.save()
-    record(acting_user=None, action="application.draft", obj=application, before=before)
+    record(acting_user=None, action=Action.APPLICATION_DRAFT, obj=application, before=before)
     return errors
 
 
@@ -339,7 +340,7 @@ def submit_application(application, *, provider: str, on=None) -> Application:
     application.payment_provider = chosen.key
     application.payment_status = chosen.status
     application.save()
-    record(acting_user=None, action="application.submit", obj=application, before=before)
+    record(acting_user=None, action=Action.APPLICATION_SUBMIT, obj=application, before=before)
     _email(application, "received", "application-received", {"owed": owed})
     return application
 
@@ -366,7 +367,7 @@ def record_online_payment(
     application.convenience_fee, application.paid_at = convenience_fee, paid_at
     application.payment_status = Application.PaymentStatus.PAID
     application.save()
-    record(acting_user=acting_user, action="application.paid_online", obj=application, before=before)
+    record(acting_user=acting_user, action=Action.APPLICATION_PAID_ONLINE, obj=application, before=before)
     return application
 
 
@@ -452,7 +453,7 @@ def approve_application(
     if application.payment_status in (Application.PaymentStatus.AWAITING, Application.PaymentStatus.ONLINE):
         application.payment_status = Application.PaymentStatus.PAID
     application.save()
-    record(acting_user=acting_user, action="application.approve", obj=application, before=before)
+    record(acting_user=acting_user, action=Action.APPLICATION_APPROVE, obj=application, before=before)
     pdf = render_pdf("licensing/certificate.html", {"license": license, "tag": license.current_tag, "municipality": m})
     _email(
         application,
@@ -490,7 +491,7 @@ def reject_application(application, *, acting_user, reason: str) -> Application:
     application.status, application.reject_reason = Application.Status.REJECTED, reason.strip()
     application.decided_at, application.decided_by = timezone.now(), acting_user
     application.save()
-    record(acting_user=acting_user, action="application.reject", obj=application, before=before)
+    record(acting_user=acting_user, action=Action.APPLICATION_REJECT, obj=application, before=before)
     # Paid online before the clerk's review: the payments app (above this one) sends the money
     # back through the processor, in this transaction (payments/signals.py).
     rejected.send(sender=Application, application=application)
@@ -552,7 +553,7 @@ def look_up_chip(*, chip: str, client_address: str, user=None) -> tuple[Lookup, 
     ):
         return Lookup(client_address=client_address, query=chip.strip()[:50], refused=True, user=user), []
     number = chip_number(chip)
-    return _served(number, client_address, user, found=_chipped, action="lookup.chip")
+    return _served(number, client_address, user, found=_chipped, action=Action.LOOKUP_CHIP)
 
 
 def _chipped(number: str):
@@ -563,7 +564,7 @@ def _chipped(number: str):
 
 
 @transaction.atomic
-def _served(query, client_address, user, found=None, action="lookup.tag"):
+def _served(query, client_address, user, found=None, action=Action.LOOKUP_TAG):
     results = []
     for animal, source in (found or _found)(query):
         row = {"animal": animal, "municipality": animal.municipality, "source": source}
@@ -613,7 +614,7 @@ def opt_out_of_reminders(person) -> ReminderOptOut:
         person=person, defaults={"municipality": person.municipality}
     )
     if created:
-        record(acting_user=None, action="reminders.opt_out", obj=opt_out)
+        record(acting_user=None, action=Action.REMINDERS_OPT_OUT, obj=opt_out)
     return opt_out
 
 
@@ -670,7 +671,7 @@ def set_contact(*, acting_user, municipality, **fields) -> MunicipalityContact:
         if name in fields:
             setattr(contact, name, str(fields[name]).strip())
     contact.save()
-    record(acting_user=acting_user, action="contact.set", obj=contact, before=before)
+    record(acting_user=acting_user, action=Action.CONTACT_SET, obj=contact, before=before)
     return contact
 
 
@@ -702,7 +703,7 @@ def invite_staff(*, acting_user, municipality, name: str, email: str, username: 
         first, _, last = name.partition(" ")
         user = User.objects.create_user(username=username, email=email, first_name=first, last_name=last)
     membership = Membership.objects.create(user=user, municipality=municipality, role=role)
-    record(acting_user=acting_user, action="staff.invite", obj=membership)
+    record(acting_user=acting_user, action=Action.STAFF_INVITE, obj=membership)
     mail.queue(
         municipality=municipality,
         to=email,
@@ -726,7 +727,7 @@ def change_staff_role(membership, *, acting_user, role: str):
     before = snapshot(membership)
     membership.role = role
     membership.save(update_fields=["role"])
-    record(acting_user=acting_user, action="staff.role_change", obj=membership, before=before)
+    record(acting_user=acting_user, action=Action.STAFF_ROLE_CHANGE, obj=membership, before=before)
     return membership
 
 
@@ -737,7 +738,7 @@ def deactivate_staff(membership, *, acting_user):
     require_role(acting_user, membership.municipality_id, ADMINISTRATORS)
     if membership.user_id == acting_user.pk:
         raise ValidationError({"__all__": "Another administrator deactivates your own account."})
-    record(acting_user=acting_user, action="staff.deactivate", obj=membership, before=snapshot(membership))
+    record(acting_user=acting_user, action=Action.STAFF_DEACTIVATE, obj=membership, before=snapshot(membership))
     user = membership.user
     Membership.objects.filter(user=user, municipality_id=membership.municipality_id).delete()
     if not Membership.objects.filter(user=user).exists():

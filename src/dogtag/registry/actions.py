@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.lib import uploads
 from dogtag.lib.dates import shown, today
@@ -118,26 +119,31 @@ def create_person(*, acting_user, municipality, confirm_not_duplicate=False, **f
             }
         )
     person = Person(municipality=municipality, **fields)
-    return save_record(person, acting_user=acting_user, action="person.create", roles=REGISTRARS)
+    return save_record(person, acting_user=acting_user, action=Action.PERSON_CREATE, roles=REGISTRARS)
 
 
 @transaction.atomic
 def update_person(person, *, acting_user, **fields) -> Person:
     return _update(
-        person, fields, acting_user=acting_user, action="person.update", roles=REGISTRARS, editable=PERSON_FIELDS
+        person, fields, acting_user=acting_user, action=Action.PERSON_UPDATE, roles=REGISTRARS, editable=PERSON_FIELDS
     )
 
 
 @transaction.atomic
 def create_premises(*, acting_user, municipality, **fields) -> Premises:
     premises = Premises(municipality=municipality, **fields)
-    return save_record(premises, acting_user=acting_user, action="premises.create", roles=REGISTRARS)
+    return save_record(premises, acting_user=acting_user, action=Action.PREMISES_CREATE, roles=REGISTRARS)
 
 
 @transaction.atomic
 def update_premises(premises, *, acting_user, **fields) -> Premises:
     return _update(
-        premises, fields, acting_user=acting_user, action="premises.update", roles=REGISTRARS, editable=PREMISES_FIELDS
+        premises,
+        fields,
+        acting_user=acting_user,
+        action=Action.PREMISES_UPDATE,
+        roles=REGISTRARS,
+        editable=PREMISES_FIELDS,
     )
 
 
@@ -162,7 +168,10 @@ def register_animal(
     same_municipality("owner", owner, municipality.pk)
     same_municipality("premises", fields.get("premises"), municipality.pk)
     animal = save_record(
-        Animal(municipality=municipality, **fields), acting_user=acting_user, action="animal.create", roles=REGISTRARS
+        Animal(municipality=municipality, **fields),
+        acting_user=acting_user,
+        action=Action.ANIMAL_CREATE,
+        roles=REGISTRARS,
     )
     if owner is None:
         return animal
@@ -173,7 +182,7 @@ def register_animal(
         role=owner_role,
         started_on=owned_from or animal.acquired_on or today(),
     )
-    save_record(ownership, acting_user=acting_user, action="ownership.create", roles=REGISTRARS)
+    save_record(ownership, acting_user=acting_user, action=Action.OWNERSHIP_CREATE, roles=REGISTRARS)
     return animal
 
 
@@ -181,7 +190,7 @@ def register_animal(
 def update_animal(animal, *, acting_user, **fields) -> Animal:
     same_municipality("premises", fields.get("premises"), animal.municipality_id)
     return _update(
-        animal, fields, acting_user=acting_user, action="animal.update", roles=REGISTRARS, editable=ANIMAL_FIELDS
+        animal, fields, acting_user=acting_user, action=Action.ANIMAL_UPDATE, roles=REGISTRARS, editable=ANIMAL_FIELDS
     )
 
 
@@ -191,7 +200,7 @@ def add_ownership(animal, *, acting_user, person, role=Ownership.Role.OWNER, sta
     ownership = Ownership(
         municipality_id=animal.municipality_id, animal=animal, person=person, role=role, started_on=started_on
     )
-    return save_record(ownership, acting_user=acting_user, action="ownership.create", roles=REGISTRARS)
+    return save_record(ownership, acting_user=acting_user, action=Action.OWNERSHIP_CREATE, roles=REGISTRARS)
 
 
 @transaction.atomic
@@ -202,7 +211,7 @@ def end_ownership(ownership, *, acting_user, ended_on) -> Ownership:
         ownership,
         {"ended_on": ended_on},
         acting_user=acting_user,
-        action="ownership.end",
+        action=Action.OWNERSHIP_END,
         roles=REGISTRARS,
         editable=("ended_on",),
     )
@@ -227,7 +236,7 @@ def record_vaccination(animal, *, acting_user, **fields) -> RabiesVaccination:
     vaccination = RabiesVaccination(
         municipality_id=animal.municipality_id, animal=animal, **{**certificate_defaults(animal), **fields}
     )
-    return save_record(vaccination, acting_user=acting_user, action="vaccination.create", roles=CERTIFIERS)
+    return save_record(vaccination, acting_user=acting_user, action=Action.VACCINATION_CREATE, roles=CERTIFIERS)
 
 
 @transaction.atomic
@@ -236,7 +245,7 @@ def update_vaccination(vaccination, *, acting_user, **fields) -> RabiesVaccinati
         vaccination,
         fields,
         acting_user=acting_user,
-        action="vaccination.update",
+        action=Action.VACCINATION_UPDATE,
         roles=CERTIFIERS,
         editable=VACCINATION_FIELDS,
     )
@@ -252,7 +261,7 @@ def void_vaccination(vaccination, *, acting_user, reason: str) -> RabiesVaccinat
         vaccination,
         {"voided_at": timezone.now(), "void_reason": reason},
         acting_user=acting_user,
-        action="vaccination.void",
+        action=Action.VACCINATION_VOID,
         roles=CERTIFIERS,
         editable=("voided_at", "void_reason"),
     )
@@ -268,7 +277,7 @@ def record_duplicate_rabies_tag(vaccination, *, acting_user, tag_number, issued_
         tag_number=tag_number,
         issued_on=issued_on or today(),
     )
-    return save_record(tag, acting_user=acting_user, action="vaccination.duplicate_tag", roles=CERTIFIERS)
+    return save_record(tag, acting_user=acting_user, action=Action.VACCINATION_DUPLICATE_TAG, roles=CERTIFIERS)
 
 
 # Checks other apps register (in their AppConfig.ready) on a change of owner, so the registry
@@ -341,7 +350,7 @@ def add_municipality(*, acting_user, rule_pack: str, slug: str = "", administrat
         municipality.save()
         for user in administrators:
             Membership.objects.create(user=user, municipality=municipality, role=Role.ADMINISTRATOR)
-        record(acting_user=acting_user, action="municipality.add", obj=municipality)
+        record(acting_user=acting_user, action=Action.MUNICIPALITY_ADD, obj=municipality)
     return municipality
 
 
@@ -363,7 +372,7 @@ def set_seal(municipality, *, acting_user, upload) -> Municipality:
     before = snapshot(municipality)
     municipality.seal.save(f"{municipality.slug}-seal{extension}", ContentFile(upload.read()), save=False)
     municipality.save(update_fields=["seal"])
-    record(acting_user=acting_user, action="municipality.seal", obj=municipality, before=before)
+    record(acting_user=acting_user, action=Action.MUNICIPALITY_SEAL, obj=municipality, before=before)
     return municipality
 
 
@@ -419,9 +428,12 @@ def record_ruling(
             f"A ruling takes effect on or after the day it is made ({shown(ruled_on)}): answers for "
             "earlier days keep the reading in force then."
         )
-    elif found is not None and Ruling.objects.filter(
-        municipality=municipality, reading_id=found.id, effective_on=effective_on, voided_at=None
-    ).exists():
+    elif (
+        found is not None
+        and Ruling.objects.filter(
+            municipality=municipality, reading_id=found.id, effective_on=effective_on, voided_at=None
+        ).exists()
+    ):
         errors["effective_on"] = (
             f"A ruling on {found.section} already takes effect on {shown(effective_on)}: void it first, "
             "then record its replacement."
@@ -446,7 +458,7 @@ def record_ruling(
     with transaction.atomic():
         ruling.save()
         _new_rulings_version(municipality)
-        record(acting_user=acting_user, action="ruling.record", obj=ruling)
+        record(acting_user=acting_user, action=Action.RULING_RECORD, obj=ruling)
         transaction.on_commit(lambda: rulings.forget(municipality.pk))
     rulings.forget(municipality.pk)
     return ruling
@@ -468,7 +480,7 @@ def void_ruling(ruling, *, acting_user, reason: str):
         ruling.void_reason = reason.strip()[:300]
         ruling.save(update_fields=["voided_at", "void_reason"])
         _new_rulings_version(ruling.municipality)
-        record(acting_user=acting_user, action="ruling.void", obj=ruling, before=before)
+        record(acting_user=acting_user, action=Action.RULING_VOID, obj=ruling, before=before)
         transaction.on_commit(lambda: rulings.forget(ruling.municipality_id))
     rulings.forget(ruling.municipality_id)
     return ruling
