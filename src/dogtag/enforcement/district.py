@@ -159,22 +159,27 @@ def _named(municipality, query: str, on: date) -> set[int]:
     municipality's index, which would walk every animal of the municipality."""
     same = Upper(Value(query))
     found = [
-        Animal.objects.filter(municipality=municipality, name__icontains=query).values_list("pk", "municipality"),
-        Animal.objects.alias(chip=Upper("microchip")).filter(chip=same).values_list("pk", "municipality"),
+        # The first of the live animals by name are enough: the lookup shows that many, in name order.
+        Animal.objects.filter(municipality=municipality, status__in=LIVE, name__icontains=query)
+        .order_by("name", "pk")
+        .values_list("pk", "municipality")[:LOOKUP_LIMIT],
+        Animal.objects.alias(chip=Upper("microchip")).filter(chip=same).order_by().values_list("pk", "municipality"),
         RabiesVaccination.objects.alias(tag=Upper("rabies_tag_number"))
         .filter(tag=same, voided_at=None)
+        .order_by()
         .values_list("animal", "animal__municipality"),
         DuplicateRabiesTag.objects.alias(tag=Upper("tag_number"))
         .filter(tag=same, vaccination__voided_at=None)
+        .order_by()
         .values_list("vaccination__animal", "vaccination__animal__municipality"),
     ]
     if query.isdigit():
         in_force = licenses_on(on).filter(municipality=municipality)
         tagged = Tag.objects.filter(municipality=municipality, serial=int(query), status=Tag.Status.ISSUED)
         for licenses in (in_force.filter(serial=int(query)), in_force.filter(pk__in=tagged.values("license_id"))):
-            found.append(licenses.values_list("animal", "municipality"))
-            found.append(licenses.values_list("covered_animals", "municipality"))
-    return {pk for pairs in found for pk, place in pairs.order_by() if pk is not None and place == municipality.pk}
+            found.append(licenses.order_by().values_list("animal", "municipality"))
+            found.append(licenses.order_by().values_list("covered_animals", "municipality"))
+    return {pk for pairs in found for pk, place in pairs if pk is not None and place == municipality.pk}
 
 
 def lookup(municipality, query: str, on: date) -> list[Answer]:
@@ -236,19 +241,25 @@ def not_exempt(municipality, on: date):
 
 
 class Listed:
-    """A list of animals read in two steps: which animals, in order (counted and sliced by the
-    database from the animals' name index and the certificates' index), then, for those read, the
-    facts, the license in force and the owners (an EXISTS and a subquery per animal listed, not per
-    animal in the municipality). A page of it is four statements; the CSV reads every row the same way
-    in chunks."""
+    """A list of animals read in two steps: which animals, in order (one statement, from the
+    animals' name index and the certificates' index; it is counted and sliced here), then, for
+    those shown, the facts, the license in force and the owners (an EXISTS and a subquery per animal
+    shown, not per animal in the municipality). A page is three statements; the CSV reads every row
+    the same way in chunks."""
 
     ordered = True  # for Django's Paginator
 
     def __init__(self, which, on: date):
-        self.which, self.on = which, on
+        self.which, self.on, self._ids = which, on, None
+
+    @property
+    def ids(self) -> list[int]:
+        if self._ids is None:
+            self._ids = list(self.which.values_list("pk", flat=True))
+        return self._ids
 
     def count(self) -> int:
-        return self.which.count()
+        return len(self.ids)
 
     def __len__(self) -> int:
         return self.count()
@@ -256,13 +267,13 @@ class Listed:
     def __getitem__(self, index):
         if not isinstance(index, slice):
             return self[index : index + 1][0]
-        return self._read(list(self.which.values_list("pk", flat=True)[index]))
+        return self._read(self.ids[index])
 
     def __iter__(self):
         return self.iterator(chunk_size=2000)
 
     def iterator(self, chunk_size: int):
-        ids = list(self.which.values_list("pk", flat=True))
+        ids = self.ids
         for start in range(0, len(ids), chunk_size):
             yield from self._read(ids[start : start + chunk_size])
 
