@@ -5,7 +5,7 @@ in-process through Django's full request stack:
 the exemption lookup by tag, the list of animals not exempt (a page, and the CSV of 10,000), and
 "my cases". Each page is timed against its floor, the page's own SQL replayed on the raw cursor,
 interleaved (A B A B ...); each ends with a RESULT line of its p99 in ms (the CSV: its median
-wall seconds). The goals are this bench's, not issue 12's table: a page p99 <= 50 ms at any
+wall seconds). The goals: a page p99 <= 50 ms at any
 scale (the counter's goal), the CSV of 10,000 rows <= 2 s.
 
     .venv/bin/python bench/animal_control.py         # BENCH_SCALE=10k|100k|1m (default 100k)

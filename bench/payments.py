@@ -74,7 +74,7 @@ stripe_http = install_stripe()
 
 bodies = []
 for i in range(NOTIFICATIONS):
-    # Each resident from an address of their own: the portal limits starts per address (issue 27).
+    # Each resident from an address of their own: the portal limits starts per address.
     app = portal.start_application(municipality=benton, email=f"r{i}@example.org", license_year=2026,
                                    client_address=f"10.0.{i // 256}.{i % 256}")  # fmt: skip
     data = {**FULL, "name": f"Owner {i}", "street": f"{i} Oak St", "animal_name": f"Dog {i}"}

@@ -74,7 +74,7 @@ class DogtagAPI(NinjaAPI):
 
 
 def docs_behind_login(view):
-    """The interactive documentation page for signed-in staff only (issue 27 §9); the OpenAPI
+    """The interactive documentation page for signed-in staff only; the OpenAPI
     document itself, which holds no record, stays open to integration clients. django-ninja
     applies `docs_decorator` to both views (ninja/openapi/urls.py), so the page is told apart by
     the view it wraps."""

@@ -199,7 +199,7 @@ AXES_SENSITIVE_PARAMETERS = ["password", "token"]
 # Content-Security-Policy (django-csp): scripts and styles only from Dogtag's own static files
 # (htmx, Chart.js and Dogtag's scripts are vendored there); no inline script or style anywhere.
 # The API's interactive documentation (django-ninja's Swagger page) is one of them: its scripts
-# are ninja's own static files and its settings a JSON block, not an inline script (issue 27 §9).
+# are ninja's own static files and its settings a JSON block, not an inline script.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
@@ -389,12 +389,12 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = envint("FILE_UPLOAD_MAX_MEMORY_SIZE", 2_500_000)
 DOGTAG_LOOKUP_LIMIT = envint("DOGTAG_LOOKUP_LIMIT", 20)  # found-dog lookups per client address...
 DOGTAG_LOOKUP_WINDOW_MINUTES = envint("DOGTAG_LOOKUP_WINDOW_MINUTES", 60)  # ...within this window
 # Portal applications started (each emails a link) per client address, and per email address,
-# within a window (issue 27 §5; portal/actions.py `_throttle_start`).
+# within a window (portal/actions.py `_throttle_start`).
 DOGTAG_APPLICATION_LIMIT = envint("DOGTAG_APPLICATION_LIMIT", 10)
 DOGTAG_APPLICATION_EMAIL_LIMIT = envint("DOGTAG_APPLICATION_EMAIL_LIMIT", 3)
 DOGTAG_APPLICATION_WINDOW_MINUTES = envint("DOGTAG_APPLICATION_WINDOW_MINUTES", 60)
-# Renewal codes typed on the portal's front page per client address within a window (issue 30 §6;
-# portal/actions.py `open_renewal_by_code`): 8 characters of 32 are not found by trying under it.
+# Renewal codes typed on the portal's front page per client address within a window
+# (portal/actions.py `open_renewal_by_code`): 8 characters of 32 are not found by trying under it.
 DOGTAG_RENEWAL_CODE_LIMIT = envint("DOGTAG_RENEWAL_CODE_LIMIT", 10)
 DOGTAG_RENEWAL_CODE_WINDOW_MINUTES = envint("DOGTAG_RENEWAL_CODE_WINDOW_MINUTES", 60)
 DOGTAG_UPLOAD_LIMIT = envint("DOGTAG_UPLOAD_LIMIT", 20)  # files uploaded on the portal per client address...

@@ -2,6 +2,7 @@
 microchip, and the live dogs and cats the records cannot show exempt, on screen and as CSV."""
 
 from datetime import date
+from types import SimpleNamespace
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -11,6 +12,7 @@ from dogtag.enforcement import district
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.actions import multiple_dog_licenses
 from dogtag.registry import actions as registry
+from dogtag.registry.models import Animal
 from tests.base import on, text
 from tests.enforcement.helpers import EnforcementTestCase
 from tests.licensing.base import BENTON_FEES, set_fees
@@ -179,6 +181,63 @@ class DistrictExemptionTests(EnforcementTestCase):
                 page = self.client.get(url).content.decode()
         self.assertIn("(7)", page)
         self.assertEqual(len(more), len(few))
+
+    def test_the_list_reads_which_animals_then_the_details_of_one_page(self):
+        url = reverse("district-not-exempt", args=[self.district.pk])
+        with on(DAY):
+            self.client.get(url)
+            with CaptureQueriesContext(connection) as queries:
+                self.client.get(url)
+        animals = [q["sql"] for q in queries if 'FROM "registry_animal" ' in q["sql"]]
+        self.assertEqual(len(animals), 2, animals)  # which animals in order (counted here), the page's details
+        which, details = animals
+        self.assertNotIn("LIMIT", which)
+        # One test of the two facts: the tagged certificates are read once.
+        self.assertEqual(which.count('"registry_rabiesvaccination"'), 1)
+        self.assertIn(f"IN ({self.cody.pk}, {self.dot.pk})", details)
+
+    def test_the_lookup_is_the_same_statements_however_many_animals_it_finds(self):
+        with on(DAY):
+            self.look_up("Ace")
+            with CaptureQueriesContext(connection) as one:
+                self.assertIn("Ace", self.look_up("Ace"))
+            for i in range(5):
+                self.owner_and_dog("webster", f"Ace{i}", vaccinated_on=date(2025, 5, 1))
+            with CaptureQueriesContext(connection) as six:
+                page = self.look_up("Ace")
+        self.assertIn("Ace4", page)
+        self.assertEqual(len(six), len(one))
+        animals = [q["sql"] for q in six if q["sql"].startswith('SELECT "registry_animal"')]
+        # By name and by microchip, then the animals found with their two facts.
+        self.assertEqual(len(animals), 3, animals)
+
+    def test_the_restrained_combinations_are_one_test_each(self):
+        combinations = [(False, False), (True, False), (True, True)]
+        animals = {}
+        with on(DAY):
+            for immunized, tagged in combinations:
+                name = f"Case{int(immunized)}{int(tagged)}"
+                _, _, animals[(immunized, tagged)] = self.owner_and_dog(
+                    "webster", name, vaccinated_on=date(2025, 5, 1) if immunized else None
+                )
+                if immunized and not tagged:
+                    animals[(immunized, tagged)].vaccinations.update(rabies_tag_number="")
+        every = set(Animal.Species.values)
+        for n in range(1 << len(combinations)):
+            chosen = {c for i, c in enumerate(combinations) if n >> i & 1}
+            engine = district.Engine(self.places["webster"], DAY)
+            engine.answers = {
+                (s, i, t): SimpleNamespace(value=SimpleNamespace(must_be_restrained=(i, t) in chosen))
+                for s in every
+                for i in (False, True)
+                for t in (False, True)
+            }
+            found = set(
+                Animal.objects.filter(pk__in=[a.pk for a in animals.values()])
+                .alias(**district._facts(DAY, few=False))
+                .filter(engine.restrained())
+            )
+            self.assertEqual(found, {animals[c] for c in chosen}, chosen)
 
     def test_other_roles_and_municipalities_are_refused(self):
         self.login(self.clerks["cedarburg"])

@@ -12,6 +12,7 @@ from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from dogtag.accounts.models import ApiToken, hash_token
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, save_and_record, snapshot
 
 DEVICE_NAME = "Authenticator app"
@@ -44,7 +45,7 @@ def enrol_totp(*, acting_user, key: str, token: str) -> TOTPDevice:
         raise ValidationError({"token": MISMATCH})
     TOTPDevice.objects.filter(user=acting_user).delete()  # account configuration, not a domain row
     device = TOTPDevice.objects.create(user=acting_user, name=DEVICE_NAME, key=key, confirmed=True, last_t=totp.t())
-    record(acting_user=acting_user, action="second_factor.enrol", obj=_audited(device))
+    record(acting_user=acting_user, action=Action.SECOND_FACTOR_ENROL, obj=_audited(device))
     return device
 
 
@@ -70,7 +71,7 @@ def _check(user, code):
     if not device.verify_is_allowed()[0]:
         return device, None
     verified = device.verify_token(code)
-    action = "second_factor.verify" if verified else "second_factor.refused"
+    action = Action.SECOND_FACTOR_VERIFY if verified else Action.SECOND_FACTOR_REFUSED
     record(acting_user=user, action=action, obj=_audited(device))
     return device, verified
 
@@ -81,7 +82,7 @@ def issue_api_token(*, acting_user, user, name: str) -> tuple[ApiToken, str]:
     token returned here is the only copy."""
     raw = "dt_" + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(user=user, name=name, token_hash=hash_token(raw))
-    record(acting_user=acting_user, action="api_token.issue", obj=token)
+    record(acting_user=acting_user, action=Action.API_TOKEN_ISSUE, obj=token)
     return token, raw
 
 
@@ -93,7 +94,7 @@ def revoke_api_token(*, acting_user, token: ApiToken) -> ApiToken:
     if token.revoked_at is None:
         before = snapshot(token)
         token.revoked_at = timezone.now()
-        save_and_record(token, acting_user=acting_user, action="api_token.revoke", before=before)
+        save_and_record(token, acting_user=acting_user, action=Action.API_TOKEN_REVOKE, before=before)
     return token
 
 
@@ -105,5 +106,5 @@ def set_first_password(user, *, password: str):
     user.save(update_fields=["password"])
     masked = copy.copy(user)
     masked.password = "(set)"  # the audit trail never holds the password's hash
-    record(acting_user=user, action="staff.password_set", obj=masked)
+    record(acting_user=user, action=Action.STAFF_PASSWORD_SET, obj=masked)
     return user

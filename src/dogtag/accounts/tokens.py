@@ -8,7 +8,7 @@ the user), for API_TOKEN_CACHE_SECONDS. Saving or deleting a token, a membership
 the cached entry in this process at once; other processes see a changed membership within the
 timeout (all of them at once when CACHES names a shared cache).
 
-A revoked token and a deactivated user are refused at once, in every process (issue 27 §9): each
+A revoked token and a deactivated user are refused at once, in every process: each
 request asks the database whether the token is live (`is_live`, one indexed read on the token's
 unique hash joined to its user), whatever is remembered. The tag lookup in front of Django
 (dogtag/lean.py) asks it inside its one query (licensing/tag_lookup.py `license_json(token_hash=)`)

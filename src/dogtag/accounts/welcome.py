@@ -1,4 +1,4 @@
-"""The one-time link an invited staff member follows to set a password (issue 29, dead end 5):
+"""The one-time link an invited staff member follows to set a password:
 Django's password-reset token, which stops working once the password is set."""
 
 from django.contrib.auth import get_user_model

@@ -19,14 +19,14 @@ from functools import reduce
 from itertools import product
 from operator import or_
 
-from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, OuterRef, Prefetch, Q, Subquery, When
-from django.db.models.functions import Coalesce
+from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, OuterRef, Prefetch, Q, Subquery, Value, When
+from django.db.models.functions import Coalesce, Upper
 from django.db.models.lookups import GreaterThan
 
 from dogtag import rules
 from dogtag.enforcement import law
 from dogtag.licensing.models import License, Tag, own_or_covering
-from dogtag.registry.models import Animal, Ownership, RabiesVaccination
+from dogtag.registry.models import Animal, DuplicateRabiesTag, Ownership, RabiesVaccination
 
 # Animals the village still has: dead, transferred and moved-away animals are not confined anywhere here.
 LIVE = (Animal.Status.ACTIVE, Animal.Status.MISSING)
@@ -47,7 +47,7 @@ def _facts(on: date, *, few: bool):
     """The two facts: for a few animals, an EXISTS per animal; for a whole municipality, membership
     in one set of animals, computed once per query."""
     certs = certificates_on(on)
-    tagged = certs.filter(~Q(rabies_tag_number="") | Q(duplicate_tags__isnull=False))
+    tagged = certs.filter(~Q(rabies_tag_number="") | Q(pk__in=DuplicateRabiesTag.objects.values("vaccination_id")))
     if few:
         return {
             "immunized": Exists(certs.filter(animal=OuterRef("pk"))),
@@ -78,25 +78,37 @@ class Engine:
         return self(Animal.Species.DOG, False, False).value.applies
 
     def restrained(self) -> Q:
-        """The combinations of facts the engine says must be confined, tied, leashed or muzzled, in
-        the shorter of two forms (these combinations, or all but the exempt ones), a combination
-        shared by every species written without the species: each term repeats the facts' SQL."""
-        every = set(Animal.Species.values)
-        by_answer = {True: defaultdict(set), False: defaultdict(set)}
-        for species, immunized, tagged in product(every, (False, True), (False, True)):
-            value = self(species, immunized, tagged).value
-            by_answer[value.must_be_restrained][(immunized, tagged)].add(species)
+        """The animals the engine says must be confined, tied, leashed or muzzled: per species, the
+        combinations of facts so answered, as one test of the two facts. A tagged animal is an
+        immunized one (its tag is read from a current certificate), so three combinations occur and
+        every set of them is a single test: each fact's set of animals is read once by the query."""
+        by_species = defaultdict(set)
+        for species, immunized, tagged in product(Animal.Species.values, (False, True), (False, True)):
+            if (immunized or not tagged) and self(species, immunized, tagged).value.must_be_restrained:
+                by_species[species].add((immunized, tagged))
+        by_test = defaultdict(list)
+        for species, combinations in by_species.items():
+            by_test[frozenset(combinations)].append(species)
+        every, terms = len(Animal.Species.values), []
+        for combinations, species in by_test.items():
+            test = _TEST[combinations] & (Q() if len(species) == every else Q(species__in=sorted(species)))
+            if not test:  # every species, whatever the facts
+                return Q()
+            terms.append(test)
+        return reduce(or_, terms, Q(pk__in=[]))
 
-        def terms(combinations):
-            return [
-                Q(immunized=i, tagged=t, **({} if species == every else {"species__in": sorted(species)}))
-                for (i, t), species in combinations.items()
-            ]
 
-        restrained, exempt = terms(by_answer[True]), terms(by_answer[False])
-        if len(exempt) < len(restrained):
-            return ~reduce(or_, exempt)
-        return reduce(or_, restrained, Q(pk__in=[]))
+_NONE, _IMMUNIZED, _TAGGED = (False, False), (True, False), (True, True)
+# Each set of the three combinations of facts that occur, as one test of the annotations.
+_TEST = {
+    frozenset({_NONE}): Q(immunized=False),
+    frozenset({_IMMUNIZED}): Q(immunized=True, tagged=False),
+    frozenset({_TAGGED}): Q(tagged=True),
+    frozenset({_NONE, _IMMUNIZED}): Q(tagged=False),
+    frozenset({_NONE, _TAGGED}): Q(immunized=False) | Q(tagged=True),
+    frozenset({_IMMUNIZED, _TAGGED}): Q(immunized=True),
+    frozenset({_NONE, _IMMUNIZED, _TAGGED}): Q(),
+}
 
 
 @dataclass
@@ -140,26 +152,47 @@ def _reasons(immunized: bool, tagged: bool, certificate=None) -> list[str]:
     return []
 
 
+def _named(municipality, query: str, on: date) -> set[int]:
+    """The municipality's animals a query names, each way read by its own index: a part of the
+    name, or exactly a microchip, a rabies tag (or its duplicate) or, for a number, a license in
+    force or its tag. Each read answers (animal, its municipality), so that no read needs the
+    municipality's index, which would walk every animal of the municipality."""
+    same = Upper(Value(query))
+    found = [
+        # The first of the live animals by name are enough: the lookup shows that many, in name order.
+        Animal.objects.filter(municipality=municipality, status__in=LIVE, name__icontains=query)
+        .order_by("name", "pk")
+        .values_list("pk", "municipality")[:LOOKUP_LIMIT],
+        Animal.objects.alias(chip=Upper("microchip")).filter(chip=same).order_by().values_list("pk", "municipality"),
+        RabiesVaccination.objects.alias(tag=Upper("rabies_tag_number"))
+        .filter(tag=same, voided_at=None)
+        .order_by()
+        .values_list("animal", "animal__municipality"),
+        DuplicateRabiesTag.objects.alias(tag=Upper("tag_number"))
+        .filter(tag=same, vaccination__voided_at=None)
+        .order_by()
+        .values_list("vaccination__animal", "vaccination__animal__municipality"),
+    ]
+    if query.isdigit():
+        in_force = licenses_on(on).filter(municipality=municipality)
+        tagged = Tag.objects.filter(municipality=municipality, serial=int(query), status=Tag.Status.ISSUED)
+        for licenses in (in_force.filter(serial=int(query)), in_force.filter(pk__in=tagged.values("license_id"))):
+            found.append(licenses.order_by().values_list("animal", "municipality"))
+            found.append(licenses.order_by().values_list("covered_animals", "municipality"))
+    return {pk for pairs in found for pk, place in pairs if pk is not None and place == municipality.pk}
+
+
 def lookup(municipality, query: str, on: date) -> list[Answer]:
     """The municipality's live animals whose name, microchip, rabies tag or license tag matches,
     each with the engine's answer (a handful of queries, whatever the number found)."""
     query = query.strip()
     if not query:
         return []
-    match = Q(name__icontains=query) | Q(microchip__iexact=query)
-    rabies_tags = RabiesVaccination.objects.filter(
-        Q(rabies_tag_number__iexact=query) | Q(duplicate_tags__tag_number__iexact=query), voided_at=None
-    )
-    match |= Q(pk__in=rabies_tags.values("animal"))
-    if query.isdigit():
-        by_tag = licenses_on(on).filter(
-            Q(serial=int(query)) | Q(tags__serial=int(query), tags__status=Tag.Status.ISSUED),
-            municipality=municipality,
-        )
-        match |= Q(pk__in=by_tag.values("animal")) | Q(pk__in=by_tag.values("covered_animals"))
     animals = list(
         _with_owners(
-            Animal.objects.filter(match, municipality=municipality, status__in=LIVE).annotate(**_facts(on, few=True)),
+            Animal.objects.filter(pk__in=_named(municipality, query, on), status__in=LIVE).annotate(
+                **_facts(on, few=True)
+            ),
             on,
         ).order_by("name", "pk")[:LOOKUP_LIMIT]
     )
@@ -193,19 +226,65 @@ def lookup(municipality, query: str, on: date) -> list[Answer]:
 
 
 def not_exempt(municipality, on: date):
-    """The municipality's live animals the engine says must be confined, with the facts and the
-    current owner: one query for the animals, one for their owners."""
+    """The municipality's live animals the engine says must be confined, in name order, with the
+    facts, the license in force and the current owner (`Listed`)."""
     engine = Engine(municipality, on)
     if not engine.applies:
         return Animal.objects.none(), engine
-    animals = (
+    which = (
         Animal.objects.filter(municipality=municipality, status__in=LIVE)
-        .annotate(**_facts(on, few=False), license_serial=_license_serial(on))
+        .alias(**_facts(on, few=False))
         .filter(engine.restrained())
-        .select_related("premises")
         .order_by("name", "pk")
     )
-    return _with_owners(animals, on), engine
+    return Listed(which, on), engine
+
+
+class Listed:
+    """A list of animals read in two steps: which animals, in order (one statement, from the
+    animals' name index and the certificates' index; it is counted and sliced here), then, for
+    those shown, the facts, the license in force and the owners (an EXISTS and a subquery per animal
+    shown, not per animal in the municipality). A page is three statements; the CSV reads every row
+    the same way in chunks."""
+
+    ordered = True  # for Django's Paginator
+
+    def __init__(self, which, on: date):
+        self.which, self.on, self._ids = which, on, None
+
+    @property
+    def ids(self) -> list[int]:
+        if self._ids is None:
+            self._ids = list(self.which.values_list("pk", flat=True))
+        return self._ids
+
+    def count(self) -> int:
+        return len(self.ids)
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index):
+        if not isinstance(index, slice):
+            return self[index : index + 1][0]
+        return self._read(self.ids[index])
+
+    def __iter__(self):
+        return self.iterator(chunk_size=2000)
+
+    def iterator(self, chunk_size: int):
+        ids = self.ids
+        for start in range(0, len(ids), chunk_size):
+            yield from self._read(ids[start : start + chunk_size])
+
+    def _read(self, ids: list[int]) -> list[Animal]:
+        animals = (
+            Animal.objects.filter(pk__in=ids)
+            .annotate(**_facts(self.on, few=True), license_serial=_license_serial(self.on))
+            .select_related("premises")
+        )
+        found = _with_owners(animals, self.on).in_bulk()
+        return [found[pk] for pk in ids]
 
 
 def _license_serial(on: date):

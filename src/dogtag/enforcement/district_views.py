@@ -7,7 +7,8 @@ from django.shortcuts import render
 from dogtag.accounts.scope import get_for_user
 from dogtag.enforcement import district, law, tables
 from dogtag.enforcement.actions.cases import STAFF
-from dogtag.enforcement.models import DistrictQuarantine, today
+from dogtag.enforcement.models import DistrictQuarantine
+from dogtag.lib.dates import today
 from dogtag.lib.tables import exports
 
 PAGE = 100

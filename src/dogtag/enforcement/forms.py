@@ -98,7 +98,7 @@ class ReleaseForm(Form):
     fee_paid = forms.DecimalField(label="Amount paid ($)", required=False, min_value=0, decimal_places=2)
     license_note = forms.CharField(label="License number or note", required=False)
 
-    # Each condition's fields, offered only where the ordinance makes it a condition (issue 29).
+    # Each condition's fields, offered only where the ordinance makes it a condition.
     BY_CONDITION = {
         "charges_paid": ("charges_paid",),
         "licensed_or_prepaid": ("license_prepaid",),

@@ -75,6 +75,14 @@ class Deadline(Scoped):
 
     class Meta:
         ordering = ["due_on", "pk"]
+        indexes = [
+            # A case's next pending deadline, one index entry away ("My cases" orders open cases by it).
+            models.Index(
+                fields=["case", "due_on", "id"],
+                condition=models.Q(done_on=None, superseded=False),
+                name="pending_deadlines",
+            )
+        ]
 
     def __str__(self):
         return f"{self.label}: {shown(self.due_on)}"

@@ -10,10 +10,9 @@ from dogtag.enforcement.models import (
     Declaration,
     Impoundment,
     QuarantineOrder,
-    today,
 )
 from dogtag.enforcement.paying import how_to_pay
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 
 
 class NotServable(Exception):

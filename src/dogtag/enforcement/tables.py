@@ -7,8 +7,9 @@ from django.urls import reverse
 from dogtag.accounts.scope import get_for_user, scoped
 from dogtag.enforcement import district
 from dogtag.enforcement.actions.cases import STAFF
-from dogtag.enforcement.models import Case, Deadline, DistrictQuarantine, today
+from dogtag.enforcement.models import Case, Deadline, DistrictQuarantine
 from dogtag.lib import dates
+from dogtag.lib.dates import today
 from dogtag.lib.tables import Column, Report, table
 from dogtag.lib.web import municipality_for
 

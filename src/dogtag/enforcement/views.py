@@ -27,10 +27,10 @@ from dogtag.enforcement.models import (
     Impoundment,
     QuarantineOrder,
     Requirement,
-    today,
 )
 from dogtag.enforcement.paying import how_to_pay
 from dogtag.enforcement.steps import DESTRUCTIVE_STEPS, NEW, STEPS
+from dogtag.lib.dates import today
 from dogtag.lib.forms import ScopedForm
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports

@@ -6,7 +6,7 @@ hashes and API tokens are not exported: a restored account sets a new password.
 The stored files its records name (uploads: portal evidence, site plans, the seal, import rolls;
 documents: renewal batches, tag return lists) are copied under `files/`, each at its storage
 name, and listed with its SHA-256 in `files.sha256` (the format `sha256sum -c` reads). A record
-naming a file the storage no longer holds is listed in `files-missing.txt` (issue 27 §7).
+naming a file the storage no longer holds is listed in `files-missing.txt`.
 
 `imports.actions.restore` reads such a directory into an empty Dogtag, and refuses, naming
 each, a listed file that is missing from the export or fails its checksum."""

@@ -33,9 +33,10 @@ from dogtag.imports.columns import COLUMNS, Column
 from dogtag.imports.files import RollError, open_table
 from dogtag.imports.matching import Found, Scratch, recorded
 from dogtag.lib import collector
+from dogtag.lib.dates import today
 from dogtag.licensing import law
 from dogtag.licensing.models import License
-from dogtag.registry.models import Animal, Person, RabiesVaccination, today
+from dogtag.registry.models import Animal, Person, RabiesVaccination
 from dogtag.registry.names import normalise, person_key
 from dogtag.rules.decision import ZERO
 

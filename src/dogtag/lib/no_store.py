@@ -1,4 +1,4 @@
-"""`Cache-Control: no-store` on every answer Django makes (issue 27 §9).
+"""`Cache-Control: no-store` on every answer Django makes.
 
 Staff pages, the portal's application pages, PDFs and the API carry owners' names, addresses and
 animals; neither a shared proxy nor the browser's back-forward cache of a counter computer may

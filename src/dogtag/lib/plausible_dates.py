@@ -8,9 +8,8 @@ from datetime import date
 from enum import Enum
 
 from django.conf import settings
-from django.utils import timezone
 
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 
 
 class Kind(Enum):
@@ -27,11 +26,11 @@ def _years_from(day: date, years: int) -> date:
 
 
 def earliest() -> date:
-    return _years_from(timezone.localdate(), -settings.DOGTAG_OLDEST_ANIMAL_YEARS)
+    return _years_from(today(), -settings.DOGTAG_OLDEST_ANIMAL_YEARS)
 
 
 def latest(kind: Kind) -> date:
-    on = timezone.localdate()
+    on = today()
     return on if kind in (Kind.BORN, Kind.HAPPENED) else _years_from(on, settings.DOGTAG_FURTHEST_AHEAD_YEARS)
 
 

@@ -295,7 +295,7 @@ def exports(build):
 def respond(request, report: Report, municipality, name: str, template="reports/report.html", extra=None):
     """The report on screen, as CSV (`?format=csv`) or as PDF (`?format=pdf`)."""
     fmt = request.GET.get("format")
-    filename = f"{name}-{municipality.slug if municipality else 'county'}-{timezone.localdate().isoformat()}"
+    filename = f"{name}-{municipality.slug if municipality else 'county'}-{dates.today().isoformat()}"
     if fmt == "csv":
         return csv_response(report, filename)
     context = {"report": report, "municipality": municipality, "name": name, "query": request.GET, **(extra or {})}

@@ -80,7 +80,10 @@ class Tag(Scoped):
         constraints = [
             models.UniqueConstraint(fields=["municipality", "license_year", "serial"], name="tag_once_per_year")
         ]
-        indexes = [models.Index(fields=["municipality", "license_year", "status", "serial"])]
+        indexes = [
+            models.Index(fields=["municipality", "license_year", "status", "serial"]),
+            models.Index(fields=["municipality", "serial"], name="tags_by_serial"),
+        ]
 
     def __str__(self):
         return f"tag {self.serial} ({self.license_year})"
@@ -218,6 +221,7 @@ class License(Scoped, Voidable):
                 fields=["animal", "license_year"], condition=Q(voided_at=None), name="one_license_per_animal_year"
             ),
         ]
+        indexes = [models.Index(fields=["municipality", "serial"], name="licenses_by_serial")]
 
     def __str__(self):
         return f"{self.license_year} license {self.serial}"

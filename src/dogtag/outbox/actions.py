@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
 from dogtag.lib.tasks import enqueue
 from dogtag.outbox.models import Message
@@ -28,7 +29,7 @@ def send_again(*, acting_user, municipality, ids) -> int:
     for message in dead:
         message.dead_at, message.attempts, message.next_attempt_at = None, 0, now
         message.save(update_fields=["dead_at", "attempts", "next_attempt_at"])
-        record(acting_user=acting_user, action="outbox.send_again", obj=message)
+        record(acting_user=acting_user, action=Action.OUTBOX_SEND_AGAIN, obj=message)
     if dead:
         enqueue("dogtag.outbox.tasks.send_outbox", [m.pk for m in dead])
     return len(dead)
@@ -57,7 +58,7 @@ def record_text_consent(*, acting_user, person, phone: str, how: str):
         how=how,
         recorded_by=acting_user,
     )
-    record(acting_user=acting_user, action="texts.consent", obj=consent)
+    record(acting_user=acting_user, action=Action.TEXTS_CONSENT, obj=consent)
     return consent
 
 
@@ -77,7 +78,7 @@ def answer_text_reply(*, municipality, phone: str, body: str) -> str:
         ):
             consent.stopped_at, consent.stopped_how = now, f"replied {body.strip()[:40].upper()}"
             consent.save(update_fields=["stopped_at", "stopped_how"])
-            record(acting_user=None, action="texts.stop", obj=consent)
+            record(acting_user=None, action=Action.TEXTS_STOP, obj=consent)
         Message.objects.filter(
             municipality=municipality, channel=Message.Channel.TEXT, to=phone, sent_at=None, dead_at=None
         ).update(dead_at=now, last_error="the number replied STOP")
@@ -92,7 +93,7 @@ def answer_text_reply(*, municipality, phone: str, body: str) -> str:
                 consented_at=now,
                 how=TextConsent.How.TEXT_REPLY,
             )
-            record(acting_user=None, action="texts.start", obj=consent)
+            record(acting_user=None, action=Action.TEXTS_START, obj=consent)
     return word
 
 

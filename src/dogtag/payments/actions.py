@@ -18,10 +18,12 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Membership, Role
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, snapshot
 from dogtag.enforcement import actions as enforcement
 from dogtag.enforcement.models import Citation
 from dogtag.lib import processors
+from dogtag.lib.dates import today
 from dogtag.lib.tasks import enqueue
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.charges import charge_on
@@ -30,7 +32,6 @@ from dogtag.payments.models import Checkout, CheckoutItem, Notification, Process
 from dogtag.payments.providers import Forged, Refused, Unreachable, describe, for_municipality
 from dogtag.portal import actions as portal
 from dogtag.portal.models import Application
-from dogtag.registry.models import today
 from dogtag.rules.decision import ZERO
 
 SETTLE = "dogtag.payments.tasks.settle"
@@ -49,7 +50,7 @@ def processor_user(municipality):
         user.set_unusable_password()
         user.save(update_fields=["password"])
         Membership.objects.get_or_create(user=user, municipality=municipality, role=Role.CLERK)
-        record(acting_user=None, action="payments.processor_user", obj=user)
+        record(acting_user=None, action=Action.PAYMENTS_PROCESSOR_USER, obj=user)
     return user
 
 
@@ -113,7 +114,7 @@ def household(application):
 
 
 def start_cart(application, *, success_url: str, cancel_url: str, on: date | None = None) -> Checkout:
-    """One checkout for every animal of the household waiting to be paid online (issue 26 §7):
+    """One checkout for every animal of the household waiting to be paid online:
     a line for each with what the law computes for it today, and the card convenience fee once.
     Refused, naming the animal, when any of them no longer passes its checks."""
     on = on or today()
@@ -160,7 +161,7 @@ def citation_refusal(citation) -> str:
 
 def start_citation_checkout(citation, *, success_url: str, cancel_url: str, on: date | None = None) -> Checkout:
     """Open a payment of a citation's forfeiture on the municipality's processor, where the
-    municipality takes forfeitures online (issue 26 §7): one payment of the whole amount."""
+    municipality takes forfeitures online: one payment of the whole amount."""
     on = on or today()
     municipality = citation.municipality
     provider = for_municipality(municipality)
@@ -189,12 +190,12 @@ def _open(provider, municipality, items, owed_total, fee, on, success_url, cance
             municipality=municipality, processor=provider.key, application=application, citation=citation,
             amount=owed_total + fee, convenience_fee=fee, quoted_on=on,
         )  # fmt: skip
-        record(acting_user=None, action="checkout.start", obj=checkout)
+        record(acting_user=None, action=Action.CHECKOUT_START, obj=checkout)
         for each, amount in items:
             item = CheckoutItem.objects.create(
                 municipality=municipality, checkout=checkout, application=each, amount=amount
             )
-            record(acting_user=None, action="checkout.add_item", obj=item)
+            record(acting_user=None, action=Action.CHECKOUT_ADD_ITEM, obj=item)
     try:
         started = provider.start(checkout, success_url=success_url, cancel_url=cancel_url, description=description)
     except (Unreachable, Refused) as e:
@@ -202,7 +203,7 @@ def _open(provider, municipality, items, owed_total, fee, on, success_url, cance
             before = snapshot(checkout)
             checkout.status, checkout.outcome = Checkout.Status.EXPIRED, str(e)[:500]
             checkout.save()
-            record(acting_user=None, action="checkout.fail", obj=checkout, before=before)
+            record(acting_user=None, action=Action.CHECKOUT_FAIL, obj=checkout, before=before)
         raise ValidationError(
             {"__all__": "The card processor did not answer. Nothing was charged; try again in a few minutes, "
                         "or pay at the clerk's counter."}
@@ -211,7 +212,7 @@ def _open(provider, municipality, items, owed_total, fee, on, success_url, cance
         before = snapshot(checkout)
         checkout.session_id, checkout.url = started.session_id, started.url
         checkout.save()
-        record(acting_user=None, action="checkout.open", obj=checkout, before=before)
+        record(acting_user=None, action=Action.CHECKOUT_OPEN, obj=checkout, before=before)
     return checkout
 
 
@@ -249,7 +250,7 @@ def receive_notification(municipality, processor: str, notice) -> tuple[Notifica
         if notification.municipality_id != municipality.pk:
             raise Forged(f"Event {notice.event_id} was received for another municipality.")
         return notification, False
-    record(acting_user=None, action="notification.receive", obj=notification)
+    record(acting_user=None, action=Action.NOTIFICATION_RECEIVE, obj=notification)
     enqueue(SETTLE, notification.pk, task_name=f"settle {processor} {notice.event_id}")
     return notification, True
 
@@ -290,7 +291,7 @@ def _handled(notification_id, checkout_id, reading, reason) -> str:
     before = snapshot(notification)
     notification.handled_at, notification.outcome = timezone.now(), reason[:500]
     notification.save()
-    record(acting_user=None, action="notification.handle", obj=notification, before=before)
+    record(acting_user=None, action=Action.NOTIFICATION_HANDLE, obj=notification, before=before)
     return reason
 
 
@@ -309,7 +310,7 @@ def _settle(checkout_id, reading, paid_at: datetime) -> str:
         checkout.status, checkout.outcome = Checkout.Status.EXPIRED, "The processor's page expired unpaid."
         checkout.settled_at = timezone.now()
         checkout.save()
-        record(acting_user=None, action="checkout.expire", obj=checkout, before=before)
+        record(acting_user=None, action=Action.CHECKOUT_EXPIRE, obj=checkout, before=before)
         return "expired"
     checkout.reference, checkout.paid_amount, checkout.settled_at = reading.reference, reading.amount, timezone.now()
     items = list(checkout.items.select_related("application"))
@@ -320,7 +321,7 @@ def _settle(checkout_id, reading, paid_at: datetime) -> str:
     if problem:
         checkout.status, checkout.outcome = Checkout.Status.REFUSED, problem[:500]
         checkout.save()
-        record(acting_user=None, action="checkout.refuse", obj=checkout, before=before)
+        record(acting_user=None, action=Action.CHECKOUT_REFUSE, obj=checkout, before=before)
         _queue_refund(checkout, reading.amount, f"Refused: {problem}"[:300], refund=None)
         return f"refused: {problem}"
     municipality = checkout.municipality
@@ -331,13 +332,13 @@ def _settle(checkout_id, reading, paid_at: datetime) -> str:
         checkout.status = Checkout.Status.PAID
         checkout.outcome = f"Paid; citation {checkout.citation_id}'s forfeiture recorded paid."
         checkout.save()
-        record(acting_user=actor, action="checkout.paid", obj=checkout, before=before)
+        record(acting_user=actor, action=Action.CHECKOUT_PAID, obj=checkout, before=before)
         return checkout.outcome
     if items:
         checkout.outcome = _settle_cart(checkout, items, reading, paid_at, actor)
         checkout.status = Checkout.Status.PAID if checkout.outcome.startswith("Paid") else Checkout.Status.REFUSED
         checkout.save()
-        action = "checkout.paid" if checkout.status == Checkout.Status.PAID else "checkout.refuse"
+        action = Action.CHECKOUT_PAID if checkout.status == Checkout.Status.PAID else Action.CHECKOUT_REFUSE
         record(acting_user=actor, action=action, obj=checkout, before=before)
         return checkout.outcome
     application = portal.record_online_payment(
@@ -361,7 +362,7 @@ def _settle(checkout_id, reading, paid_at: datetime) -> str:
             checkout.payment = license.payment
             checkout.outcome = f"Paid; license {license.serial} issued."
     checkout.save()
-    record(acting_user=actor, action="checkout.paid", obj=checkout, before=before)
+    record(acting_user=actor, action=Action.CHECKOUT_PAID, obj=checkout, before=before)
     return checkout.outcome
 
 
@@ -454,7 +455,7 @@ def _save_items(items):
     for item in items:
         before = snapshot(CheckoutItem.objects.get(pk=item.pk))
         item.save(update_fields=["outcome"])
-        record(acting_user=None, action="checkout.settle_item", obj=item, before=before)
+        record(acting_user=None, action=Action.CHECKOUT_SETTLE_ITEM, obj=item, before=before)
 
 
 def _why_refused(checkout, reading, on: date) -> str:
@@ -488,7 +489,7 @@ def _queue_refund(checkout, amount: Decimal, reason: str, *, refund) -> Processo
     sent = ProcessorRefund.objects.create(
         municipality=checkout.municipality, checkout=checkout, refund=refund, amount=amount, reason=reason
     )
-    record(acting_user=None, action="payments.refund_queue", obj=sent)
+    record(acting_user=None, action=Action.PAYMENTS_REFUND_QUEUE, obj=sent)
     enqueue(SEND_REFUND, sent.pk, task_name=f"refund {sent.pk}")
     return sent
 
@@ -564,7 +565,7 @@ def _refund_tried(pk, status, *, error="", refund_id=""):
     sent.last_tried_at = timezone.now()
     sent.save()
     succeeded = status == ProcessorRefund.Status.SUCCEEDED
-    action = "payments.refund_succeeded" if succeeded else "payments.refund_failed"
+    action = Action.PAYMENTS_REFUND_SUCCEEDED if succeeded else Action.PAYMENTS_REFUND_FAILED
     record(acting_user=None, action=action, obj=sent, before=before)
 
 
@@ -578,7 +579,7 @@ def retry_refund(sent: ProcessorRefund, *, acting_user) -> ProcessorRefund:
     before = snapshot(sent)
     sent.status, sent.attempts = ProcessorRefund.Status.PENDING, 0
     sent.save()
-    record(acting_user=acting_user, action="payments.refund_retry", obj=sent, before=before)
+    record(acting_user=acting_user, action=Action.PAYMENTS_REFUND_RETRY, obj=sent, before=before)
     enqueue(SEND_REFUND, sent.pk, task_name=f"refund {sent.pk}")
     return sent
 
@@ -629,7 +630,7 @@ def reconcile(municipality, day: date) -> Reconciliation:
         current.refunds = sum(m.kind == "refund" for m in movements)
         current.differences = found
         current.save()
-        record(acting_user=None, action="payments.reconcile", obj=current, before=before)
+        record(acting_user=None, action=Action.PAYMENTS_RECONCILE, obj=current, before=before)
     return current
 
 

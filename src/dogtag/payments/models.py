@@ -30,7 +30,7 @@ class Checkout(Scoped):
     application = models.ForeignKey(
         Application, null=True, blank=True, on_delete=models.PROTECT, related_name="checkouts"
     )
-    # Or a citation's forfeiture paid online, where the municipality allows it (issue 26 §7).
+    # Or a citation's forfeiture paid online, where the municipality allows it.
     citation = models.ForeignKey(
         Citation, null=True, blank=True, on_delete=models.PROTECT, related_name="checkouts"
     )
@@ -65,7 +65,7 @@ class Checkout(Scoped):
 
 
 class CheckoutItem(Scoped):
-    """One application of a household's cart paid in one checkout (issue 26 §7): what the law
+    """One application of a household's cart paid in one checkout: what the law
     computed for it when the checkout started, and what became of it when the payment settled."""
 
     checkout = models.ForeignKey(Checkout, on_delete=models.PROTECT, related_name="items")

@@ -2,9 +2,8 @@
 
 from datetime import timedelta
 
-from django.utils import timezone
-
 from dogtag.lib import processors
+from dogtag.lib.dates import today
 from dogtag.payments import actions
 from dogtag.payments.providers import Unreachable
 from dogtag.registry.models import Municipality
@@ -29,7 +28,7 @@ def retry_waiting() -> str:
 
 def reconcile_yesterday() -> str:
     """Each connected municipality's yesterday (its local day), reconciled; safe to run again."""
-    day = timezone.localdate() - timedelta(days=1)
+    day = today() - timedelta(days=1)
     done = []
     for municipality in Municipality.objects.order_by("slug"):
         if processors.processor_of(municipality):

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from dogtag.accounts.scope import get_for_user
 from dogtag.enforcement.models import Citation
 from dogtag.lib import links, processors
+from dogtag.lib.dates import today
 from dogtag.lib.web import municipality_for
 from dogtag.licensing.actions import CLERKS
 from dogtag.payments import actions
@@ -20,7 +21,7 @@ from dogtag.payments.models import Checkout, ProcessorRefund, Reconciliation
 from dogtag.payments.providers import Forged, for_municipality
 from dogtag.portal.actions import check as portal_check
 from dogtag.portal.models import Application
-from dogtag.registry.models import Municipality, today
+from dogtag.registry.models import Municipality
 
 
 def pay(request, token):
@@ -56,7 +57,7 @@ def pay(request, token):
 
 
 def pay_household(request, token):
-    """Every animal of the household waiting to be paid online, in one checkout (issue 26 §7):
+    """Every animal of the household waiting to be paid online, in one checkout:
     each with what the law computes for it today, the card convenience fee once, the total."""
     application = get_object_or_404(Application.objects.select_related("municipality"), token=token)
     if application.payment_status != Application.PaymentStatus.ONLINE:
@@ -105,7 +106,7 @@ def pay_citation_short(request, code):
 
 
 def pay_citation(request, signed):
-    """A citation's forfeiture, paid online where the municipality allows it (issue 26 §7): the
+    """A citation's forfeiture, paid online where the municipality allows it: the
     amount the citation sets, one payment on the processor's page."""
     pk = links.read_citation_pay_token(signed)
     if pk is None:

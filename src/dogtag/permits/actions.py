@@ -8,15 +8,17 @@ from django.db import transaction
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import snapshot
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import as_date, meet, not_in_future, set_deadline
 from dogtag.enforcement.models import Declaration
 from dogtag.lib import uploads
+from dogtag.lib.dates import today
 from dogtag.licensing.actions import record_payment
 from dogtag.permits.models import HenPermit, ViciousDogPermit
 from dogtag.registry.actions import save_record
-from dogtag.registry.models import Premises, today
+from dogtag.registry.models import Premises
 
 ISSUERS = (Role.CLERK, Role.ADMINISTRATOR)
 
@@ -183,7 +185,7 @@ def decide_hen_permit(
         decision=law.stored(decision),
         decided_by=acting_user,
     )
-    action = "hen_permit.issue" if v.may_issue else "hen_permit.refuse"
+    action = Action.HEN_PERMIT_ISSUE if v.may_issue else Action.HEN_PERMIT_REFUSE
     return save_record(permit, acting_user=acting_user, action=action, roles=ISSUERS)
 
 
@@ -248,7 +250,7 @@ def revoke_hen_permit(permit: HenPermit, *, acting_user, reason: str, revoked_on
         each.revoked_on = max(revoked_on, each.applied_on)
         each.revocation_reason = reason.strip()[:300]
         each.revocation = law.stored(decision)
-        save_record(each, acting_user=acting_user, action="hen_permit.revoke", roles=ISSUERS, before=before)
+        save_record(each, acting_user=acting_user, action=Action.HEN_PERMIT_REVOKE, roles=ISSUERS, before=before)
     return permit
 
 
@@ -319,7 +321,7 @@ def _save_permit(
         decision=law.stored(decision),
         issued_by=acting_user,
     )
-    action = "vicious_dog_permit.renew" if renewal_of else "vicious_dog_permit.issue"
+    action = Action.VICIOUS_DOG_PERMIT_RENEW if renewal_of else Action.VICIOUS_DOG_PERMIT_ISSUE
     permit = save_record(permit, acting_user=acting_user, action=action, roles=ISSUERS)
     # "due on or before January 1st of each year thereafter": the next renewal, with the law.
     meet(declaration.case, RENEWAL_KEY, on, f"renewed by permit #{permit.pk}")

@@ -7,7 +7,7 @@ from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement import law
 from dogtag.enforcement.models import Declaration
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.stored_files import stored_file_response
 from dogtag.lib.tables import exports
@@ -23,7 +23,6 @@ from dogtag.permits.forms import (
 )
 from dogtag.permits.models import HenPermit
 from dogtag.permits.tables import HEN_PERMITS
-from dogtag.registry.models import today
 from dogtag.registry.pickers import chosen_on_return
 from dogtag.rules import offered
 

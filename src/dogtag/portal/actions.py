@@ -19,8 +19,10 @@ from django.utils.translation import gettext as _
 from dogtag.accounts.models import Membership, Role
 from dogtag.accounts.scope import has_role, require_role
 from dogtag.accounts.welcome import welcome_path
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, snapshot
 from dogtag.lib import links, uploads
+from dogtag.lib.dates import today
 from dogtag.lib.pdf import render_pdf
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.models import License, Payment, Tag
@@ -39,7 +41,7 @@ from dogtag.portal.models import (
 )
 from dogtag.portal.quote import quote
 from dogtag.registry import actions as registry
-from dogtag.registry.models import Animal, RabiesVaccination, today
+from dogtag.registry.models import Animal, RabiesVaccination
 
 CLERKS = licensing.CLERKS
 SEE_OWNER = (Role.OFFICER, Role.ADMINISTRATOR)
@@ -49,7 +51,7 @@ REFUSAL_FIELDS = {"vaccination": "expires_on", "birth_date": "birth_date"}
 
 def _email(application, template, kind, context=None, attachment=None):
     """Queue an email to the application's address: only once the address is confirmed, except the
-    first email, which asks to confirm it (issue 27 §5: a stranger's address typed on the portal
+    first email, which asks to confirm it (a stranger's address typed on the portal
     gets one email from Dogtag, never a stream of them)."""
     if application.email_confirmed_at is None and kind != STARTED:
         return
@@ -132,7 +134,7 @@ def _start_application(*, municipality, email: str, license_year: int | None) ->
     application = Application.objects.create(
         municipality=municipality, email=email, license_year=year, language=translation.get_language()
     )
-    record(acting_user=None, action="application.start", obj=application)
+    record(acting_user=None, action=Action.APPLICATION_START, obj=application)
     _email_started(application)
     return application
 
@@ -148,7 +150,7 @@ def confirm_email(application, code: str) -> Application:
         before = snapshot(application)
         application.email_confirmed_at = timezone.now()
         application.save(update_fields=["email_confirmed_at"])
-        record(acting_user=None, action="application.confirm_email", obj=application, before=before)
+        record(acting_user=None, action=Action.APPLICATION_CONFIRM_EMAIL, obj=application, before=before)
     return application
 
 
@@ -187,7 +189,7 @@ def renewal_data(animal: Animal, owner) -> dict:
 
 
 def open_renewal_by_code(*, code: str, client_address: str, email: str = "") -> Application:
-    """The renewal a printed notice's short code opens (issue 30 §6), typed on the front page:
+    """The renewal a printed notice's short code opens, typed on the front page:
     that animal's, for that license year, as its signed link would. Past
     DOGTAG_RENEWAL_CODE_LIMIT codes from one client address in DOGTAG_RENEWAL_CODE_WINDOW_MINUTES
     every code is refused (counted in its own statement, like the lookups). An owner with no
@@ -289,7 +291,7 @@ def start_renewal(animal: Animal, license_year: int, *, email: str = "") -> Appl
         email_confirmed_at=timezone.now() if owner.email else None,
         language=translation.get_language(),
     )
-    record(acting_user=None, action="application.start", obj=application)
+    record(acting_user=None, action=Action.APPLICATION_START, obj=application)
     _email_started(application)
     return application
 
@@ -339,7 +341,7 @@ def save_draft(application, *, post, files, client_address="0.0.0.0") -> dict:
         if replaced and replaced != stored.name:
             transaction.on_commit(lambda name=replaced, storage=stored.storage: storage.delete(name))
     application.save()
-    record(acting_user=None, action="application.draft", obj=application, before=before)
+    record(acting_user=None, action=Action.APPLICATION_DRAFT, obj=application, before=before)
     return errors
 
 
@@ -374,7 +376,7 @@ def submit_application(application, *, provider: str, on=None) -> Application:
     application.payment_status = chosen.status
     application.language = translation.get_language()  # the language the resident sent it in
     application.save()
-    record(acting_user=None, action="application.submit", obj=application, before=before)
+    record(acting_user=None, action=Action.APPLICATION_SUBMIT, obj=application, before=before)
     _email(application, "received", "application-received", {"owed": owed})
     return application
 
@@ -401,7 +403,7 @@ def record_online_payment(
     application.convenience_fee, application.paid_at = convenience_fee, paid_at
     application.payment_status = Application.PaymentStatus.PAID
     application.save()
-    record(acting_user=acting_user, action="application.paid_online", obj=application, before=before)
+    record(acting_user=acting_user, action=Action.APPLICATION_PAID_ONLINE, obj=application, before=before)
     return application
 
 
@@ -490,7 +492,7 @@ def approve_application(
     if application.payment_status in (Application.PaymentStatus.AWAITING, Application.PaymentStatus.ONLINE):
         application.payment_status = Application.PaymentStatus.PAID
     application.save()
-    record(acting_user=acting_user, action="application.approve", obj=application, before=before)
+    record(acting_user=acting_user, action=Action.APPLICATION_APPROVE, obj=application, before=before)
     with translation.override(application.language):
         context = {"license": license, "tag": license.current_tag, "municipality": m}
         pdf = render_pdf("licensing/certificate.html", context)
@@ -530,7 +532,7 @@ def reject_application(application, *, acting_user, reason: str) -> Application:
     application.status, application.reject_reason = Application.Status.REJECTED, reason.strip()
     application.decided_at, application.decided_by = timezone.now(), acting_user
     application.save()
-    record(acting_user=acting_user, action="application.reject", obj=application, before=before)
+    record(acting_user=acting_user, action=Action.APPLICATION_REJECT, obj=application, before=before)
     # Paid online before the clerk's review: the payments app (above this one) sends the money
     # back through the processor, in this transaction (payments/signals.py).
     rejected.send(sender=Application, application=application)
@@ -580,7 +582,7 @@ def _count_attempt(counter, client_address: str, minutes: int, column: str = "cl
 
 
 def look_up_chip(*, chip: str, client_address: str, user=None) -> tuple[Lookup, list[dict]]:
-    """A found dog's microchip (issue 30 §4), answered from Dogtag's own records as the tag
+    """A found dog's microchip, answered from Dogtag's own records as the tag
     lookup answers: whom to call, never the owner (unless the user is an officer of the dog's
     municipality). Counted in the same per-address limit as the tag lookup; a number that is no
     chip number is refused with what one is, and counted too."""
@@ -592,7 +594,7 @@ def look_up_chip(*, chip: str, client_address: str, user=None) -> tuple[Lookup, 
     ):
         return Lookup(client_address=client_address, query=chip.strip()[:50], refused=True, user=user), []
     number = chip_number(chip)
-    return _served(number, client_address, user, found=_chipped, action="lookup.chip")
+    return _served(number, client_address, user, found=_chipped, action=Action.LOOKUP_CHIP)
 
 
 def _chipped(number: str):
@@ -603,7 +605,7 @@ def _chipped(number: str):
 
 
 @transaction.atomic
-def _served(query, client_address, user, found=None, action="lookup.tag"):
+def _served(query, client_address, user, found=None, action=Action.LOOKUP_TAG):
     results = []
     for animal, source in (found or _found)(query):
         row = {"animal": animal, "municipality": animal.municipality, "source": source}
@@ -653,7 +655,7 @@ def opt_out_of_reminders(person) -> ReminderOptOut:
         person=person, defaults={"municipality": person.municipality}
     )
     if created:
-        record(acting_user=None, action="reminders.opt_out", obj=opt_out)
+        record(acting_user=None, action=Action.REMINDERS_OPT_OUT, obj=opt_out)
     return opt_out
 
 
@@ -710,11 +712,11 @@ def set_contact(*, acting_user, municipality, **fields) -> MunicipalityContact:
         if name in fields:
             setattr(contact, name, str(fields[name]).strip())
     contact.save()
-    record(acting_user=acting_user, action="contact.set", obj=contact, before=before)
+    record(acting_user=acting_user, action=Action.CONTACT_SET, obj=contact, before=before)
     return contact
 
 
-# --- the municipality's staff, managed by its administrator (issue 29, dead end 5) -------------
+# --- the municipality's staff, managed by its administrator -------------
 
 ADMINISTRATORS = (Role.ADMINISTRATOR,)
 
@@ -742,7 +744,7 @@ def invite_staff(*, acting_user, municipality, name: str, email: str, username: 
         first, _space, last = name.partition(" ")
         user = User.objects.create_user(username=username, email=email, first_name=first, last_name=last)
     membership = Membership.objects.create(user=user, municipality=municipality, role=role)
-    record(acting_user=acting_user, action="staff.invite", obj=membership)
+    record(acting_user=acting_user, action=Action.STAFF_INVITE, obj=membership)
     mail.queue(
         municipality=municipality,
         to=email,
@@ -766,7 +768,7 @@ def change_staff_role(membership, *, acting_user, role: str):
     before = snapshot(membership)
     membership.role = role
     membership.save(update_fields=["role"])
-    record(acting_user=acting_user, action="staff.role_change", obj=membership, before=before)
+    record(acting_user=acting_user, action=Action.STAFF_ROLE_CHANGE, obj=membership, before=before)
     return membership
 
 
@@ -777,7 +779,7 @@ def deactivate_staff(membership, *, acting_user):
     require_role(acting_user, membership.municipality_id, ADMINISTRATORS)
     if membership.user_id == acting_user.pk:
         raise ValidationError({"__all__": "Another administrator deactivates your own account."})
-    record(acting_user=acting_user, action="staff.deactivate", obj=membership, before=snapshot(membership))
+    record(acting_user=acting_user, action=Action.STAFF_DEACTIVATE, obj=membership, before=snapshot(membership))
     user = membership.user
     Membership.objects.filter(user=user, municipality_id=membership.municipality_id).delete()
     if not Membership.objects.filter(user=user).exists():

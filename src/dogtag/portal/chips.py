@@ -1,4 +1,4 @@
-"""A microchip number as a finder types it off a scanner (issue 30 §4): ISO 11784/11785 chips
+"""A microchip number as a finder types it off a scanner: ISO 11784/11785 chips
 read 15 digits; older chips (AVID, FECAVA) 9 or 10 letters and digits, often printed with
 spaces, hyphens or asterisks (`012*345*678`)."""
 

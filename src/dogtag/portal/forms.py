@@ -3,12 +3,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from dogtag.lib.contact_fields import PhoneField, ZipCodeField
+from dogtag.lib.dates import today
 from dogtag.lib.forms import DateInput, Form
 from dogtag.lib.uploads import UploadField
 from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.portal.models import MunicipalityContact
 from dogtag.portal.quote import held_documents, licensed_species
-from dogtag.registry.models import Animal, Municipality, birth_date_too_early, earliest_birth_date, today
+from dogtag.registry.models import Animal, Municipality, birth_date_too_early, earliest_birth_date
 
 # The fields a resident fills in, in the order the page shows them; `data` keeps them as typed.
 OWNER = ("name", "street", "city", "postal_code", "phone")
@@ -42,7 +43,7 @@ class StartForm(Form):
         super().__init__(*args, **kwargs)
         if len(years) > 1:
             self.fields["license_year"].choices = [(y, gettext("%(year)s license") % {"year": y}) for y in years]
-            # The year a clerk would choose (issue 29): next year's, this year's expiring December 31.
+            # The year a clerk would choose: next year's, this year's expiring December 31.
             self.fields["license_year"].initial = years[-1]
             self.fields["license_year"].help_text = gettext(
                 "Next year's licenses go on sale before January 1; a %(next)s license is valid "

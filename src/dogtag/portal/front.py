@@ -1,4 +1,4 @@
-"""The front door (issue 29, dead end 7): whoever opens Dogtag's address without an account
+"""The front door: whoever opens Dogtag's address without an account
 sees each municipality's licensing — apply or renew, with the animals its ordinance licenses —,
 the found-dog lookup and the clerk's office hours; the staff login is one link away. Staff who
 are logged in go on to their own home."""

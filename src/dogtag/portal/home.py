@@ -18,11 +18,12 @@ from dogtag.accounts.models import Membership, Role
 from dogtag.accounts.scope import has_role, municipality_for
 from dogtag.audit.models import AuditEvent
 from dogtag.enforcement.models import Deadline, Hearing
+from dogtag.lib.dates import today
 from dogtag.licensing import law
 from dogtag.licensing.models import FeeScheduleEntry, License, Payment, Refund, Tag
 from dogtag.licensing.owed import fee_label
 from dogtag.portal.models import Application, MunicipalityContact
-from dogtag.registry.models import Animal, Person, RabiesVaccination, today
+from dogtag.registry.models import Animal, Person, RabiesVaccination
 from dogtag.rules.decision import ZERO
 from dogtag.rules.delegations import delegated_amounts
 from dogtag.rules.licensing import license_year_of

@@ -1,4 +1,4 @@
-"""What a municipality's records add to its annotated ordinance (issue 32 §1): the readings each
+"""What a municipality's records add to its annotated ordinance: the readings each
 section leaves to a ruling and the rulings made, the amounts its fee schedule sets for the
 figures the ordinance leaves to it, the staff's procedures that apply a section, and, for its
 staff, live counts per section from their records.

@@ -1,4 +1,4 @@
-"""The ordinance, annotated: public pages, no login (issue 32 §1).
+"""The ordinance, annotated: public pages, no login.
 
 The adopted text is public law, so an anonymous reader's page may be kept by a browser or a shared
 cache for five minutes (`Cache-Control: public, max-age=300`, varying on the cookie): a ruling
@@ -11,8 +11,9 @@ from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from dogtag.accounts.scope import municipality_ids
+from dogtag.lib.dates import today
 from dogtag.portal import ordinance
-from dogtag.registry.models import Municipality, today
+from dogtag.registry.models import Municipality
 from dogtag.rules.annotated import annotated
 
 PUBLIC_MAX_AGE = 300  # seconds a public copy of the text may be kept (the module's docstring says why)

@@ -12,11 +12,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from dogtag.enforcement import actions as enforcement
+from dogtag.lib.dates import today
 from dogtag.licensing import actions as licensing
 from dogtag.licensing import law
 from dogtag.portal import actions as portal
 from dogtag.registry import actions as registry
-from dogtag.registry.models import Person, today
+from dogtag.registry.models import Person
 from dogtag.rules.delegations import delegated_amounts, state_minimum
 from dogtag.rules.licensing import license_year_of
 

@@ -1,4 +1,4 @@
-"""The municipality administrator's staff pages (issue 29, dead end 5): who serves the
+"""The municipality administrator's staff pages: who serves the
 municipality in which role, an invitation by email, a role changed, an account deactivated.
 Thin: parse, call an action, render."""
 

@@ -1,4 +1,4 @@
-"""The accessibility statement (issue 31 §3): public, linked from every page's footer, with how to
+"""The accessibility statement: public, linked from every page's footer, with how to
 report a problem to each municipality's office (its contact as the registry keeps it)."""
 
 from django.shortcuts import render

@@ -4,7 +4,7 @@ from django.views.i18n import set_language
 from dogtag.portal import front, home, ordinance_views, staff, statement, views
 
 urlpatterns = [
-    # the front door: public for residents, the staff home for staff (issue 29)
+    # the front door: public for residents, the staff home for staff
     path("", front.front_door, name="home"),
     # public: no account; a link's token is the key
     path("apply/", views.home, name="portal-home"),
@@ -19,12 +19,12 @@ urlpatterns = [
     path("accessibility/", statement.accessibility, name="accessibility"),
     path("pet/<str:token>/", views.pet, name="portal-pet"),
     path("reminders/stop/<str:token>/", views.unsubscribe, name="portal-unsubscribe"),
-    # the ordinance, annotated: public law, no account (issue 32 §1)
+    # the ordinance, annotated: public law, no account
     path("ordinance/", ordinance_views.ordinance_index, name="ordinance-index"),
     path("ordinance/<slug:slug>/", ordinance_views.ordinance_text, name="ordinance"),
     path("m/<slug:slug>/", home.municipality, name="municipality"),
     path("m/<slug:slug>/contact/", views.contact, name="municipality-contact"),
-    # the administrator's staff pages (issue 29)
+    # the administrator's staff pages
     path("m/<slug:slug>/staff/", staff.staff, name="staff"),
     path("m/<slug:slug>/staff/invite/", staff.invite, name="staff-invite"),
     path("staff/<int:pk>/role/", staff.change_role, name="staff-role"),

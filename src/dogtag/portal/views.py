@@ -14,6 +14,7 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.lib import links
 from dogtag.lib.client import client_address
+from dogtag.lib.dates import today
 from dogtag.lib.stored_files import stored_file_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import municipality_for, posted, run_action
@@ -38,7 +39,7 @@ from dogtag.portal.forms import (
 )
 from dogtag.portal.models import Application, MunicipalityContact
 from dogtag.portal.quote import held_documents, plain_lines
-from dogtag.registry.models import Animal, Municipality, Person, today
+from dogtag.registry.models import Animal, Municipality, Person
 
 
 def _errors_into(form, error: ValidationError):
@@ -53,7 +54,7 @@ def _licensing_municipalities():
 def home(request):
     licensing = _licensing_municipalities()
     years = sorted({y for m in licensing for y in license_years_on_sale(m, today())})
-    # The front door's "Apply or renew" link names the municipality (issue 29).
+    # The front door's "Apply or renew" link names the municipality.
     chosen = request.GET.get("municipality", "")
     initial = {"municipality": int(chosen)} if chosen.isdigit() else {}
     form = StartForm(posted(request), years=years, initial=initial)
@@ -85,7 +86,7 @@ def renew(request, token):
 
 
 def renewal_code(request):
-    """The front page's renewal code (issue 30 §6): opens the renewal its notice is for."""
+    """The front page's renewal code: opens the renewal its notice is for."""
     form = RenewalCodeForm(posted(request))
     if request.method == "POST" and form.is_valid():
         application = run_action(form, actions.open_renewal_by_code, client_address=client_address(request))
@@ -210,7 +211,7 @@ def found(request):
 
 def pet(request, token):
     """The owner's page for their animal, reached by the signed link their renewal gives them:
-    report it lost, found again, deceased or moved away (issue 30 §3)."""
+    report it lost, found again, deceased or moved away."""
     animal = Animal.objects.select_related("municipality").filter(pk=links.read_pet_token(token) or 0).first()
     if animal is None:
         raise Http404(_("This link is not valid."))

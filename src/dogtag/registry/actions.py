@@ -9,9 +9,10 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, record_each, save_and_record, snapshot
 from dogtag.lib import uploads
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.models import (
     Animal,
     DuplicateRabiesTag,
@@ -20,7 +21,6 @@ from dogtag.registry.models import (
     Person,
     Premises,
     RabiesVaccination,
-    today,
 )
 from dogtag.rules.dates import ONE_DAY
 
@@ -121,26 +121,31 @@ def create_person(*, acting_user, municipality, confirm_not_duplicate=False, **f
             }
         )
     person = Person(municipality=municipality, **fields)
-    return save_record(person, acting_user=acting_user, action="person.create", roles=REGISTRARS)
+    return save_record(person, acting_user=acting_user, action=Action.PERSON_CREATE, roles=REGISTRARS)
 
 
 @transaction.atomic
 def update_person(person, *, acting_user, **fields) -> Person:
     return _update(
-        person, fields, acting_user=acting_user, action="person.update", roles=REGISTRARS, editable=PERSON_EDITABLE
+        person, fields, acting_user=acting_user, action=Action.PERSON_UPDATE, roles=REGISTRARS, editable=PERSON_EDITABLE
     )
 
 
 @transaction.atomic
 def create_premises(*, acting_user, municipality, **fields) -> Premises:
     premises = Premises(municipality=municipality, **fields)
-    return save_record(premises, acting_user=acting_user, action="premises.create", roles=REGISTRARS)
+    return save_record(premises, acting_user=acting_user, action=Action.PREMISES_CREATE, roles=REGISTRARS)
 
 
 @transaction.atomic
 def update_premises(premises, *, acting_user, **fields) -> Premises:
     return _update(
-        premises, fields, acting_user=acting_user, action="premises.update", roles=REGISTRARS, editable=PREMISES_FIELDS
+        premises,
+        fields,
+        acting_user=acting_user,
+        action=Action.PREMISES_UPDATE,
+        roles=REGISTRARS,
+        editable=PREMISES_FIELDS,
     )
 
 
@@ -165,7 +170,10 @@ def register_animal(
     same_municipality("owner", owner, municipality.pk)
     same_municipality("premises", fields.get("premises"), municipality.pk)
     animal = save_record(
-        Animal(municipality=municipality, **fields), acting_user=acting_user, action="animal.create", roles=REGISTRARS
+        Animal(municipality=municipality, **fields),
+        acting_user=acting_user,
+        action=Action.ANIMAL_CREATE,
+        roles=REGISTRARS,
     )
     if owner is None:
         return animal
@@ -176,7 +184,7 @@ def register_animal(
         role=owner_role,
         started_on=owned_from or animal.acquired_on or today(),
     )
-    save_record(ownership, acting_user=acting_user, action="ownership.create", roles=REGISTRARS)
+    save_record(ownership, acting_user=acting_user, action=Action.OWNERSHIP_CREATE, roles=REGISTRARS)
     return animal
 
 
@@ -184,7 +192,7 @@ def register_animal(
 def update_animal(animal, *, acting_user, **fields) -> Animal:
     same_municipality("premises", fields.get("premises"), animal.municipality_id)
     return _update(
-        animal, fields, acting_user=acting_user, action="animal.update", roles=REGISTRARS, editable=ANIMAL_FIELDS
+        animal, fields, acting_user=acting_user, action=Action.ANIMAL_UPDATE, roles=REGISTRARS, editable=ANIMAL_FIELDS
     )
 
 
@@ -194,7 +202,7 @@ def add_ownership(animal, *, acting_user, person, role=Ownership.Role.OWNER, sta
     ownership = Ownership(
         municipality_id=animal.municipality_id, animal=animal, person=person, role=role, started_on=started_on
     )
-    return save_record(ownership, acting_user=acting_user, action="ownership.create", roles=REGISTRARS)
+    return save_record(ownership, acting_user=acting_user, action=Action.OWNERSHIP_CREATE, roles=REGISTRARS)
 
 
 @transaction.atomic
@@ -205,7 +213,7 @@ def end_ownership(ownership, *, acting_user, ended_on) -> Ownership:
         ownership,
         {"ended_on": ended_on},
         acting_user=acting_user,
-        action="ownership.end",
+        action=Action.OWNERSHIP_END,
         roles=REGISTRARS,
         editable=("ended_on",),
     )
@@ -230,7 +238,7 @@ def record_vaccination(animal, *, acting_user, **fields) -> RabiesVaccination:
     vaccination = RabiesVaccination(
         municipality_id=animal.municipality_id, animal=animal, **{**certificate_defaults(animal), **fields}
     )
-    return save_record(vaccination, acting_user=acting_user, action="vaccination.create", roles=CERTIFIERS)
+    return save_record(vaccination, acting_user=acting_user, action=Action.VACCINATION_CREATE, roles=CERTIFIERS)
 
 
 @transaction.atomic
@@ -254,7 +262,7 @@ def record_certificates(municipality, certificates: list[dict], *, acting_user) 
         if c["certificate_serial"] not in recorded
     ]
     RabiesVaccination.objects.bulk_create(new)
-    record_each(acting_user=acting_user, action="vaccination.create", objs=new)
+    record_each(acting_user=acting_user, action=Action.VACCINATION_CREATE, objs=new)
     return new
 
 
@@ -264,7 +272,7 @@ def update_vaccination(vaccination, *, acting_user, **fields) -> RabiesVaccinati
         vaccination,
         fields,
         acting_user=acting_user,
-        action="vaccination.update",
+        action=Action.VACCINATION_UPDATE,
         roles=CERTIFIERS,
         editable=VACCINATION_FIELDS,
     )
@@ -280,7 +288,7 @@ def void_vaccination(vaccination, *, acting_user, reason: str) -> RabiesVaccinat
         vaccination,
         {"voided_at": timezone.now(), "void_reason": reason},
         acting_user=acting_user,
-        action="vaccination.void",
+        action=Action.VACCINATION_VOID,
         roles=CERTIFIERS,
         editable=("voided_at", "void_reason"),
     )
@@ -296,7 +304,7 @@ def record_duplicate_rabies_tag(vaccination, *, acting_user, tag_number, issued_
         tag_number=tag_number,
         issued_on=issued_on or today(),
     )
-    return save_record(tag, acting_user=acting_user, action="vaccination.duplicate_tag", roles=CERTIFIERS)
+    return save_record(tag, acting_user=acting_user, action=Action.VACCINATION_DUPLICATE_TAG, roles=CERTIFIERS)
 
 
 # Checks other apps register (in their AppConfig.ready) on a change of owner, so the registry
@@ -369,7 +377,7 @@ def add_municipality(*, acting_user, rule_pack: str, slug: str = "", administrat
         municipality.save()
         for user in administrators:
             Membership.objects.create(user=user, municipality=municipality, role=Role.ADMINISTRATOR)
-        record(acting_user=acting_user, action="municipality.add", obj=municipality)
+        record(acting_user=acting_user, action=Action.MUNICIPALITY_ADD, obj=municipality)
     return municipality
 
 
@@ -391,7 +399,7 @@ def set_seal(municipality, *, acting_user, upload) -> Municipality:
     before = snapshot(municipality)
     municipality.seal.save(f"{municipality.slug}-seal{extension}", ContentFile(upload.read()), save=False)
     municipality.save(update_fields=["seal"])
-    record(acting_user=acting_user, action="municipality.seal", obj=municipality, before=before)
+    record(acting_user=acting_user, action=Action.MUNICIPALITY_SEAL, obj=municipality, before=before)
     return municipality
 
 
@@ -411,7 +419,7 @@ def record_ruling(
     effective_on,
     note: str = "",
 ):
-    """Record the municipality's ruling on a reading its pack leaves pending (issue 25 §3): from
+    """Record the municipality's ruling on a reading its pack leaves pending: from
     `effective_on` every answer follows the adopted reading; answers for earlier days do not
     change. A later ruling on the same reading supersedes it from its own effective date."""
     from dogtag.registry import readings, rulings
@@ -447,9 +455,12 @@ def record_ruling(
             f"A ruling takes effect on or after the day it is made ({shown(ruled_on)}): answers for "
             "earlier days keep the reading in force then."
         )
-    elif found is not None and Ruling.objects.filter(
-        municipality=municipality, reading_id=found.id, effective_on=effective_on, voided_at=None
-    ).exists():
+    elif (
+        found is not None
+        and Ruling.objects.filter(
+            municipality=municipality, reading_id=found.id, effective_on=effective_on, voided_at=None
+        ).exists()
+    ):
         errors["effective_on"] = (
             f"A ruling on {found.section} already takes effect on {shown(effective_on)}: void it first, "
             "then record its replacement."
@@ -474,7 +485,7 @@ def record_ruling(
     with transaction.atomic():
         ruling.save()
         _new_rulings_version(municipality)
-        record(acting_user=acting_user, action="ruling.record", obj=ruling)
+        record(acting_user=acting_user, action=Action.RULING_RECORD, obj=ruling)
         transaction.on_commit(lambda: rulings.forget(municipality.pk))
     rulings.forget(municipality.pk)
     return ruling
@@ -496,7 +507,7 @@ def void_ruling(ruling, *, acting_user, reason: str):
         ruling.void_reason = reason.strip()[:300]
         ruling.save(update_fields=["voided_at", "void_reason"])
         _new_rulings_version(ruling.municipality)
-        record(acting_user=acting_user, action="ruling.void", obj=ruling, before=before)
+        record(acting_user=acting_user, action=Action.RULING_VOID, obj=ruling, before=before)
         transaction.on_commit(lambda: rulings.forget(ruling.municipality_id))
     rulings.forget(ruling.municipality_id)
     return ruling
@@ -557,7 +568,7 @@ def draft_amendment(
         drafted_by=acting_user,
     )
     with transaction.atomic():
-        return save_and_record(amendment, acting_user=acting_user, action="amendment.draft")
+        return save_and_record(amendment, acting_user=acting_user, action=Action.AMENDMENT_DRAFT)
 
 
 def request_preview(amendment, *, acting_user, year: int):
@@ -575,7 +586,7 @@ def request_preview(amendment, *, acting_user, year: int):
         municipality_id=amendment.municipality_id, amendment=amendment, year=int(year), requested_by=acting_user
     )
     with transaction.atomic():
-        save_and_record(preview, acting_user=acting_user, action="amendment.preview")
+        save_and_record(preview, acting_user=acting_user, action=Action.AMENDMENT_PREVIEW)
         enqueue("dogtag.reports.amendment_preview.run", preview.pk, task_name=f"amendment-preview-{preview.pk}")
     return preview
 
@@ -590,7 +601,7 @@ def record_preview(preview_id: int, *, result: dict | None):
         preview.result, preview.finished_at = result, timezone.now()
         preview.state = AmendmentPreview.State.DONE if result is not None else AmendmentPreview.State.FAILED
         preview.save(update_fields=["result", "state", "finished_at"])
-        record(acting_user=None, action="amendment.previewed", obj=preview.amendment)
+        record(acting_user=None, action=Action.AMENDMENT_PREVIEWED, obj=preview.amendment)
     return preview
 
 
@@ -634,7 +645,7 @@ def adopt_amendment(amendment, *, acting_user, resolution: str, voted_on):
         amendment.adopted_by, amendment.adopted_at = acting_user, timezone.now()
         amendment.save(update_fields=["resolution", "voted_on", "adopted_by", "adopted_at"])
         _new_rulings_version(municipality)
-        record(acting_user=acting_user, action="amendment.adopt", obj=amendment, before=before)
+        record(acting_user=acting_user, action=Action.AMENDMENT_ADOPT, obj=amendment, before=before)
         transaction.on_commit(lambda: rulings.forget(municipality.pk))
     rulings.forget(municipality.pk)
     return amendment
@@ -657,6 +668,6 @@ def void_amendment(amendment, *, acting_user, reason: str):
         if amendment.adopted_at is not None:
             _new_rulings_version(amendment.municipality)
             transaction.on_commit(lambda: rulings.forget(amendment.municipality_id))
-        record(acting_user=acting_user, action="amendment.void", obj=amendment, before=before)
+        record(acting_user=acting_user, action=Action.AMENDMENT_VOID, obj=amendment, before=before)
     rulings.forget(amendment.municipality_id)
     return amendment

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Upper
 from django.utils.translation import gettext_lazy as _
 
 from dogtag.lib import plausible_dates
@@ -166,6 +167,11 @@ class Animal(Scoped):
                 name="unique_microchip_per_municipality",
             )
         ]
+        indexes = [
+            # A page of a municipality's animals in name order, and a name search, read from the index alone.
+            models.Index(fields=["municipality", "name", "status", "species"], name="animals_by_name"),
+            models.Index(Upper("microchip"), name="animal_microchip_upper"),
+        ]
 
     def __str__(self):
         return f"{self.name} ({self.get_species_display().lower()})"
@@ -275,6 +281,14 @@ class RabiesVaccination(Scoped):
         constraints = [
             models.UniqueConstraint(fields=["municipality", "certificate_serial"], name="unique_certificate_serial")
         ]
+        indexes = [
+            # The certificates covering a day, read from the index alone (`enforcement.district`).
+            models.Index(
+                fields=["animal", "voided_at", "expires_on", "vaccinated_on", "rabies_tag_number"],
+                name="certificates_in_force",
+            ),
+            models.Index(Upper("rabies_tag_number"), name="rabies_tag_number_upper"),
+        ]
 
     def __str__(self):
         return f"Rabies certificate {self.certificate_serial} ({shown(self.vaccinated_on)})"
@@ -324,6 +338,7 @@ class DuplicateRabiesTag(Scoped):
 
     class Meta:
         ordering = ["issued_on"]
+        indexes = [models.Index(Upper("tag_number"), name="duplicate_tag_number_upper")]
 
     def __str__(self):
         return f"Duplicate rabies tag {self.tag_number} ({shown(self.issued_on)})"

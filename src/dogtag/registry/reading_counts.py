@@ -1,5 +1,5 @@
-"""How many of a municipality's records a reading's other side would answer differently (issue 25
-§3): each record's question asked under both readings, set-based. Licenses go through the
+"""How many of a municipality's records a reading's other side would answer differently: each
+record's question asked under both readings, set-based. Licenses go through the
 engine's batch (`rules.licensing.decide_rows`: one query for every license's facts, animals that
 agree on every fact sharing one answer); citations, declarations and rabies certificates are
 grouped in one query each by the facts their question turns on (the forfeiture, the requirement

@@ -1,4 +1,4 @@
-"""The readings a municipality's rule pack leaves to its ruling (issue 25 §3), as its
+"""The readings a municipality's rule pack leaves to its ruling, as its
 administrator's page shows them: each provision's section and governing words, Dogtag's reading
 and the other the text allows, each reading's answer on the pack's worked example (asked of the
 engine under each reading), how many of the municipality's records the provision governs and, where

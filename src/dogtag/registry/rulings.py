@@ -3,7 +3,7 @@ amendments of the ordinance (registry/amending.py), put to the engine.
 
 Every answer the apps compute for a municipality reads its pack through `pack_on` here (via
 `licensing.law.pack_of`), so a ruling takes effect everywhere from its effective date and answers
-for earlier days do not change (issue 25 §3). The engine stays pure: the rulings are data passed to
+for earlier days do not change. The engine stays pure: the rulings are data passed to
 `rules.packs.pack_on(pack_id, on, rulings)` as `(reading id, rules.schema.Ruled)` pairs.
 
 Cheap by construction: each process keeps, per municipality and `Municipality.rulings_version`,

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from dogtag.accounts.scope import get_for_user
 from dogtag.audit.models import AuditEvent
+from dogtag.lib.dates import today
 from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.stored_files import stored_file_response
 from dogtag.lib.tables import exports
@@ -21,7 +22,6 @@ from dogtag.registry.models import (
     Person,
     Premises,
     RabiesVaccination,
-    today,
 )
 
 SEARCH_PAGE = 50
@@ -349,7 +349,7 @@ def pick(request, slug, kind):
 def readings_page(request, slug):
     """The administrator's page of the readings the municipality's pack leaves to its ruling:
     both readings, their answers on the pack's example, the records each governs; and the form
-    that records a ruling (issue 25 §3)."""
+    that records a ruling."""
     from dogtag.registry import readings
     from dogtag.registry.models import Ruling
 

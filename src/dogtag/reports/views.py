@@ -11,11 +11,11 @@ from django.http import Http404
 from django.shortcuts import render
 
 from dogtag.accounts.scope import municipalities
+from dogtag.lib.dates import today
 from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.tables import Report, Table, respond
 from dogtag.lib.web import municipality_for
 from dogtag.licensing.models import License, Payment, Refund
-from dogtag.registry.models import today
 from dogtag.reports import queries
 from dogtag.rules.decision import ZERO
 

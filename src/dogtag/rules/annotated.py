@@ -1,5 +1,5 @@
 """A jurisdiction's adopted text, section by section as it reads, each paragraph beside what the
-pack does with it (issue 32 §1): the provisions that quote it and the figures they set (dated,
+pack does with it: the provisions that quote it and the figures they set (dated,
 with their citation), the questions that read them, or why it is not encoded; the sections whose
 transcription is cut off, and where; the Wisconsin Statutes the text names, linked.
 

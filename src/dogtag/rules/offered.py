@@ -1,5 +1,5 @@
 """What a municipality's law offers, read from its pack: the menus, procedures and steps a
-screen may show (issue 29). What the pack lacks is not offered; a screen that asks here cannot
+screen may show. What the pack lacks is not offered; a screen that asks here cannot
 offer a form whose action would then answer "this ordinance has no ..."."""
 
 from __future__ import annotations

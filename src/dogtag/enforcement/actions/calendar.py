@@ -5,6 +5,7 @@ import secrets
 
 from django.db import transaction
 
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, snapshot
 from dogtag.enforcement.models import CalendarKey
 
@@ -13,7 +14,7 @@ from dogtag.enforcement.models import CalendarKey
 def calendar_key(user) -> CalendarKey:
     key, made = CalendarKey.objects.get_or_create(user=user, defaults={"salt": secrets.token_hex(16)})
     if made:
-        record(acting_user=user, action="calendar.key", obj=key)
+        record(acting_user=user, action=Action.CALENDAR_KEY, obj=key)
     return key
 
 
@@ -25,5 +26,5 @@ def reset_calendar(*, acting_user) -> CalendarKey:
     before = snapshot(key)
     key.salt = secrets.token_hex(16)
     key.save(update_fields=["salt"])
-    record(acting_user=acting_user, action="calendar.reset", obj=key, before=before)
+    record(acting_user=acting_user, action=Action.CALENDAR_RESET, obj=key, before=before)
     return key

@@ -9,14 +9,14 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import snapshot
 from dogtag.enforcement import law
 from dogtag.enforcement.models import (
     Case,
     Deadline,
-    today,
 )
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.actions import same_municipality, save_record
 from dogtag.registry.models import RabiesVaccination
 
@@ -134,7 +134,7 @@ def close_case(case, *, acting_user, reason: str, closed_on=None) -> Case:
     return change(
         case,
         acting_user=acting_user,
-        action="case.close",
+        action=Action.CASE_CLOSE,
         roles=STAFF,
         closed_on=as_date(closed_on) or today(),
         close_reason=reason,

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     OFFICERS,
@@ -25,10 +26,9 @@ from dogtag.enforcement.actions.cases import (
 from dogtag.enforcement.models import (
     Case,
     Citation,
-    today,
 )
 from dogtag.lib import plausible_dates
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.actions import save_record
 from dogtag.rules.decision import ZERO
 
@@ -135,7 +135,7 @@ def issue_citation(
         issued_on=issued_on,
         court_date=court_date,
     )
-    citation = save_record(citation, acting_user=acting_user, action="citation.issue", roles=OFFICERS)
+    citation = save_record(citation, acting_user=acting_user, action=Action.CITATION_ISSUE, roles=OFFICERS)
     if court_date:
         set_deadline(case, "court", "Court date", court_date, decision)
     return citation
@@ -147,7 +147,9 @@ def record_citation_paid(citation, *, acting_user, paid_on) -> Citation:
         raise ValidationError({"paid_on": "This citation is void."})
     if already(citation, acting_user=acting_user, roles=STAFF, paid_on=as_date(paid_on)):
         return citation
-    citation = change(citation, acting_user=acting_user, action="citation.paid", roles=STAFF, paid_on=as_date(paid_on))
+    citation = change(
+        citation, acting_user=acting_user, action=Action.CITATION_PAID, roles=STAFF, paid_on=as_date(paid_on)
+    )
     meet(citation.case, "court", citation.paid_on, "paid")
     close(citation.case, citation.paid_on, "Forfeiture paid")
     return citation
@@ -163,7 +165,7 @@ def record_cure(citation, *, acting_user, cured_on, cure_note) -> Citation:
     return change(
         citation,
         acting_user=acting_user,
-        action="citation.cured",
+        action=Action.CITATION_CURED,
         roles=STAFF,
         cured_on=as_date(cured_on),
         cure_note=cure_note,
@@ -179,7 +181,7 @@ def void_citation(citation, *, acting_user, reason) -> Citation:
     citation = change(
         citation,
         acting_user=acting_user,
-        action="citation.void",
+        action=Action.CITATION_VOID,
         roles=OFFICERS,
         voided_at=timezone.now(),
         void_reason=reason,

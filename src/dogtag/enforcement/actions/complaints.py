@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import snapshot
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
@@ -16,9 +17,8 @@ from dogtag.enforcement.actions.cases import (
 from dogtag.enforcement.models import (
     Case,
     Complaint,
-    today,
 )
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.actions import save_record
 
 
@@ -109,7 +109,7 @@ def record_complaint(*, acting_user, municipality, kind, complainant_name, obser
     if complaint.kind == Complaint.Kind.BARKING:
         complaint.finding = _complaint_finding(complaint)
         complaint.save(update_fields=["finding"])
-    return save_record(complaint, acting_user=acting_user, action="complaint.create", roles=STAFF)
+    return save_record(complaint, acting_user=acting_user, action=Action.COMPLAINT_CREATE, roles=STAFF)
 
 
 @transaction.atomic
@@ -137,4 +137,6 @@ def record_notice_step(complaint, *, acting_user, police_notice_on=None, observe
             {"police_notice_on": "This ordinance has no citizen complaint procedure for dogs at large."}
         )
     complaint.finding = finding
-    return save_record(complaint, acting_user=acting_user, action="complaint.notice_step", roles=STAFF, before=before)
+    return save_record(
+        complaint, acting_user=acting_user, action=Action.COMPLAINT_NOTICE_STEP, roles=STAFF, before=before
+    )

@@ -6,10 +6,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from dogtag.audit.action_names import Action
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import OFFICERS, already, as_date, set_deadline
-from dogtag.enforcement.models import ComplianceFailure, EscapeNotification, today
-from dogtag.lib.dates import shown
+from dogtag.enforcement.models import ComplianceFailure, EscapeNotification
+from dogtag.lib.dates import shown, today
 from dogtag.licensing.actions import revoke_license
 from dogtag.licensing.models import License
 from dogtag.registry.actions import save_record
@@ -64,7 +65,9 @@ def record_escape_notification(
         immediate=bool(immediate) and not not_notified,
         decision=law.stored(decision),
     )
-    return save_record(notification, acting_user=acting_user, action="declaration.escape_notification", roles=OFFICERS)
+    return save_record(
+        notification, acting_user=acting_user, action=Action.DECLARATION_ESCAPE_NOTIFICATION, roles=OFFICERS
+    )
 
 
 @transaction.atomic
@@ -95,7 +98,7 @@ def record_failure_to_comply(decl, *, acting_user, found_on, failure) -> Complia
         revoked_license=in_force,
         decision=law.stored(decision),
     )
-    finding = save_record(finding, acting_user=acting_user, action="declaration.failure_to_comply", roles=OFFICERS)
+    finding = save_record(finding, acting_user=acting_user, action=Action.DECLARATION_FAILURE_TO_COMPLY, roles=OFFICERS)
     reason = f"Revoked: failure to comply found on {shown(found_on)} ({law.sections(decision)}): {finding.failure}"
     if in_force is not None and decision.value.revoke_license:
         revoke_license(in_force, acting_user=acting_user, reason=reason[:300])

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from dogtag import rules
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     OFFICERS,
@@ -26,9 +27,8 @@ from dogtag.enforcement.actions.requirements import set_compliance, update_requi
 from dogtag.enforcement.models import (
     Case,
     Declaration,
-    today,
 )
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.actions import save_record
 
 
@@ -100,7 +100,7 @@ def declare_dog(
         classification_decision=law.stored(decision),
         determined_on=determined_on,
     )
-    decl = save_record(decl, acting_user=acting_user, action="declaration.create", roles=OFFICERS)
+    decl = save_record(decl, acting_user=acting_user, action=Action.DECLARATION_CREATE, roles=OFFICERS)
     set_deadline(case, "service", "Serve the written determination on the owner", determined_on, decision)
     set_compliance(decl)
     update_requirements(decl)
@@ -148,7 +148,7 @@ def serve_declaration(
     decl = change(
         decl,
         acting_user=acting_user,
-        action="declaration.serve",
+        action=Action.DECLARATION_SERVE,
         roles=OFFICERS,
         service_method=service_method,
         mailed_on=mailed_on,
@@ -186,7 +186,7 @@ def serve_removal_notice(decl, *, acting_user, served_at) -> Declaration:
     if already(decl, acting_user=acting_user, roles=OFFICERS, status_reason=served):
         return decl
     decl = change(
-        decl, acting_user=acting_user, action="declaration.removal_notice", roles=OFFICERS, status_reason=served
+        decl, acting_user=acting_user, action=Action.DECLARATION_REMOVAL_NOTICE, roles=OFFICERS, status_reason=served
     )
     set_deadline(
         decl.case,
@@ -243,7 +243,7 @@ def register_declared_elsewhere(
         owner_notified_on=notified_on,
         registered_on=today(),
     )
-    decl = save_record(decl, acting_user=acting_user, action="declaration.declared_elsewhere", roles=OFFICERS)
+    decl = save_record(decl, acting_user=acting_user, action=Action.DECLARATION_DECLARED_ELSEWHERE, roles=OFFICERS)
     set_deadline(
         case, "declared_elsewhere", "The owner notifies the police and the clerk", decision.value.last_day, decision
     )
@@ -266,7 +266,11 @@ def record_elsewhere_notice(decl, *, acting_user, notified_on) -> Declaration:
     if notified_on < decl.moved_in_on:
         raise ValidationError({"notified_on": f"That is before the dog moved in ({shown(decl.moved_in_on)})."})
     decl = change(
-        decl, acting_user=acting_user, action="declaration.elsewhere_notice", roles=STAFF, owner_notified_on=notified_on
+        decl,
+        acting_user=acting_user,
+        action=Action.DECLARATION_ELSEWHERE_NOTICE,
+        roles=STAFF,
+        owner_notified_on=notified_on,
     )
     due = (
         decl.case.deadlines.filter(key="declared_elsewhere", superseded=False).values_list("due_on", flat=True).first()
@@ -314,7 +318,7 @@ def apply_for_waiver(
     decl = change(
         decl,
         acting_user=acting_user,
-        action="declaration.waive",
+        action=Action.DECLARATION_WAIVE,
         roles=OFFICERS,
         status=Declaration.Status.WAIVED,
         status_reason=behavior_program_proof,

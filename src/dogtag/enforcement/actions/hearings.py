@@ -5,6 +5,7 @@ appeal under its Chapter 12)."""
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from dogtag.audit.action_names import Action
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     OFFICERS,
@@ -23,9 +24,8 @@ from dogtag.enforcement.models import (
     Appeal,
     Declaration,
     Hearing,
-    today,
 )
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.actions import save_record
 
 
@@ -54,7 +54,7 @@ def request_hearing(decl, *, acting_user, requested_on) -> Declaration:
     decl = change(
         decl,
         acting_user=acting_user,
-        action="declaration.contest",
+        action=Action.DECLARATION_CONTEST,
         roles=STAFF,
         contest_requested_on=requested_on,
         contest_timely=True,
@@ -111,7 +111,7 @@ def schedule_hearing(decl, *, acting_user, scheduled_on, time, place, interested
         interested_parties=interested_parties,
         window=law.stored(window),
     )
-    hearing = save_record(hearing, acting_user=acting_user, action="hearing.schedule", roles=OFFICERS)
+    hearing = save_record(hearing, acting_user=acting_user, action=Action.HEARING_SCHEDULE, roles=OFFICERS)
     set_deadline(decl.case, "hearing", f"Hearing at {place}", scheduled_on, window)
     return hearing
 
@@ -177,7 +177,7 @@ def decide_hearing(
     hearing = change(
         hearing,
         acting_user=acting_user,
-        action="hearing.decide",
+        action=Action.HEARING_DECIDE,
         roles=OFFICERS,
         held_on=held_on,
         outcome=outcome,
@@ -215,7 +215,7 @@ def record_decision_received(hearing, *, acting_user, decision_received_on) -> H
     hearing = change(
         hearing,
         acting_user=acting_user,
-        action="hearing.received",
+        action=Action.HEARING_RECEIVED,
         roles=STAFF,
         decision_received_on=decision_received_on,
     )
@@ -271,7 +271,7 @@ def file_appeal(decl, *, acting_user, filed_on, to, stay_granted=False) -> Appea
         timely=timely,
         stay_granted=stay_granted,
     )
-    appeal = save_record(appeal, acting_user=acting_user, action="appeal.file", roles=STAFF)
+    appeal = save_record(appeal, acting_user=acting_user, action=Action.APPEAL_FILE, roles=STAFF)
     meet(decl.case, "appeal", filed_on, f"appealed to {to}")
     update_requirements(decl)
     return appeal
@@ -284,7 +284,12 @@ def decide_appeal(appeal, *, acting_user, decided_on, outcome) -> Appeal:
     if already(appeal, acting_user=acting_user, roles=STAFF, decided_on=decided_on, outcome=outcome):
         return appeal
     appeal = change(
-        appeal, acting_user=acting_user, action="appeal.decide", roles=STAFF, decided_on=decided_on, outcome=outcome
+        appeal,
+        acting_user=acting_user,
+        action=Action.APPEAL_DECIDE,
+        roles=STAFF,
+        decided_on=decided_on,
+        outcome=outcome,
     )
     decl = appeal.declaration
     if outcome == Appeal.Outcome.OVERTURNED:

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     OFFICERS,
@@ -27,9 +28,8 @@ from dogtag.enforcement.district import licenses_on
 from dogtag.enforcement.models import (
     Case,
     Impoundment,
-    today,
 )
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.licensing.models import own_or_covering
 from dogtag.registry.actions import save_record
 
@@ -153,7 +153,7 @@ def impound(
         held_at=held_at,
         impoundment_number=number,
     )
-    imp = save_record(imp, acting_user=acting_user, action="impoundment.create", roles=OFFICERS)
+    imp = save_record(imp, acting_user=acting_user, action=Action.IMPOUNDMENT_CREATE, roles=OFFICERS)
     _holding(imp)
     if animal is not None:  # a seizure a declaration called for (River Hills § 2.14(6)[e](1)(ix)) is done
         for declared in Case.objects.filter(animal=animal, kind=Case.Kind.DECLARATION, closed_on=None):
@@ -189,7 +189,7 @@ def give_impound_notice(imp, *, acting_user, notice_method, notice_on, notice_re
     imp = change(
         imp,
         acting_user=acting_user,
-        action="impoundment.notice",
+        action=Action.IMPOUNDMENT_NOTICE,
         roles=STAFF,
         notice_method=notice_method,
         notice_on=notice_on,
@@ -262,7 +262,7 @@ def release_impoundment(imp, *, acting_user, released_on=None, fee_paid=None, li
     imp = change(
         imp,
         acting_user=acting_user,
-        action="impoundment.release",
+        action=Action.IMPOUNDMENT_RELEASE,
         roles=STAFF,
         release_decision=law.stored(decision),
         disposition=Impoundment.Disposition.OWNER,
@@ -302,7 +302,7 @@ def dispose_unclaimed(imp, *, acting_user, disposition, disposed_on=None, dispos
     imp = change(
         imp,
         acting_user=acting_user,
-        action="impoundment.dispose",
+        action=Action.IMPOUNDMENT_DISPOSE,
         roles=OFFICERS,
         disposition=disposition,
         disposed_on=disposed_on,

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     OFFICERS,
@@ -29,9 +30,8 @@ from dogtag.enforcement.models import (
     DistrictQuarantine,
     Examination,
     QuarantineOrder,
-    today,
 )
-from dogtag.lib.dates import shown
+from dogtag.lib.dates import shown, today
 from dogtag.registry.actions import save_record
 
 
@@ -68,7 +68,7 @@ def report_bite(*, acting_user, municipality, animal, victim_name, bitten_on, pl
         place=place,
         **fields,
     )
-    return save_record(bite, acting_user=acting_user, action="bite.create", roles=STAFF)
+    return save_record(bite, acting_user=acting_user, action=Action.BITE_CREATE, roles=STAFF)
 
 
 EXAM_KEYS = {"first": "examination.first", "intervening": "examination.intervening", "last": "examination.last"}
@@ -114,7 +114,7 @@ def identify_biting_animal(bite, *, acting_user, animal) -> BiteReport:
     case.animal, case.owner = animal, next((o.person for o in animal.current_owners()), None)
     case.title = f"Bite by {animal} on {shown(bite.bitten_on)}"
     case.save(update_fields=["animal", "owner", "title"])
-    return change(bite, acting_user=acting_user, action="bite.identify", roles=STAFF, animal=animal)
+    return change(bite, acting_user=acting_user, action=Action.BITE_IDENTIFY, roles=STAFF, animal=animal)
 
 
 @transaction.atomic
@@ -152,7 +152,7 @@ def order_bite_quarantine(bite, *, acting_user, place, facility, ordered_at=None
         facility=facility,
         decision=law.stored(decision),
     )
-    order = save_record(order, acting_user=acting_user, action="quarantine.order", roles=OFFICERS)
+    order = save_record(order, acting_user=acting_user, action=Action.QUARANTINE_ORDER, roles=OFFICERS)
     _bite_deadlines(order, decision)
     return order
 
@@ -187,7 +187,7 @@ def order_exposure_quarantine(*, acting_user, municipality, animal, exposed_on, 
         facility=facility,
         decision=law.stored(decision),
     )
-    order = save_record(order, acting_user=acting_user, action="quarantine.order", roles=OFFICERS)
+    order = save_record(order, acting_user=acting_user, action=Action.QUARANTINE_ORDER, roles=OFFICERS)
     v = decision.value
     set_deadline(case, "confinement", "Leashed or confined through", v.confined_until, decision)
     if v.vaccination_window:
@@ -203,7 +203,7 @@ def record_delivery(order, *, acting_user, delivered_at):
     if already(order, acting_user=acting_user, roles=OFFICERS, delivered_at=delivered_at):
         return order
     order = change(
-        order, acting_user=acting_user, action="quarantine.delivery", roles=OFFICERS, delivered_at=delivered_at
+        order, acting_user=acting_user, action=Action.QUARANTINE_DELIVERY, roles=OFFICERS, delivered_at=delivered_at
     )
     meet(order.case, "delivery", timezone.localtime(delivered_at).date(), f"delivered to {order.facility}")
     return order
@@ -248,7 +248,7 @@ def record_examination(order, *, acting_user, which, examined_on, findings, sign
         findings=findings,
         signs_of_rabies=signs_of_rabies,
     )
-    exam = save_record(exam, acting_user=acting_user, action="quarantine.examination", roles=VETERINARIANS)
+    exam = save_record(exam, acting_user=acting_user, action=Action.QUARANTINE_EXAMINATION, roles=VETERINARIANS)
     meet(order.case, EXAM_KEYS[which], examined_on, "signs of rabies" if signs_of_rabies else "no signs of rabies")
     return exam
 
@@ -266,7 +266,7 @@ def extend_quarantine(order, *, acting_user, extended_until, extension_reason):
     order = change(
         order,
         acting_user=acting_user,
-        action="quarantine.extend",
+        action=Action.QUARANTINE_EXTEND,
         roles=VETERINARIANS,
         extended_until=extended_until,
         extension_reason=extension_reason,
@@ -327,7 +327,7 @@ def release_quarantine(order, *, acting_user, released_on, release_certificate="
     order = change(
         order,
         acting_user=acting_user,
-        action="quarantine.release",
+        action=Action.QUARANTINE_RELEASE,
         roles=VETERINARIANS,
         released_on=released_on,
         release_certificate=release_certificate,
@@ -356,7 +356,7 @@ def record_symptoms(
     order = change(
         order,
         acting_user=acting_user,
-        action="quarantine.symptoms",
+        action=Action.QUARANTINE_SYMPTOMS,
         roles=VETERINARIANS,
         symptoms_on=symptoms_on,
         symptoms=symptoms,
@@ -384,7 +384,7 @@ def record_lab_result(order, *, acting_user, lab_result, lab_result_on, notified
     order = change(
         order,
         acting_user=acting_user,
-        action="quarantine.lab_result",
+        action=Action.QUARANTINE_LAB_RESULT,
         roles=VETERINARIANS,
         lab_result=lab_result,
         lab_result_on=as_date(lab_result_on),
@@ -428,7 +428,7 @@ def declare_district_quarantine(*, acting_user, municipality, declared_on, ends_
         posted_at=posted_at,
         decision=law.stored(decision),
     )
-    district = save_record(district, acting_user=acting_user, action="district_quarantine.create", roles=STAFF)
+    district = save_record(district, acting_user=acting_user, action=Action.DISTRICT_QUARANTINE_CREATE, roles=STAFF)
     if len([p for p in posted_at.split(";") if p.strip()]) < decision.value.posting_places:
         set_deadline(
             case,

@@ -5,6 +5,7 @@ proved; and the compliance schedule."""
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from dogtag.audit.action_names import Action
 from dogtag.enforcement import law
 from dogtag.enforcement.actions.cases import (
     OFFICERS,
@@ -18,8 +19,8 @@ from dogtag.enforcement.actions.cases import (
 )
 from dogtag.enforcement.models import (
     Requirement,
-    today,
 )
+from dogtag.lib.dates import today
 from dogtag.rules.decision import citations_json
 
 
@@ -117,7 +118,7 @@ def impose_requirement(req, *, acting_user, written_notice_on=None) -> Requireme
     if written_notice_on:
         decl.written_notice_on = as_date(written_notice_on)
         decl.save(update_fields=["written_notice_on"])
-    req = change(req, acting_user=acting_user, action="requirement.impose", roles=OFFICERS, imposed=True)
+    req = change(req, acting_user=acting_user, action=Action.REQUIREMENT_IMPOSE, roles=OFFICERS, imposed=True)
     update_requirements(decl)
     return req
 
@@ -129,7 +130,9 @@ def record_requirement_proof(req, *, acting_user, proof, proof_on) -> Requiremen
         return req
     if not proof.strip():
         raise ValidationError({"proof": "Describe the proof given (certificate, policy number, photographs ...)."})
-    req = change(req, acting_user=acting_user, action="requirement.proof", roles=STAFF, proof=proof, proof_on=proof_on)
+    req = change(
+        req, acting_user=acting_user, action=Action.REQUIREMENT_PROOF, roles=STAFF, proof=proof, proof_on=proof_on
+    )
     late = req.deadline and proof_on > req.deadline
     meet(req.declaration.case, f"requirement.{req.name}", proof_on, "late" if late else proof)
     return req

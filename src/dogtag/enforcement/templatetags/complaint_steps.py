@@ -1,4 +1,4 @@
-"""Which of a complaint's steps its municipality's ordinance has (issue 29): the written notice
+"""Which of a complaint's steps its municipality's ordinance has: the written notice
 and the repeat only where the pack has that procedure for the complaint's kind."""
 
 from django import template

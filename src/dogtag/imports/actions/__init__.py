@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.models import AuditEvent
 from dogtag.audit.record import record
 from dogtag.imports import plans, uploads
@@ -36,10 +37,11 @@ from dogtag.imports.matching import recorded
 from dogtag.imports.models import ImportBatch, ImportRow, ImportRun
 from dogtag.imports.rolls import BATCH_SIZE, Mapping, Plan, Planner, RollError
 from dogtag.lib import collector
+from dogtag.lib.dates import today
 from dogtag.lib.tasks import enqueue
 from dogtag.lib.threads import each_in_turn
 from dogtag.licensing.models import License
-from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination, today
+from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination
 
 IMPORTERS = (Role.CLERK, Role.ADMINISTRATOR)
 
@@ -61,7 +63,7 @@ def upload_roll(municipality, digest, name, *, acting_user, mapping_sha256="", e
         encoding=encoding,
         started_by=acting_user,
     )
-    record(acting_user=acting_user, action="import.upload", obj=run)
+    record(acting_user=acting_user, action=Action.IMPORT_UPLOAD, obj=run)
     _enqueue("check", run)
     return run
 
@@ -113,7 +115,7 @@ def confirm_import(run, *, acting_user) -> ImportRun:
         raise ValidationError(f"This import is {run.state.label.lower()}; only a checked import is confirmed.")
     run.confirmed_at, run.heartbeat_at = timezone.now(), None
     ImportRun.objects.filter(pk=run.pk).update(confirmed_at=run.confirmed_at, heartbeat_at=None)
-    record(acting_user=acting_user, action="import.confirm", obj=run)
+    record(acting_user=acting_user, action=Action.IMPORT_CONFIRM, obj=run)
     _enqueue("write", run)
     return run
 
@@ -136,7 +138,7 @@ def start_import(municipality, found, *, acting_user, digest, mapping_sha256="",
         checked_as_of=found.as_of,
         confirmed_at=timezone.now(),
     )
-    record(acting_user=acting_user, action="import.confirm", obj=run)
+    record(acting_user=acting_user, action=Action.IMPORT_CONFIRM, obj=run)
     return run
 
 
@@ -151,7 +153,7 @@ def resume_import(run, *, acting_user) -> ImportRun:
     run.heartbeat_at = None
     run.resumed += 1
     ImportRun.objects.filter(pk=run.pk).update(heartbeat_at=None, resumed=run.resumed)
-    record(acting_user=acting_user, action="import.resume", obj=run)
+    record(acting_user=acting_user, action=Action.IMPORT_RESUME, obj=run)
     _enqueue("write" if run.confirmed_at else "check", run)
     return run
 
@@ -263,7 +265,7 @@ def fail(run, message: str) -> None:
     """The run stops with a message the clerk reads on its page (the file could not be read), and
     its stored files (the roll, its mapping, the check's plan) are deleted once that is committed,
     each unless another import not failed refers to the same file (they are kept by content hash:
-    imports/uploads.py). A failed run is never resumed, so nothing reads them again (issue 27 §9)."""
+    imports/uploads.py). A failed run is never resumed, so nothing reads them again."""
     ImportRun.objects.filter(pk=run.pk).update(error=message[:2000], heartbeat_at=timezone.now())
     transaction.on_commit(lambda: _delete_files_of_failed(run.pk))
 
@@ -366,7 +368,7 @@ def _record_batch(run, number, refs, owners, counts, *, acting_user, after=None)
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     # The count moves with its rows: a worker killed after this commit leaves them counted.
     ImportRun.objects.filter(pk=run.pk).update(written=F("written") + len(refs))
-    return record(acting_user=acting_user, action="import.batch", obj=batch)
+    return record(acting_user=acting_user, action=Action.IMPORT_BATCH, obj=batch)
 
 
 def _restore_rows(model, objects) -> None:
@@ -432,7 +434,7 @@ def restore(directory, *, progress=None) -> dict:
 def _checked_files(folder: Path) -> list[tuple[str, Path]]:
     """The export's stored files as (storage name, path in the export), each checked against its
     listed SHA-256 before anything is restored; refused, naming every file that fails, if any is
-    missing, altered or already in this Dogtag's storage with other content (issue 27 §7)."""
+    missing, altered or already in this Dogtag's storage with other content."""
     listed = folder / CHECKSUMS
     if not listed.exists():
         return []  # an export made before files were exported: rows only

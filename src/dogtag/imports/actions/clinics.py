@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, snapshot
 from dogtag.imports.clinics import Check, mapping_problems
 from dogtag.imports.models import Clinic, ClinicFile
@@ -52,7 +53,7 @@ def upload_clinic_file(municipality, *, clinic_name, digest, name, header, actin
         header=header,
         uploaded_by=acting_user,
     )
-    record(acting_user=acting_user, action="clinic_file.upload", obj=clinic_file)
+    record(acting_user=acting_user, action=Action.CLINIC_FILE_UPLOAD, obj=clinic_file)
     return clinic_file
 
 
@@ -84,7 +85,7 @@ def map_clinic_file(clinic_file, *, columns: dict, date_format: str, acting_user
     clinic.save(update_fields=["columns", "date_format"])
     clinic_file.mapped_at = timezone.now()
     clinic_file.save(update_fields=["mapped_at"])
-    record(acting_user=acting_user, action="clinic_file.map", obj=clinic, before=before)
+    record(acting_user=acting_user, action=Action.CLINIC_FILE_MAP, obj=clinic, before=before)
     _enqueue("check_clinic_file", clinic_file)
     return clinic_file
 
@@ -109,7 +110,7 @@ def confirm_clinic_file(clinic_file, *, acting_user) -> ClinicFile:
         raise ValidationError("No row of this file matched an animal: there is nothing to record.")
     clinic_file.confirmed_at, clinic_file.confirmed_by = timezone.now(), acting_user
     clinic_file.save(update_fields=["confirmed_at", "confirmed_by"])
-    record(acting_user=acting_user, action="clinic_file.confirm", obj=clinic_file)
+    record(acting_user=acting_user, action=Action.CLINIC_FILE_CONFIRM, obj=clinic_file)
     _enqueue("write_clinic_file", clinic_file)
     return clinic_file
 

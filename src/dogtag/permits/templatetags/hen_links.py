@@ -1,4 +1,4 @@
-"""Links to the hen permit pages, shown only where the ordinance has a hen permit (issue 29):
+"""Links to the hen permit pages, shown only where the ordinance has a hen permit:
 the list to every staff member, the application form to those who issue permits."""
 
 from django import template

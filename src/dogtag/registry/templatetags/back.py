@@ -1,4 +1,4 @@
-"""Where a form's Cancel goes (issue 29, dead end 6): the page the user came from, carried in
+"""Where a form's Cancel goes: the page the user came from, carried in
 the form as `back`, so Cancel after a refused submit still leaves the form rather than returning
 to it (the browser's referrer is then the form itself)."""
 

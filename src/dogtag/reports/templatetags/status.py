@@ -7,8 +7,8 @@ from datetime import timedelta
 from django import template
 
 from dogtag.enforcement.models import Case, Citation, Declaration, Impoundment, QuarantineOrder
+from dogtag.lib.dates import today
 from dogtag.licensing.models import License, RenewalReminder
-from dogtag.registry.models import today
 
 register = template.Library()
 RABIES_WARNING_DAYS = 60  # how far ahead the page warns; a display choice, not a legal figure

@@ -1,6 +1,8 @@
-from django.core.management.base import BaseCommand
-from django.utils import timezone
+from datetime import date
 
+from django.core.management.base import BaseCommand
+
+from dogtag.lib.dates import today
 from dogtag.portal.actions import send_rabies_reminders
 
 
@@ -14,6 +16,6 @@ class Command(BaseCommand):
         parser.add_argument("--on", help="the day to run as (YYYY-MM-DD); default today")
 
     def handle(self, *args, on=None, **options):
-        day = timezone.datetime.fromisoformat(on).date() if on else timezone.localdate()
+        day = date.fromisoformat(on) if on else today()
         count = send_rabies_reminders(day)
         self.stdout.write(f"{count} rabies reminders queued for {day}.")

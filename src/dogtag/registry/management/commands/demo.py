@@ -91,7 +91,7 @@ class Command(BaseCommand):
         User = get_user_model()
         user, created = User.objects.get_or_create(username=username)
         if created:
-            # A person's name, not the username, on certificates and receipts (issue 29).
+            # A person's name, not the username, on certificates and receipts.
             user.first_name, _, user.last_name = DEMO_NAMES.get(username, "").partition(" ")
             user.set_password(DEMO_PASSWORD)
             user.is_staff = user.is_superuser = username == "admin"
