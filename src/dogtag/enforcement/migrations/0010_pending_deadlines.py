@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("enforcement", "0009_case_titles_dates_as_on_screen"),
-        ("registry", "0006_animal_and_certificate_indexes"),
+        ("registry", "0008_animal_and_certificate_indexes"),
     ]
 
     operations = [

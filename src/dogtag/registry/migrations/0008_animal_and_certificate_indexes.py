@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("registry", "0005_animal_reports_and_renewal_codes"),
+        ("registry", "0007_amendment"),
     ]
 
     operations = [
