@@ -26,8 +26,8 @@ from _harness import Bench
 
 from dogtag.rules import licensing, load_pack
 from dogtag.rules.amounts import LocalAmounts, amount_at
-from dogtag.rules.dates import next_secular_day
 from dogtag.rules.licensing import ROW_FACTS, Animal, decide_many, decide_rows, license_charges
+from dogtag.rules.time import named_day
 
 JURISDICTIONS = ["wi", "wi-benton", "wi-webster", "wi-river-hills", "wi-sampson", "wi-cedarburg"]
 LOCAL = LocalAmounts.of(
@@ -107,7 +107,7 @@ def naive_charges(law: dict, born: date, altered: bool, acquired: date | None, o
     elif acquired is not None and acquired >= start and due <= acquired:
         deadline = acquired + timedelta(days=law["acquired_within_days"])
         if law["extend"]:
-            deadline = next_secular_day(deadline)
+            deadline = named_day(deadline).day
     elif start <= due <= end and (acquired is None or acquired < due):
         deadline = due
     else:

@@ -13,7 +13,7 @@ from dogtag.accounts.actions import issue_api_token
 from dogtag.accounts.models import ApiToken
 from dogtag.licensing import actions
 from dogtag.licensing.api import LicenseOut
-from dogtag.licensing.models import License, ReceiptCounter
+from dogtag.licensing.models import License, ReceiptCounter, TagCounter
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry.models import Animal, today
 from tests.base import audit_chain_statements, on
@@ -83,6 +83,7 @@ class QueryCountTests(CounterApiTestCase):
         animal = Animal.objects.select_related("municipality").get(pk=self.dog.pk)
         owed = what_is_owed(animal, date(2026, 5, 20))
         ReceiptCounter.objects.create(municipality=animal.municipality, year=today().year)  # not the year's first
+        TagCounter.objects.create(municipality=animal.municipality, license_year=2026)
         with CaptureQueriesContext(connection) as queries:
             license = actions.issue_license(
                 animal, acting_user=self.clerk, payment={"method": "cash", "amount": "15.00"}, owed=owed
@@ -93,11 +94,12 @@ class QueryCountTests(CounterApiTestCase):
         self.assertEqual((license.serial, license.tax + license.late_fee), (300, 15))
 
     def issue_statements(self):
-        """The owner read, then the issue's own statements, one row at a time: the tag (on PostgreSQL
-        locked and claimed in one; elsewhere read, then claimed), the receipt number (counted on and
-        read in one UPDATE ... RETURNING), the payment, its audit event, the license, its tag, its
-        audit event; and the audit chain's own statements for its two events."""
-        return 1 + (7 if connection.vendor == "postgresql" else 8) + audit_chain_statements(2)
+        """The owner read, then the issue's own statements, one row at a time: the year's tag counter
+        (locked and read in one UPDATE ... RETURNING), the next tag after it (found and claimed in
+        one), the counter moved on, the receipt number (counted on and read in one UPDATE ...
+        RETURNING), the payment, its audit event, the license, its tag, its audit event; and the
+        audit chain's own statements for its two events."""
+        return 1 + 9 + audit_chain_statements(2)
 
     def test_issuing_at_the_counter_reads_the_fee_schedule_once(self):
         self.login(self.clerk)
@@ -126,6 +128,7 @@ class QueryCountTests(CounterApiTestCase):
     def test_the_api_issue_takes_its_statements_once_the_token_is_known(self):
         self.assertEqual(self.api(f"/animals/{self.dog.pk}/fee-preview").status_code, 200)
         ReceiptCounter.objects.create(municipality=self.dog.municipality, year=today().year)  # not the year's first
+        TagCounter.objects.create(municipality=self.dog.municipality, license_year=2026)
         r, queries = self.post_issue()
         # Whether the token is still live (read on every request, so a revocation holds at once in
         # every process: accounts/tokens.py); the animal; the fee schedule, the licenses in force,

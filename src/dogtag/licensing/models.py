@@ -89,6 +89,25 @@ class Tag(Scoped):
         return f"tag {self.serial} ({self.license_year})"
 
 
+class TagCounter(models.Model):
+    """The serial of the last tag the counter handed out in a municipality's license year. A clerk
+    takes the next tag in stock after it and moves it on, holding this row until the issue
+    commits: the next tag is found from the stock's index at that serial, never by reading past
+    the tags already issued (whose old index entries stay until the table is vacuumed)."""
+
+    municipality = models.ForeignKey("registry.Municipality", on_delete=models.PROTECT)
+    license_year = models.PositiveIntegerField()
+    last_serial = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["municipality", "license_year"], name="one_tag_counter_per_year")
+        ]
+
+    def __str__(self):
+        return f"Tags of {self.license_year}: last {self.last_serial}"
+
+
 class Payment(Scoped, Voidable):
     class Method(models.TextChoices):
         CASH = "cash", "Cash"

@@ -210,6 +210,7 @@ def replace_tag(license, *, acting_user, tag_serial: int | None = None, payment:
     if license.voided_at:
         raise ValidationError({"license": f"License {license.serial} is void."})
     charge = charge_on(license.municipality, "replacement_tag", today())
+    tag = take_tag(license.municipality, license.license_year, tag_serial)  # before the receipt number
     paid = record_payment(
         acting_user=acting_user,
         municipality=license.municipality,
@@ -220,7 +221,6 @@ def replace_tag(license, *, acting_user, tag_serial: int | None = None, payment:
     )
     before = snapshot(license)
     license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.LOST)
-    tag = take_tag(license.municipality, license.license_year, tag_serial)
     Tag.objects.filter(pk=tag.pk).update(license=license, replacement_payment=paid)
     tag.license, tag.replacement_payment = license, paid
     record(acting_user=acting_user, action="license.replace_tag", obj=license, before=before)

@@ -57,8 +57,8 @@ def issue_multiple_dog_license(
             )
     if q.refusals:
         raise ValidationError(q.refusals)
+    tags = [take_tag(municipality, q.license_year) for _ in range(dogs)]  # before the receipt number
     paid = record_payment(acting_user=acting_user, municipality=municipality, payer=keeper, due=q.tax, payment=payment)
-    tags = [take_tag(municipality, q.license_year) for _ in range(dogs)]
     license = License.objects.create(
         municipality=municipality,
         kind=License.Kind.MULTIPLE_DOG,

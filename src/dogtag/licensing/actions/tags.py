@@ -1,8 +1,9 @@
 """The tag stock: a lot received from the county clerk, and a tag taken from it. A tag is issued
 once: the claim is a conditional UPDATE (status in-stock -> issued) that only one transaction can
-win, on SQLite and PostgreSQL. SQLite serialises writers (IMMEDIATE transactions); PostgreSQL
-clerks each lock only the tag they take (SKIP LOCKED), so two counters never wait on each other's
-row."""
+win, on SQLite and PostgreSQL. The next tag is the first in stock after the year's counter
+(`TagCounter`), read from the stock's index at that serial, so its cost does not grow with the
+tags already issued; the counter row holds the other clerks until the issue commits, as the
+receipt counter does, and is taken before it (one order of locks for every action)."""
 
 from datetime import date
 
@@ -12,7 +13,7 @@ from django.db import connection, transaction
 from dogtag.accounts.scope import require_role
 from dogtag.audit.record import save_and_record
 from dogtag.licensing.actions.roles import CLERKS
-from dogtag.licensing.models import Tag, TagLot
+from dogtag.licensing.models import Tag, TagCounter, TagLot
 from dogtag.registry.models import today
 
 
@@ -23,54 +24,75 @@ def _claim(tag) -> bool:
     return False
 
 
-def _next_in_stock(stock):
-    ordered = stock.order_by("serial")
-    if connection.features.has_select_for_update_skip_locked:
-        # Every unlocked tag may be gone; then wait for a locked one in case its clerk rolls back.
-        return ordered.select_for_update(skip_locked=True).first() or ordered.select_for_update().first()
-    return ordered.first()
+def _last_handed_out(municipality, license_year: int) -> int:
+    """The year's counter, locked until the issue commits (UPDATE ... RETURNING on both databases);
+    made on the year's first tag."""
+    sql = (
+        f"UPDATE {connection.ops.quote_name(TagCounter._meta.db_table)} SET last_serial = last_serial "
+        "WHERE municipality_id = %s AND license_year = %s RETURNING last_serial"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [municipality.pk, license_year])
+        row = cursor.fetchone()
+    if row is not None:
+        return row[0]
+    TagCounter.objects.get_or_create(municipality=municipality, license_year=license_year)
+    return _last_handed_out(municipality, license_year)
 
 
-def _claim_next_unlocked(municipality, license_year: int) -> Tag | None:
-    """PostgreSQL: the next tag in stock no other clerk holds, locked and claimed in one statement."""
+def _claim_after(municipality, license_year: int, after: int) -> Tag | None:
+    """The first tag in stock with a serial above `after`, claimed in one statement."""
     qn = connection.ops.quote_name
     table = qn(Tag._meta.db_table)
     fields = [f.attname for f in Tag._meta.concrete_fields]
     sql = (
-        f"UPDATE {table} SET status = %s WHERE id = (SELECT id FROM {table} WHERE municipality_id = %s "
-        "AND license_year = %s AND status = %s ORDER BY serial LIMIT 1 FOR UPDATE SKIP LOCKED) "
+        f"UPDATE {table} SET status = %s WHERE status = %s AND id = (SELECT id FROM {table} "
+        "WHERE municipality_id = %s AND license_year = %s AND status = %s AND serial > %s ORDER BY serial LIMIT 1) "
         f"RETURNING {', '.join(qn(Tag._meta.get_field(f).column) for f in fields)}"
     )
+    in_stock = Tag.Status.IN_STOCK
     with connection.cursor() as cursor:
-        cursor.execute(sql, [Tag.Status.ISSUED, municipality.pk, license_year, Tag.Status.IN_STOCK])
+        cursor.execute(sql, [Tag.Status.ISSUED, in_stock, municipality.pk, license_year, in_stock, after])
         row = cursor.fetchone()
     return None if row is None else Tag.from_db(connection.alias, fields, row)
 
 
-def take_tag(municipality, license_year: int, serial: int | None = None) -> Tag:
-    skip_locked = connection.features.has_select_for_update_skip_locked
-    if serial is None and skip_locked and (tag := _claim_next_unlocked(municipality, license_year)) is not None:
-        return tag
-    stock = Tag.objects.filter(municipality=municipality, license_year=license_year, status=Tag.Status.IN_STOCK)
-    if serial is not None:
-        tag = stock.filter(serial=serial).first()
-        if tag is None:
-            known = Tag.objects.filter(municipality=municipality, license_year=license_year, serial=serial).first()
-            reason = (
-                f"it was {known.get_status_display().lower()}"
-                if known
-                else f"no {license_year} lot received from the county clerk includes it (record the lot on Tag stock)"
-            )
-            raise ValidationError({"tag_serial": f"Tag {serial} for {license_year} cannot be issued: {reason}."})
-        if not _claim(tag):
-            raise ValidationError({"tag_serial": f"Tag {serial} was issued a moment ago by another clerk."})
-        return tag
-    while (tag := _next_in_stock(stock)) is not None:
-        if _claim(tag):
+def _next_in_stock(municipality, license_year: int) -> Tag | None:
+    """The next tag after the counter's; below it only when none is left above (a tag picked by
+    serial out of turn, or a lot received below the ones in use); None when the stock is empty."""
+    last = _last_handed_out(municipality, license_year)
+    year = {"municipality": municipality, "license_year": license_year}
+    stock = Tag.objects.filter(**year, status=Tag.Status.IN_STOCK)
+    while True:
+        tag = _claim_after(municipality, license_year, last) or _claim_after(municipality, license_year, 0)
+        if tag is not None:
+            TagCounter.objects.filter(**year).update(last_serial=tag.serial)
             return tag
-    raise ValidationError(
-        {"tag_serial": f"No {license_year} tags are left in stock: record the lot received from the county clerk."}
-    )
+        if not stock.exists():
+            return None
+        # A tag taken by serial at the same moment lost this one its turn: look again.
+
+
+def take_tag(municipality, license_year: int, serial: int | None = None) -> Tag:
+    if serial is None:
+        if (tag := _next_in_stock(municipality, license_year)) is not None:
+            return tag
+        raise ValidationError(
+            {"tag_serial": f"No {license_year} tags are left in stock: record the lot received from the county clerk."}
+        )
+    stock = Tag.objects.filter(municipality=municipality, license_year=license_year, status=Tag.Status.IN_STOCK)
+    tag = stock.filter(serial=serial).first()
+    if tag is None:
+        known = Tag.objects.filter(municipality=municipality, license_year=license_year, serial=serial).first()
+        reason = (
+            f"it was {known.get_status_display().lower()}"
+            if known
+            else f"no {license_year} lot received from the county clerk includes it (record the lot on Tag stock)"
+        )
+        raise ValidationError({"tag_serial": f"Tag {serial} for {license_year} cannot be issued: {reason}."})
+    if not _claim(tag):
+        raise ValidationError({"tag_serial": f"Tag {serial} was issued a moment ago by another clerk."})
+    return tag
 
 
 MAX_LOT = 100_000

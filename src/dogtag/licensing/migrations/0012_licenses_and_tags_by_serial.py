@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("licensing", "0010_renewal_reminders"),
+        ("licensing", "0011_tag_counter"),
     ]
 
     operations = [
