@@ -15,9 +15,9 @@ def send_renewal_reminders() -> str:
     """Daily on the schedule (DOGTAG_SCHEDULE_RENEWAL_REMINDERS): the reminders owed today, then
     every one not yet delivered. Idempotent: a second run, or a run redelivered after a worker was
     killed, writes and sends nothing twice (licensing/actions/reminders.py)."""
-    from django.utils import timezone
+    from dogtag.lib.dates import today
 
-    on = timezone.localdate()
+    on = today()
     written = actions.sweep_renewal_reminders(on)
     done = actions.deliver_renewal_reminders(on)
     return (
@@ -32,13 +32,13 @@ def store_tag_return_lists() -> str:
     from datetime import timedelta
 
     from django.conf import settings
-    from django.utils import timezone
 
+    from dogtag.lib import dates
     from dogtag.licensing import law
     from dogtag.registry.models import Municipality
     from dogtag.rules.licensing import license_year_of
 
-    today = timezone.localdate()
+    today = dates.today()
     stored = []
     for municipality in Municipality.objects.all():
         year = license_year_of(law.pack_of(municipality), today)

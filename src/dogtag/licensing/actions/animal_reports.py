@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.lib import plausible_dates
 from dogtag.lib.dates import shown
@@ -75,12 +76,12 @@ def report_animal(
             reported_by=None if by_owner else acting_user,
         ),
         acting_user=None if by_owner else acting_user,
-        action="animal.report",
+        action=Action.ANIMAL_REPORT,
     )
     before = snapshot(animal)
     animal.status = STATUS_AFTER[kind]
     animal.save(update_fields=["status"])
-    record(acting_user=None if by_owner else acting_user, action="animal.update", obj=animal, before=before)
+    record(acting_user=None if by_owner else acting_user, action=Action.ANIMAL_UPDATE, obj=animal, before=before)
     if kind in RETIRES_TAGS:
         _retire_tags(animal, report, acting_user=None if by_owner else acting_user)
     return report
@@ -92,4 +93,4 @@ def _retire_tags(animal, report, *, acting_user) -> None:
     for license in License.objects.filter(animal=animal, tags__status=Tag.Status.ISSUED).distinct():
         before = snapshot(license)
         license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.VOIDED)
-        record(acting_user=acting_user, action="license.retire_tags", obj=license, before=before)
+        record(acting_user=acting_user, action=Action.LICENSE_RETIRE_TAGS, obj=license, before=before)

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import save_and_record, snapshot
 from dogtag.lib.dates import shown
 from dogtag.licensing import law
@@ -65,7 +66,7 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
         authority=authority,
         created_by=acting_user,
     )
-    return save_and_record(entry, acting_user=acting_user, action="fee.set")
+    return save_and_record(entry, acting_user=acting_user, action=Action.FEE_SET)
 
 
 def _in_force(municipality, *, on: date) -> dict[str, Decimal]:
@@ -84,4 +85,4 @@ def void_fee(entry, *, acting_user, reason: str):
         raise ValidationError({"reason": "Say why this amount is void."})
     before = snapshot(entry)
     entry.voided_at, entry.void_reason = timezone.now(), reason
-    return save_and_record(entry, acting_user=acting_user, action="fee.void", before=before)
+    return save_and_record(entry, acting_user=acting_user, action=Action.FEE_VOID, before=before)

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, snapshot
 from dogtag.lib.dates import shown
 from dogtag.licensing.actions.payments import record_payment
@@ -84,7 +85,7 @@ def apply_for_kennel_license(*, acting_user, municipality, license_year: int | N
         **{name: fields.get(name) if fields.get(name) is not None else "" for name in APPLICATION_FIELDS},
     )
     kennel.save()
-    record(acting_user=acting_user, action="kennel.apply", obj=kennel)
+    record(acting_user=acting_user, action=Action.KENNEL_APPLY, obj=kennel)
     return kennel
 
 
@@ -124,7 +125,7 @@ def record_inspection(
         inspected_on=inspected_on,
         findings=(findings or "").strip(),
     )
-    record(acting_user=acting_user, action="kennel.inspect", obj=inspection)
+    record(acting_user=acting_user, action=Action.KENNEL_INSPECT, obj=inspection)
     return inspection
 
 
@@ -144,7 +145,7 @@ def record_correction(inspection, *, acting_user, corrected_on: date) -> Inspect
     before = snapshot(inspection)
     inspection.corrected_on = corrected_on
     inspection.save()
-    record(acting_user=acting_user, action="kennel.correct", obj=inspection, before=before)
+    record(acting_user=acting_user, action=Action.KENNEL_CORRECT, obj=inspection, before=before)
     return inspection
 
 
@@ -166,7 +167,7 @@ def approve_kennel_license(kennel, *, acting_user, payment: dict | None = None, 
     kennel.issued_on, kennel.expires_on = on, r.expires
     kennel.citations = citations_json(r.decision.citations)
     kennel.save()
-    record(acting_user=acting_user, action="kennel.approve", obj=kennel, before=before)
+    record(acting_user=acting_user, action=Action.KENNEL_APPROVE, obj=kennel, before=before)
     return kennel
 
 
@@ -179,7 +180,7 @@ def refuse_kennel_application(kennel, *, acting_user, reason: str) -> KennelLice
     before = snapshot(kennel)
     kennel.status, kennel.refusal_reason = KennelLicense.Status.REFUSED, reason.strip()
     kennel.save()
-    record(acting_user=acting_user, action="kennel.refuse", obj=kennel, before=before)
+    record(acting_user=acting_user, action=Action.KENNEL_REFUSE, obj=kennel, before=before)
     return kennel
 
 
@@ -193,5 +194,5 @@ def void_kennel_license(kennel, *, acting_user, reason: str) -> KennelLicense:
     before = snapshot(kennel)
     kennel.voided_at, kennel.void_reason = timezone.now(), reason.strip()
     kennel.save()
-    record(acting_user=acting_user, action="kennel.void", obj=kennel, before=before)
+    record(acting_user=acting_user, action=Action.KENNEL_VOID, obj=kennel, before=before)
     return kennel

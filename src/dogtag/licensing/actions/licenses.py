@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled, insert, set_prefetched
 from dogtag.licensing.actions.payments import _numbered, _payment_of, record_payment
@@ -92,10 +93,10 @@ def issue_license(
         # savepoint when called inside another transaction).
         if paid is not None:
             _numbered(paid)
-            record(acting_user=acting_user, action="payment.record", obj=paid)
+            record(acting_user=acting_user, action=Action.PAYMENT_RECORD, obj=paid)
         insert(license)
         _tag_to(tag, license)
-        record(acting_user=acting_user, action="license.issue", obj=license)
+        record(acting_user=acting_user, action=Action.LICENSE_ISSUE, obj=license)
     except IntegrityError:
         raise ValidationError(
             {"license": f"A {owed.license_year} license for {animal.name} was issued a moment ago."}
@@ -142,7 +143,7 @@ def void_license(license, *, acting_user, reason: str, refund: dict | None = Non
         )
     if refund and payment is not None:
         refund = _refund_fields(payment, refund)
-    voided = _void(license, acting_user=acting_user, reason=reason, roles=CLERKS, action="license.void")
+    voided = _void(license, acting_user=acting_user, reason=reason, roles=CLERKS, action=Action.LICENSE_VOID)
     if payment is None or payment.voided_at:
         return voided
     if refund:
@@ -150,12 +151,12 @@ def void_license(license, *, acting_user, reason: str, refund: dict | None = Non
             Refund(municipality=license.municipality, payment=payment, license=license, reason=reason,
                    refunded_by=acting_user, **refund),
             acting_user=acting_user,
-            action="payment.refund",
+            action=Action.PAYMENT_REFUND,
         )  # fmt: skip
     elif not payment.licenses.filter(voided_at=None).exists() and not payment.refunds.exists():
         before = snapshot(payment)
         payment.voided_at, payment.void_reason = timezone.now(), f"License {license.serial} voided: {reason}"
-        save_and_record(payment, acting_user=acting_user, action="payment.void", before=before)
+        save_and_record(payment, acting_user=acting_user, action=Action.PAYMENT_VOID, before=before)
     return voided
 
 
@@ -187,7 +188,7 @@ def revoke_license(license, *, acting_user, reason: str) -> License:
     void like one issued in error, with the reason, by the officer or the clerk; called inside
     the finding's transaction."""
     roles = CLERKS + (Role.OFFICER,)
-    return _void(license, acting_user=acting_user, reason=reason, roles=roles, action="license.revoke")
+    return _void(license, acting_user=acting_user, reason=reason, roles=roles, action=Action.LICENSE_REVOKE)
 
 
 def _void(license, *, acting_user, reason, roles, action) -> License:
@@ -223,5 +224,5 @@ def replace_tag(license, *, acting_user, tag_serial: int | None = None, payment:
     license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.LOST)
     Tag.objects.filter(pk=tag.pk).update(license=license, replacement_payment=paid)
     tag.license, tag.replacement_payment = license, paid
-    record(acting_user=acting_user, action="license.replace_tag", obj=license, before=before)
+    record(acting_user=acting_user, action=Action.LICENSE_REPLACE_TAG, obj=license, before=before)
     return tag

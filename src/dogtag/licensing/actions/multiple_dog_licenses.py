@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, snapshot
 from dogtag.licensing.actions.payments import record_payment
 from dogtag.licensing.actions.roles import CLERKS
@@ -81,7 +82,7 @@ def issue_multiple_dog_license(
     )
     license.covered_animals.set(animals)
     Tag.objects.filter(pk__in=[t.pk for t in tags]).update(license=license)
-    record(acting_user=acting_user, action="license.issue_multiple_dog", obj=license)
+    record(acting_user=acting_user, action=Action.LICENSE_ISSUE_MULTIPLE_DOG, obj=license)
     return license
 
 
@@ -110,5 +111,5 @@ def revoke_multiple_dog_license(license, *, acting_user, category: str, reason: 
     license.void_reason = f"Revoked — {Revocation(category).label.lower()} ({section}): {reason.strip()}"[:300]
     license.save()
     license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.VOIDED)
-    record(acting_user=acting_user, action="license.revoke", obj=license, before=before)
+    record(acting_user=acting_user, action=Action.LICENSE_REVOKE, obj=license, before=before)
     return license

@@ -8,6 +8,7 @@ from django.db import connection
 from django.db.models import Max
 from django.utils import timezone
 
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
 from dogtag.lib.compiled import insert
 from dogtag.licensing.models import Payment, ReceiptCounter
@@ -25,7 +26,7 @@ def record_payment(
     )
     if paid is not None:
         _numbered(paid)
-        record(acting_user=acting_user, action="payment.record", obj=paid)
+        record(acting_user=acting_user, action=Action.PAYMENT_RECORD, obj=paid)
     return paid
 
 

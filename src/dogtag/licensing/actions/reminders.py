@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
 
 
@@ -147,4 +148,4 @@ def _print(municipality, reminders, now) -> None:
         for r in of_year:
             r.letters, r.delivered_at, r.channel = letters, now, RenewalReminder.Channel.PAPER
         RenewalReminder.objects.bulk_update(of_year, ["letters", "delivered_at", "channel"])
-        record(acting_user=None, action="reminders.letters_printed", obj=letters)
+        record(acting_user=None, action=Action.REMINDERS_LETTERS_PRINTED, obj=letters)

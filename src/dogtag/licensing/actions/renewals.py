@@ -5,7 +5,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
+from dogtag.lib.dates import today
 from dogtag.lib.tasks import enqueue, enqueue_many
 from dogtag.licensing.actions.roles import CLERKS
 
@@ -33,7 +35,7 @@ def start_renewal_run(*, acting_user, municipality, license_year: int):
     run = RenewalRun.objects.create(
         municipality=municipality, license_year=license_year, started_by=acting_user, chunk_size=size
     )
-    sql, params = renewals.notice_insert(municipality, license_year, timezone.localdate(), run.pk, now)
+    sql, params = renewals.notice_insert(municipality, license_year, today(), run.pk, now)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         created = cursor.rowcount
@@ -52,7 +54,7 @@ def start_renewal_run(*, acting_user, municipality, license_year: int):
     if not chunks:
         run.finished_at = now
     run.save()
-    record(acting_user=acting_user, action="renewals.run", obj=run)
+    record(acting_user=acting_user, action=Action.RENEWALS_RUN, obj=run)
     enqueue_many(
         RENDER_CHUNK,
         [((chunk.pk,), f"renewal run {run.pk} part {chunk.number}") for chunk in chunks],
@@ -99,7 +101,7 @@ def print_renewal_chunk(chunk_id: int) -> str:
         RenewalCode.objects.bulk_create(new_codes)
         locked.pdf, locked.emails_queued, locked.done_at = saved, len(messages), timezone.now()
         locked.save(update_fields=["pdf", "emails_queued", "done_at"])
-        record(acting_user=None, action="renewals.chunk_printed", obj=locked)
+        record(acting_user=None, action=Action.RENEWALS_CHUNK_PRINTED, obj=locked)
         _merge_when_printed(run.pk)
     return f"{len(rows)} notices printed, {len(messages)} emails queued"
 
@@ -149,5 +151,5 @@ def merge_renewal_run(run_id: int) -> str:
             return "already merged"
         locked.pdf, locked.finished_at = saved, timezone.now()
         locked.save(update_fields=["pdf", "finished_at"])
-        record(acting_user=None, action="renewals.merged", obj=locked)
+        record(acting_user=None, action=Action.RENEWALS_MERGED, obj=locked)
     return f"{len(chunks)} parts merged"

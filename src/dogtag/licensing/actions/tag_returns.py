@@ -2,6 +2,7 @@
 
 from django.db import transaction
 
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
 from dogtag.licensing import law
 from dogtag.licensing.models import Tag
@@ -49,5 +50,5 @@ def store_tag_return_list(*, municipality, license_year: int, on):
         tags=len(tags),
         pdf=default_storage.save(name, ContentFile(pdf)),
     )
-    record(acting_user=None, action="tags.return_list_stored", obj=stored)
+    record(acting_user=None, action=Action.TAGS_RETURN_LIST_STORED, obj=stored)
     return stored

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 
 from dogtag.accounts.scope import require_role
+from dogtag.audit.action_names import Action
 from dogtag.audit.record import save_and_record
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.models import Tag, TagCounter, TagLot
@@ -131,7 +132,7 @@ def receive_tag_lot(
             received_by=acting_user,
         ),
         acting_user=acting_user,
-        action="tags.receive",
+        action=Action.TAGS_RECEIVE,
     )
     Tag.objects.bulk_create(
         [
