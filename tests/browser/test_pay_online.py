@@ -67,6 +67,7 @@ def test_a_resident_pays_online_and_the_notification_issues_the_license(page, li
         page.get_by_role("button", name="Pay $10.00").click()
         expect(page.get_by_text("License issued")).to_be_visible()
         page.screenshot(path=SHOTS / "pay-online-4-licensed-390.png", full_page=True)
+        application_page = page.url.split("?")[0]
 
         renewed = License.objects.get(animal=dog, license_year=this_year.license_year + 1)
         assert (renewed.payment.method, renewed.payment.card_reference) == ("card", "pi_test_1")
@@ -74,11 +75,16 @@ def test_a_resident_pays_online_and_the_notification_issues_the_license(page, li
         expect(page.get_by_text(f"Your license number is {renewed.serial}")).to_be_visible()
         approved = Message.objects.get(kind="application-approved", to="pat@example.org")
         assert approved.attachment
-        # The email the resident receives, with the license certificate attached, as its text
-        # reads (on a blank page: the site's CSP refuses the inline style).
+        # The email the resident receives, with the license certificate attached, as a phone's
+        # mail client shows it (its HTML part, on a blank page: the site's CSP refuses inline
+        # styles): it fits 390 px, its link named in words and leading to the application.
         page.goto("about:blank")
         page.set_content(f'<meta name="viewport" content="width=device-width"><h1>{escape(approved.subject)}</h1>'
-                         f'<pre style="white-space: pre-wrap">{escape(approved.text)}</pre>')  # fmt: skip
+                         f"{approved.html}")  # fmt: skip
+        scroll_width, width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert scroll_width <= width
+        link = page.get_by_role("link", name="Your application")
+        assert link.get_attribute("href") == application_page
         page.screenshot(path=SHOTS / "pay-online-5-email-390.png", full_page=True)
     finally:
         env.stop()

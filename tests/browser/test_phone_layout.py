@@ -43,10 +43,8 @@ class Records:
     pass
 
 
-# A fixed day whose deadlines move over no Sunday or holiday: on a day where one does, the moved
-# day's citation of s. 990.001(4)(b) is measured wider than its cell at 390 px (left open).
-@time_machine.travel(datetime(2026, 12, 3, 10, tzinfo=ZoneInfo("America/Chicago")), tick=True)
-def test_case_pages_at_390_px_break_no_word_and_never_scroll_sideways(page, live_server):
+def case_pages_at_390_px(page, live_server) -> str:
+    """Walks Benton's case pages on a phone, checking each; returns the text of the pages."""
     t = Records()
     Fixtures.build(t)
     benton_cases(t)
@@ -59,9 +57,23 @@ def test_case_pages_at_390_px_break_no_word_and_never_scroll_sideways(page, live
         reverse("case", args=[t.citation.case_id]),
         reverse("municipality-cases", args=["benton"]),
     ]
+    text = ""
     for url in pages:
         page.goto(f"{live_server.url}{url}")
         assert page.locator("table").count(), url
         assert page.evaluate(BROKEN_WORDS) == [], url
         scroll_width, window_width = page.evaluate(PAGE_WIDTH)
         assert scroll_width <= window_width, url
+        text += page.locator("main").inner_text()
+    return text
+
+
+def test_case_pages_at_390_px_break_no_word_and_never_scroll_sideways(page, live_server):
+    case_pages_at_390_px(page, live_server)
+
+
+# A Sunday: the deadlines that fall on it move to Monday, and their table cites s. 990.001(4)(b),
+# whatever day the suite runs on.
+@time_machine.travel(datetime(2027, 1, 3, 10, tzinfo=ZoneInfo("America/Chicago")), tick=True)
+def test_a_deadline_moved_over_a_sunday_fits_its_cell_at_390_px(page, live_server):
+    assert "s. 990.001(4)(b)" in case_pages_at_390_px(page, live_server)

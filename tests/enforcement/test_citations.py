@@ -105,3 +105,25 @@ class CitationTests(EnforcementTestCase):
         c.refresh_from_db()
         self.assertEqual((c.cured_on, c.paid_on, c.voided_at), (date(2026, 3, 4), date(2026, 3, 4), None))
         self.assertEqual(c.case.closed_on, date(2026, 3, 4))
+
+
+class StatuteCitedTests(EnforcementTestCase):
+    def test_a_statute_violated_is_cited_as_the_statute_without_a_section_sign(self):
+        owner, _, dog = self.owner_and_dog("benton", "Untagged")
+        self.login(self.chief)
+        with on(date(2026, 3, 2)):
+            r = self.post(
+                "citation-new",
+                "benton",
+                {"person": owner.pk, "animal": dog.pk, "violation": "s. 174.042", "description": "unlicensed",
+                 "violated_on": "2026-03-01", "days": 1},
+            )  # fmt: skip
+            self.assert_posted(r)
+            citation = Citation.objects.latest("pk")
+            self.assertEqual(citation.case.title, f"s. 174.042: {owner}")
+            page = self.client.get(reverse("case", args=[citation.case_id]))
+            self.assertContains(page, "s. 174.042: unlicensed")
+            text = pdf_text(self.client.get(reverse("citation-pdf", args=[citation.pk])))
+            for shown in (page.content.decode(), text, str(citation)):
+                self.assertIn("s. 174.042", shown)
+                self.assertNotIn("§ s.", shown)

@@ -467,6 +467,12 @@ class Appeal(Scoped):
         return f"Appeal filed {shown(self.filed_on)}"
 
 
+def as_cited(violation: str) -> str:
+    """The section violated as the law cites it: an ordinance's "98-6" is "§ 98-6"; a statute
+    already reads "s. 174.042" and takes no "§"."""
+    return violation if violation.startswith(("s. ", "ss. ", "§")) else f"§ {violation}"
+
+
 class Citation(Scoped):
     """A citation for a violation: the offense number from the person's history and the
     engine's forfeiture. Voided, never deleted; a later license does not erase it."""
@@ -497,7 +503,11 @@ class Citation(Scoped):
         ordering = ["-issued_on", "-pk"]
 
     def __str__(self):
-        return f"Citation #{self.pk}: § {self.violation}, {self.person}"
+        return f"Citation #{self.pk}: {self.violation_cited}, {self.person}"
+
+    @property
+    def violation_cited(self) -> str:
+        return as_cited(self.violation)
 
 
 class CalendarKey(models.Model):

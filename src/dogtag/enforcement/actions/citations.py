@@ -26,6 +26,7 @@ from dogtag.enforcement.actions.cases import (
 from dogtag.enforcement.models import (
     Case,
     Citation,
+    as_cited,
 )
 from dogtag.lib import plausible_dates
 from dogtag.lib.dates import shown, today
@@ -81,7 +82,7 @@ def issue_citation(
         raise ValidationError(
             {
                 "violation": f"Citation #{issued.pk} was issued on {issued.issued_on:%B %-d, %Y} to {person} for "
-                f"§ {violation} on {violated_on:%B %-d, %Y}; void it to cite again."
+                f"{as_cited(violation)} on {violated_on:%B %-d, %Y}; void it to cite again."
             }
         )
     number = offense_number(person, violation, violated_on)
@@ -95,13 +96,13 @@ def issue_citation(
     low, high = decision.value.minimum, decision.value.maximum
     if low is None or high is None:
         raise ValidationError(
-            {"violated_on": f"No forfeiture for § {violation} is on record for {violated_on:%B %-d, %Y}."}
+            {"violated_on": f"No forfeiture for {as_cited(violation)} is on record for {violated_on:%B %-d, %Y}."}
         )
     forfeiture = low if forfeiture in (None, "") else Decimal(forfeiture)
     if not low <= forfeiture <= high:
         raise ValidationError(
             {
-                "forfeiture": f"For offense {number} of § {violation} the forfeiture is "
+                "forfeiture": f"For offense {number} of {as_cited(violation)} the forfeiture is "
                 f"${low:.2f} to ${high:.2f} ({_section_of(decision)})."
             }
         )
@@ -111,7 +112,7 @@ def issue_citation(
         acting_user=acting_user,
         municipality=municipality,
         kind=Case.Kind.CITATION,
-        title=f"§ {violation}: {person}",
+        title=f"{as_cited(violation)}: {person}",
         animal=animal,
         owner=person,
         opened_on=issued_on,
