@@ -1,4 +1,4 @@
-"""A clinic's file of rabies certificates (issue 30 §2): BENCH_SCALE rows (default 10k) checked
+"""A clinic's file of rabies certificates: BENCH_SCALE rows (default 10k) checked
 (each row matched to an animal and owner: two in five by microchip, two in five by owner, street
 and name, one in five matching nothing) and the matched rows written through the certificate
 action, as the worker does. Goal: checked and written within 30 s. The floor, timed in turn with

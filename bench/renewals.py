@@ -14,7 +14,7 @@ Measures:
   this process's CPU and peak memory are printed beside); goal <= 3x.
 - renewals.pdf_cpu: the worker's CPU seconds (the cluster and its 2 processes) per 1,000 notices
   printed in parts and merged; floor: the same 1,000 notices as one document in this process;
-  goal: >= 4x faster than the 63 CPU-s per 1,000 measured before the parts (issue 12).
+  goal: >= 4x faster than the 63 CPU-s per 1,000 measured before the parts.
 - renewals.pdf_memory: the largest worker process's peak resident memory at the largest batch
   over that at the smallest; goal <= 1.25 (flat).
 """
@@ -54,7 +54,7 @@ from dogtag.registry.models import Animal, Municipality, Ownership, Person  # no
 
 YEAR = 2027  # notices for 2027, to dogs licensed for 2026
 ON = date(2026, 12, 1)
-OLD_CPU_PER_1000 = 63.0  # issue 12: 63-71 CPU-s per 1,000 notices before the parts
+OLD_CPU_PER_1000 = 63.0  # 63-71 CPU-s per 1,000 notices before the parts
 
 
 def populate(municipality, clerk, n: int, first: int = 0):

@@ -11,7 +11,7 @@ the code the API uses for it:
 - the token as the API's `TokenAuth` reads it, its user's municipalities remembered in this
   process for a few seconds (`accounts.tokens.municipalities_for_token`); whether the token is
   live (not revoked, its user active) read by the lookup's own query on every request, so a
-  revoked token is refused at once in every process (issue 27 §9);
+  revoked token is refused at once in every process;
 - the body from `licensing.tag_lookup.license_json`, which the API operation answers too;
 - the headers that the middleware in settings.MIDDLEWARE put on that answer, taken once per
   process (and per plain/secure request) by running the real stack around it (`_Headers`);

@@ -1,4 +1,4 @@
-"""The short renewal code each printed notice carries (issue 30 §6): one per animal and license
+"""The short renewal code each printed notice carries: one per animal and license
 year, made when its notice is first printed and kept (registry.RenewalCode), so a part printed
 again after a crash, or a notice printed twice, shows the same code."""
 

@@ -1,4 +1,4 @@
-"""The clerk's page for an owner's report made at the counter (issue 30 §3)."""
+"""The clerk's page for an owner's report made at the counter."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required

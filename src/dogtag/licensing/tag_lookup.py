@@ -7,7 +7,7 @@ the two cannot drift.
 Asked with a token's hash (the lookup in front of Django, dogtag/lean.py), the same query also
 reads whether that token is live (not revoked, its user active: accounts/tokens.py
 `live_tokens`), so a revoked token is refused at once in every process without a second round
-trip (issue 27 §9).
+trip.
 """
 
 import json

@@ -17,7 +17,7 @@ def license_years_on_sale(municipality, on: date) -> list[int]:
 
 
 def preselected_year(years: list[int]) -> int:
-    """The year a clerk would choose (issue 29): once next year's licenses are on sale (December,
+    """The year a clerk would choose: once next year's licenses are on sale (December,
     its tags in stock), next year's — this year's license would expire December 31, within weeks,
     and carry this year's late fee."""
     return years[-1]

@@ -1,5 +1,5 @@
-"""An owner's or a clerk's report that an animal is lost, found again, deceased or moved away
-(issue 30 §3). The animal's status follows the report, so renewal notices and reminders, which
+"""An owner's or a clerk's report that an animal is lost, found again, deceased or moved away.
+The animal's status follows the report, so renewal notices and reminders, which
 go only to active animals, stop; a deceased or moved animal's tags are retired (never reissued,
 still on record) and the found-dog lookup no longer answers for them. Nothing is deleted: the
 reports are the animal's history."""

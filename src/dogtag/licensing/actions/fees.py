@@ -39,7 +39,7 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
     elif key in delegated and (
         # Checked against the law as ruled on the day the amount takes effect: a ruling on the
         # reading that holds a local figure to the state's (Webster § 98-4's late fee) governs
-        # amounts from its effective date, not those before it (issue 25 §3).
+        # amounts from its effective date, not those before it.
         refused := state_limits(
             law.pack_of(municipality, effective_on), key, amount, effective_on, _in_force(municipality, on=effective_on)
         )

@@ -82,7 +82,7 @@ def print_renewal_chunk(chunk_id: int) -> str:
         return "already printed"
     run, municipality = chunk.run, chunk.run.municipality
     rows = renewals.chunk_rows(municipality, run.license_year, renewals.chunk_notices(chunk))
-    # Each notice's short renewal code (issue 30 §6), written with the part's "done" below.
+    # Each notice's short renewal code, written with the part's "done" below.
     codes, new_codes = codes_for(municipality, run.license_year, [row["animal"].pk for row in rows])
     for row in rows:
         row["renewal_code"] = codes[row["animal"].pk]

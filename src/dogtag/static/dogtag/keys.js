@@ -8,4 +8,4 @@ document.addEventListener("keydown", (e) => {
 });
 
 // "Cancel" is a plain link to the page the user came from (registry/templatetags/back.py): not
-// history.back(), which after a refused submit returns to the same form (issue 29).
+// history.back(), which after a refused submit returns to the same form.
