@@ -72,6 +72,7 @@ CHECKED_MIDDLEWARE = (
     "django_otp.middleware.OTPMiddleware",
     "dogtag.lib.body_limit.BodyLimitMiddleware",
     "dogtag.lib.control_characters.ControlCharacterMiddleware",
+    "dogtag.portal.language.PortalLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "dogtag.accounts.sessions.IdleTimeoutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -302,6 +302,14 @@ def benton_amendment(t):
         )
 
 
+def benton_clinic_file(t):
+    """A clinic's file of rabies certificates, uploaded by Benton's vet."""
+    clinic = Clinic.objects.create(municipality=t.benton, name="Benton Animal Clinic")
+    t.clinic_file = ClinicFile.objects.create(
+        municipality=t.benton, clinic=clinic, file_name="november.csv", file_sha256="0" * 64, uploaded_by=t.vet
+    )
+
+
 def benton_card_refund(t):
     """A card refund of Benton's online application, for the clerk to send again."""
     checkout = Checkout.objects.create(
@@ -333,10 +341,7 @@ class IsolationTests(BaseTestCase):
         cls.import_run = ImportRun.objects.create(
             municipality=cls.benton, file_name="roll.csv", file_sha256="0" * 64, started_by=cls.clerk
         )
-        clinic = Clinic.objects.create(municipality=cls.benton, name="Benton Animal Clinic")
-        cls.clinic_file = ClinicFile.objects.create(
-            municipality=cls.benton, clinic=clinic, file_name="november.csv", file_sha256="0" * 64, uploaded_by=cls.vet
-        )
+        benton_clinic_file(cls)
         benton_card_refund(cls)
         benton_ruling(cls)
         benton_amendment(cls)

@@ -25,7 +25,9 @@ class UploadForm(forms.Form):
 
 class MappingForm(forms.Form):
     date_format = forms.CharField(
-        label="Dates in the file are written as", max_length=20, help_text="e.g. %m/%d/%Y for 11/02/2026"
+        label="Dates in the file are written as", max_length=20, help_text=(
+            "e.g. %m/%d/%Y for month, day and year with slashes; %Y-%m-%d for year, month and day with dashes"
+        ),
     )
 
     def __init__(self, data, *, header, initial):

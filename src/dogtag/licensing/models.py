@@ -82,7 +82,9 @@ class Tag(Scoped):
         ]
         indexes = [
             models.Index(fields=["municipality", "license_year", "status", "serial"]),
-            models.Index(fields=["municipality", "serial"], name="tags_by_serial"),
+            # The district's lookup of an issued tag by its serial, any year; partial, so the claim of
+            # the next tag in stock keeps the index above.
+            models.Index(fields=["municipality", "serial"], name="issued_tags_by_serial", condition=Q(status="issued")),
         ]
 
     def __str__(self):

@@ -15,6 +15,8 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name="tag",
-            index=models.Index(fields=["municipality", "serial"], name="tags_by_serial"),
+            index=models.Index(
+                condition=models.Q(("status", "issued")), fields=["municipality", "serial"], name="issued_tags_by_serial"
+            ),
         ),
     ]
