@@ -26,10 +26,11 @@ from dogtag.registry.models import Animal
 from dogtag.registry.rulings import law_of
 from dogtag.rules import packs
 from dogtag.rules.dates import plus
+from dogtag.rules.decision import ZERO
 from dogtag.rules.licensing import decide_many, license_year_bounds
 
 log = logging.getLogger(__name__)
-ZERO = Decimal("0.00")
+
 # The distribution's bins, in dollars more (or less) a year per owner: display only, no law.
 EDGES = (-20, -10, -5, 0, 5, 10, 20)
 
