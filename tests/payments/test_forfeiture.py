@@ -136,6 +136,14 @@ class PrintedOnTheCitationTests(PaymentsTestCase):
             self.assertEqual(r.status_code, 302)
             self.assertContains(self.client.get(r["Location"]), f"Pay ${self.citation.forfeiture} by card")
 
+    def test_the_citation_number_is_read_as_forgivingly_as_the_check(self):
+        # Whatever number the database gave: "O" for zero and "l" for one in the number too.
+        for number in (10, 101, 2010):
+            with self.subTest(number=number):
+                code = links.citation_short_code(number)
+                typed = code.lower().replace("0", "o").replace("1", "l")
+                self.assertEqual(links.read_citation_short_code(typed), number)
+
     def test_a_mistyped_short_form_reaches_nothing(self):
         code = links.citation_short_code(self.citation.pk)
         wrong = code[:-1] + ("A" if code[-1] != "A" else "B")

@@ -104,7 +104,7 @@ def read_citation_short_code(code: str) -> int | None:
     """The citation a typed short code names, or None; forgiving of case, dashes, spaces and
     the letters a reader takes for digits."""
     number, _, check = code.strip().partition("-")
-    check = short_codes.typed(check)
+    number, check = short_codes.typed(number), short_codes.typed(check)
     if not number.isdigit() or len(check) != SHORT_CHECK_LENGTH:
         return None
     return int(number) if constant_time_compare(check, _short_check(int(number))) else None
