@@ -8,6 +8,9 @@ from datetime import date
 from enum import Enum
 
 from django.conf import settings
+from django.utils import translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from dogtag.lib.dates import shown, today
 
@@ -34,18 +37,32 @@ def latest(kind: Kind) -> date:
     return on if kind in (Kind.BORN, Kind.HAPPENED) else _years_from(on, settings.DOGTAG_FURTHEST_AHEAD_YEARS)
 
 
+def said(day: date) -> str:
+    """`March 1, 2027` on a staff page, `1 de marzo de 2027` on a resident's in Spanish."""
+    return (
+        shown(day)
+        if not translation.get_language() or translation.get_language().startswith("en")
+        else date_format(day)
+    )
+
+
 def problem(kind: Kind, day: date | None, label: str) -> str | None:
     """Why `day` cannot be this kind of date (`label` names it: "Date acquired"), or None."""
     if day is None:
         return None
     if day < earliest():
-        return (
-            f"{label} {shown(day)} is more than {settings.DOGTAG_OLDEST_ANIMAL_YEARS} years ago; "
-            f"no animal on record is older (the earliest accepted is {shown(earliest())})."
-        )
+        return _(
+            "%(label)s %(day)s is more than %(years)s years ago; "
+            "no animal on record is older (the earliest accepted is %(earliest)s)."
+        ) % {
+            "label": label,
+            "day": said(day),
+            "years": settings.DOGTAG_OLDEST_ANIMAL_YEARS,
+            "earliest": said(earliest()),
+        }
     if day > latest(kind):
         if kind is not Kind.RUNS:
-            return f"{label} {shown(day)} is in the future."
+            return _("%(label)s %(day)s is in the future.") % {"label": label, "day": said(day)}
         return (
             f"{label} {shown(day)} is more than {settings.DOGTAG_FURTHEST_AHEAD_YEARS} years ahead; "
             f"the latest accepted is {shown(latest(kind))}."

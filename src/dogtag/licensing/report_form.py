@@ -2,6 +2,7 @@
 counter and the owner's on the portal parse the same fields; `actions.report_animal` decides."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from dogtag.lib.forms import DateInput, Form
 from dogtag.licensing.actions.animal_reports import MADE_FROM
@@ -9,14 +10,14 @@ from dogtag.registry.models import AnimalReport
 
 
 class AnimalReportForm(Form):
-    kind = forms.ChoiceField(label="What happened", choices=AnimalReport.Kind.choices, widget=forms.RadioSelect)
-    happened_on = forms.DateField(label="On what date", widget=DateInput())
+    kind = forms.ChoiceField(label=_("What happened"), choices=AnimalReport.Kind.choices, widget=forms.RadioSelect)
+    happened_on = forms.DateField(label=_("On what date"), widget=DateInput())
     note = forms.CharField(
-        label="Anything the office should know (optional)",
+        label=_("Anything the office should know (optional)"),
         max_length=300,
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="e.g. where the dog was last seen, or the new town you moved to",
+        help_text=_("e.g. where the dog was last seen, or the new town you moved to"),
     )
 
     def __init__(self, *args, kinds=None, **kwargs):

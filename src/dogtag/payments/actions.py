@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from dogtag.accounts.models import Membership, Role
 from dogtag.accounts.scope import require_role
@@ -67,7 +68,7 @@ def start_checkout(application, *, success_url: str, cancel_url: str, on: date |
     municipality = application.municipality
     provider = for_municipality(municipality)
     if provider is None:
-        raise ValidationError({"provider": f"{municipality} takes no payments online; pay at the clerk's counter."})
+        raise ValidationError({"provider": no_payments_online(municipality)})
     if (application.status, application.payment_status) != (
         Application.Status.SUBMITTED,
         Application.PaymentStatus.ONLINE,
@@ -121,7 +122,7 @@ def start_cart(application, *, success_url: str, cancel_url: str, on: date | Non
     municipality = application.municipality
     provider = for_municipality(municipality)
     if provider is None:
-        raise ValidationError({"provider": f"{municipality} takes no payments online; pay at the clerk's counter."})
+        raise ValidationError({"provider": no_payments_online(municipality)})
     applications = list(household(application).select_related("municipality", "animal"))
     if not applications:
         raise ValidationError({"__all__": "Nothing of yours is waiting to be paid online."})
@@ -142,6 +143,10 @@ def start_cart(application, *, success_url: str, cancel_url: str, on: date | Non
                  application=applications[0])  # fmt: skip
 
 
+def no_payments_online(municipality) -> str:
+    return _("%(municipality)s takes no payments online; pay at the clerk's counter.") % {"municipality": municipality}
+
+
 def forfeiture_due(citation) -> Decimal:
     """What the citation says is owed: the forfeiture the law set when it was issued (the rule
     engine's figure for that offense, kept on the citation), and the costs where it adds them."""
@@ -151,11 +156,13 @@ def forfeiture_due(citation) -> Decimal:
 def citation_refusal(citation) -> str:
     """Why the citation's forfeiture cannot be paid online now, or ""."""
     if not processors.forfeitures_online(citation.municipality):
-        return f"{citation.municipality} takes forfeitures at the court or the clerk's counter, not online."
+        return _("%(municipality)s takes forfeitures at the court or the clerk's counter, not online.") % {
+            "municipality": citation.municipality
+        }
     if citation.voided_at:
-        return "This citation is void: nothing is owed."
+        return _("This citation is void: nothing is owed.")
     if citation.paid_on:
-        return "This citation's forfeiture is already paid."
+        return _("This citation's forfeiture is already paid.")
     return ""
 
 
@@ -166,7 +173,7 @@ def start_citation_checkout(citation, *, success_url: str, cancel_url: str, on: 
     municipality = citation.municipality
     provider = for_municipality(municipality)
     if provider is None:
-        raise ValidationError({"provider": f"{municipality} takes no payments online; pay at the clerk's counter."})
+        raise ValidationError({"provider": no_payments_online(municipality)})
     if refusal := citation_refusal(citation):
         raise ValidationError({"__all__": refusal})
     amount = forfeiture_due(citation)

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -101,7 +102,7 @@ def pay_citation_short(request, code):
     """The short form printed beside the signed address, for a person typing it from paper."""
     pk = links.read_citation_short_code(code)
     if pk is None:
-        raise Http404("No citation has this code; check it against the one printed on the citation.")
+        raise Http404(_("No citation has this code; check it against the one printed on the citation."))
     return redirect("payments-pay-citation", signed=links.citation_pay_token(pk))
 
 
@@ -110,7 +111,7 @@ def pay_citation(request, signed):
     amount the citation sets, one payment on the processor's page."""
     pk = links.read_citation_pay_token(signed)
     if pk is None:
-        raise Http404("No citation has this address.")
+        raise Http404(_("No citation has this address."))
     citation = get_object_or_404(Citation.objects.select_related("municipality", "person"), pk=pk)
     errors = []
     if request.method == "POST":

@@ -31,6 +31,8 @@ RESIDENT_PAGES = {
     "payments-pay-citation",
     "payments-pay-citation-short",
 }
+# Public pages staff read too: a resident's when nobody is logged in, else English like every staff page.
+PUBLIC_PAGES = {"home", "ordinance-index", "ordinance"}
 
 
 def offered() -> tuple[str, ...]:
@@ -42,7 +44,7 @@ def is_resident_page(request) -> bool:
         name = resolve(request.path_info).url_name
     except Resolver404:
         return True  # a page not found answers in the resident's language
-    if name == "home":
+    if name in PUBLIC_PAGES:
         return not request.user.is_authenticated
     return name in RESIDENT_PAGES
 
@@ -75,3 +77,31 @@ class PortalLanguageMiddleware:
         if resident:
             patch_vary_headers(response, ("Cookie", "Accept-Language"))
         return response
+
+
+def for_person(request, person) -> str:
+    """The language of a page a link opens that identifies the person (a renewal, their pet's page):
+    the one chosen on this device, else the one kept on the person (when offered), else the
+    request's. A renewal link opened on a new phone speaks the owner's language, not the phone's."""
+    if request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) in offered():
+        return request.LANGUAGE_CODE
+    kept = getattr(person, "language", None)
+    return kept if kept in offered() else request.LANGUAGE_CODE
+
+
+def keep(request, response, language: str):
+    """The person's language kept on this device as the switcher keeps a choice (Django's
+    set_language cookie), so the pages the link leads to speak it too."""
+    if request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) not in offered():
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    response.headers["Content-Language"] = language
+    return response

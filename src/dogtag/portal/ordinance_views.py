@@ -9,6 +9,7 @@ recorded meanwhile shows within those minutes. A signed-in reader's page keeps t
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import gettext as _
 
 from dogtag.accounts.scope import municipality_ids
 from dogtag.lib.dates import today
@@ -34,12 +35,14 @@ def ordinance_index(request):
 def ordinance_text(request, slug):
     municipality = Municipality.objects.filter(slug=slug).first()
     if municipality is None:
-        raise Http404("No municipality by that name.")
+        raise Http404(_("No municipality by that name."))
     text = annotated(municipality.rule_pack)
     query = " ".join(request.GET.get("q", "").split())
     error = ""
     if len(query) > ordinance.SEARCH_LIMIT:
-        error = f"Search for at most {ordinance.SEARCH_LIMIT} characters: a word or a phrase of the ordinance."
+        error = _("Search for at most %(limit)s characters: a word or a phrase of the ordinance.") % {
+            "limit": ordinance.SEARCH_LIMIT
+        }
         query = ""
     staff = request.user.is_authenticated and municipality.pk in municipality_ids(request.user)
     sections = ordinance.assemble(municipality, text, query=query, staff=staff, on=today())

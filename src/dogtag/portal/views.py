@@ -8,6 +8,8 @@ from django.forms.utils import ErrorDict
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from dogtag.accounts.models import Role
@@ -22,7 +24,7 @@ from dogtag.licensing import law
 from dogtag.licensing.actions import report_animal
 from dogtag.licensing.report_form import AnimalReportForm, open_kinds
 from dogtag.licensing.years import license_years_on_sale
-from dogtag.portal import actions, payments, tables
+from dogtag.portal import actions, language, payments, tables
 from dogtag.portal.chips import AAHA_LOOKUP_URL
 from dogtag.portal.forms import (
     OWNER,
@@ -73,16 +75,24 @@ def renew(request, token):
     animal = Animal.objects.filter(pk=parsed[0]).first() if parsed else None
     if animal is None:
         raise Http404(_("This renewal link is not valid. Start a new application instead."))
-    try:
-        application = actions.start_renewal(animal, parsed[1])
-    except ValidationError as e:
-        return render(
-            request,
-            "portal/message.html",
-            {"title": _("We could not open this renewal"), "text": " ".join(e.messages)},
-            status=400,
-        )
-    return redirect("portal-application", token=application.token)
+    speaks = language.for_person(request, _owner(animal))
+    with translation.override(speaks):
+        try:
+            application = actions.start_renewal(animal, parsed[1])
+        except ValidationError as e:
+            response = render(
+                request,
+                "portal/message.html",
+                {"title": _("We could not open this renewal"), "text": " ".join(e.messages)},
+                status=400,
+            )
+        else:
+            response = redirect("portal-application", token=application.token)
+    return language.keep(request, response, speaks)
+
+
+def _owner(animal):
+    return next((o.person for o in animal.current_owners()), None)
 
 
 def renewal_code(request):
@@ -215,14 +225,25 @@ def pet(request, token):
     animal = Animal.objects.select_related("municipality").filter(pk=links.read_pet_token(token) or 0).first()
     if animal is None:
         raise Http404(_("This link is not valid."))
+    speaks = language.for_person(request, _owner(animal))
+    with translation.override(speaks):
+        return language.keep(request, _pet_page(request, token, animal), speaks)
+
+
+def _pet_page(request, token, animal):
     form = AnimalReportForm(posted(request), kinds=open_kinds(animal), initial={"happened_on": today()})
     if request.method == "POST" and form.is_valid():
         report = run_action(form, report_animal, animal, by_owner=True)
         if report:
+            said = _("%(name)s: %(kind)s on %(date)s") % {
+                "name": animal.name,
+                "kind": str(report.get_kind_display()).lower(),
+                "date": date_format(report.happened_on),
+            }
             messages.success(
                 request,
                 _("Thank you. The %(municipality)s clerk's office now has: %(report)s.")
-                % {"municipality": animal.municipality, "report": report},
+                % {"municipality": animal.municipality, "report": said},
             )
             return redirect("portal-pet", token=token)
     context = {"animal": animal, "form": form, "reports": animal.reports.select_related("animal")}

@@ -124,11 +124,11 @@ class Animal(Scoped):
         UNKNOWN = "unknown", _("Unknown")
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        DIED = "died", "Died"
-        TRANSFERRED = "transferred", "Transferred"
-        MOVED_AWAY = "moved-away", "Moved away"
-        MISSING = "missing", "Missing"
+        ACTIVE = "active", _("Active")
+        DIED = "died", _("Died")
+        TRANSFERRED = "transferred", _("Transferred")
+        MOVED_AWAY = "moved-away", _("Moved away")
+        MISSING = "missing", _("Missing")
 
     class WorkingStatus(models.TextChoices):
         NONE = "", "None"
@@ -473,10 +473,10 @@ class AnimalReport(Scoped):
     animal's history keeps every one (registry/reports.py)."""
 
     class Kind(models.TextChoices):
-        LOST = "lost", "Reported lost"
-        FOUND = "found", "Found again"
-        DIED = "died", "Deceased"
-        MOVED_AWAY = "moved-away", "Moved away"
+        LOST = "lost", _("Reported lost")
+        FOUND = "found", _("Found again")
+        DIED = "died", _("Deceased")
+        MOVED_AWAY = "moved-away", _("Moved away")
 
     animal = models.ForeignKey(Animal, on_delete=models.PROTECT, related_name="reports")
     kind = models.CharField(max_length=12, choices=Kind.choices)

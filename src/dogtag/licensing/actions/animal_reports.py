@@ -8,12 +8,13 @@ from datetime import date
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from dogtag.accounts.scope import require_role
 from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.lib import plausible_dates
-from dogtag.lib.dates import shown
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.models import License, Tag
 from dogtag.registry.models import Animal, AnimalReport
@@ -25,8 +26,9 @@ STATUS_AFTER = {Kind.LOST: Status.MISSING, Kind.FOUND: Status.ACTIVE, Kind.DIED:
 MADE_FROM = {Kind.LOST: {Status.ACTIVE}, Kind.FOUND: {Status.MISSING}, Kind.DIED: {Status.ACTIVE, Status.MISSING},
              Kind.MOVED_AWAY: {Status.ACTIVE, Status.MISSING}}  # fmt: skip
 RETIRES_TAGS = {Kind.DIED, Kind.MOVED_AWAY}
-RECORDED_AS = {Status.ACTIVE: "at home", Status.MISSING: "lost", Status.DIED: "deceased",
-               Status.TRANSFERRED: "transferred to another owner", Status.MOVED_AWAY: "moved away"}  # fmt: skip
+RECORDED_AS = {Status.ACTIVE: gettext_lazy("at home"), Status.MISSING: gettext_lazy("lost"),
+               Status.DIED: gettext_lazy("deceased"), Status.TRANSFERRED: gettext_lazy("transferred to another owner"),
+               Status.MOVED_AWAY: gettext_lazy("moved away")}  # fmt: skip
 
 
 def _refusal(animal, kind) -> str | None:
@@ -34,8 +36,10 @@ def _refusal(animal, kind) -> str | None:
         return None
     now = RECORDED_AS.get(animal.status, animal.get_status_display().lower())
     if kind == Kind.FOUND:
-        return f"{animal.name} is not reported lost (recorded as {now}); there is nothing to mark found."
-    return f"{animal.name} is recorded as {now}, so it cannot be reported {Kind(kind).label.lower()}."
+        return _("%(name)s is not reported lost (recorded as %(now)s); there is nothing to mark found.") % {
+            "name": animal.name, "now": now}  # fmt: skip
+    return _("%(name)s is recorded as %(now)s, so it cannot be reported %(kind)s.") % {
+        "name": animal.name, "now": now, "kind": str(Kind(kind).label).lower()}  # fmt: skip
 
 
 @transaction.atomic
@@ -50,19 +54,21 @@ def report_animal(
     animal = Animal.objects.select_for_update().get(pk=animal.pk)
     errors = {}
     if kind not in Kind.values:
-        errors["kind"] = "Choose what happened: lost, found again, deceased or moved away."
+        errors["kind"] = _("Choose what happened: lost, found again, deceased or moved away.")
     elif refusal := _refusal(animal, kind):
         errors["kind"] = refusal
     if happened_on is None:
-        errors["happened_on"] = "Enter the date it happened."
+        errors["happened_on"] = _("Enter the date it happened.")
     else:
-        plausible_dates.check(errors, plausible_dates.HAPPENED, happened_on, "happened_on", "The date")
+        plausible_dates.check(errors, plausible_dates.HAPPENED, happened_on, "happened_on", _("The date"))
         if "happened_on" not in errors and animal.birth_date and happened_on < animal.birth_date:
-            errors["happened_on"] = (
-                f"The date {shown(happened_on)} is before {animal.name}'s birth date {shown(animal.birth_date)}."
-            )
+            errors["happened_on"] = _("The date %(day)s is before %(name)s's birth date %(born)s.") % {
+                "day": plausible_dates.said(happened_on),
+                "name": animal.name,
+                "born": plausible_dates.said(animal.birth_date),
+            }
     if len(note or "") > 300:
-        errors["note"] = "Keep the note to 300 characters."
+        errors["note"] = _("Keep the note to 300 characters.")
     if errors:
         raise ValidationError(errors)
     report = save_and_record(
