@@ -9,11 +9,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 
-from dogtag.imports import uploads
+from dogtag.imports import canvass, uploads
+from dogtag.imports.actions import canvass as canvassing
 from dogtag.imports.actions import clinics as actions
 from dogtag.imports.clinics import LAYOUT, guess
 from dogtag.imports.files import RollError, open_table
 from dogtag.imports.models import Clinic, ClinicFile
+from dogtag.lib.tables import exports
 from dogtag.lib.uploads import UploadField
 from dogtag.lib.web import municipality_for, posted, run_action
 
@@ -25,9 +27,9 @@ class UploadForm(forms.Form):
 
 class MappingForm(forms.Form):
     date_format = forms.CharField(
-        label="Dates in the file are written as", max_length=20, help_text=(
-            "e.g. %m/%d/%Y for month, day and year with slashes; %Y-%m-%d for year, month and day with dashes"
-        ),
+        label="Dates in the file are written as",
+        max_length=20,
+        help_text=("e.g. %m/%d/%Y for month, day and year with slashes; %Y-%m-%d for year, month and day with dashes"),
     )
 
     def __init__(self, data, *, header, initial):
@@ -113,3 +115,32 @@ def file_page(request, slug, pk):
         "working": state in (ClinicFile.State.CHECKING, ClinicFile.State.WRITING),
     }
     return render(request, "imports/clinic_file.html", context)
+
+
+def _canvass_list(request, slug, pk):
+    return canvass.canvass_list(request, slug, pk, canvassing.CLERKS)
+
+
+@login_required
+@exports(_canvass_list)
+def canvass_page(request, slug, pk, report):
+    """The file's animals vaccinated with no license in force; the clerk asks the worker to send
+    their owners an invitation to license."""
+    clinic_file = report.clinic_file
+    if request.method == "POST":
+        try:
+            canvassing.canvass_clinic_file(clinic_file, acting_user=request.user)
+        except ValidationError as e:
+            messages.error(request, " ".join(e.messages))
+        else:
+            messages.success(request, "The invitations are being sent; this list shows each one as it goes.")
+        return redirect("clinic-file-canvass", slug=slug, pk=pk)
+    (shown,) = report.pages(request)
+    context = {
+        "municipality": report.municipality,
+        "file": clinic_file,
+        "year": report.license_year,
+        "rows": shown,
+        "finished": clinic_file.state == ClinicFile.State.FINISHED,
+    }
+    return render(request, "imports/canvass.html", context)
