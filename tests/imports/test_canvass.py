@@ -168,6 +168,7 @@ class CanvassTests(BaseTestCase):
             canvass.canvass_clinic_file(checked, acting_user=self.clerk)
         clinic_file = self.finished()
         self.login(self.vet)  # the clinic's veterinarian uploads its files; the clerk canvasses
+        self.assertNotContains(self.client.get(reverse("clinic-file", args=["benton", clinic_file.pk])), "canvass")
         self.assertEqual(self.client.post(self.url(clinic_file)).status_code, 403)
         self.login(self.webster_clerk)
         self.assertEqual(self.client.get(self.url(clinic_file)).status_code, 404)

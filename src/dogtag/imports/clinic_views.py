@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 
+from dogtag.accounts.scope import has_role
 from dogtag.imports import canvass, uploads
 from dogtag.imports.actions import canvass as canvassing
 from dogtag.imports.actions import clinics as actions
@@ -23,6 +24,11 @@ from dogtag.lib.web import municipality_for, posted, run_action
 class UploadForm(forms.Form):
     clinic = forms.CharField(label="Clinic", max_length=200, help_text="The clinic whose certificates these are.")
     certificates = UploadField(label="Certificates (CSV or Excel .xlsx)", limit="DOGTAG_IMPORT_MAX_BYTES")
+
+    def __init__(self, *args, own_clinic=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if own_clinic is not None:  # a veterinarian's files are the clinic's the account is tied to
+            del self.fields["clinic"]
 
 
 class MappingForm(forms.Form):
@@ -44,7 +50,8 @@ class MappingForm(forms.Form):
 @login_required
 def upload(request, slug):
     municipality = municipality_for(request, slug, actions.UPLOADERS)
-    form = UploadForm(posted(request), request.FILES or None)
+    own = actions.own_clinic(request.user, municipality)
+    form = UploadForm(posted(request), request.FILES or None, own_clinic=own)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["certificates"]
         digest = uploads.keep(upload)
@@ -59,7 +66,7 @@ def upload(request, slug):
                 actions.upload_clinic_file,
                 municipality,
                 fields={
-                    "clinic_name": form.cleaned_data["clinic"],
+                    "clinic_name": form.cleaned_data.get("clinic", ""),
                     "digest": digest,
                     "name": upload.name,
                     "header": header,
@@ -72,6 +79,7 @@ def upload(request, slug):
         "municipality": municipality,
         "form": form,
         "layout": LAYOUT,
+        "own_clinic": own,
         "clinics": Clinic.objects.filter(municipality=municipality),
         "files": ClinicFile.objects.filter(municipality=municipality).select_related("clinic")[:20],
     }
@@ -113,6 +121,7 @@ def file_page(request, slug, pk):
         "form": form,
         "found": clinic_file.summary,
         "working": state in (ClinicFile.State.CHECKING, ClinicFile.State.WRITING),
+        "can_canvass": has_role(request.user, municipality.pk, canvassing.CLERKS),
     }
     return render(request, "imports/clinic_file.html", context)
 

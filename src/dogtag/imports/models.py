@@ -123,6 +123,12 @@ class Clinic(Scoped):
     name = models.CharField(max_length=200)
     columns = models.JSONField(default=dict, blank=True, help_text="Dogtag's column -> the clinic's header")
     date_format = models.CharField(max_length=20, default="%m/%d/%Y")
+    veterinarians = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="clinics",
+        help_text="the clinic's veterinarians: their uploads are the clinic's, without naming it",
+    )
 
     class Meta:
         ordering = ["name"]
