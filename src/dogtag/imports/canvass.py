@@ -1,11 +1,12 @@
 """The canvassing list of a clinic's file: the animals its certificates showed vaccinated that
-have no license in force (s. 174.05: every dog over 5 months of age must be licensed), each with
-its owner on record, how the invitation reaches the owner (an email, or a printed letter for an
-owner without an email address) and the fee the law computes today (licensing/owed.py)."""
+have no license in force, each with its owner on record, how the invitation reaches the owner (an
+email, or a printed letter for an owner without an email address) and the fee the law computes
+today (licensing/owed.py)."""
 
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
-from dogtag.imports.models import LicenseInvitation
+from dogtag.imports.models import ClinicFile, LicenseInvitation
 from dogtag.lib.dates import today
 from dogtag.lib.tables import Column, Report, table
 from dogtag.lib.web import municipality_for
@@ -117,10 +118,7 @@ LIST = [
 
 
 def canvass_list(request, slug, pk, roles) -> Report:
-    from django.shortcuts import get_object_or_404
-
-    from dogtag.imports.models import ClinicFile
-
+    """The list page's report (lib/tables.py `exports`), with the file and the license year."""
     m = municipality_for(request, slug, roles)
     clinic_file = get_object_or_404(ClinicFile.objects.select_related("clinic"), municipality=m, pk=pk)
     on = today()
