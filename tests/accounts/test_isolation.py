@@ -72,6 +72,8 @@ OBJECTS["animal-report"] = "dog"
 OBJECTS["import-run"] = "import_run"
 # a clinic's file of rabies certificates (tests/imports/test_clinic_files.py)
 OBJECTS["clinic-file"] = "clinic_file"
+# its canvassing list: vaccinated, not licensed (tests/imports/test_canvass.py)
+OBJECTS["clinic-file-canvass"] = "clinic_file"
 # API collection -> the Benton object whose pk fills `{pk}`.
 API_OBJECTS = {
     "people": "owner",

@@ -9,11 +9,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 
-from dogtag.imports import uploads
+from dogtag.accounts.scope import has_role
+from dogtag.imports import canvass, uploads
+from dogtag.imports.actions import canvass as canvassing
 from dogtag.imports.actions import clinics as actions
 from dogtag.imports.clinics import LAYOUT, guess
 from dogtag.imports.files import RollError, open_table
 from dogtag.imports.models import Clinic, ClinicFile
+from dogtag.lib.tables import exports
 from dogtag.lib.uploads import UploadField
 from dogtag.lib.web import municipality_for, posted, run_action
 
@@ -22,12 +25,17 @@ class UploadForm(forms.Form):
     clinic = forms.CharField(label="Clinic", max_length=200, help_text="The clinic whose certificates these are.")
     certificates = UploadField(label="Certificates (CSV or Excel .xlsx)", limit="DOGTAG_IMPORT_MAX_BYTES")
 
+    def __init__(self, *args, own_clinic=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if own_clinic is not None:  # a veterinarian's files are the clinic's the account is tied to
+            del self.fields["clinic"]
+
 
 class MappingForm(forms.Form):
     date_format = forms.CharField(
-        label="Dates in the file are written as", max_length=20, help_text=(
-            "e.g. %m/%d/%Y for month, day and year with slashes; %Y-%m-%d for year, month and day with dashes"
-        ),
+        label="Dates in the file are written as",
+        max_length=20,
+        help_text=("e.g. %m/%d/%Y for month, day and year with slashes; %Y-%m-%d for year, month and day with dashes"),
     )
 
     def __init__(self, data, *, header, initial):
@@ -42,7 +50,8 @@ class MappingForm(forms.Form):
 @login_required
 def upload(request, slug):
     municipality = municipality_for(request, slug, actions.UPLOADERS)
-    form = UploadForm(posted(request), request.FILES or None)
+    own = actions.own_clinic(request.user, municipality)
+    form = UploadForm(posted(request), request.FILES or None, own_clinic=own)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["certificates"]
         digest = uploads.keep(upload)
@@ -57,7 +66,7 @@ def upload(request, slug):
                 actions.upload_clinic_file,
                 municipality,
                 fields={
-                    "clinic_name": form.cleaned_data["clinic"],
+                    "clinic_name": form.cleaned_data.get("clinic", ""),
                     "digest": digest,
                     "name": upload.name,
                     "header": header,
@@ -70,6 +79,7 @@ def upload(request, slug):
         "municipality": municipality,
         "form": form,
         "layout": LAYOUT,
+        "own_clinic": own,
         "clinics": Clinic.objects.filter(municipality=municipality),
         "files": ClinicFile.objects.filter(municipality=municipality).select_related("clinic")[:20],
     }
@@ -111,5 +121,35 @@ def file_page(request, slug, pk):
         "form": form,
         "found": clinic_file.summary,
         "working": state in (ClinicFile.State.CHECKING, ClinicFile.State.WRITING),
+        "can_canvass": has_role(request.user, municipality.pk, canvassing.CLERKS),
     }
     return render(request, "imports/clinic_file.html", context)
+
+
+def _canvass_list(request, slug, pk):
+    return canvass.canvass_list(request, slug, pk, canvassing.CLERKS)
+
+
+@login_required
+@exports(_canvass_list)
+def canvass_page(request, slug, pk, report):
+    """The file's animals vaccinated with no license in force; the clerk asks the worker to send
+    their owners an invitation to license."""
+    clinic_file = report.clinic_file
+    if request.method == "POST":
+        try:
+            canvassing.canvass_clinic_file(clinic_file, acting_user=request.user)
+        except ValidationError as e:
+            messages.error(request, " ".join(e.messages))
+        else:
+            messages.success(request, "The invitations are being sent; this list shows each one as it goes.")
+        return redirect("clinic-file-canvass", slug=slug, pk=pk)
+    (shown,) = report.pages(request)
+    context = {
+        "municipality": report.municipality,
+        "file": clinic_file,
+        "year": report.license_year,
+        "rows": shown,
+        "finished": clinic_file.state == ClinicFile.State.FINISHED,
+    }
+    return render(request, "imports/canvass.html", context)

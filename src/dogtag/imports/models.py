@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from dogtag.licensing.models import License
+from dogtag.licensing.models import License, ReminderLetters
 from dogtag.registry.models import Animal, Person, RabiesVaccination, Scoped
 
 
@@ -123,6 +123,12 @@ class Clinic(Scoped):
     name = models.CharField(max_length=200)
     columns = models.JSONField(default=dict, blank=True, help_text="Dogtag's column -> the clinic's header")
     date_format = models.CharField(max_length=20, default="%m/%d/%Y")
+    veterinarians = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="clinics",
+        help_text="the clinic's veterinarians: their uploads are the clinic's, without naming it",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -178,3 +184,40 @@ class ClinicFile(Scoped):
         if self.summary is not None:
             return self.State.CHECKED
         return self.State.CHECKING if self.mapped_at else self.State.MAPPING
+
+
+class LicenseInvitation(Scoped):
+    """An invitation to license an animal a clinic's file showed vaccinated with no license in
+    force: an outbox email, or a page of a printed letter in the clerk's print queue for an owner
+    without an email address, with the fee the law computes on the day it is sent and a renewal
+    code. At most one per animal and license year, however often the clerk asks."""
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", "Email"
+        PAPER = "paper", "Printed letter"
+
+    clinic_file = models.ForeignKey(ClinicFile, on_delete=models.PROTECT, related_name="invitations")
+    animal = models.ForeignKey(Animal, on_delete=models.PROTECT, related_name="license_invitations")
+    license_year = models.PositiveIntegerField()
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="license_invitations")
+    channel = models.CharField(max_length=5, choices=Channel.choices)
+    fee = models.DecimalField(
+        max_digits=8, decimal_places=2, null=True, blank=True, help_text="what licensing cost on the day it was sent"
+    )
+    code = models.CharField(max_length=8, help_text="the renewal code it carries (registry.RenewalCode)")
+    sent_at = models.DateTimeField()
+    message = models.ForeignKey(
+        "outbox.Message", null=True, blank=True, on_delete=models.PROTECT, related_name="license_invitations"
+    )
+    letters = models.ForeignKey(
+        ReminderLetters, null=True, blank=True, on_delete=models.PROTECT, related_name="license_invitations"
+    )
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["animal", "license_year"], name="one_license_invitation_per_animal_year")
+        ]
+
+    def __str__(self):
+        return f"invitation to license animal {self.animal_id} for {self.license_year}"

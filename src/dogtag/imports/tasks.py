@@ -59,3 +59,18 @@ def write_clinic_file(file_id: int) -> None:
     clinic_file = _clinic_file(file_id, ClinicFile.State.WRITING)
     if clinic_file is not None:
         clinics.write_clinic_file(clinic_file)
+
+
+def send_license_invitations(file_id: int, user_id: int) -> str:
+    """The invitations of a clinic file's canvassing list not sent yet (a rerun sends only the rest)."""
+    from django.contrib.auth import get_user_model
+
+    from dogtag.imports.actions import canvass
+    from dogtag.lib.dates import today
+
+    clinic_file = _clinic_file(file_id, ClinicFile.State.FINISHED)
+    if clinic_file is None:
+        return "not finished"
+    user = get_user_model().objects.get(pk=user_id)
+    done = canvass.send_license_invitations(clinic_file, acting_user=user, on=today())
+    return f"{done['emailed']} emailed, {done['printed']} printed"

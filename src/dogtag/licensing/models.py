@@ -407,8 +407,9 @@ class TagReturnList(Scoped):
 
 
 class ReminderLetters(Scoped):
-    """The renewal reminders of one delivery for owners without an email address: one PDF, a page
-    each, in the default storage, for the clerk to print and mail."""
+    """The renewal reminders of one delivery for owners without an email address, or the
+    invitations to license of one part of a clinic file's canvassing (imports.LicenseInvitation):
+    one PDF, a page each, in the default storage, for the clerk to print and mail."""
 
     created_at = models.DateTimeField(auto_now_add=True)
     pdf = models.CharField(max_length=300, help_text="in the default storage")

@@ -151,15 +151,19 @@ def _notice(letter: Letter, row, year: int) -> list:
     )
     tax = f"${row['tax']}" if row["tax"] is not None else gettext("as set on the fee schedule")
     species = str(animal.get_species_display()).lower()
+    invitation = row.get("invitation")  # to license an animal a clinic reported vaccinated
     facts = [
         gettext("Animal: %(name)s, %(species)s, %(looks)s")
         % {"name": animal.name, "species": species, "looks": animal.breed_and_color},
-        gettext("%(year)s license tax: %(tax)s") % {"year": year, "tax": tax},
+        (gettext("To license it today: %(tax)s") if invitation else gettext("%(year)s license tax: %(tax)s"))
+        % {"year": year, "tax": tax},
     ]
     if row["due_by"]:
         due = date_format(row["due_by"])
         facts.append(gettext("Due by: %(date)s, after which a late fee is added") % {"date": due})
-    heading = gettext("%(year)s license renewal: %(name)s") % {"year": year, "name": animal.name}
+    heading = (
+        gettext("%(name)s has no %(year)s license") if invitation else gettext("%(year)s license renewal: %(name)s")
+    ) % {"year": year, "name": animal.name}
     tagged = letter.tagged
     story = [
         tagged("P", Paragraph(address, letter.address)),
@@ -167,6 +171,14 @@ def _notice(letter: Letter, row, year: int) -> list:
         tagged(None, HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=0, spaceAfter=3)),
         tagged("P", Paragraph("<br/>".join(escape(line) for line in facts), letter.facts)),
         tagged(None, HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=3, spaceAfter=10.5)),
+    ]
+    if invitation:
+        reported = gettext(
+            "Your veterinarian reported %(name)s's rabies vaccination to us, and we have no %(year)s license "
+            "for %(name)s. Please license %(name)s now."
+        )
+        story.append(tagged("P", Paragraph(escape(reported % {"name": animal.name, "year": year}), letter.body)))
+    story += [
         letter.same_on_every_notice(
             gettext(
                 "Bring or mail this notice, a current rabies vaccination certificate and the payment to the clerk."

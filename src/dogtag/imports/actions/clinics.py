@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dogtag.accounts.models import Role
-from dogtag.accounts.scope import require_role
+from dogtag.accounts.scope import has_role, require_role
 from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, snapshot
 from dogtag.imports.clinics import Check, mapping_problems
@@ -33,16 +33,28 @@ def _locked(clinic_file, state) -> ClinicFile:
     return clinic_file
 
 
+def own_clinic(user, municipality) -> Clinic | None:
+    """The clinic a veterinarian's account is tied to in the municipality, whose files are the
+    only ones the veterinarian uploads; None for a clerk or an administrator, who name the clinic
+    they upload for, and for a veterinarian tied to none."""
+    if has_role(user, municipality.pk, (Role.CLERK, Role.ADMINISTRATOR)):
+        return None
+    return Clinic.objects.filter(municipality=municipality, veterinarians=user).order_by("pk").first()
+
+
 @transaction.atomic
-def upload_clinic_file(municipality, *, clinic_name, digest, name, header, acting_user) -> ClinicFile:
-    """A clinic's file kept (imports/uploads.py) with its header, for its columns to be mapped."""
+def upload_clinic_file(municipality, *, digest, name, header, acting_user, clinic_name="") -> ClinicFile:
+    """A clinic's file kept (imports/uploads.py) with its header, for its columns to be mapped:
+    the veterinarian's own clinic, or the clinic the clerk names."""
     require_role(acting_user, municipality.pk, UPLOADERS)
+    clinic = own_clinic(acting_user, municipality)
     clinic_name = " ".join(clinic_name.split())
-    if not clinic_name:
+    if clinic is None and not clinic_name:
         raise ValidationError({"clinic": "Name the clinic whose certificates these are."})
     if not [h for h in header if h]:
         raise ValidationError({"certificates": f"{name} has no header line naming its columns."})
-    clinic = Clinic.objects.filter(municipality=municipality, name__iexact=clinic_name).first()
+    if clinic is None:
+        clinic = Clinic.objects.filter(municipality=municipality, name__iexact=clinic_name).first()
     if clinic is None:
         clinic = Clinic.objects.create(municipality=municipality, name=clinic_name[:200])
     clinic_file = ClinicFile.objects.create(
