@@ -3,8 +3,8 @@ consented), see every consent with when, how, by whom and when it stopped, and e
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponseNotAllowed
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
 
 from dogtag.accounts.scope import get_for_user
 from dogtag.lib.web import posted, run_action
@@ -26,9 +26,10 @@ def person_texts(request, pk):
 
 
 @login_required
-@require_POST
 def stop_consent(request, pk):
     consent = get_for_user(request.user, TextConsent.objects.select_related("person"), pk, actions.MANAGERS)
+    if request.method != "POST":  # after the scope check: another municipality's consent is not revealed
+        return HttpResponseNotAllowed(["POST"])
     try:
         actions.stop_texts(acting_user=request.user, consent=consent)
     except ValidationError as e:

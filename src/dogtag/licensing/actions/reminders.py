@@ -194,7 +194,7 @@ def _text(municipality, reminders) -> int:
     for r in texted:
         with translation.override(r.person.language or settings.LANGUAGE_CODE):
             words = {
-                "municipality": municipality.name,
+                "municipality": str(municipality),
                 "animal": r.animal.name,
                 "date": formats.date_format(r.license.expires_on, "MONTH_DAY_FORMAT"),
                 "year": r.license_year + 1,
