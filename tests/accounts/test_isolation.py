@@ -327,6 +327,10 @@ def benton_card_refund(t):
     t.card_refund = ProcessorRefund.objects.create(municipality=t.benton, checkout=checkout, amount="15.00", reason="x")
 
 
+def benton_text_consent(t):
+    t.text_consent = record_text_consent(acting_user=t.clerk, person=t.owner, phone="608-555-0142", how="signed-form")
+
+
 class IsolationTests(BaseTestCase):
     @classmethod
     def setUpTestData(cls):
@@ -350,9 +354,7 @@ class IsolationTests(BaseTestCase):
         benton_card_refund(cls)
         benton_ruling(cls)
         benton_amendment(cls)
-        cls.text_consent = record_text_consent(
-            acting_user=cls.clerk, person=cls.owner, phone="608-555-0142", how="signed-form"
-        )
+        benton_text_consent(cls)
 
     def fill(self, name, route):
         key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)

@@ -116,7 +116,7 @@ class ResidentConsentTests(BaseTestCase):
         self.assertEqual(consent.consented_at.date(), date(2026, 3, 2))
         self.assertTrue(AuditEvent.objects.filter(action="texts.consent", actor=None).exists())
         page = self.client.get(self.pet_path)
-        self.assertContains(page, "Renewal reminders will also come by text message to +16085550142.")
+        self.assertContains(page, "Renewal reminders also come by text message to +16085550142")
         self.assertContains(page, "as you agreed on March 2, 2026")
         self.login(self.clerk)
         staff = self.client.get(f"/people/{self.owner.pk}/texts/")
