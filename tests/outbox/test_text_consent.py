@@ -105,7 +105,7 @@ class ResidentConsentTests(BaseTestCase):
         page = self.client.get(self.pet_path)
         wording = "I agree to receive text messages from the Village of Benton clerk"
         self.assertContains(page, wording)
-        self.assertContains(page, "I agree: send me text messages")
+        self.assertContains(page, "I agree: text me at this number")
         self.assertRedirects(self.opt_in("608-555-0142"), self.pet_path)
         consent = TextConsent.objects.get()
         self.assertEqual(
@@ -137,7 +137,7 @@ class ResidentConsentTests(BaseTestCase):
         consent = TextConsent.objects.get()
         self.assertEqual((consent.stopped_how, consent.stopped_by), ("online", None))
         self.assertTrue(AuditEvent.objects.filter(action="texts.opt_out").exists())
-        self.assertContains(self.client.get(self.pet_path), "I agree: send me text messages")
+        self.assertContains(self.client.get(self.pet_path), "I agree: text me at this number")
 
     def test_a_new_number_replaces_the_last_and_a_number_on_record_is_refused(self):
         self.opt_in("608-555-0142")
@@ -153,7 +153,7 @@ class ResidentConsentTests(BaseTestCase):
     def test_in_spanish(self):
         self.client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
         page = self.client.get(self.pet_path)
-        self.assertContains(page, "Acepto: envíenme mensajes de texto")
+        self.assertContains(page, "Acepto: envíenme mensajes a este número")
         self.assertContains(self.opt_in("12"), "Número de celular", status_code=400)
         self.opt_in("608-555-0142")
         self.assertTrue(TextConsent.objects.get().wording.startswith("Acepto recibir mensajes de texto"))
