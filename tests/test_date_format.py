@@ -62,6 +62,7 @@ class DateFormatTests(BaseTestCase):
         iso.benton_ruling(cls)
         iso.benton_amendment(cls)
         iso.benton_clinic_file(cls)
+        iso.benton_text_consent(cls)
         cls.benton_membership = iso.Membership.objects.get(user=cls.clerk, municipality=cls.benton)  # staff pages
         cls.import_run = iso.ImportRun.objects.create(
             municipality=cls.benton, file_name="roll.csv", file_sha256="0" * 64, started_by=cls.clerk

@@ -13,6 +13,7 @@ from dogtag.audit.models import AuditEvent
 from dogtag.enforcement.models import Complaint
 from dogtag.imports.models import Clinic, ClinicFile, ImportRun
 from dogtag.licensing.actions import store_tag_return_list
+from dogtag.outbox.actions import record_text_consent
 from dogtag.payments.models import Checkout, ProcessorRefund
 from tests.base import BaseTestCase, make_user
 from tests.enforcement.fixtures import benton_cases
@@ -138,6 +139,10 @@ OPEN_PAGES |= {
 # Pages a municipality's law lacks answer 404 there (issue 29: what the law lacks is not offered):
 # Benton's ordinance has no hen permit, so its clerk gets no application form (tests/permits/test_offered.py).
 NOT_IN_BENTONS_LAW = {"hen-permit-new"}
+# A person's consent to text messages, which the clerk records and ends on the person's texts page
+# (person-texts; tests/outbox/test_text_consent.py): ending one is a POST.
+OBJECTS["text-consent"] = "text_consent"
+POST_ONLY.add("text-consent-stop")
 # Files, not pages (PDFs and uploads): no text a reader sees on a page, so the date-format scans
 # (tests/test_date_format.py) do not ask for them; the Benton clerk's walk here checks they are files.
 FILES = {"application-certificate-file", "application-altered-file", "hen-permit-site-plan"}
@@ -324,6 +329,10 @@ def benton_card_refund(t):
     t.card_refund = ProcessorRefund.objects.create(municipality=t.benton, checkout=checkout, amount="15.00", reason="x")
 
 
+def benton_text_consent(t):
+    t.text_consent = record_text_consent(acting_user=t.clerk, person=t.owner, phone="608-555-0142", how="signed-form")
+
+
 class IsolationTests(BaseTestCase):
     @classmethod
     def setUpTestData(cls):
@@ -347,6 +356,7 @@ class IsolationTests(BaseTestCase):
         benton_card_refund(cls)
         benton_ruling(cls)
         benton_amendment(cls)
+        benton_text_consent(cls)
 
     def fill(self, name, route):
         key = name if name in OBJECTS else next((k for k in OBJECTS if name.startswith(k + "-")), None)

@@ -64,10 +64,10 @@ class RenewalReminderTests(BaseTestCase):
         self.assertEqual(self.ends, date(2026, 12, 31))
 
     def test_thirty_days_before_the_email_and_the_letter_go_once(self):
-        self.assertEqual(self.run_on(self.day(-31)), (0, {"emailed": 0, "printed": 0, "withdrawn": 0}))
-        self.assertEqual(self.run_on(self.day(-30)), (2, {"emailed": 1, "printed": 1, "withdrawn": 0}))
-        self.assertEqual(self.run_on(self.day(-30)), (0, {"emailed": 0, "printed": 0, "withdrawn": 0}))
-        self.assertEqual(self.run_on(self.day(-29)), (0, {"emailed": 0, "printed": 0, "withdrawn": 0}))
+        self.assertEqual(self.run_on(self.day(-31)), (0, {"emailed": 0, "printed": 0, "texted": 0, "withdrawn": 0}))
+        self.assertEqual(self.run_on(self.day(-30)), (2, {"emailed": 1, "printed": 1, "texted": 0, "withdrawn": 0}))
+        self.assertEqual(self.run_on(self.day(-30)), (0, {"emailed": 0, "printed": 0, "texted": 0, "withdrawn": 0}))
+        self.assertEqual(self.run_on(self.day(-29)), (0, {"emailed": 0, "printed": 0, "texted": 0, "withdrawn": 0}))
         email = RenewalReminder.objects.get(animal=self.dog)
         self.assertEqual(
             (email.lead_days, email.due_on, email.license_year, email.channel, email.person),
@@ -116,13 +116,13 @@ class RenewalReminderTests(BaseTestCase):
             actions.issue_license(
                 self.dog, acting_user=self.clerk, license_year=2027, payment={"method": "cash", "amount": "10.00"}
             )
-        self.assertEqual(self.run_on(self.day(-7)), (1, {"emailed": 0, "printed": 1, "withdrawn": 0}))
+        self.assertEqual(self.run_on(self.day(-7)), (1, {"emailed": 0, "printed": 1, "texted": 0, "withdrawn": 0}))
         self.assertEqual(RenewalReminder.objects.filter(animal=self.dog).count(), 1)
 
     def test_a_reminder_falling_due_after_the_dog_was_reported_dead_is_not_sent(self):
         self.run_on(self.day(-30))
         registry.update_animal(self.dog, acting_user=self.clerk, status="died")
-        self.assertEqual(self.run_on(self.day(-7)), (1, {"emailed": 0, "printed": 1, "withdrawn": 0}))
+        self.assertEqual(self.run_on(self.day(-7)), (1, {"emailed": 0, "printed": 1, "texted": 0, "withdrawn": 0}))
         self.assertFalse(RenewalReminder.objects.filter(animal=self.dog, lead_days=-7).exists())
         self.assertEqual(Message.objects.filter(kind="renewal-reminder").count(), 1)  # the one of day -30
 
@@ -131,7 +131,7 @@ class RenewalReminderTests(BaseTestCase):
             self.assertEqual(actions.sweep_renewal_reminders(self.day(-30)), 2)
         registry.update_animal(self.dog, acting_user=self.clerk, status="died")
         registry.update_animal(self.tess, acting_user=self.clerk, status="moved-away")
-        self.assertEqual(self.run_on(self.day(-30)), (0, {"emailed": 0, "printed": 0, "withdrawn": 2}))
+        self.assertEqual(self.run_on(self.day(-30)), (0, {"emailed": 0, "printed": 0, "texted": 0, "withdrawn": 2}))
         self.assertEqual(
             dict(RenewalReminder.objects.values_list("animal__name", "withdrawn_because")),
             {"Rex": "the animal is reported died", "Tess": "the animal is reported moved away"},
@@ -143,7 +143,7 @@ class RenewalReminderTests(BaseTestCase):
         with on(self.day(-30)):
             actions.sweep_renewal_reminders(self.day(-30))
             registry.transfer_animal(self.dog, acting_user=self.clerk, to_person=self.paper_owner, on=self.day(-30))
-        self.assertEqual(self.run_on(self.day(-30)), (0, {"emailed": 0, "printed": 1, "withdrawn": 1}))
+        self.assertEqual(self.run_on(self.day(-30)), (0, {"emailed": 0, "printed": 1, "texted": 0, "withdrawn": 1}))
         self.assertEqual(
             RenewalReminder.objects.get(animal=self.dog, lead_days=-30).withdrawn_because,
             "no longer this person's animal",
@@ -165,7 +165,7 @@ class RenewalReminderTests(BaseTestCase):
 
     def test_an_owner_who_opted_out_of_emails_gets_a_letter(self):
         opt_out_of_reminders(self.owner)
-        self.assertEqual(self.run_on(self.day(-30)), (2, {"emailed": 0, "printed": 2, "withdrawn": 0}))
+        self.assertEqual(self.run_on(self.day(-30)), (2, {"emailed": 0, "printed": 2, "texted": 0, "withdrawn": 0}))
         self.assertEqual(ReminderLetters.objects.get().letters, 2)
 
     def test_an_interrupted_sweep_writes_nothing_and_the_next_writes_once(self):
@@ -187,15 +187,16 @@ class RenewalReminderTests(BaseTestCase):
                 self.assertEqual(Message.objects.filter(kind="renewal-reminder").count(), 1)
                 raise Interrupted
             self.assertFalse(Message.objects.exists())
-        self.assertEqual(self.run_on(self.day(-30)), (0, {"emailed": 1, "printed": 1, "withdrawn": 0}))
-        self.assertEqual(self.run_on(self.day(-30)), (0, {"emailed": 0, "printed": 0, "withdrawn": 0}))
+        self.assertEqual(self.run_on(self.day(-30)), (0, {"emailed": 1, "printed": 1, "texted": 0, "withdrawn": 0}))
+        self.assertEqual(self.run_on(self.day(-30)), (0, {"emailed": 0, "printed": 0, "texted": 0, "withdrawn": 0}))
         self.assertEqual(Message.objects.filter(kind="renewal-reminder").count(), 1)
         self.assertEqual(ReminderLetters.objects.count(), 1)
 
     def test_the_daily_task_sweeps_and_delivers(self):
         with on(self.day(-7)), self.captureOnCommitCallbacks(execute=True):
-            self.assertEqual(tasks.send_renewal_reminders(), "2 reminders owed; 1 emailed, 1 printed, 0 withdrawn")
-            self.assertEqual(tasks.send_renewal_reminders(), "0 reminders owed; 0 emailed, 0 printed, 0 withdrawn")
+            first, second = tasks.send_renewal_reminders(), tasks.send_renewal_reminders()
+        self.assertEqual(first, "2 reminders owed; 1 emailed, 1 printed, 0 texted, 0 withdrawn")
+        self.assertEqual(second, "0 reminders owed; 0 emailed, 0 printed, 0 texted, 0 withdrawn")
 
     def test_the_owner_page_lists_the_reminders(self):
         self.run_on(self.day(-30))

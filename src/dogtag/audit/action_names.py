@@ -136,6 +136,7 @@ class Action(models.TextChoices):
     TAGS_RECEIVE = "tags.receive", "License tags received"
     TAGS_RETURN_LIST_STORED = "tags.return_list_stored", "License tags return list stored"
     TEXTS_CONSENT = "texts.consent", "Consent to text messages recorded"
+    TEXTS_OPT_OUT = "texts.opt_out", "Text messages stopped by the person or the clerk"
     TEXTS_START = "texts.start", "Text messages restarted by a reply"
     TEXTS_STOP = "texts.stop", "Text messages stopped by a reply"
     VACCINATION_CREATE = "vaccination.create", "Vaccination recorded"

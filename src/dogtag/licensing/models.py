@@ -445,6 +445,14 @@ class RenewalReminder(Scoped):
     message = models.ForeignKey(
         "outbox.Message", null=True, blank=True, on_delete=models.PROTECT, related_name="renewal_reminders"
     )
+    text = models.ForeignKey(
+        "outbox.Message",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="renewal_reminder_texts",
+        help_text="the text message that also went, to an owner with a live consent to texts",
+    )
     letters = models.ForeignKey(
         ReminderLetters, null=True, blank=True, on_delete=models.PROTECT, related_name="reminders"
     )

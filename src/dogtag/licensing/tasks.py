@@ -21,7 +21,8 @@ def send_renewal_reminders() -> str:
     written = actions.sweep_renewal_reminders(on)
     done = actions.deliver_renewal_reminders(on)
     return (
-        f"{written} reminders owed; {done['emailed']} emailed, {done['printed']} printed, {done['withdrawn']} withdrawn"
+        f"{written} reminders owed; {done['emailed']} emailed, {done['printed']} printed, {done['texted']} texted, "
+        f"{done['withdrawn']} withdrawn"
     )
 
 

@@ -1,8 +1,11 @@
 """What a person does with the outbox: send a dead letter again (after fixing the address or
-the mail server)."""
+the mail server); consent to text messages, recorded by the clerk or given online by the resident,
+and ended by a STOP reply, by the resident online or by the clerk."""
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
@@ -39,8 +42,6 @@ def send_again(*, acting_user, municipality, ids) -> int:
 def record_text_consent(*, acting_user, person, phone: str, how: str):
     """A person's consent to texts at `phone`, recorded by the clerk: when, how, by whom. A number
     already consented for this municipality is refused, naming it."""
-    from django.core.exceptions import ValidationError
-
     from dogtag.outbox import texts
     from dogtag.outbox.models import TextConsent
 
@@ -95,6 +96,84 @@ def answer_text_reply(*, municipality, phone: str, body: str) -> str:
             )
             record(acting_user=None, action=Action.TEXTS_START, obj=consent)
     return word
+
+
+def _refuse_a_consented_number(person, number: str) -> None:
+    from dogtag.outbox.models import TextConsent
+
+    live = TextConsent.objects.filter(municipality_id=person.municipality_id, phone=number, stopped_at=None).first()
+    if live is not None and live.person_id == person.pk:
+        raise ValidationError({"phone": _("%(number)s already receives these text messages.") % {"number": number}})
+    if live is not None:
+        raise ValidationError(
+            {
+                "phone": _("%(number)s already receives text messages for someone else; call the clerk's office.")
+                % {"number": number}
+            }
+        )
+
+
+@transaction.atomic
+def consent_online(*, person, phone: str, wording: str):
+    """The resident's own consent to texts at `phone`, on the portal page their link opened: the
+    words they were shown are kept with it ("online", now, no staff member). A number already
+    consented is refused, naming it; the person's consent at another number ends (replaced)."""
+    from dogtag.outbox import texts
+    from dogtag.outbox.models import TextConsent
+
+    number = texts.e164(phone)
+    _refuse_a_consented_number(person, number)
+    now = timezone.now()
+    _end(TextConsent.objects.filter(person=person, stopped_at=None), now, "replaced online by another number", None)
+    consent = TextConsent.objects.create(
+        municipality_id=person.municipality_id,
+        person=person,
+        phone=number,
+        consented_at=now,
+        how=TextConsent.How.ONLINE,
+        wording=wording,
+    )
+    record(acting_user=None, action=Action.TEXTS_CONSENT, obj=consent)
+    return consent
+
+
+def _end(consents, now, how: str, acting_user) -> list:
+    """End these live consents (locked first), one audit event each."""
+    ended = list(consents.select_for_update())
+    for consent in ended:
+        consent.stopped_at, consent.stopped_how, consent.stopped_by = now, how, acting_user
+        consent.save(update_fields=["stopped_at", "stopped_how", "stopped_by"])
+        record(acting_user=acting_user, action=Action.TEXTS_OPT_OUT, obj=consent)
+        Message.objects.filter(
+            municipality_id=consent.municipality_id,
+            channel=Message.Channel.TEXT,
+            to=consent.phone,
+            sent_at=None,
+            dead_at=None,
+        ).update(dead_at=now, last_error=f"consent to texts ended: {how}")
+    return ended
+
+
+@transaction.atomic
+def stop_texts_online(*, person) -> int:
+    """The resident ends their texts on the portal; returns how many consents ended (0: none was live)."""
+    from dogtag.outbox.models import TextConsent
+
+    return len(_end(TextConsent.objects.filter(person=person, stopped_at=None), timezone.now(), "online", None))
+
+
+@transaction.atomic
+def stop_texts(*, acting_user, consent):
+    """The clerk ends a consent (the person asked by letter, at the counter or by telephone)."""
+    from dogtag.outbox.models import TextConsent
+
+    require_role(acting_user, consent.municipality_id, MANAGERS)
+    ended = _end(
+        TextConsent.objects.filter(pk=consent.pk, stopped_at=None), timezone.now(), "by the clerk", acting_user
+    )
+    if not ended:
+        raise ValidationError(_("Texts to %(number)s had already stopped.") % {"number": consent.phone})
+    return ended[0]
 
 
 def queue_text(*, municipality, person, body: str, kind: str) -> Message | None:

@@ -69,11 +69,15 @@ class TextConsent(Scoped):
     consented_at = models.DateTimeField()
     how = models.CharField(max_length=12, choices=How.choices)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    wording = models.TextField(blank=True, help_text="the consent's words as the person read them (online)")
     stopped_at = models.DateTimeField(null=True, blank=True)
     stopped_how = models.CharField(max_length=100, blank=True)
+    stopped_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
-        ordering = ["-consented_at"]
+        ordering = ["-consented_at", "-pk"]
         constraints = [
             models.UniqueConstraint(
                 fields=["municipality", "phone"], condition=Q(stopped_at=None), name="one_live_text_consent_per_number"

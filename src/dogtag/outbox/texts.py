@@ -100,3 +100,15 @@ def validator(municipality):
     from twilio.request_validator import RequestValidator
 
     return RequestValidator(processors.secret(municipality, "twilio", "AUTH_TOKEN"))
+
+
+def consent_wording(municipality) -> str:
+    """What a resident reads, and agrees to, before giving a number online (kept with the consent,
+    in the language it was shown in)."""
+    from django.utils.translation import gettext
+
+    return gettext(
+        "I agree to receive text messages from the %(municipality)s clerk's office about my dog licenses, "
+        "such as renewal reminders, at this number. Message and data rates may apply. I can reply STOP at "
+        "any time to end them, or HELP for help, and consent is not a condition of a license."
+    ) % {"municipality": municipality}

@@ -24,7 +24,7 @@ from dogtag.licensing import law
 from dogtag.licensing.actions import report_animal
 from dogtag.licensing.report_form import AnimalReportForm, open_kinds
 from dogtag.licensing.years import license_years_on_sale
-from dogtag.portal import actions, language, payments, tables
+from dogtag.portal import actions, language, payments, tables, text_consent
 from dogtag.portal.chips import AAHA_LOOKUP_URL
 from dogtag.portal.forms import (
     OWNER,
@@ -221,7 +221,7 @@ def found(request):
 
 def pet(request, token):
     """The owner's page for their animal, reached by the signed link their renewal gives them:
-    report it lost, found again, deceased or moved away."""
+    report it lost, found again, deceased or moved away; opt in to text messages, or out."""
     animal = Animal.objects.select_related("municipality").filter(pk=links.read_pet_token(token) or 0).first()
     if animal is None:
         raise Http404(_("This link is not valid."))
@@ -231,8 +231,16 @@ def pet(request, token):
 
 
 def _pet_page(request, token, animal):
-    form = AnimalReportForm(posted(request), kinds=open_kinds(animal), initial={"happened_on": today()})
-    if request.method == "POST" and form.is_valid():
+    texts_form = None
+    if request.method == "POST" and "texts" in request.POST:
+        texts_form = text_consent.answer(request, animal)
+        if texts_form is True:
+            return redirect("portal-pet", token=token)
+    reported = request.method == "POST" and texts_form is None
+    form = AnimalReportForm(
+        posted(request) if reported else None, kinds=open_kinds(animal), initial={"happened_on": today()}
+    )
+    if reported and form.is_valid():
         report = run_action(form, report_animal, animal, by_owner=True)
         if report:
             said = _("%(name)s: %(kind)s on %(date)s") % {
@@ -247,7 +255,8 @@ def _pet_page(request, token, animal):
             )
             return redirect("portal-pet", token=token)
     context = {"animal": animal, "form": form, "reports": animal.reports.select_related("animal")}
-    return render(request, "portal/pet.html", context)
+    context.update(text_consent.context(animal, texts_form))
+    return render(request, "portal/pet.html", context, status=400 if texts_form and texts_form.errors else 200)
 
 
 def unsubscribe(request, token):

@@ -1,8 +1,9 @@
 """Renewal reminders on a schedule (licensing/reminders.py says who is owed one): the daily
 sweep writes the reminders in one INSERT ... SELECT; the delivery then emails each one, or prints
-it among the day's letters for an owner without an email address, in batches of one transaction
-each. A sweep or a batch killed midway leaves nothing behind (its transaction rolls back), and the
-next run finds the same reminders owed: none is written or delivered twice."""
+it among the day's letters for an owner without an email address, and also texts it to an owner
+with a live consent to text messages (outbox/texts.py), in batches of one transaction each. A
+sweep or a batch killed midway leaves nothing behind (its transaction rolls back), and the next
+run finds the same reminders owed: none is written, emailed or texted twice."""
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -30,8 +31,8 @@ def sweep_renewal_reminders(on, municipalities=None) -> int:
 
 def deliver_renewal_reminders(on) -> dict[str, int]:
     """Deliver the reminders written and not yet sent or withdrawn, a batch per transaction,
-    until none is left; returns the counts of emailed, printed and withdrawn."""
-    totals = {"emailed": 0, "printed": 0, "withdrawn": 0}
+    until none is left; returns the counts of emailed, printed, texted and withdrawn."""
+    totals = {"emailed": 0, "printed": 0, "texted": 0, "withdrawn": 0}
     while True:
         done = _deliver_batch(on)
         if done is None:
@@ -69,15 +70,16 @@ def _deliver_batch(on) -> dict[str, int] | None:
     by_municipality = {}
     for r in going:
         by_municipality.setdefault(r.municipality_id, []).append(r)
-    emailed = printed = 0
+    emailed = printed = texted = 0
     for group in by_municipality.values():
         municipality = group[0].municipality
         emails = [r for r in group if r.channel == RenewalReminder.Channel.EMAIL and _still_wants_email(r.person)]
         letters = [r for r in group if r not in emails]
         _email(municipality, emails, now)
         _print(municipality, letters, now)
+        texted += _text(municipality, group)
         emailed, printed = emailed + len(emails), printed + len(letters)
-    return {"emailed": emailed, "printed": printed, "withdrawn": len(withdrawn)}
+    return {"emailed": emailed, "printed": printed, "texted": texted, "withdrawn": len(withdrawn)}
 
 
 def _still_wants_email(person) -> bool:
@@ -149,3 +151,77 @@ def _print(municipality, reminders, now) -> None:
             r.letters, r.delivered_at, r.channel = letters, now, RenewalReminder.Channel.PAPER
         RenewalReminder.objects.bulk_update(of_year, ["letters", "delivered_at", "channel"])
         record(acting_user=None, action=Action.REMINDERS_LETTERS_PRINTED, obj=letters)
+
+
+def _text(municipality, reminders) -> int:
+    """The batch's text messages, to the owners with a live consent (a STOP reply ended none of
+    them): a short body in the owner's language with the renewal code and the front page's
+    address. Set-based: one query for the consents, one for the codes, one insert of the codes,
+    one of the messages, one update of the reminders. A reminder is delivered in the transaction
+    that queues its text, so a rerun never texts it again."""
+    from django.urls import reverse
+    from django.utils import formats, translation
+    from django.utils.translation import gettext
+
+    from dogtag.lib import short_codes
+    from dogtag.lib.links import absolute
+    from dogtag.licensing.models import RenewalReminder
+    from dogtag.licensing.renewal_codes import codes_for
+    from dogtag.outbox import mail
+    from dogtag.outbox.models import Message, TextConsent
+    from dogtag.registry.models import RenewalCode
+
+    if not reminders:
+        return 0
+    numbers = dict(
+        TextConsent.objects.filter(
+            municipality=municipality, person_id__in={r.person_id for r in reminders}, stopped_at=None
+        )
+        .order_by("consented_at", "pk")  # the newest consent of a person with two numbers wins
+        .values_list("person_id", "phone")
+    )
+    texted = [r for r in reminders if r.person_id in numbers]
+    if not texted:
+        return 0
+    codes, new_codes = {}, []
+    for year in sorted({r.license_year + 1 for r in texted}):
+        known, new = codes_for(municipality, year, [r.animal_id for r in texted if r.license_year + 1 == year])
+        codes.update({(a, year): c for a, c in known.items()})
+        new_codes += new
+    RenewalCode.objects.bulk_create(new_codes)
+    front_door = absolute(reverse("home"))
+    messages = []
+    for r in texted:
+        with translation.override(r.person.language or settings.LANGUAGE_CODE):
+            words = {
+                "municipality": str(municipality),
+                "animal": r.animal.name,
+                "date": formats.date_format(r.license.expires_on, "MONTH_DAY_FORMAT"),
+                "year": r.license_year + 1,
+                "address": front_door,
+                "code": short_codes.shown(codes[(r.animal_id, r.license_year + 1)]),
+            }
+            if r.lead_days < 0:
+                body = gettext(
+                    "%(municipality)s: %(animal)s's dog license runs out on %(date)s. Renew for %(year)s at "
+                    "%(address)s with code %(code)s. Reply STOP to end texts."
+                )
+            else:
+                body = gettext(
+                    "%(municipality)s: %(animal)s's dog license ran out on %(date)s. Renew for %(year)s at "
+                    "%(address)s with code %(code)s. Reply STOP to end texts."
+                )
+        messages.append(
+            Message(
+                municipality=municipality,
+                channel=Message.Channel.TEXT,
+                to=numbers[r.person_id],
+                subject="",
+                text=body % words,
+                kind="renewal-reminder",
+            )
+        )
+    for r, message in zip(texted, mail.queue_many(messages), strict=True):
+        r.text = message
+    RenewalReminder.objects.bulk_update(texted, ["text"])
+    return len(texted)

@@ -9,6 +9,7 @@ from django import template
 from dogtag.enforcement.models import Case, Citation, Declaration, Impoundment, QuarantineOrder
 from dogtag.lib.dates import today
 from dogtag.licensing.models import License, RenewalReminder
+from dogtag.outbox.models import TextConsent
 
 register = template.Library()
 RABIES_WARNING_DAYS = 60  # how far ahead the page warns; a display choice, not a legal figure
@@ -61,5 +62,7 @@ def person_records(person):
         "licenses": License.objects.filter(holder=person).order_by("-license_year", "serial")[:50],
         "cases": Case.objects.filter(owner=person).order_by("-opened_on")[:50],
         "citations": Citation.objects.filter(case__owner=person).select_related("case")[:50],
-        "renewal_reminders": RenewalReminder.objects.filter(person=person).select_related("animal")[:50],
+        "renewal_reminders": RenewalReminder.objects.filter(person=person).select_related("animal", "text")[:50],
+        "consents": TextConsent.objects.filter(person=person).select_related("recorded_by", "stopped_by")[:50],
+        "person": person,
     }
