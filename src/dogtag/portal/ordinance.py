@@ -66,6 +66,9 @@ CASES: dict[str, tuple[str, ...]] = {
     "control": (Case.Kind.COMPLAINT, Case.Kind.IMPOUNDMENT),
     "forfeitures": (Case.Kind.CITATION,),
 }
+# The pack sections whose provisions decide licenses: the tax, its rabies certificate, the
+# county's share of it paid over (s. 174.08).
+LICENSED = {"licensing", "rabies", "remittance"}
 SEARCH_LIMIT = 100  # characters of a search: more is no phrase of an ordinance
 
 
@@ -77,6 +80,9 @@ class Counts:
     kennel_licenses: int | None = None
     open_cases: int | None = None
     citations: int = 0
+    # the section the citations are under: its own number, or the whole section a schedule names
+    # where the text is numbered by subsection (River Hills' § 2.14(8) prices "§ 2.14")
+    cited_under: str = ""
 
     @property
     def any(self) -> bool:
@@ -179,6 +185,14 @@ def cited_under(violation: str, number: str) -> bool:
     return within(cited, number) or (short is not None and within(cited, short))
 
 
+def divides(violation: str, number: str) -> bool:
+    """Whether a citation names a whole section of which `number` is a subsection: `§ 2.14` for
+    `§ 2.14(8)`, where the text is numbered by subsection and the schedule prices the whole."""
+    number = number.removeprefix("§ ").strip()
+    cited = violation.removeprefix("§ ").strip()
+    return bool(number and cited) and cited != number and within(number, cited)
+
+
 def staff_counts(municipality, sections: list[Section], on: date) -> dict[str, Counts]:
     """Per section, its records this license year: licenses, kennel licenses, open cases by the
     kinds its provisions decide, citations under its number. One query per kind of record."""
@@ -187,7 +201,7 @@ def staff_counts(municipality, sections: list[Section], on: date) -> dict[str, C
     wanted = {t for ts in tops.values() for t in ts}
     licenses = (
         License.objects.filter(municipality=municipality, license_year=year, voided_at=None).count()
-        if "licensing" in wanted or "rabies" in wanted
+        if wanted & LICENSED
         else 0
     )
     kennels = (
@@ -212,7 +226,7 @@ def staff_counts(municipality, sections: list[Section], on: date) -> dict[str, C
     for s in sections:
         ts = tops[s.anchor]
         c = Counts()
-        if "licensing" in ts:
+        if LICENSED & set(ts):
             c.licenses = licenses
         if {"kennel", "multiple_dog"} & set(ts):
             c.kennel_licenses = kennels
@@ -220,6 +234,12 @@ def staff_counts(municipality, sections: list[Section], on: date) -> dict[str, C
         if kinds:
             c.open_cases = sum(open_cases.get(k, 0) for k in kinds)
         c.citations = sum(n for v, n in by_violation if cited_under(v, s.number))
+        c.cited_under = s.number
+        whole = [(v, n) for v, n in by_violation if not cited_under(v, s.number) and divides(v, s.number)]
+        if whole:
+            c.citations += sum(n for _, n in whole)
+            c.cited_under = ", ".join(sorted({f"§ {v.removeprefix('§ ').strip()}" for v, _ in whole}, key=len))
+            c.cited_under = f"{s.number} or the whole of {c.cited_under}"
         out[s.anchor] = c
     return out
 
