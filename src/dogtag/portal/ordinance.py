@@ -188,10 +188,23 @@ def fee_schedule(municipality, text: Annotated) -> tuple[dict[str, list[str]], d
     return said, by_key
 
 
+# The worked examples' answers, per (pack, reading, fee schedule): the engine's answers depend on
+# nothing else, so a page asks them once per process until the clerk changes the schedule.
+_ANSWERS: dict[tuple, dict[str, readings.Answer]] = {}
+_ANSWERS_KEPT = 4096
+
+
 def _answered(pack_id: str, reading: readings.Reading, by_key: dict) -> None:
     """The reading's worked example asked under each reading (pure: the engine, no query)."""
-    if reading.example and not reading.answers:
-        reading.answers = readings.example_answers(pack_id, reading, by_key)
+    if not reading.example or reading.answers:
+        return
+    key = (pack_id, reading.id, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in by_key.items())))
+    answers = _ANSWERS.get(key)
+    if answers is None:
+        if len(_ANSWERS) >= _ANSWERS_KEPT:
+            _ANSWERS.clear()
+        answers = _ANSWERS[key] = readings.example_answers(pack_id, reading, by_key)
+    reading.answers = answers
 
 
 def _as_ruled(reading: readings.Reading | None, adopted: str) -> list[tuple[str, str]]:
