@@ -12,7 +12,8 @@ from dogtag.licensing import law
 from dogtag.registry import rulings
 from dogtag.registry.actions import adopt_amendment, draft_amendment
 from dogtag.rules import cli
-from tests.base import BaseTestCase, on
+from tests.base import BaseTestCase, on, vaccinate
+from tests.licensing.base import BENTON_FEES, receive_tags, set_fees
 
 TAX_WORDS = (
     "Section 173-1 is amended to read: the license tax for a spayed female or neutered male dog "
@@ -27,6 +28,7 @@ class AmendmentAsSourceTests(BaseTestCase):
     def setUpTestData(cls):
         super().setUpTestData()
         with on(date(2026, 12, 1)):
+            set_fees(cls.clerk, cls.benton, BENTON_FEES)
             amendment = draft_amendment(
                 cls.benton,
                 acting_user=cls.clerk,
@@ -65,6 +67,24 @@ class AmendmentAsSourceTests(BaseTestCase):
         body["on"] = "2027-02-28"
         response = self.client.post("/api/v1/rules/ask", body, content_type="application/json")
         self.assertNotIn("amended_by", json.dumps(response.json()))
+
+    def test_a_license_issued_under_the_amendment_names_it_on_its_page(self):
+        from dogtag.licensing.actions import issue_license
+        from dogtag.licensing.owed import what_is_owed
+
+        day = date(2027, 3, 2)
+        with on(day):
+            receive_tags(self, 1001, 1100, 2027)
+            vaccinate(self.dog, self.vet, "R-2002", date(2027, 1, 10), date(2030, 1, 10))
+            owed = what_is_owed(self.dog, day)
+            self.assertTrue(owed.can_issue, owed.refusals)
+            self.assertIn(owed.tax, (Decimal("12.00"), Decimal("22.00")))
+            license = issue_license(
+                self.dog, acting_user=self.clerk, payment={"amount": str(owed.total), "method": "cash"}, on=day
+            )
+            self.login(self.clerk)
+            r = self.client.get(f"/licenses/{license.pk}/")
+        self.assertContains(r, f'<span class="amended">as amended by {BY}</span>', html=False)
 
     def test_the_why_box_names_the_resolution_beside_the_section(self):
         from django.template.loader import render_to_string
