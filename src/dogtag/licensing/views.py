@@ -15,7 +15,7 @@ from dogtag.lib.pdf import pdf_response
 from dogtag.lib.replica import reads_from_replica
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action
-from dogtag.licensing import actions, forms, law, tables
+from dogtag.licensing import actions, amended_fees, forms, law, tables
 from dogtag.licensing import renewals as renewals_query
 from dogtag.licensing.charges import CHARGES, charge_on
 from dogtag.licensing.counter_page import animal_and_stock
@@ -180,6 +180,7 @@ def fees(request, slug, report):
             "municipality": municipality,
             "schedule": schedule,
             "charges": charges,
+            "amended": amended_fees.adopted(municipality),
             "form": form,
             "can_edit": has_role(request.user, municipality.pk, actions.CLERKS),
         },

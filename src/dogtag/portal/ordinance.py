@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 
 from django.db.models import Count
 from django.urls import reverse
@@ -25,7 +26,8 @@ from dogtag.licensing.models import FeeScheduleEntry, KennelLicense, License
 from dogtag.licensing.owed import fee_label
 from dogtag.registry import readings
 from dogtag.registry.models import Ruling
-from dogtag.rules.annotated import Annotated, Figure, Paragraph, Section
+from dogtag.registry.templatetags.readings import side_by_side
+from dogtag.rules.annotated import Annotated, Figure, Paragraph, Section, figure
 from dogtag.rules.licensing import license_year_of
 from dogtag.rules.packs import load_pack, within
 
@@ -66,6 +68,9 @@ CASES: dict[str, tuple[str, ...]] = {
     "control": (Case.Kind.COMPLAINT, Case.Kind.IMPOUNDMENT),
     "forfeitures": (Case.Kind.CITATION,),
 }
+# The pack sections whose provisions decide licenses: the tax, its rabies certificate, the
+# county's share of it paid over (s. 174.08).
+LICENSED = {"licensing", "rabies", "remittance"}
 SEARCH_LIMIT = 100  # characters of a search: more is no phrase of an ordinance
 
 
@@ -77,6 +82,9 @@ class Counts:
     kennel_licenses: int | None = None
     open_cases: int | None = None
     citations: int = 0
+    # the section the citations are under: its own number, or the whole section a schedule names
+    # where the text is numbered by subsection (River Hills' § 2.14(8) prices "§ 2.14")
+    cited_under: str = ""
 
     @property
     def any(self) -> bool:
@@ -101,12 +109,24 @@ class ParagraphView:
 
 
 @dataclass
+class RulingView:
+    """A ruling made on a reading of the section: who ruled (its number and date) and, where the
+    reading is the pack's, the figures and the worked example's answer as ruled."""
+
+    section: str
+    words: str  # the ruling in words: who, its number, its date, the reading it adopts
+    in_force: bool = True  # False: ruled, in force from a later day
+    figures: list[Figure] = field(default_factory=list)  # the figures the ruled pack sets, where they moved
+    answer: list[tuple[str, str]] = field(default_factory=list)  # the worked example's answer as ruled
+
+
+@dataclass
 class SectionView:
     section: Section
     paragraphs: list[ParagraphView]
     pending: list[readings.Reading] = field(default_factory=list)
     figures: list[FigureView] = field(default_factory=list)  # where the heading was lost: the section's own
-    rulings: list[tuple[str, str]] = field(default_factory=list)  # (section, the ruling in words)
+    rulings: list[RulingView] = field(default_factory=list)
     procedures: list[tuple[str, str | None]] = field(default_factory=list)
     counts: Counts | None = None
 
@@ -154,17 +174,59 @@ def ruled_words(ruling: Ruling) -> str:
     )
 
 
-def fee_schedule(municipality, text: Annotated) -> dict[str, list[str]]:
-    """For each figure the ordinance leaves to the fee schedule, the amounts set, in words (one query)."""
+def fee_schedule(municipality, text: Annotated) -> tuple[dict[str, list[str]], dict[str, dict[date, Decimal]]]:
+    """For each figure the ordinance leaves to the fee schedule, the amounts set, in words; and
+    the whole schedule by key and day, as the readings' worked examples take it (one query)."""
     keys = {k for f in text.figures.values() for k in f.local}
-    rows = FeeScheduleEntry.objects.filter(municipality=municipality, voided_at=None, key__in=keys).order_by(
-        "key", "effective_on"
-    )
+    rows = FeeScheduleEntry.objects.filter(municipality=municipality, voided_at=None).order_by("key", "effective_on")
     said: dict[str, list[str]] = {}
-    for r in rows.values_list("key", "effective_on", "amount"):
-        key, on, amount = r
-        said.setdefault(key, []).append(f"{fee_label(key)}: ${amount:,.2f} from {on:%B} {on.day}, {on.year}")
-    return said
+    by_key: dict[str, dict[date, Decimal]] = {}
+    for key, on, amount in rows.values_list("key", "effective_on", "amount"):
+        by_key.setdefault(key, {})[on] = amount
+        if key in keys:
+            said.setdefault(key, []).append(f"{fee_label(key)}: ${amount:,.2f} from {on:%B} {on.day}, {on.year}")
+    return said, by_key
+
+
+# The worked examples' answers, per (pack, reading, fee schedule): the engine's answers depend on
+# nothing else, so a page asks them once per process until the clerk changes the schedule.
+_ANSWERS: dict[tuple, dict[str, readings.Answer]] = {}
+_ANSWERS_KEPT = 4096
+
+
+def _answered(pack_id: str, reading: readings.Reading, by_key: dict) -> None:
+    """The reading's worked example asked under each reading (pure: the engine, no query)."""
+    if not reading.example or reading.answers:
+        return
+    key = (pack_id, reading.id, tuple(sorted((k, tuple(sorted(v.items()))) for k, v in by_key.items())))
+    answers = _ANSWERS.get(key)
+    if answers is None:
+        if len(_ANSWERS) >= _ANSWERS_KEPT:
+            _ANSWERS.clear()
+        answers = _ANSWERS[key] = readings.example_answers(pack_id, reading, by_key)
+    reading.answers = answers
+
+
+def _as_ruled(reading: readings.Reading | None, adopted: str) -> list[tuple[str, str]]:
+    """The worked example's answer under the reading a ruling adopts, part by part."""
+    if reading is None or not reading.answers:
+        return []
+    column = 1 if adopted == Ruling.Adopted.CHOICE else 2
+    return [(row[0], row[column]) for row in side_by_side(reading.answers) if row[column]]
+
+
+def _figures_as_ruled(text: Annotated, ruled_pack, reading: readings.Reading | None) -> list[Figure]:
+    """The figures of the reading's provision as the ruled pack sets them, where they differ from
+    the text's own (a ruling for the other reading moves them)."""
+    if reading is None:
+        return []
+    paths = [p for p, f in text.figures.items() if f.reading_id == reading.id or reading.id.startswith(f"{p}.")]
+    out = []
+    for path in paths:
+        now = figure(ruled_pack, path)
+        if now.sets != text.figures[path].sets:
+            out.append(now)
+    return out
 
 
 def cited_under(violation: str, number: str) -> bool:
@@ -179,6 +241,14 @@ def cited_under(violation: str, number: str) -> bool:
     return within(cited, number) or (short is not None and within(cited, short))
 
 
+def divides(violation: str, number: str) -> bool:
+    """Whether a citation names a whole section of which `number` is a subsection: `§ 2.14` for
+    `§ 2.14(8)`, where the text is numbered by subsection and the schedule prices the whole."""
+    number = number.removeprefix("§ ").strip()
+    cited = violation.removeprefix("§ ").strip()
+    return bool(number and cited) and cited != number and within(number, cited)
+
+
 def staff_counts(municipality, sections: list[Section], on: date) -> dict[str, Counts]:
     """Per section, its records this license year: licenses, kennel licenses, open cases by the
     kinds its provisions decide, citations under its number. One query per kind of record."""
@@ -187,7 +257,7 @@ def staff_counts(municipality, sections: list[Section], on: date) -> dict[str, C
     wanted = {t for ts in tops.values() for t in ts}
     licenses = (
         License.objects.filter(municipality=municipality, license_year=year, voided_at=None).count()
-        if "licensing" in wanted or "rabies" in wanted
+        if wanted & LICENSED
         else 0
     )
     kennels = (
@@ -212,7 +282,7 @@ def staff_counts(municipality, sections: list[Section], on: date) -> dict[str, C
     for s in sections:
         ts = tops[s.anchor]
         c = Counts()
-        if "licensing" in ts:
+        if LICENSED & set(ts):
             c.licenses = licenses
         if {"kennel", "multiple_dog"} & set(ts):
             c.kennel_licenses = kennels
@@ -220,6 +290,12 @@ def staff_counts(municipality, sections: list[Section], on: date) -> dict[str, C
         if kinds:
             c.open_cases = sum(open_cases.get(k, 0) for k in kinds)
         c.citations = sum(n for v, n in by_violation if cited_under(v, s.number))
+        c.cited_under = s.number
+        whole = [(v, n) for v, n in by_violation if not cited_under(v, s.number) and divides(v, s.number)]
+        if whole:
+            c.citations += sum(n for _, n in whole)
+            c.cited_under = ", ".join(sorted({f"§ {v.removeprefix('§ ').strip()}" for v, _ in whole}, key=len))
+            c.cited_under = f"{s.number} or the whole of {c.cited_under}"
         out[s.anchor] = c
     return out
 
@@ -229,11 +305,15 @@ def assemble(municipality, text: Annotated, *, query: str = "", staff: bool = Fa
     procedures and, for staff, its counts."""
     pack = load_pack(municipality.rule_pack)
     all_readings = readings.of(pack)
+    by_id = {r.id: r for r in all_readings}
     rulings = list(
         Ruling.objects.filter(municipality=municipality, voided_at=None, ruled_on__lte=on).order_by("effective_on")
     )
     ruled_ids = {r.reading_id for r in rulings} | {rid for rid, _ in pack.recorded_rulings()}
-    fees = fee_schedule(municipality, text)
+    # the ruling in force on `on` for each reading (a later one supersedes an earlier from its day)
+    governing = {r.reading_id: r.pk for r in rulings if r.effective_on <= on}
+    fees, by_key = fee_schedule(municipality, text)
+    ruled_pack = law.pack_of(municipality, on) if ruled_ids else pack
     views = []
     for s in text.sections:
         paragraphs = [
@@ -260,21 +340,43 @@ def assemble(municipality, text: Annotated, *, query: str = "", staff: bool = Fa
                 if not s.paragraphs
             ],
             pending=[r for r in in_section if r.id not in ruled_ids],
-            rulings=[(r.section, ruled_words(r)) for r in rulings if within(r.section, s.number)]
-            + [
-                (
-                    r.section,
-                    f"{ruled.describe()} adopts {'the other reading' if ruled.reading == 'other' else 'this reading'}",
-                )
-                for r in in_section
-                for ruled in (r.provision.reading.ruled if r.provision.reading else [])
-            ],
             procedures=[
                 (what, reverse(name, args=[municipality.slug]) if staff and name else None)
                 for t in _applied_by(s)
                 for what, name in PROCEDURES.get(t, ())
             ],
         )
+        for r in v.pending:
+            _answered(pack.id, r, by_key)
+        for ruling in rulings:
+            if within(ruling.section, s.number):
+                reading = by_id.get(ruling.reading_id)
+                if reading is not None:
+                    _answered(pack.id, reading, by_key)
+                v.rulings.append(
+                    RulingView(
+                        ruling.section,
+                        ruled_words(ruling),
+                        in_force=governing.get(ruling.reading_id) == ruling.pk,
+                        figures=_figures_as_ruled(text, ruled_pack, reading)
+                        if governing.get(ruling.reading_id) == ruling.pk
+                        else [],
+                        answer=_as_ruled(reading, ruling.adopted),
+                    )
+                )
+        for r in in_section:
+            for ruled in r.provision.reading.ruled if r.provision.reading else []:
+                _answered(pack.id, r, by_key)
+                adopted = "the other reading" if ruled.reading == "other" else "this reading"
+                v.rulings.append(
+                    RulingView(
+                        r.section,
+                        f"{ruled.describe()} adopts {adopted}",
+                        in_force=ruled.on <= on,
+                        figures=_figures_as_ruled(text, ruled_pack, r) if ruled.on <= on else [],
+                        answer=_as_ruled(r, ruled.reading),
+                    )
+                )
         views.append(v)
     if staff:
         counts = staff_counts(municipality, [v.section for v in views], on)

@@ -71,3 +71,20 @@ def _field(kind: str, path: str) -> str:
     """The form field a pack error's path names (`licensing.tax.unaltered.2027-03-01`: unaltered)."""
     parts = set(path.split("."))
     return next((f for f in FIGURES.get(kind, ()) if f in parts), FIGURES.get(kind, ("__all__",))[0])
+
+
+def fee_schedule_keys(pack: packs.Pack, kind: str) -> tuple[str, ...]:
+    """The fee-schedule amounts (`{local: key}`) of the provision `kind` amends: an adopted amendment
+    sets its figures itself, so from its effective date the fee schedule's entries for them no
+    longer apply (Benton § 115-3A(3)'s tax "as prescribed in § 173-1", amended by resolution)."""
+    name, key = AMENDS[kind]
+    return tuple(dict.fromkeys(_locals((pack.raw_sections.get(name) or {}).get(key))))
+
+
+def _locals(value) -> list[str]:
+    if isinstance(value, dict):
+        own = [value["local"]] if isinstance(value.get("local"), str) else []
+        return own + [k for v in value.values() for k in _locals(v)]
+    if isinstance(value, list):
+        return [k for v in value for k in _locals(v)]
+    return []

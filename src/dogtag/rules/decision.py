@@ -36,6 +36,9 @@ class Citation:
     other_reading: str | None = None
     # The section's adopted text is cut off or missing here: what staff are told (`text_gaps`).
     incomplete: str | None = None
+    # The instrument that amended the provision, where an adopted amendment set it ("Board
+    # resolution 2027-4 of March 1, 2027"): the source of the figure beside the section it amends.
+    amended_by: str | None = None
 
     @property
     def pending(self) -> bool:
@@ -122,7 +125,7 @@ def to_json(value: Any) -> Any:
             out["unconfirmed"] = value.unconfirmed
         if value.inferred:
             out["inferred"] = value.inferred
-        for key in ("reading", "reading_status", "ruled_by", "other_reading", "incomplete"):
+        for key in ("reading", "reading_status", "ruled_by", "other_reading", "incomplete", "amended_by"):
             if getattr(value, key):
                 out[key] = getattr(value, key)
         return out

@@ -501,9 +501,11 @@ def _overlay(raw: Any, path: str, rulings: dict[str, Ruled]) -> Any:
     return raw
 
 
-def _bind(cite: Cite, origin: str, unconfirmed, inferred, provision, at: str, rulings: dict[str, Ruled]) -> None:
-    if provision is None:
-        cite.bind(origin, unconfirmed, inferred)
+def _bind(
+    cite: Cite, origin: str, unconfirmed, inferred, provision, at: str, rulings: dict[str, Ruled], amended_by=None
+) -> None:
+    if provision is None or amended_by:  # an amended provision reads no pending reading (amending.py)
+        cite.bind(origin, unconfirmed, inferred, amended_by=amended_by)
         return
     reading = provision.reading
     rid = reading_id(provision, at)
@@ -549,6 +551,7 @@ def _load(
         raise PackError(*errors[0], errors[1:])
     text = text_path.read_text(encoding="utf-8")
     quoted = text
+    amended_by: dict[tuple[str, str], str] = {}  # (section, key) -> the instrument of the latest amendment
     for amendment in amendments:
         for name, provisions in amendment.sections().items():
             if name not in SECTIONS or not isinstance(provisions, dict):
@@ -557,6 +560,7 @@ def _load(
                 )
                 continue
             raw[name] = {**(raw.get(name) or {}), **provisions}
+            amended_by.update({(name, key): amendment.by for key in provisions})
         quoted += "\n" + amendment.words
 
     parent: Pack | None = None
@@ -602,7 +606,8 @@ def _load(
             for cite, unconfirmed, provision, at in _cites_with_flags(value, None, None, f"{name}.{key}"):
                 declared = metas[origin]
                 inferred = next((i.note for i in declared.inferred_numbers if within(cite.section, i.section)), None)
-                _bind(cite, origin, unconfirmed, inferred, provision, at, rulings)
+                by = amended_by.get((name, key)) if origin == pack_id else None
+                _bind(cite, origin, unconfirmed, inferred, provision, at, rulings, by)
                 if origin == pack_id and normalise(cite.quote) not in normalised:
                     where = meta.text + (" nor in the amendment's words" if amendments else "")
                     missing = f"quote {cite.quote!r} ({cite.section}) is not in {where}"

@@ -87,6 +87,7 @@ class Cite:
         reading_status: str | None = None,
         ruled_by: str | None = None,
         other_reading: str | None = None,
+        amended_by: str | None = None,
     ) -> None:
         self.citation = Citation(
             jurisdiction,
@@ -98,6 +99,7 @@ class Cite:
             reading_status,
             ruled_by,
             other_reading,
+            amended_by=amended_by,
         )
 
     def __repr__(self) -> str:
