@@ -84,13 +84,13 @@ class AmendmentAsSourceTests(BaseTestCase):
             )
             self.login(self.clerk)
             r = self.client.get(f"/licenses/{license.pk}/")
-        self.assertContains(r, f'<span class="amended">as amended by {BY}</span>', html=False)
+        self.assertContains(r, f'<span class="amended">as amended by <span lang="en">{BY}</span></span>', html=False)
 
     def test_the_why_box_names_the_resolution_beside_the_section(self):
         from django.template.loader import render_to_string
 
         decision = law.ask(self.benton, "license_tax", DOG, date(2027, 3, 1))
         html = render_to_string("dogtag/_why.html", {"citations": decision.citations})
-        self.assertIn(f'<span class="amended">as amended by {BY}</span>', html)
+        self.assertIn(f'<span class="amended">as amended by <span lang="en">{BY}</span></span>', html)
         earlier = law.ask(self.benton, "license_tax", DOG, date(2027, 2, 28))
         self.assertNotIn("as amended by", render_to_string("dogtag/_why.html", {"citations": earlier.citations}))
