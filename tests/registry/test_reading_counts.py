@@ -64,11 +64,9 @@ class ChangedLicenses(BaseTestCase):
         self.assertIn("each asked under both readings, counted where the answers differ", section)
         declarations = page.split('id="reading-dangerous_dogsrequirements0"')[1].split("</section>")[0]
         self.assertIn("0 of the 0 declarations of Village of Benton: each asked under both readings", declarations)
-        # A barking complaint's answer turns on the dog's other complaints: not compared record by record.
+        # A barking complaint's finding turns on the dog's other complaints: each asked with them.
         complaints = page.split('id="reading-nuisancebarking_complaints"')[1].split("</section>")[0]
-        self.assertIn(
-            "which of them the other reading would change is not computed for this kind of record", complaints
-        )
+        self.assertIn("0 of the 0 barking complaints of Village of Benton: each asked under both readings", complaints)
 
 
 class ChangedCitations(BaseTestCase):

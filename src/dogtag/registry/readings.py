@@ -5,8 +5,10 @@ engine under each reading), how many of the municipality's records the provision
 those records answer the reading's question, how many of them the other reading would answer
 differently (`reading_counts`).
 
-The counts are one `count()` per kind of record, by the pack section the provision is in; a
-section whose answers are about no kind of record Dogtag keeps says so and why.
+The counts are one `count()` per kind of record, by the pack section the provision is in (or by
+the question its example asks, where that question's records are another kind); a section whose
+answers are about no kind of record Dogtag keeps, or a reading whose answers no record keeps,
+says so and why.
 """
 
 from __future__ import annotations
@@ -40,6 +42,21 @@ RECORDS: dict[str, tuple[str, str, dict[str, Any], str]] = {
     "impoundment": ("enforcement", "Impoundment", {}, "impoundments"),
     "forfeitures": ("enforcement", "Citation", {}, "citations"),
     "nuisance": ("enforcement", "Complaint", {}, "complaints"),
+}
+# Where the records a reading's question answers are not the section's: by the example's question.
+RECORDS_BY_QUESTION: dict[str, tuple[str, str, dict[str, Any], str]] = {
+    "barking_nuisance": ("enforcement", "Complaint", {"kind": "barking"}, "barking complaints"),
+    "vicious_dog_permit_fee": ("permits", "ViciousDogPermit", {}, "vicious-dog permits"),
+}
+# Readings whose question no record keeps the answer of: the other reading changes the next
+# answer, never a stored one. By the example's question, with the reason in words.
+NO_STORED_RECORD = {
+    "district_quarantine": (
+        "whether an animal is exempt from a district quarantine is answered each time the officer "
+        "looks it up, from its rabies certificate and what the officer sees on its collar; no record "
+        "keeps that answer or says what tag a collar wears, so the other reading changes the next "
+        "lookup, not a stored record"
+    ),
 }
 NOT_COUNTED = {
     "time": "it counts the days of every deadline: no one kind of record",
@@ -81,6 +98,7 @@ class Reading:
     changed: int | None = None  # of `count`, the records the other reading would answer differently
     counted: str = ""
     not_counted: str = ""
+    no_record: str = ""  # why the other reading changes no stored record, where it changes none
     ruled_by: Ruled | None = None  # the pack's own ruling in force, if any
     changes_answer: bool = False  # the other reading sets fields the engine reads (`other.set`)
     assumed: list[tuple[str, str]] = field(default_factory=list)  # (section, reading) the example takes as ruled
@@ -204,18 +222,22 @@ def for_page(municipality, on: date) -> list[Reading]:
     recorded = packs.rulings_on(pack, on)
     fee_schedule = _fee_schedule(municipality) if any(r.example or r.has_other for r in readings) else {}
     counter = Counter(municipality, LocalAmounts.of(fee_schedule))
-    counts: dict[tuple[str, str], int] = {}
+    counts: dict[tuple, int] = {}
     for r in readings:
         r.ruled_by = recorded.get(r.id)
         if r.example:
             r.answers = example_answers(pack.id, r, fee_schedule)
         topic = r.id.split(".", 1)[0]
-        if topic in RECORDS:
-            app, model, filters, what = RECORDS[topic]
-            if (app, model) not in counts:
+        question = r.example["question"] if r.example else None
+        if r.has_other and question in NO_STORED_RECORD:
+            r.no_record = NO_STORED_RECORD[question]
+        elif topic in RECORDS or question in RECORDS_BY_QUESTION:
+            app, model, filters, what = RECORDS_BY_QUESTION.get(question) or RECORDS[topic]
+            key = (app, model, tuple(sorted(filters.items())))
+            if key not in counts:
                 rows = apps.get_model(app, model).objects.filter(municipality=municipality, **filters)
-                counts[(app, model)] = rows.count()
-            r.count, r.counted = counts[(app, model)], what
+                counts[key] = rows.count()
+            r.count, r.counted = counts[key], what
             compare = comparer(r.id, r.example) if r.has_other else None
             if compare is not None:
                 r.changed = compare(counter, pack.id, r.id) if r.count else 0

@@ -695,6 +695,11 @@ def declaration_waiver(pack, facts: WaiverFacts, on: date, local) -> Decision:
     rule = next((w for w in rules if c == w.classification or c in w.also_classifications), None)
     if rule is None:
         notes = (f"a {facts.classification.replace('_', ' ')} declaration cannot be waived here",)
+        # Where that is a reading (a waiver whose other reading reaches this class), the answer
+        # rests on it: its words and the reading are shown.
+        read = next((w for w in rules if c in _other_reading_reaches(w)), None)
+        if read is not None:
+            return Decision(WaiverAnswer(applies=False), read.citations(), (*notes, *choice_notes(read)))
         return Decision(WaiverAnswer(applies=False), (), notes)
     from_ = plus_months(facts.declared_on, 12 * rule.years)
     eligible = (
@@ -704,7 +709,13 @@ def declaration_waiver(pack, facts: WaiverFacts, on: date, local) -> Decision:
         and facts.behavior_program_completed
     )
     value = WaiverAnswer(True, from_, eligible, rule.rescind_within_days)
-    return Decision(value, (rule.cite.citation,), choice_notes(rule))
+    return Decision(value, rule.citations(), choice_notes(rule))
+
+
+def _other_reading_reaches(waiver: Waiver) -> list[str]:
+    """The classes a waiver's other reading would add to it."""
+    other = waiver.reading.other if waiver.reading else None
+    return list(other.set.get("also_classifications", [])) if other else []
 
 
 class RemovalFacts(Facts):
