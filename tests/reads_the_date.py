@@ -28,6 +28,7 @@ MODULES = frozenset(
         # the daily reconciliation reads the day (issue 27 §11).
         "tests/licensing/test_renewal_reminders.py",  # reminders counted from the license year of the clock
         "tests/outbox/test_texts.py",  # a retry is due minutes after now
+        "tests/payments/test_certificate_attachment.py",
         "tests/payments/test_hosted_page.py",
         "tests/payments/test_processor.py",
         "tests/payments/test_refunds_and_reconciliation.py",
