@@ -3,6 +3,7 @@
 from django.utils import translation
 
 from dogtag.lib.pdf import render_pdf
+from dogtag.licensing import law
 from dogtag.licensing.models import License
 from dogtag.outbox.documents import renderer
 
@@ -10,7 +11,11 @@ LICENSE_CERTIFICATE = "license-certificate"
 
 
 def certificate_context(license: License) -> dict:
-    return {"license": license, "tag": license.current_tag, "municipality": license.municipality}
+    """What the license's certificate and receipt print: the license, its tag, the municipality
+    and the office its ordinance names to issue it."""
+    municipality = license.municipality
+    office = law.issuing_office(municipality, license.issued_on)
+    return {"license": license, "tag": license.current_tag, "municipality": municipality, "office": office}
 
 
 @renderer(LICENSE_CERTIFICATE)
