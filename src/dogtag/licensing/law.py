@@ -139,4 +139,4 @@ def ask(municipality, question: str, facts, on: date, local=None, field: str = "
 def issuing_office(municipality, on: date) -> str | None:
     """The office the municipality's ordinance names to issue licenses, as in force on `on`
     (the `issuing_office` question); None where the law names none."""
-    return ask(municipality, "issuing_office", {}, on, local={}).value
+    return ask(municipality, "issuing_office", {}, on, local={}).value.office

@@ -1019,14 +1019,21 @@ def license_contents(pack: Pack, facts: NoFacts, on: date, local: LocalAmounts) 
     return Decision(value, tuple(cites), ())
 
 
+@dataclass(frozen=True)
+class IssuingOfficeAnswer:
+    """The office that issues the license, in the ordinance's words (None: the law names none)."""
+
+    office: str | None
+
+
 @question(
     "issuing_office",
     facts=NoFacts,
-    value=str,
+    value=IssuingOfficeAnswer,
     doc="The office that issues the license, as the ordinance names it (None: the law names none).",
 )
 def issuing_office(pack: Pack, facts: NoFacts, on: date, local: LocalAmounts) -> Decision:
     office = pack.licensing.issuing_office
     if office is None:
-        return Decision(None, (), ())
-    return Decision(office.office, office.citations(), ())
+        return Decision(IssuingOfficeAnswer(None), (), ())
+    return Decision(IssuingOfficeAnswer(office.office), office.citations(), ())
