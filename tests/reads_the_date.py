@@ -32,6 +32,7 @@ MODULES = frozenset(
         "tests/outbox/test_texts.py",  # a retry is due minutes after now
         "tests/outbox/test_text_reminders.py",  # reminders counted from the license year of the clock
         "tests/outbox/test_text_consent.py",  # the consent's day, and the pet page's owner of today
+        "tests/payments/test_certificate_attachment.py",  # the notification's signature is stamped with the clock
         "tests/payments/test_hosted_page.py",
         "tests/payments/test_processor.py",
         "tests/payments/test_refunds_and_reconciliation.py",

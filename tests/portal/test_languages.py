@@ -11,6 +11,7 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
+from django.core import mail
 from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.test import SimpleTestCase, override_settings
@@ -156,7 +157,10 @@ class PortalLanguageTests(BaseTestCase):
         approved = Message.objects.get(kind="application-approved")
         self.assertIn("La licencia 2026 de Maple ya está expedida: número de licencia 501", approved.text)
         self.assertIn("válida hasta el 31 de diciembre de 2026", approved.text)
-        certificate = pdf_text(bytes(approved.attachment))
+        # The outbox rendered the certificate when it sent the email, after the approval committed.
+        (email,) = [m for m in mail.outbox if m.subject == approved.subject]
+        ((_, attached, _),) = email.attachments
+        certificate = pdf_text(attached)
         self.assertIn("Licencia de perro 2026 n.º 501", certificate)
         self.assertIn("Nombre del dueño", certificate)
         self.assertIn("10 de febrero de 2026", certificate)

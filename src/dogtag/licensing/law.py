@@ -134,3 +134,9 @@ def ask(municipality, question: str, facts, on: date, local=None, field: str = "
         return q.answer(pack_of(municipality, on), facts, on, amounts)
     except ValueError as e:  # facts of the right shape the pack cannot answer (a section it does not have)
         raise ValidationError({field: f"{e} ({question.replace('_', ' ')})"}) from e
+
+
+def issuing_office(municipality, on: date) -> str | None:
+    """The office the municipality's ordinance names to issue licenses, as in force on `on`
+    (the `issuing_office` question); None where the law names none."""
+    return ask(municipality, "issuing_office", {}, on, local={}).value.office

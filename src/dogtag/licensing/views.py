@@ -7,7 +7,7 @@ from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from dogtag.accounts.scope import get_for_user, has_role, require_role
@@ -19,6 +19,7 @@ from dogtag.licensing import actions, amended_fees, forms, law, tables
 from dogtag.licensing import renewals as renewals_query
 from dogtag.licensing.charges import CHARGES, charge_on
 from dogtag.licensing.counter_page import animal_and_stock
+from dogtag.licensing.documents import certificate_context
 from dogtag.licensing.models import (
     FeeScheduleEntry,
     License,
@@ -136,13 +137,20 @@ def tag_receipt(request, pk):
     )
     if tag.replacement_payment is None:
         raise Http404("No charge was paid for this tag.")
-    context = {"tag": tag, "payment": tag.replacement_payment, "license": tag.license, "municipality": tag.municipality}
+    payment = tag.replacement_payment
+    context = {
+        "tag": tag,
+        "payment": payment,
+        "license": tag.license,
+        "municipality": tag.municipality,
+        "office": law.issuing_office(tag.municipality, timezone.localdate(payment.received_at)),
+    }
     return pdf_response("licensing/tag_receipt.html", context, f"receipt-{tag.replacement_payment.receipt_number}.pdf")
 
 
 def _license_document(request, pk, template, filename):
     license = get_for_user(request.user, License.objects.select_related("municipality", "payment", "holder"), pk)
-    context = {"license": license, "tag": license.current_tag, "municipality": license.municipality}
+    context = certificate_context(license)
     with translation.override(license.holder.language):  # the holder's paper, in the holder's language
         return pdf_response(template, context, f"{filename}-{license.license_year}-{license.serial}.pdf")
 

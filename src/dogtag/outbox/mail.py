@@ -25,9 +25,15 @@ def render(name: str, context: dict, language: str | None = None) -> tuple[str, 
         return subject, _plain(f"{name}.txt", context), render_to_string(f"{name}.html", context)
 
 
-def queue(*, municipality, to: str, template: str, context: dict, kind: str, attachment=None) -> Message:
+def queue(*, municipality, to: str, template: str, context: dict, kind: str, attachment=None, document=None) -> Message:
+    """`attachment`: (file name, bytes) written with the message; `document`: (file name, the
+    document's name, its renderer's arguments), rendered by the sender when it sends
+    (outbox/documents.py) so the caller's transaction renders nothing."""
     subject, text, html = render(template, context)
     name, data = attachment or ("", None)
+    document_name, args = "", {}
+    if document:
+        name, document_name, args = document
     message = Message.objects.create(
         municipality=municipality,
         to=to,
@@ -37,6 +43,8 @@ def queue(*, municipality, to: str, template: str, context: dict, kind: str, att
         kind=kind,
         attachment_name=name,
         attachment=data,
+        attachment_document=document_name,
+        attachment_args=args,
     )
     enqueue(SEND, [message.pk], task_name=f"outbox: message {message.pk}")
     return message

@@ -8,10 +8,12 @@ from dogtag.registry.models import Person, Scoped
 
 class Message(Scoped):
     """An email, or a text message (`channel`), Dogtag owes someone. Written in the transaction
-    that caused it and sent by the worker after commit. A sender claims it first (claim,
-    claimed_until) so no two senders send it; a server that refuses it puts it back with a later
-    next_attempt_at (exponential backoff); after DOGTAG_OUTBOX_MAX_ATTEMPTS refusals it is a dead
-    letter (dead_at) until an administrator sends it again."""
+        that caused it and sent by the worker after commit. A sender claims it first (claim,
+        claimed_until) so no two senders send it; a server that refuses it puts it back with a later
+        next_attempt_at (exponential backoff); after DOGTAG_OUTBOX_MAX_ATTEMPTS refusals it is a dead
+        letter (dead_at) until an administrator sends it again. Its attachment is either bytes written
+    with it (`attachment`) or a document the sender renders when it sends (`attachment_document`,
+    outbox/documents.py), so the transaction that queues it does not render a PDF."""
 
     class Channel(models.TextChoices):
         EMAIL = "email", "Email"
@@ -24,6 +26,10 @@ class Message(Scoped):
     html = models.TextField(blank=True)
     attachment_name = models.CharField(max_length=100, blank=True)
     attachment = models.BinaryField(null=True, blank=True)
+    attachment_document = models.CharField(
+        max_length=60, blank=True, help_text="a document the sender renders and attaches (outbox/documents.py)"
+    )
+    attachment_args = models.JSONField(default=dict, blank=True, help_text="what the document is of, for its renderer")
     kind = models.CharField(max_length=40, help_text="what caused it, e.g. renewal-notice")
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)

@@ -8,7 +8,8 @@ DOGTAG_OUTBOX_BACKOFF_SECONDS × 2^(attempts-1) later (at most DOGTAG_OUTBOX_BAC
 after DOGTAG_OUTBOX_MAX_ATTEMPTS refusals the message is a dead letter for an administrator.
 A sender killed mid-batch leaves its claims to expire after DOGTAG_OUTBOX_CLAIM_SECONDS.
 Text messages (channel "text", outbox/texts.py) go through the same claims, backoff and dead
-letters; one to a number without a live consent is a dead letter at once."""
+letters; one to a number without a live consent is a dead letter at once. A message naming a
+document (outbox/documents.py) has it rendered here, before the batch's connection is used."""
 
 import logging
 import time
@@ -20,7 +21,7 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db.models import Q
 from django.utils import timezone
 
-from dogtag.outbox import texts
+from dogtag.outbox import documents, texts
 from dogtag.outbox.models import Message
 
 log = logging.getLogger(__name__)
@@ -58,20 +59,24 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(seconds=min(seconds, settings.DOGTAG_OUTBOX_BACKOFF_MAX_SECONDS))
 
 
-def _email(message: Message, connection) -> EmailMultiAlternatives:
+def _email(message: Message) -> EmailMultiAlternatives:
     domain = settings.DEFAULT_FROM_EMAIL.rpartition("@")[2] or "localhost"
     email = EmailMultiAlternatives(
         message.subject,
         message.text,
         settings.DEFAULT_FROM_EMAIL,
         [message.to],
-        connection=connection,
         # The same Message-ID on every attempt: a receiver can tell a repeat from a new message.
         headers={"Message-ID": f"<outbox-{message.pk}@{domain}>"},
     )
     if message.html:
         email.attach_alternative(message.html, "text/html")
-    if message.attachment:
+    if message.attachment_document:
+        # Rendered now, not in the transaction that queued the message; a renderer that fails
+        # is a refusal like the server's: the message is tried again later.
+        data = documents.render(message.attachment_document, message.attachment_args)
+        email.attach(message.attachment_name, data, "application/pdf")
+    elif message.attachment:
         email.attach(message.attachment_name, bytes(message.attachment), "application/pdf")
     return email
 
@@ -133,10 +138,12 @@ def send(ids=None, *, budget_seconds: float | None = None) -> tuple[int, int]:
                         sent += 1
                     continue
                 try:
+                    email = _email(message)
                     if connection is None:
                         connection = get_connection()
                         connection.open()  # one session for the batch
-                    _email(message, connection).send()
+                    email.connection = connection
+                    email.send()
                 except Exception as e:  # noqa: BLE001 - any refusal puts the message back, later
                     _refused(message, e)
                     failed += 1

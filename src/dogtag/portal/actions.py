@@ -23,8 +23,8 @@ from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, snapshot
 from dogtag.lib import links, uploads
 from dogtag.lib.dates import today
-from dogtag.lib.pdf import render_pdf
 from dogtag.licensing import actions as licensing
+from dogtag.licensing.documents import license_certificate_document
 from dogtag.licensing.models import License, Payment, Tag
 from dogtag.licensing.years import license_years_on_sale
 from dogtag.outbox import mail
@@ -49,7 +49,7 @@ SEE_OWNER = (Role.OFFICER, Role.ADMINISTRATOR)
 REFUSAL_FIELDS = {"vaccination": "expires_on", "birth_date": "birth_date"}
 
 
-def _email(application, template, kind, context=None, attachment=None):
+def _email(application, template, kind, context=None, document=None):
     """Queue an email to the application's address: only once the address is confirmed, except the
     first email, which asks to confirm it (a stranger's address typed on the portal
     gets one email from Dogtag, never a stream of them)."""
@@ -62,7 +62,7 @@ def _email(application, template, kind, context=None, attachment=None):
             template=f"portal/email/{template}",
             context={"application": application, "url": links.application_url(application), **(context or {})},
             kind=kind,
-            attachment=attachment,
+            document=document,
         )
 
 
@@ -493,15 +493,13 @@ def approve_application(
         application.payment_status = Application.PaymentStatus.PAID
     application.save()
     record(acting_user=acting_user, action=Action.APPLICATION_APPROVE, obj=application, before=before)
-    with translation.override(application.language):
-        context = {"license": license, "tag": license.current_tag, "municipality": m}
-        pdf = render_pdf("licensing/certificate.html", context)
+    # The certificate is rendered by the outbox when it sends, not in this transaction.
     _email(
         application,
         "approved",
         "application-approved",
         {"license": license},
-        attachment=(f"license-{license.license_year}-{license.serial}.pdf", pdf),
+        document=license_certificate_document(license, application.language),
     )
     return license
 

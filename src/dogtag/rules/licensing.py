@@ -124,6 +124,14 @@ class ReturnBy(Provision):
     by: MonthDay
 
 
+class IssuingOffice(Provision):
+    """The office the ordinance names to issue the license, in its words ("the City Treasurer
+    shall complete and issue to the owner a license"): the title printed on the license and the
+    receipt."""
+
+    office: str
+
+
 @section("licensing")
 class LicensingSection(Strict):
     species: SpeciesProvision | None = None
@@ -142,6 +150,7 @@ class LicensingSection(Strict):
     tag_bears: Contents | None = None
     requires_current_rabies: Provision | None = None
     unused_tags_return: ReturnBy | None = None
+    issuing_office: IssuingOffice | None = None
 
 
 # --- questions -----------------------------------------------------------------------------
@@ -1008,3 +1017,23 @@ def license_contents(pack: Pack, facts: NoFacts, on: date, local: LocalAmounts) 
     value = LicenseContents(*(tuple(p.items) if p else None for p in parts), lic.requires_current_rabies is not None)
     cites = [p.cite.citation for p in (*parts, lic.requires_current_rabies) if p]
     return Decision(value, tuple(cites), ())
+
+
+@dataclass(frozen=True)
+class IssuingOfficeAnswer:
+    """The office that issues the license, in the ordinance's words (None: the law names none)."""
+
+    office: str | None
+
+
+@question(
+    "issuing_office",
+    facts=NoFacts,
+    value=IssuingOfficeAnswer,
+    doc="The office that issues the license, as the ordinance names it (None: the law names none).",
+)
+def issuing_office(pack: Pack, facts: NoFacts, on: date, local: LocalAmounts) -> Decision:
+    office = pack.licensing.issuing_office
+    if office is None:
+        return Decision(IssuingOfficeAnswer(None), (), ())
+    return Decision(IssuingOfficeAnswer(office.office), office.citations(), ())
