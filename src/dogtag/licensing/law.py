@@ -10,9 +10,10 @@ from dogtag.licensing.facts import local_amounts
 from dogtag.registry import rulings
 from dogtag.registry.models import Animal
 from dogtag.rules.amounts import LocalAmounts
-from dogtag.rules.licensing import ROW_FACTS, licensable_age_label
 from dogtag.rules.licensing import Animal as AnimalFacts
-from dogtag.rules.licensing import decide_rows as engine_decide_rows
+from dogtag.rules.licensing import licensable_age_label
+from dogtag.rules.licensing_many import ROW_FACTS
+from dogtag.rules.licensing_many import decide_rows as engine_decide_rows
 
 TRAINED_TO = {
     Animal.WorkingStatus.LEADER: "lead_blind_or_deaf",

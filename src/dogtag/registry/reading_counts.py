@@ -1,6 +1,6 @@
 """How many of a municipality's records a reading's other side would answer differently: each
 record's question asked under both readings, set-based. Licenses go through the
-engine's batch (`rules.licensing.decide_rows`: one query for every license's facts, animals that
+engine's batch (`rules.licensing_many.decide_rows`: one query for every license's facts, animals that
 agree on every fact sharing one answer); citations, declarations and rabies certificates are
 grouped in one query each by the facts their question turns on (the forfeiture, the requirement
 deadlines, the last day to revaccinate), each group asked once under each reading. A reading
@@ -17,7 +17,7 @@ from django.db.models import Count, Exists, OuterRef
 from dogtag.registry.models import Animal
 from dogtag.rules import get_question, packs
 from dogtag.rules.amounts import LocalAmounts
-from dogtag.rules.licensing import decide_rows
+from dogtag.rules.licensing_many import decide_rows
 from dogtag.rules.schema import Ruled
 
 # The registry's working status as the engine's `trained_to` (as licensing.law reads an animal).
