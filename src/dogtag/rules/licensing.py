@@ -644,21 +644,21 @@ def classified(day: _Day, y: _Year, a, question: str) -> tuple[_Tax | None, date
     return tax, half, trigger
 
 
-def decide_one(pack: Pack, a: Animal, on: date, local: LocalAmounts, question: str) -> Decision:
-    """license_tax, late_fee or license_charges for one animal."""
+def _excluded(question: str, excluded: tuple[str, Citation, Exclusion]) -> Decision:
+    note, cite, why = excluded
+    return Decision(_EXCLUDED[question][why], (cite,), (note, note) if question == "license_charges" else (note,))
+
+
+# The three questions: each the same four steps (the day's parts, an exclusion, the license year,
+# the classification), written out so a county's one-by-one questions pay no dispatch by name.
+@question("license_tax", facts=Animal, value=LicenseTax, doc="The license tax for an animal licensed on a date.")
+def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
     day = _day(pack, local, on)
     excluded = day.terms.exclusion(a)
     if excluded:
-        note, cite, why = excluded
-        value, notes = _EXCLUDED[question][why], (note, note) if question == "license_charges" else (note,)
-        return Decision(value, (cite,), notes)
+        return _excluded("license_tax", excluded)
     y = _year(pack, a.license_year) if a.license_year else day.year
-    return ANSWER[question](day, y, *classified(day, y, a, question))
-
-
-@question("license_tax", facts=Animal, value=LicenseTax, doc="The license tax for an animal licensed on a date.")
-def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
-    return decide_one(pack, a, on, local, "license_tax")
+    return _tax_answer(day, y, *classified(day, y, a, "license_tax"))
 
 
 @question(
@@ -668,7 +668,12 @@ def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decisio
     doc="The late fee on a date: amount, the trigger that applied, its last day.",
 )
 def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
-    return decide_one(pack, a, on, local, "late_fee")
+    day = _day(pack, local, on)
+    excluded = day.terms.exclusion(a)
+    if excluded:
+        return _excluded("late_fee", excluded)
+    y = _year(pack, a.license_year) if a.license_year else day.year
+    return _late_answer(day, y, *classified(day, y, a, "late_fee"))
 
 
 @question(
@@ -680,7 +685,12 @@ def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
 def license_charges(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
     """license_tax and late_fee in one pass: the value, the tax's citations then the late fee's,
     the tax's notes then the late fee's."""
-    return decide_one(pack, a, on, local, "license_charges")
+    day = _day(pack, local, on)
+    excluded = day.terms.exclusion(a)
+    if excluded:
+        return _excluded("license_charges", excluded)
+    y = _year(pack, a.license_year) if a.license_year else day.year
+    return _charges_answer(day, y, *classified(day, y, a, "license_charges"))
 
 
 # How each question composes its answer from an animal's classification.

@@ -27,11 +27,14 @@ from .licensing import (
     _trigger,
     _year,
     classified,
-    decide_one,
+    late_fee,
+    license_charges,
+    license_tax,
     license_year_bounds,
 )
 from .packs import Pack
 
+_QUESTIONS = {"license_tax": license_tax, "late_fee": late_fee, "license_charges": license_charges}
 # The facts of an animal as decide_rows reads them, in this order: a row of a query
 # (`values_list(*ROW_FACTS)` over columns or annotations of these names) or a tuple built so.
 ROW_FACTS = (
@@ -165,8 +168,10 @@ def decide_many(
 ) -> list[Decision]:
     """decide_rows for animals given as rows (plain tuples in ROW_FACTS order), facts models, or
     any object with the facts' attributes (a database row as a namedtuple, say), mixed or not."""
-    if question not in ANSWER:
-        raise KeyError(f"decide_many answers {', '.join(ANSWER)}, not {question!r}")
+    try:
+        decide = _QUESTIONS[question]
+    except KeyError:
+        raise KeyError(f"decide_many answers {', '.join(_QUESTIONS)}, not {question!r}") from None
     day = _day(pack, local, on)
     terms = day.terms
     wants_tax, wants_late = question != "late_fee", question != "license_tax"
@@ -223,7 +228,7 @@ def decide_many(
             continue
         decision = groups.get(key)
         if decision is None:
-            decision = groups[key] = decide_one(pack, _Row._make(row), on, local, question)
+            decision = groups[key] = decide(pack, _Row._make(row), on, local)
         append(decision)
     return decisions
 
