@@ -8,7 +8,7 @@ Each read is one statement for the whole set it answers (the certificates of an 
 licenses covering it), compiled once (lib/compiled.py): the counter page and the issue ask them
 on every call."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from django.db.models import Q
@@ -56,16 +56,11 @@ def read_facts(animal: Animal, on: date, license_year: int | None = None) -> Lic
     if animal.species not in lic.species.species or animal.birth_date is None:
         return facts
     multiple_dog = bool(pack.multiple_dog and pack.multiple_dog.license)
-    return LicensingFacts(
-        animal,
-        on,
-        year,
-        pack,
-        priced_on,
-        priced_pack,
-        local_amounts(animal.municipality),
-        licenses_in_force(animal, year, multiple_dog),
-        _certificates(animal) if lic.requires_current_rabies is not None else (),
+    return replace(
+        facts,
+        local=local_amounts(animal.municipality),
+        in_force=licenses_in_force(animal, year, multiple_dog),
+        certificates=_certificates(animal) if lic.requires_current_rabies is not None else (),
     )
 
 
