@@ -1,7 +1,7 @@
 """An amendment's preview at scale: a fee change over every licensed animal of a year, run
 through the law in force and the law as amended (`reports.amendment_preview.compare`: the read,
 the batch engine twice, the county's share, the owners' distribution, the affected list), beside
-the batch engine's own time on the same records (`rules.licensing.decide_many` under both laws,
+the batch engine's own time on the same records (`rules.licensing_many.decide_many` under both laws,
 the rows already in memory, grouped by day of issue).
 
     .venv/bin/python bench/amendment_preview.py        # BENCH_SCALE=10k|100k|1m (default 100k)
@@ -41,7 +41,7 @@ from dogtag.licensing.models import FeeScheduleEntry, License  # noqa: E402
 from dogtag.registry import amending  # noqa: E402
 from dogtag.registry.models import Amendment, Animal, Municipality  # noqa: E402
 from dogtag.reports import amendment_preview  # noqa: E402
-from dogtag.rules.licensing import decide_many  # noqa: E402
+from dogtag.rules.licensing_many import decide_many  # noqa: E402
 
 YEAR = 2027
 GOAL_S = 10.0

@@ -24,9 +24,10 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from _harness import Bench
 
-from dogtag.rules import licensing, load_pack
+from dogtag.rules import licensing_many, load_pack
 from dogtag.rules.amounts import LocalAmounts, amount_at
-from dogtag.rules.licensing import ROW_FACTS, Animal, decide_many, decide_rows, license_charges
+from dogtag.rules.licensing import Animal, license_charges
+from dogtag.rules.licensing_many import ROW_FACTS, decide_many, decide_rows
 from dogtag.rules.time import named_day
 
 JURISDICTIONS = ["wi", "wi-benton", "wi-webster", "wi-river-hills", "wi-sampson", "wi-cedarburg"]
@@ -222,7 +223,7 @@ def main() -> None:
     def first_batch_of_the_day():
         """decide_rows with nothing kept from an earlier batch: every memo of the engine cleared
         (pack terms, license years, days, birth dates)."""
-        licensing.clear_memos()
+        licensing_many.clear_memos()
         return batch()
 
     runs = bench.interleave(

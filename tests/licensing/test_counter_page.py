@@ -1,10 +1,10 @@
-"""The counter page's reads compiled once (licensing/counter_page.py, owed.py) answer as the ORM
+"""The counter page's reads compiled once (licensing/counter_page.py, facts.py) answer as the ORM
 queries they were compiled from, and as scoped: another municipality's animal, or a number no
 animal has, is a 404."""
 
 from datetime import date
 
-from dogtag.licensing import actions, owed
+from dogtag.licensing import actions, facts
 from dogtag.licensing.counter_page import animal_and_stock
 from dogtag.licensing.models import License
 from dogtag.registry import actions as registry
@@ -46,18 +46,18 @@ class CounterPageReadsTests(CounterApiTestCase):
         )
         for animal in (self.dog, stray):  # on the premises; no premises: its owners' other animals
             with self.subTest(animal=animal.name):
-                orm = list(owed.kept_with(animal, date(2026, 5, 20)).values_list(*owed.KEPT_COLUMNS))
-                self.assertEqual([tuple(r) for r in owed._kept_rows(animal, date(2026, 5, 20))], orm)
-        self.assertEqual(len(owed._kept_rows(stray, date(2026, 5, 20))), 2)
+                orm = list(facts.kept_with(animal, date(2026, 5, 20)).values_list(*facts.KEPT_COLUMNS))
+                self.assertEqual([tuple(r) for r in facts.kept_rows(animal, date(2026, 5, 20))], orm)
+        self.assertEqual(len(facts.kept_rows(stray, date(2026, 5, 20))), 2)
 
     def test_the_licenses_in_force(self):
-        self.assertEqual(owed._licenses_in_force(self.dog, 2026, True), [])
+        self.assertEqual(facts.licenses_in_force(self.dog, 2026, True), ())
         license = actions.issue_license(self.dog, acting_user=self.clerk, payment={"method": "cash", "amount": "15.00"})
         for multiple_dog in (False, True):
-            found = owed._licenses_in_force(Animal.objects.get(pk=self.dog.pk), 2026, multiple_dog)
-            self.assertEqual(found, [license])
+            found = facts.licenses_in_force(Animal.objects.get(pk=self.dog.pk), 2026, multiple_dog)
+            self.assertEqual(found, (license,))
             self.assertEqual(found[0].citations, License.objects.get(pk=license.pk).citations)
-        self.assertEqual(owed._licenses_in_force(self.dog, 2025, True), [])
+        self.assertEqual(facts.licenses_in_force(self.dog, 2025, True), ())
 
     def test_a_bad_payment_shows_each_fields_error_on_its_input(self):
         self.login(self.clerk)

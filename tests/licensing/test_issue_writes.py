@@ -10,6 +10,7 @@ from dogtag.audit import chain
 from dogtag.audit.models import AuditEvent
 from dogtag.audit.record import snapshot
 from dogtag.licensing import actions
+from dogtag.licensing.facts import read_facts
 from dogtag.licensing.models import License, Payment, ReceiptCounter, Tag
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry import actions as registry
@@ -72,7 +73,7 @@ class IssueWritesTests(BaseTestCase):
         self.assertFalse(ReceiptCounter.objects.exists())  # the first issue makes the year's counter
         rex = self.issue(self.dog, "15.00")
         bella = self.second_dog()
-        bella = self.issue(bella, str(what_is_owed(bella, ON).total))
+        bella = self.issue(bella, str(what_is_owed(read_facts(bella, ON)).total))
         for license, serial, receipt in ((rex, 300, "2026-0001"), (bella, 301, "2026-0002")):
             paid = Payment.objects.get(pk=license.payment_id)
             self.assertEqual(
@@ -118,7 +119,7 @@ class IssueWritesTests(BaseTestCase):
     def test_a_license_refused_as_a_duplicate_leaves_nothing_written(self):
         self.issue(self.dog, "15.00")
         before = (Payment.objects.count(), AuditEvent.objects.count(), ReceiptCounter.objects.get().last)
-        owed = what_is_owed(self.dog, ON)
+        owed = what_is_owed(read_facts(self.dog, ON))
         owed.refusals.clear()  # as the counter's figures read a moment before the first issue
         with self.assertRaisesMessage(ValidationError, "was issued a moment ago"):
             actions.issue_license(

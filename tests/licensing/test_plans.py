@@ -12,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from dogtag.enforcement import district
 from dogtag.licensing import actions, counter_page
 from dogtag.licensing.actions import licenses as license_actions
+from dogtag.licensing.facts import _in_force
 from dogtag.licensing.models import License, Tag, TagLot, own_or_covering
-from dogtag.licensing.owed import _in_force
 from dogtag.registry.models import Animal
 from tests.base import on
 from tests.licensing.base import CounterApiTestCase

@@ -13,6 +13,7 @@ from dogtag.accounts.actions import issue_api_token
 from dogtag.accounts.models import ApiToken
 from dogtag.licensing import actions
 from dogtag.licensing.api import LicenseOut
+from dogtag.licensing.facts import read_facts
 from dogtag.licensing.models import License, ReceiptCounter, TagCounter
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry.models import Animal, today
@@ -52,12 +53,14 @@ class QueryCountTests(CounterApiTestCase):
         )
         self.assertEqual(r.status_code, 404)
 
-    def test_what_is_owed_takes_three_queries(self):
+    def test_the_facts_take_three_queries_and_the_decision_none(self):
         animal = Animal.objects.select_related("municipality").get(pk=self.dog.pk)
         # The fee schedule, the licenses in force (its own or a covering multiple-dog license),
         # the rabies certificates.
         with self.assertNumQueries(3):
-            owed = what_is_owed(animal, date(2026, 5, 20))
+            facts = read_facts(animal, date(2026, 5, 20))
+        with self.assertNumQueries(0):
+            owed = what_is_owed(facts)
         self.assertEqual(owed.total, 15)
 
     def test_the_counter_page_reads_the_fee_schedule_once(self):
@@ -81,7 +84,7 @@ class QueryCountTests(CounterApiTestCase):
 
     def test_issuing_reuses_the_counters_figures(self):
         animal = Animal.objects.select_related("municipality").get(pk=self.dog.pk)
-        owed = what_is_owed(animal, date(2026, 5, 20))
+        owed = what_is_owed(read_facts(animal, date(2026, 5, 20)))
         ReceiptCounter.objects.create(municipality=animal.municipality, year=today().year)  # not the year's first
         TagCounter.objects.create(municipality=animal.municipality, license_year=2026)
         with CaptureQueriesContext(connection) as queries:

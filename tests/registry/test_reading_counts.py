@@ -7,6 +7,7 @@ from datetime import date
 
 from dogtag.accounts.models import Role
 from dogtag.licensing import actions
+from dogtag.licensing.facts import read_facts
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry import actions as registry_actions
 from dogtag.registry.reading_counts import Counter
@@ -37,7 +38,7 @@ class ChangedLicenses(BaseTestCase):
         vaccinate(cls.pup, cls.vet, "R-2001", date(2026, 8, 1), date(2027, 8, 1))
 
     def issue(self, animal, day):
-        owed = what_is_owed(animal, day)
+        owed = what_is_owed(read_facts(animal, day))
         with on(day):
             return actions.issue_license(
                 animal, acting_user=self.clerk, payment={"amount": str(owed.total), "method": "cash"}, on=day

@@ -20,18 +20,14 @@ from dogtag.rules import load_pack
 from dogtag.rules.amounts import LocalAmounts
 from dogtag.rules.dates import plus
 from dogtag.rules.licensing import (
-    ROW_FACTS,
     Animal,
-    _first_born_due_on_or_after,
-    clear_memos,
-    decide_many,
-    decide_rows,
     late_fee,
     licensable_on,
     license_charges,
     license_tax,
     license_year_bounds,
 )
+from dogtag.rules.licensing_many import ROW_FACTS, _first_born_due_on_or_after, clear_memos, decide_many, decide_rows
 from dogtag.rules.schema import Period
 
 PACKS = ["wi", "wi-benton", "wi-webster", "wi-river-hills", "wi-sampson", "wi-cedarburg"]

@@ -164,12 +164,6 @@ def fetchall(connection, sql: str, params, *, checked: bool = True) -> list[tupl
         return cursor.fetchall()
 
 
-def prefetched(obj, relation: str) -> list | None:
-    """`obj`'s related objects of `relation` as `prefetch_related` left them, or None."""
-    found = getattr(obj, "_prefetched_objects_cache", {}).get(relation)
-    return None if found is None else list(found)
-
-
 def set_prefetched(obj, relation: str, objects) -> None:
     """`obj.<relation>.all()` answered from `objects`, as `prefetch_related` keeps it (a further
     `filter()` still reads the table)."""

@@ -12,6 +12,7 @@ from dogtag.lib.api_pages import paged
 from dogtag.lib.api_types import PaymentIn
 from dogtag.lib.compiled import INT_MARKERS, Compiled
 from dogtag.licensing import actions
+from dogtag.licensing.facts import read_facts
 from dogtag.licensing.models import License, RenewalRun
 from dogtag.licensing.owed import what_is_owed
 from dogtag.licensing.tag_lookup import CONTENT_TYPE, license_json
@@ -123,7 +124,7 @@ class RenewalRunOut(Schema):
 @router.get("/animals/{pk}/fee-preview", response=FeePreviewOut)
 def fee_preview(request, pk: int, on: date | None = None):
     """What the animal owes for its license on a day (today by default), each line with its citations."""
-    owed = what_is_owed(get_for_user(request.auth, Animal.objects, pk), on or today())
+    owed = what_is_owed(read_facts(get_for_user(request.auth, Animal.objects, pk), on or today()))
     return {**owed.__dict__, "total": owed.total, "can_issue": owed.can_issue}
 
 

@@ -6,14 +6,14 @@ from datetime import date
 from django.core.exceptions import ValidationError
 
 from dogtag import rules
-from dogtag.lib.compiled import INT_MARKERS, Compiled
-from dogtag.licensing.models import FeeScheduleEntry
+from dogtag.licensing.facts import local_amounts
 from dogtag.registry import rulings
 from dogtag.registry.models import Animal
 from dogtag.rules.amounts import LocalAmounts
-from dogtag.rules.licensing import ROW_FACTS, licensable_age_label
 from dogtag.rules.licensing import Animal as AnimalFacts
-from dogtag.rules.licensing import decide_rows as engine_decide_rows
+from dogtag.rules.licensing import licensable_age_label
+from dogtag.rules.licensing_many import ROW_FACTS
+from dogtag.rules.licensing_many import decide_rows as engine_decide_rows
 
 TRAINED_TO = {
     Animal.WorkingStatus.LEADER: "lead_blind_or_deaf",
@@ -30,21 +30,6 @@ def pack_of(municipality, on: date | None = None):
 def licensable_age(municipality) -> str:
     """The age the municipality's ordinance licenses at, in its pack's figures."""
     return licensable_age_label(pack_of(municipality))
-
-
-_FEE_SCHEDULE = Compiled(
-    lambda municipality_id: FeeScheduleEntry.objects.filter(
-        municipality_id=municipality_id, voided_at=None
-    ).values_list("key", "effective_on", "amount"),
-    municipality_id=INT_MARKERS[0],
-)
-
-
-def local_amounts(municipality) -> LocalAmounts:
-    by_key: dict[str, dict[date, object]] = {}
-    for key, effective_on, amount in _FEE_SCHEDULE.rows(municipality_id=municipality.pk):
-        by_key.setdefault(key, {})[effective_on] = amount
-    return LocalAmounts.of(by_key)
 
 
 def animal_facts(animal: Animal, license_year: int | None = None) -> AnimalFacts | None:
@@ -119,6 +104,12 @@ def ask(municipality, question: str, facts, on: date, local=None, field: str = "
     """The one way an app asks the engine: the municipality's pack, the clerk's fee schedule as
     the local amounts (or `local`), facts as a dict or the question's own facts. The engine's
     refusal of the facts becomes a ValidationError on `field`, naming each fact and its rule."""
+    amounts = LocalAmounts.of(local) if local is not None else local_amounts(municipality)
+    return answer(pack_of(municipality, on), question, facts, on, amounts, field)
+
+
+def answer(pack, question: str, facts, on: date, local: LocalAmounts, field: str = "__all__") -> rules.Decision:
+    """`ask` of a pack and local amounts already read (licensing/facts.py): reads nothing."""
     q = rules.get_question(question)
     try:
         facts = facts if isinstance(facts, q.facts) else q.facts.model_validate(dict(facts))
@@ -129,9 +120,8 @@ def ask(municipality, question: str, facts, on: date, local=None, field: str = "
             else [str(e)]
         )
         raise ValidationError({field: f"{'; '.join(reasons)} ({question.replace('_', ' ')})"}) from e
-    amounts = LocalAmounts.of(local) if local is not None else local_amounts(municipality)
     try:
-        return q.answer(pack_of(municipality, on), facts, on, amounts)
+        return q.answer(pack, facts, on, local)
     except ValueError as e:  # facts of the right shape the pack cannot answer (a section it does not have)
         raise ValidationError({field: f"{e} ({question.replace('_', ' ')})"}) from e
 

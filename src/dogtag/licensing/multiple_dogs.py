@@ -8,8 +8,9 @@ from datetime import date
 from dogtag.accounts.models import Role
 from dogtag.licensing import law
 from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.facts import covering_license
 from dogtag.licensing.models import License, Revocation
-from dogtag.licensing.owed import _section, covering_license, fee_label
+from dogtag.licensing.owed import _section, fee_label
 from dogtag.registry.models import Animal
 from dogtag.rules.licensing import license_year_of
 

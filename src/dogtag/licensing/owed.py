@@ -5,15 +5,14 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Q
-
-from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled, prefetched
 from dogtag.lib.dates import shown
 from dogtag.licensing import law
-from dogtag.licensing.models import License, own_or_covering
-from dogtag.registry.models import Animal, Ownership, RabiesVaccination
+from dogtag.licensing.facts import LicensingFacts
+from dogtag.licensing.models import License
+from dogtag.registry.models import Animal
+from dogtag.rules.amounts import NO_LOCAL_AMOUNTS
 from dogtag.rules.decision import ZERO, Citation, NotSet
-from dogtag.rules.licensing import late_fee_trigger_label, license_year_bounds, license_year_of
+from dogtag.rules.licensing import late_fee_trigger_label
 
 
 @dataclass
@@ -81,11 +80,10 @@ def _section(citation: Citation | None) -> str:
     return f"{name} {citation.section}".strip()
 
 
-def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, local=None, certificates=None) -> Owed:
-    """What licensing `animal` on `on` costs and what stands in its way; `certificates`: its rabies
-    certificates when the caller has them (the portal's, with one not yet saved), else read."""
-    pack = law.pack_of(animal.municipality, on)
-    year = license_year or license_year_of(pack, on)
+def what_is_owed(facts: LicensingFacts) -> Owed:
+    """What licensing the animal on the facts' day costs and what stands in its way, decided from
+    the facts alone (licensing/facts.py reads them): nothing here touches the database."""
+    animal, on, year, pack = facts.animal, facts.on, facts.license_year, facts.pack
     owed = Owed(license_year=year, on=on)
     lic = pack.licensing
     refuse = owed.refusals.append
@@ -102,8 +100,8 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
             )
         )
         return owed
-    facts = law.animal_facts(animal, year)
-    if facts is None:
+    animal_facts = law.animal_facts(animal, year)
+    if animal_facts is None:
         refuse(
             Refusal(
                 "birth_date",
@@ -113,9 +111,9 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
             )
         )
         return owed
-    local = local if local is not None else law.local_amounts(animal.municipality)
+    local = facts.local
 
-    required = law.ask(animal.municipality, "license_required", facts, on, local)
+    required = law.answer(pack, "license_required", animal_facts, on, local)
     if not required.value.required:
         # A puppy may be licensed ahead of its birthday ("on or before", s. 174.05(1)) but not for
         # a license year it does not reach licensable age in.
@@ -133,14 +131,11 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
             )
         )
 
-    # The animal's own license and a multiple-dog license covering it, in one query.
-    multiple_dog = bool(pack.multiple_dog and pack.multiple_dog.license)
-    in_force = _licenses_in_force(animal, year, multiple_dog)
-    owed.existing = next((lic for lic in in_force if lic.animal_id == animal.pk), None)
-    covering = next((lic for lic in in_force if lic.kind == License.Kind.MULTIPLE_DOG), None)
+    owed.existing = next((lic for lic in facts.in_force if lic.animal_id == animal.pk), None)
+    covering = next((lic for lic in facts.in_force if lic.kind == License.Kind.MULTIPLE_DOG), None)
     if owed.existing:
         refuse(Refusal("license", f"License {owed.existing.serial} is already in force for {year}."))
-    elif multiple_dog and covering:
+    elif covering and pack.multiple_dog and pack.multiple_dog.license:
         cite = pack.multiple_dog.license.cite.citation
         refuse(
             Refusal(
@@ -152,13 +147,9 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
         )
 
     if lic.requires_current_rabies is not None:
-        known = certificates if certificates is not None else _certificates(animal)
-        _check_rabies(animal, known, on, owed, lic.requires_current_rabies.cite.citation, local)
+        _check_rabies(pack, animal, facts.certificates, on, owed, lic.requires_current_rabies.cite.citation, local)
 
-    # A license sold ahead of its year (next year's, in December) is priced as that year's law
-    # stands when the year begins, not as today's.
-    priced_on = max(on, license_year_bounds(pack, year)[0])
-    charges = law.ask(animal.municipality, "license_charges", facts, priced_on, local)
+    charges = law.answer(facts.priced_pack, "license_charges", animal_facts, facts.priced_on, local)
     for missing in charges.not_set:
         refuse(
             Refusal(
@@ -187,62 +178,18 @@ def what_is_owed(animal: Animal, on: date, license_year: int | None = None, *, l
         owed.late_fee_trigger = value.trigger
         owed.lines.append(
             Line(
-                f"Late fee — {late_fee_trigger_label(law.pack_of(animal.municipality), value.trigger)}",
+                f"Late fee — {late_fee_trigger_label(facts.priced_pack, value.trigger)}",
                 value.late_fee,
                 (lic.late_fee.cite.citation,),
                 tuple(n for n in charges.notes if "late fee" in n),
             )
         )
-    expiry = law.ask(animal.municipality, "license_expiry", {"issued_on": on, "license_year": year}, on, local)
+    expiry = law.answer(pack, "license_expiry", {"issued_on": on, "license_year": year}, on, local)
     owed.expires_on, owed.expiry_citations = expiry.value.expires, expiry.citations
     return owed
 
 
-def _in_force(multiple_dog: bool):
-    """The animal's licenses not void, of every year, found from the animal's own indexes: a
-    condition on the year would let a planner whose statistics predate the year (a new license
-    year, before autoanalyze) read the year's licenses by it, believing it holds none."""
-
-    def build(animal_id):
-        mine = own_or_covering(animal_id) if multiple_dog else Q(animal_id=animal_id)
-        return License.objects.filter(mine, voided_at=None).order_by("pk")
-
-    return Compiled(build, animal_id=INT_MARKERS[0])
-
-
-# Asked on every counter page and every issue: compiled once (lib/compiled.py).
-_IN_FORCE = {False: _in_force(False), True: _in_force(True)}
-_CERTIFICATES = Compiled(
-    lambda animal_id: RabiesVaccination.objects.filter(animal_id=animal_id), animal_id=INT_MARKERS[0]
-)
-
-
-def _licenses_in_force(animal, year, multiple_dog: bool) -> list[License]:
-    """Licenses in force for `year` that are the animal's own or (where the ordinance has them)
-    a multiple-dog license covering it."""
-    return [lic for lic in _IN_FORCE[multiple_dog].objects(animal_id=animal.pk) if lic.license_year == year]
-
-
-def _certificates(animal) -> list[RabiesVaccination]:
-    """The animal's rabies certificates (`animal.vaccinations.all()`), prefetched or read."""
-    if (known := prefetched(animal, "vaccinations")) is not None:
-        return known
-    if animal.pk is None:
-        return list(animal.vaccinations.all())
-    found = _CERTIFICATES.objects(animal_id=animal.pk)
-    for vaccination in found:
-        vaccination.animal = animal
-    return found
-
-
-def covering_license(animal, year):
-    """The multiple-dog license in force for this dog and year, if any."""
-    return License.objects.filter(
-        kind=License.Kind.MULTIPLE_DOG, covered_animals=animal, license_year=year, voided_at=None
-    ).first()
-
-
-def _check_rabies(animal, certificates, on, owed, citation, local=None):
+def _check_rabies(pack, animal, certificates, on, owed, citation, local):
     vaccinations = [v for v in certificates if v.voided_at is None]
     section = _section(citation)
     if not vaccinations:
@@ -256,8 +203,8 @@ def _check_rabies(animal, certificates, on, owed, citation, local=None):
         )
         return
     latest = max(vaccinations, key=lambda v: v.vaccinated_on)
-    current = law.ask(
-        animal.municipality,
+    current = law.answer(
+        pack,
         "rabies_current",
         {
             "species": animal.species,
@@ -266,7 +213,7 @@ def _check_rabies(animal, certificates, on, owed, citation, local=None):
             "certificate_expires_on": latest.expires_on,
         },
         on,
-        local if local is not None else {},
+        local,
     )
     if not current.value.applies or not current.value.current:
         through = current.value.through if current.value.applies else latest.expires_on
@@ -283,56 +230,14 @@ def _check_rabies(animal, certificates, on, owed, citation, local=None):
         owed.vaccination = latest
 
 
-def _kept(municipality_id, premises_id, animal_id, on: date):
-    kept = Animal.objects.filter(municipality_id=municipality_id, status=Animal.Status.ACTIVE)
-    if premises_id:
-        return kept.filter(premises_id=premises_id)
-    owners = Ownership.objects.current(on).filter(animal_id=animal_id).values("person_id")
-    return kept.filter(pk__in=Ownership.objects.current(on).filter(person_id__in=owners).values("animal_id"))
-
-
-def kept_with(animal: Animal, on: date):
-    """The active animals kept where this one is: the same premises, else the same owners."""
-    return _kept(animal.municipality_id, animal.premises_id, animal.pk, on)
-
-
-KEPT_COLUMNS = ("species", "birth_date", "acquired_on")
-_KEPT = {
-    True: Compiled(
-        lambda municipality, place: _kept(municipality, place, None, None).values_list(*KEPT_COLUMNS),
-        municipality=INT_MARKERS[0],
-        place=INT_MARKERS[1],
-    ),
-    False: Compiled(
-        lambda municipality, animal, on: _kept(municipality, None, animal, on).values_list(*KEPT_COLUMNS),
-        municipality=INT_MARKERS[0],
-        animal=INT_MARKERS[1],
-        on=DATE_MARKERS[0],
-    ),
-}
-
-
-def _kept_rows(animal: Animal, on: date) -> list[list]:
-    """`kept_with(animal, on).values_list(*KEPT_COLUMNS)`, compiled once."""
-    if animal.premises_id:
-        return _KEPT[True].rows(municipality=animal.municipality_id, place=animal.premises_id)
-    return _KEPT[False].rows(municipality=animal.municipality_id, animal=animal.pk, on=on)
-
-
-def limit_warnings(animal: Animal, on: date) -> list[tuple[str, tuple[Citation, ...]]]:
-    """Household, kennel and multiple-dog thresholds the keeping place crosses, with the section."""
-    pack = law.pack_of(animal.municipality, on)
-    kept = _kept_rows(animal, on)
+def limit_warnings(facts: LicensingFacts, kept: list[tuple]) -> list[tuple[str, tuple[Citation, ...]]]:
+    """Household, kennel and multiple-dog thresholds the keeping place crosses, with the section;
+    `kept`: the animals kept there as facts.kept_rows reads them."""
+    pack, on = facts.pack, facts.on
     dogs = [born for species, born, _ in kept if species == "dog" and born]
     warnings = []
     if pack.household and pack.household.limit:
-        d = law.ask(
-            animal.municipality,
-            "household_limit",
-            {"animals": law.household_animals(kept)},
-            on,
-            {},
-        )
+        d = law.answer(pack, "household_limit", {"animals": law.household_animals(kept)}, on, NO_LOCAL_AMOUNTS)
         if d.value.over_limit:
             warnings.append(
                 (
@@ -341,7 +246,7 @@ def limit_warnings(animal: Animal, on: date) -> list[tuple[str, tuple[Citation, 
                 )
             )
     if pack.kennel and pack.kennel.required:
-        d = law.ask(animal.municipality, "kennel_license", {"dogs_born_on": dogs}, on, {})
+        d = law.answer(pack, "kennel_license", {"dogs_born_on": dogs}, on, NO_LOCAL_AMOUNTS)
         if d.value.required:
             warnings.append(
                 (
@@ -354,7 +259,7 @@ def limit_warnings(animal: Animal, on: date) -> list[tuple[str, tuple[Citation, 
             warnings.append((f"No more than {d.value.at_most} dogs may be kept on one premises.", d.citations[1:2]))
     if pack.multiple_dog and pack.multiple_dog.license:
         others, pups = law.litter_and_other_dogs(kept)
-        d = law.ask(animal.municipality, "multiple_dog_license", {"dogs": others, "litter_born_on": pups}, on, {})
+        d = law.answer(pack, "multiple_dog_license", {"dogs": others, "litter_born_on": pups}, on, NO_LOCAL_AMOUNTS)
         if d.value.required:
             warnings.append(
                 (

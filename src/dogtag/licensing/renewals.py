@@ -14,6 +14,7 @@ from django.db.models import Exists, F, OuterRef, Q, Subquery
 from dogtag.lib.compiled import column, db_table, related_model
 from dogtag.lib.links import renewal_url
 from dogtag.licensing import law
+from dogtag.licensing.facts import local_amounts
 from dogtag.licensing.models import License, RenewalNotice
 from dogtag.outbox import mail
 from dogtag.outbox.models import Message
@@ -191,7 +192,7 @@ def chunk_notices(chunk):
 
 
 def chunk_rows(municipality, year: int, notices) -> list[dict]:
-    figures = notice_figures(municipality, [n.animal for n in notices], year, law.local_amounts(municipality))
+    figures = notice_figures(municipality, [n.animal for n in notices], year, local_amounts(municipality))
     return [
         {
             "notice": n,

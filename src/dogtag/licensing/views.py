@@ -20,6 +20,7 @@ from dogtag.licensing import renewals as renewals_query
 from dogtag.licensing.charges import CHARGES, charge_on
 from dogtag.licensing.counter_page import animal_and_stock
 from dogtag.licensing.documents import certificate_context
+from dogtag.licensing.facts import kept_rows, read_facts
 from dogtag.licensing.models import (
     FeeScheduleEntry,
     License,
@@ -44,7 +45,8 @@ def counter(request, pk):
     animal, stocked = animal_and_stock(request.user, pk, on)
     years, in_stock = years_on_sale_from_stock(animal.municipality, on, stocked)
     year = chosen_year(request, years)
-    owed = what_is_owed(animal, on, year)
+    facts = read_facts(animal, on, year)
+    owed = what_is_owed(facts)
     form = forms.IssueForm(posted(request), initial={"amount": owed.total, "method": "cash"})
     back = _next(request)
     if request.method == "POST" and has_role(request.user, animal.municipality_id, actions.CLERKS) and form.is_valid():
@@ -72,7 +74,7 @@ def counter(request, pk):
         "owed": owed,
         "form": form,
         "on": on,
-        "warnings": limit_warnings(animal, on),
+        "warnings": limit_warnings(facts, kept_rows(animal, on)),
         "can_issue": has_role(request.user, animal.municipality_id, actions.CLERKS),
     }
     return render(request, "licensing/counter.html", context)

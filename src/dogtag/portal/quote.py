@@ -1,14 +1,16 @@
 """What an application would owe, computed by the counter's own `what_is_owed` so the resident
 sees the figure the clerk's approval will charge. Nothing is written: the application's dog and
-certificate are unsaved registry objects, the certificate served to `what_is_owed` as if
-prefetched, and a new dog stands in with pk 0 (no license or multiple-dog license matches it)."""
+certificate are unsaved registry objects, the certificate added to the facts read for the dog
+(licensing/facts.py), and a new dog stands in with pk 0 (no license or certificate matches it)."""
 
 import copy
+from dataclasses import replace
 from datetime import date
 
 from django.utils.translation import gettext
 
 from dogtag.licensing import law
+from dogtag.licensing.facts import read_facts
 from dogtag.licensing.owed import Owed, what_is_owed
 from dogtag.registry.models import Animal, RabiesVaccination
 from dogtag.rules import offered
@@ -58,12 +60,14 @@ def proposed_certificate(application, animal) -> RabiesVaccination | None:
 
 
 def quote(application, on: date) -> Owed:
+    """The counter's figures for the application: the facts as the register has them, with the
+    application's dog and its certificate not yet saved given as facts."""
     animal = proposed_animal(application)
-    known = list(application.animal.vaccinations.filter(voided_at=None)) if application.animal_id else []
+    facts = read_facts(animal, on, application.license_year)
     proposed = proposed_certificate(application, animal)
-    if proposed and not any(v.certificate_serial == proposed.certificate_serial for v in known):
-        known.append(proposed)
-    return what_is_owed(animal, on, application.license_year, certificates=known)
+    if proposed and not any(v.certificate_serial == proposed.certificate_serial for v in facts.certificates):
+        facts = replace(facts, certificates=(*facts.certificates, proposed))
+    return what_is_owed(facts)
 
 
 def held_documents(application, certificate_serial, on) -> dict:

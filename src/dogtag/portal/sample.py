@@ -132,9 +132,10 @@ def _fill(municipality, clerk, officer, vet, on):
 
 
 def _owed_payment(animal, on):
+    from dogtag.licensing.facts import read_facts
     from dogtag.licensing.owed import what_is_owed
 
-    return {"method": "cash", "amount": str(what_is_owed(animal, on).total)}
+    return {"method": "cash", "amount": str(what_is_owed(read_facts(animal, on)).total)}
 
 
 def _try(action, *args, **kwargs):

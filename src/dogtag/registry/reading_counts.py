@@ -1,6 +1,6 @@
 """How many of a municipality's records a reading's other side would answer differently: each
 record's question asked under both readings, set-based. Licenses go through the
-engine's batch (`rules.licensing.decide_rows`: one query for every license's facts, animals that
+engine's batch (`rules.licensing_many.decide_rows`: one query for every license's facts, animals that
 agree on every fact sharing one answer); citations, declarations (their requirement deadlines,
 classification and hearing window), rabies certificates, barking complaints, bite quarantine
 orders, vicious-dog permits and licenses' remittances are grouped in one query each by the facts
@@ -20,7 +20,7 @@ from django.db.models.functions import TruncDate
 from dogtag.registry.models import Animal
 from dogtag.rules import get_question, packs
 from dogtag.rules.amounts import LocalAmounts
-from dogtag.rules.licensing import decide_rows
+from dogtag.rules.licensing_many import decide_rows
 from dogtag.rules.schema import Ruled
 
 # The registry's working status as the engine's `trained_to` (as licensing.law reads an animal).

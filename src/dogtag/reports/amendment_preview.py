@@ -1,5 +1,5 @@
 """An amendment previewed on the municipality's own records: each license of the chosen year
-decided by the batch engine (`rules.licensing.decide_many`) under the law in force and under the
+decided by the batch engine (`rules.licensing_many.decide_many`) under the law in force and under the
 law as amended, on its day of issue. The amendment is read as if in force for the whole year, so a
 preview of next year's fee shows this year's licenses at it.
 
@@ -27,7 +27,8 @@ from dogtag.registry.rulings import law_of
 from dogtag.rules import packs
 from dogtag.rules.dates import plus
 from dogtag.rules.decision import ZERO
-from dogtag.rules.licensing import decide_many, license_year_bounds
+from dogtag.rules.licensing import license_year_bounds
+from dogtag.rules.licensing_many import decide_many
 
 log = logging.getLogger(__name__)
 

@@ -14,16 +14,13 @@ Choices on ambiguous text (each also written beside its provision in the packs):
 
 from __future__ import annotations
 
-from collections import namedtuple
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache, lru_cache
-from operator import attrgetter, itemgetter
 from typing import Literal, get_args
 
-from .amounts import NO_LOCAL_AMOUNTS, LocalAmounts, amount_at
+from .amounts import LocalAmounts, amount_at
 from .catalogue import Facts, question
 from .dates import ONE_DAY, plus
 from .decision import CENT, ZERO, Citation, Decision
@@ -221,9 +218,11 @@ class LicenseCharges:
 
 
 # One answer per exclusion, shared: the hot path builds nothing for an excluded animal.
-_EXCLUDED_TAX = {k: LicenseTax(False, exclusion=k) for k in get_args(Exclusion)}
-_EXCLUDED_LATE_FEE = {k: LateFeeDue(False, ZERO, exclusion=k) for k in get_args(Exclusion)}
-_EXCLUDED_CHARGES = {k: LicenseCharges(False, None, ZERO, None, exclusion=k) for k in get_args(Exclusion)}
+_EXCLUDED = {
+    "license_tax": {k: LicenseTax(False, exclusion=k) for k in get_args(Exclusion)},
+    "late_fee": {k: LateFeeDue(False, ZERO, exclusion=k) for k in get_args(Exclusion)},
+    "license_charges": {k: LicenseCharges(False, None, ZERO, None, exclusion=k) for k in get_args(Exclusion)},
+}
 
 
 def licensable_on(pack: Pack, born_on: date) -> date:
@@ -600,28 +599,6 @@ def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
     return trigger
 
 
-def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
-    day = _day(pack, local, on)
-    excluded = day.terms.exclusion(a)
-    if excluded:
-        return Decision(_EXCLUDED_TAX[excluded[2]], (excluded[1],), (excluded[0],))
-    tax = day.tax_for(a)
-    if tax.halved is None:
-        return _tax_answer(day, None, tax, None, None)
-    y = _year(pack, a.license_year) if a.license_year else day.year
-    return _tax_answer(day, y, tax, _half(y, day.terms.due(a.born_on)), None)
-
-
-def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
-    day = _day(pack, local, on)
-    terms = day.terms
-    excluded = terms.exclusion(a)
-    if excluded:
-        return Decision(_EXCLUDED_LATE_FEE[excluded[2]], (excluded[1],), (excluded[0],))
-    y = _year(pack, a.license_year) if a.license_year else day.year
-    return _late_answer(day, y, None, None, _trigger(terms, y, terms.due(a.born_on), a.acquired_on))
-
-
 # What an animal's classification decides, composed from the day's prebuilt parts: the tax in
 # force for it (a _Tax), `half` (its licensable-age day when that halves the tax in license year
 # `y`, else None) and its late-fee trigger (name, last day, note) or None. The one-by-one
@@ -629,7 +606,8 @@ def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
 
 
 def _half(y: _Year, due: date) -> date | None:
-    return due if y.start <= due <= y.end and due > y.half_after else None
+    """The licensable-age day when it halves the tax: within license year `y`, after its half-tax day."""
+    return due if y.half_after is not None and y.start <= due <= y.end and due > y.half_after else None
 
 
 def _tax_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigger) -> Decision:
@@ -658,9 +636,38 @@ def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, tr
     return Decision(tax.late(trigger[0]), cites, notes + (trigger[2],), tax.not_set + day.late_not_set)
 
 
+def classified(day: _Day, y: _Year, a, question: str) -> tuple[_Tax | None, date | None, LateTrigger | None]:
+    """What an animal's facts decide for `question` in license year `y`: the tax in force for it
+    (None for late_fee), its licensable-age day when that halves the tax, and the late-fee
+    trigger that binds it (None for license_tax). The one way an animal is classified: the
+    questions below and the batch (rules/licensing_many.py) both call it."""
+    terms = day.terms
+    due = terms.due(a.born_on)
+    tax = half = trigger = None
+    if question != "late_fee":
+        tax = day.tax_for(a)
+        if tax.halved is not None:
+            half = _half(y, due)
+    if question != "license_tax":
+        trigger = _trigger(terms, y, due, a.acquired_on)
+    return tax, half, trigger
+
+
+def _excluded(question: str, excluded: tuple[str, Citation, Exclusion]) -> Decision:
+    note, cite, why = excluded
+    return Decision(_EXCLUDED[question][why], (cite,), (note, note) if question == "license_charges" else (note,))
+
+
+# The three questions: each the same four steps (the day's parts, an exclusion, the license year,
+# the classification), written out so a county's one-by-one questions pay no dispatch by name.
 @question("license_tax", facts=Animal, value=LicenseTax, doc="The license tax for an animal licensed on a date.")
-def _license_tax(pack, facts, on, local):
-    return license_tax(pack, facts, on, local)
+def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
+    day = _day(pack, local, on)
+    excluded = day.terms.exclusion(a)
+    if excluded:
+        return _excluded("license_tax", excluded)
+    y = _year(pack, a.license_year) if a.license_year else day.year
+    return _tax_answer(day, y, *classified(day, y, a, "license_tax"))
 
 
 @question(
@@ -669,8 +676,13 @@ def _license_tax(pack, facts, on, local):
     value=LateFeeDue,
     doc="The late fee on a date: amount, the trigger that applied, its last day.",
 )
-def _late_fee(pack, facts, on, local):
-    return late_fee(pack, facts, on, local)
+def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
+    day = _day(pack, local, on)
+    excluded = day.terms.exclusion(a)
+    if excluded:
+        return _excluded("late_fee", excluded)
+    y = _year(pack, a.license_year) if a.license_year else day.year
+    return _late_answer(day, y, *classified(day, y, a, "late_fee"))
 
 
 @question(
@@ -683,239 +695,15 @@ def license_charges(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Dec
     """license_tax and late_fee in one pass: the value, the tax's citations then the late fee's,
     the tax's notes then the late fee's."""
     day = _day(pack, local, on)
-    terms = day.terms
-    excluded = terms.exclusion(a)
+    excluded = day.terms.exclusion(a)
     if excluded:
-        return Decision(_EXCLUDED_CHARGES[excluded[2]], (excluded[1],), (excluded[0], excluded[0]))
+        return _excluded("license_charges", excluded)
     y = _year(pack, a.license_year) if a.license_year else day.year
-    due = terms.due(a.born_on)
-    tax = day.tax_for(a)
-    half = due if tax.halved is not None and y.start <= due <= y.end and due > y.half_after else None
-    return _charges_answer(day, y, tax, half, _trigger(terms, y, due, a.acquired_on))
+    return _charges_answer(day, y, *classified(day, y, a, "license_charges"))
 
 
-_BATCHABLE = {"license_tax": license_tax, "late_fee": late_fee, "license_charges": license_charges}
-_ANSWER = {"license_tax": _tax_answer, "late_fee": _late_answer, "license_charges": _charges_answer}
-# The facts of an animal as decide_rows reads them, in this order: a row of a query
-# (`values_list(*ROW_FACTS)` over columns or annotations of these names) or a tuple built so.
-ROW_FACTS = (
-    "species",
-    "kept_only_for_education_or_science",
-    "license_year",
-    "born_on",
-    "altered",
-    "trained_to",
-    "acquired_on",
-)
-_FACTS, _FACTS_OF_MODEL = attrgetter(*ROW_FACTS), itemgetter(*ROW_FACTS)
-_Excluded = namedtuple("_Excluded", "species kept_only_for_education_or_science")
-
-
-class _Born:
-    """What a birth date decides for an animal of the day's license year with no free license,
-    for one question on one day: the licensable-age day, the tax (halved or not) by altered or
-    not, the group key of an animal not acquired during the year and, once made, its Decision
-    (by altered or not). `due` None: one shared by every birth date whose licensable-age day
-    falls before the license year began (`_Births.early`)."""
-
-    __slots__ = ("due", "half", "not_acquired", "decided")
-
-    def __init__(self, day: _Day, on: date, question: str, born: date | None):
-        terms, y = day.terms, day.year
-        wants_tax, wants_late = question != "late_fee", question != "license_tax"
-        taxes = day.tax if wants_tax else (None, None)
-        if born is None:  # of age before the year began: the renewal trigger, a whole tax
-            self.due = None
-            self.half = (None, None)
-            trigger = _late_group(y.renewal, on, question) if wants_late else None
-        else:
-            self.due = due = terms.due(born)
-            if y.half_after is not None and y.start <= due <= y.end and due > y.half_after:
-                self.half = tuple(due if t is not None and t.halved is not None else None for t in taxes)
-            else:
-                self.half = (None, None)
-            trigger = _late_group(_trigger(terms, y, due, None), on, question) if wants_late else None
-        self.not_acquired = ((taxes[0], self.half[0], trigger), (taxes[1], self.half[1], trigger))
-        self.decided = [None, None]
-
-
-def _late_group(trigger, on: date, question: str):
-    """The trigger as it tells animals apart: none when the day is not past its last day, except
-    for late_fee, whose value names the last day."""
-    return None if trigger is not None and on <= trigger[1] and question != "late_fee" else trigger
-
-
-_BIRTHS_LIMIT = 20_000  # birth dates kept per day and question: some fifty years of them
-
-
-class _Births(dict):
-    """A day's and question's birth dates, {born: _Born}, kept for the next batch of that day;
-    beside them `early`, the one _Born of every birth date before `early_before` (the first whose
-    licensable-age day is not before the license year's first day), which are not kept one by one.
-
-    Licensable-age days never go backwards as birth dates go forwards (a month's later days that
-    land past the end of a shorter month all land on its last day), so `early_before` is found by
-    bisection over the calendar, a few dozen date sums a day."""
-
-    __slots__ = ("early_before", "early")
-
-    def __init__(self, day: _Day, question: str):
-        super().__init__()
-        self.early_before = _first_born_due_on_or_after(day.terms, day.year.start)
-        self.early = _Born(day, day.on, question, None)
-
-
-def _first_born_due_on_or_after(terms: _PackTerms, start: date) -> date:
-    """The first birth date whose licensable-age day is on or after `start` (date.min: every one)."""
-    due, first, hi = terms.due, date.min.toordinal(), start.toordinal()  # due(start) >= start
-    step = 1
-    lo = hi - step
-    while True:  # widen until a birth date's licensable-age day falls before `start`
-        if lo <= first:
-            lo = first
-            if due(date.fromordinal(lo)) >= start:
-                return date.min
-            break
-        if due(date.fromordinal(lo)) < start:
-            break
-        hi, step = lo, step * 2
-        lo = hi - step
-    while hi - lo > 1:  # due(lo) < start <= due(hi)
-        mid = (lo + hi) // 2
-        if due(date.fromordinal(mid)) < start:
-            lo = mid
-        else:
-            hi = mid
-    return date.fromordinal(hi)
-
-
-@lru_cache(maxsize=16)
-def _births(day: _Day, question: str) -> _Births:
-    """The batch's birth dates for a day and question, kept for the next batch of that day."""
-    return _Births(day, question)
-
-
-def clear_memos() -> None:
-    """Forget everything worked out per pack, license year, day and birth date (a bench's "first
-    batch of the day", a test that wants it); never needed while serving: the memos are bounded."""
-    for memo in (license_year_bounds, _terms_of, _year, _day, _births):
-        memo.cache_clear()
-
-
-# A row as the one-by-one questions read it (by attribute), for the first animal of each group.
-_Row = namedtuple("_Row", ROW_FACTS)
-
-
-def decide_rows(
-    pack: Pack,
-    rows: Iterable[tuple],
-    on: date,
-    local: LocalAmounts = NO_LOCAL_AMOUNTS,
-    question: str = "license_charges",
-) -> list[Decision]:
-    """`question` (license_tax, late_fee or license_charges) for many animals on one day, in order,
-    each animal a plain tuple of its facts in ROW_FACTS order: a query's `values_list` rows, with
-    no model per animal. A row holds the facts as the facts model would (a species string, a
-    bool, a license year or None, dates, a training or None); it is not validated.
-
-    Animals that agree on every fact the answer turns on share one Decision, made once: excluded
-    (and why), the tax in force for them (altered or not, or a free license), the licensable-age
-    day when it halves the tax, and the late-fee trigger with its last day. An animal of the day's
-    license year with no free license is classified here and its group's Decision composed from
-    the day's parts as the one-by-one question composes it (`_charges_answer` and its kin); any
-    other is asked the one-by-one question. The decisions are shared between animals and between
-    batches of the same day: treat them as read-only.
-    """
-    return decide_many(pack, rows, on, local, question)
-
-
-def decide_many(
-    pack: Pack, animals: Iterable, on: date, local: LocalAmounts = NO_LOCAL_AMOUNTS, question: str = "license_charges"
-) -> list[Decision]:
-    """decide_rows for animals given as rows (plain tuples in ROW_FACTS order), facts models, or
-    any object with the facts' attributes (a database row as a namedtuple, say), mixed or not."""
-    try:
-        decide = _BATCHABLE[question]
-    except KeyError:
-        raise KeyError(f"decide_many answers {', '.join(_BATCHABLE)}, not {question!r}") from None
-    day = _day(pack, local, on)
-    terms = day.terms
-    wants_tax, wants_late = question != "late_fee", question != "license_tax"
-    deadline_matters = question == "late_fee"  # its value carries the last day even when not late
-    # license_charges' classification, inlined (a county's animals go through it). Most animals are
-    # of a licensed species, in the day's license year, with no free license: what their birth
-    # date decides is worked out once (`_Born`; one shared by every birth date that came of age
-    # before the year began) with the Decision of those not acquired during the year, and per
-    # animal only its acquisition is compared.
-    licensed, not_required, free = terms.species, terms.not_required is not None, terms.free
-    taxes = day.tax if wants_tax else (None, None)
-    y = day.year
-    before_start = y.start - ONE_DAY
-    births = _births(day, question)
-    known, early_before, early = births.get, births.early_before, births.early
-    answer = _ANSWER[question]
-    groups: dict[tuple, Decision] = {}
-    decisions = []
-    append = decisions.append
-    for a in animals:
-        row = a if a.__class__ is tuple else _FACTS_OF_MODEL(a.__dict__) if a.__class__ is Animal else _FACTS(a)
-        species, kept, license_year, born, altered, trained, acquired = row
-        if species not in licensed or (not_required and kept):
-            key = terms.exclusion(_Excluded(species, kept))
-        elif license_year or (trained and species == "dog" and trained in free):
-            key = _group_of(pack, day, on, question, row)
-        else:
-            if born < early_before:
-                b = early
-            else:
-                b = known(born)
-                if b is None:
-                    if len(births) > _BIRTHS_LIMIT:
-                        births.clear()
-                    b = births[born] = _Born(day, on, question, born)
-            if acquired is None:
-                decision = b.decided[altered]
-                if decision is None:
-                    key = b.not_acquired[altered]
-                    decision = groups.get(key)
-                    if decision is None:
-                        decision = groups[key] = answer(day, y, *key)
-                    b.decided[altered] = decision
-                append(decision)
-                continue
-            # b.due None: of licensable age before the year began, as the day before it is.
-            trigger = _trigger(terms, y, b.due or before_start, acquired) if wants_late else None
-            if trigger is not None and on <= trigger[1] and not deadline_matters:
-                trigger = None
-            key = (taxes[altered], b.half[altered], trigger)
-            decision = groups.get(key)
-            if decision is None:
-                decision = groups[key] = answer(day, y, *key)
-            append(decision)
-            continue
-        decision = groups.get(key)
-        if decision is None:
-            decision = groups[key] = decide(pack, _Row._make(row), on, local)
-        append(decision)
-    return decisions
-
-
-def _group_of(pack: Pack, day: _Day, on: date, question: str, facts: tuple) -> tuple:
-    """decide_many's group of an animal with a license year of its own or a free license."""
-    species, _, license_year, born, altered, trained, acquired = facts
-    terms = day.terms
-    y = _year(pack, license_year) if license_year else day.year
-    due = terms.due(born)
-    tax = half = trigger = None
-    if question != "late_fee":
-        tax = day.tax[altered]
-        if trained and species == "dog" and trained in terms.free:
-            tax = day.free[terms.free[trained]]
-        elif tax.halved is not None and y.start <= due <= y.end and due > y.half_after:
-            half = due
-    if question != "license_tax":
-        trigger = _late_group(_trigger(terms, y, due, acquired), on, question)
-    return tax, half, trigger
+# How each question composes its answer from an animal's classification.
+ANSWER = {"license_tax": _tax_answer, "late_fee": _late_answer, "license_charges": _charges_answer}
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from dogtag.licensing.actions.payments import _numbered, _payment_of, record_pay
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.charges import charge_on
+from dogtag.licensing.facts import read_facts
 from dogtag.licensing.models import License, Payment, Refund, Tag
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry.models import Ownership, today
@@ -42,7 +43,7 @@ def issue_license(
     require_role(acting_user, animal.municipality_id, CLERKS)
     on = on or today()
     if owed is None or owed.on != on or (license_year is not None and owed.license_year != license_year):
-        owed = what_is_owed(animal, on, license_year)
+        owed = what_is_owed(read_facts(animal, on, license_year))
     if owed.refusals:
         errors = {}
         for refusal in owed.refusals:

@@ -1,0 +1,158 @@
+"""Every read the licensing law needs, done here and nowhere else in the decision: the
+municipality's pack on the day, the clerk's fee schedule, the animal's licenses in force (its own
+or a multiple-dog license covering it) and its rabies certificates, returned as plain values that
+`owed.what_is_owed` decides from without touching the database. The counter page's other facts
+(the animals kept with it, for the household, kennel and multiple-dog counts) are read here too.
+
+Each read is one statement for the whole set it answers (the certificates of an animal, the
+licenses covering it), compiled once (lib/compiled.py): the counter page and the issue ask them
+on every call."""
+
+from dataclasses import dataclass, replace
+from datetime import date
+
+from django.db.models import Q
+
+from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled
+from dogtag.licensing.models import FeeScheduleEntry, License, own_or_covering
+from dogtag.registry import rulings
+from dogtag.registry.models import Animal, Ownership, RabiesVaccination
+from dogtag.rules.amounts import NO_LOCAL_AMOUNTS, LocalAmounts
+from dogtag.rules.licensing import license_year_bounds, license_year_of
+from dogtag.rules.packs import Pack
+
+
+@dataclass(frozen=True)
+class LicensingFacts:
+    """What the law decides a license from, for one animal, day and license year. `priced_on`:
+    the day the charges are priced on, the license year's first day for a license sold ahead of
+    its year (`priced_pack`, the pack as it stands that day). `in_force`: the year's licenses not
+    void that are the animal's own or a multiple-dog license covering it. `certificates`: its
+    rabies certificates not void (an unsaved one of the portal's among them, as given)."""
+
+    animal: Animal
+    on: date
+    license_year: int
+    pack: Pack
+    priced_on: date
+    priced_pack: Pack
+    local: LocalAmounts = NO_LOCAL_AMOUNTS
+    in_force: tuple[License, ...] = ()
+    certificates: tuple[RabiesVaccination, ...] = ()
+
+
+def read_facts(animal: Animal, on: date, license_year: int | None = None) -> LicensingFacts:
+    """The facts for licensing `animal` on `on` (for `license_year`, else the year `on` falls in).
+    Nothing past the pack is read for an animal the law cannot price: a species it does not
+    license, or a birth date unknown (the decision refuses those from the animal alone)."""
+    pack = rulings.pack_on(animal.municipality, on)
+    lic = pack.licensing
+    year = license_year or license_year_of(pack, on)
+    # A license sold ahead of its year (next year's, in December) is priced as that year's law
+    # stands when the year begins, not as today's.
+    priced_on = max(on, license_year_bounds(pack, year)[0])
+    priced_pack = pack if priced_on == on else rulings.pack_on(animal.municipality, priced_on)
+    facts = LicensingFacts(animal, on, year, pack, priced_on, priced_pack)
+    if animal.species not in lic.species.species or animal.birth_date is None:
+        return facts
+    multiple_dog = bool(pack.multiple_dog and pack.multiple_dog.license)
+    return replace(
+        facts,
+        local=local_amounts(animal.municipality),
+        in_force=licenses_in_force(animal, year, multiple_dog),
+        certificates=_certificates(animal) if lic.requires_current_rabies is not None else (),
+    )
+
+
+_FEE_SCHEDULE = Compiled(
+    lambda municipality_id: FeeScheduleEntry.objects.filter(
+        municipality_id=municipality_id, voided_at=None
+    ).values_list("key", "effective_on", "amount"),
+    municipality_id=INT_MARKERS[0],
+)
+
+
+def local_amounts(municipality) -> LocalAmounts:
+    """The amounts the municipality's clerk has set in its fee schedule, by key and effective day."""
+    by_key: dict[str, dict[date, object]] = {}
+    for key, effective_on, amount in _FEE_SCHEDULE.rows(municipality_id=municipality.pk):
+        by_key.setdefault(key, {})[effective_on] = amount
+    return LocalAmounts.of(by_key)
+
+
+def _in_force(multiple_dog: bool):
+    """The animal's licenses not void, of every year, found from the animal's own indexes: a
+    condition on the year would let a planner whose statistics predate the year (a new license
+    year, before autoanalyze) read the year's licenses by it, believing it holds none."""
+
+    def build(animal_id):
+        mine = own_or_covering(animal_id) if multiple_dog else Q(animal_id=animal_id)
+        return License.objects.filter(mine, voided_at=None).order_by("pk")
+
+    return Compiled(build, animal_id=INT_MARKERS[0])
+
+
+_IN_FORCE = {False: _in_force(False), True: _in_force(True)}
+_CERTIFICATES = Compiled(
+    lambda animal_id: RabiesVaccination.objects.filter(animal_id=animal_id, voided_at=None), animal_id=INT_MARKERS[0]
+)
+
+
+def licenses_in_force(animal, year: int, multiple_dog: bool) -> tuple[License, ...]:
+    """The licenses of `year` not void that are the animal's own or, where the ordinance has
+    multiple-dog licenses, one covering it."""
+    return tuple(lic for lic in _IN_FORCE[multiple_dog].objects(animal_id=animal.pk) if lic.license_year == year)
+
+
+def _certificates(animal) -> tuple[RabiesVaccination, ...]:
+    """The animal's rabies certificates not void (none for an animal not yet saved)."""
+    if not animal.pk:
+        return ()
+    found = _CERTIFICATES.objects(animal_id=animal.pk)
+    for vaccination in found:
+        vaccination.animal = animal
+    return tuple(found)
+
+
+def covering_license(animal, year):
+    """The multiple-dog license in force for this dog and year, if any."""
+    return License.objects.filter(
+        kind=License.Kind.MULTIPLE_DOG, covered_animals=animal, license_year=year, voided_at=None
+    ).first()
+
+
+def _kept(municipality_id, premises_id, animal_id, on: date):
+    kept = Animal.objects.filter(municipality_id=municipality_id, status=Animal.Status.ACTIVE)
+    if premises_id:
+        return kept.filter(premises_id=premises_id)
+    owners = Ownership.objects.current(on).filter(animal_id=animal_id).values("person_id")
+    return kept.filter(pk__in=Ownership.objects.current(on).filter(person_id__in=owners).values("animal_id"))
+
+
+def kept_with(animal: Animal, on: date):
+    """The active animals kept where this one is: the same premises, else the same owners."""
+    return _kept(animal.municipality_id, animal.premises_id, animal.pk, on)
+
+
+KEPT_COLUMNS = ("species", "birth_date", "acquired_on")
+_KEPT = {
+    True: Compiled(
+        lambda municipality, place: _kept(municipality, place, None, None).values_list(*KEPT_COLUMNS),
+        municipality=INT_MARKERS[0],
+        place=INT_MARKERS[1],
+    ),
+    False: Compiled(
+        lambda municipality, animal, on: _kept(municipality, None, animal, on).values_list(*KEPT_COLUMNS),
+        municipality=INT_MARKERS[0],
+        animal=INT_MARKERS[1],
+        on=DATE_MARKERS[0],
+    ),
+}
+
+
+def kept_rows(animal: Animal, on: date) -> list[tuple]:
+    """`kept_with(animal, on).values_list(*KEPT_COLUMNS)`: (species, birth date, acquired on) of
+    each animal kept where this one is, compiled once."""
+    if animal.premises_id:
+        return _KEPT[True].rows(municipality=animal.municipality_id, place=animal.premises_id)
+    return _KEPT[False].rows(municipality=animal.municipality_id, animal=animal.pk, on=on)
