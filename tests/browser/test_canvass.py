@@ -8,6 +8,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from dogtag.imports.models import Clinic, ClinicFile, LicenseInvitation
+from dogtag.licensing.facts import read_facts
 from dogtag.licensing.owed import what_is_owed
 from dogtag.outbox.models import Message
 from tests.browser.test_portal import PHONE, benton_dog
@@ -27,7 +28,7 @@ def test_the_clerk_sends_the_invitations_of_a_clinic_files_canvassing_list_on_a_
         summary={"rows": 1, "matched": 1, "unmatched": 0, "invalid": 0, "unlicensed": 1,
                  "unlicensed_animals": [dog.pk]},
     )  # fmt: skip
-    fee = what_is_owed(dog, timezone.localdate()).total
+    fee = what_is_owed(read_facts(dog, timezone.localdate())).total
 
     page.set_default_timeout(30_000)  # a loaded machine
     page.set_viewport_size(PHONE)

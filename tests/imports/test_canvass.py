@@ -16,6 +16,7 @@ from dogtag.audit.models import AuditEvent
 from dogtag.imports.actions import canvass
 from dogtag.imports.models import LicenseInvitation
 from dogtag.licensing import actions as licensing
+from dogtag.licensing.facts import read_facts
 from dogtag.licensing.models import ReminderLetters
 from dogtag.licensing.owed import what_is_owed
 from dogtag.outbox.models import Message
@@ -83,7 +84,7 @@ class CanvassTests(BaseTestCase):
         self.assertNotContains(page, ">Rex<")
         rows = list(csv.reader(io.StringIO(text(self.client.get(self.url(clinic_file), {"format": "csv"})))))
         self.assertEqual(rows[0], ["Animal", "Owner", "Invited by", "Fee today", "Invitation sent"])
-        fee = {a.name: what_is_owed(a, TODAY, 2026).total for a in (self.bo, self.max)}
+        fee = {a.name: what_is_owed(read_facts(a, TODAY, 2026)).total for a in (self.bo, self.max)}
         self.assertEqual(
             sorted(rows[1:]),
             [
@@ -107,8 +108,8 @@ class CanvassTests(BaseTestCase):
         bo, max_ = (LicenseInvitation.objects.get(animal=a) for a in (self.bo, self.max))
         self.assertEqual((bo.channel, bo.person, bo.license_year), ("email", self.owner, 2026))
         self.assertEqual((max_.channel, max_.person), ("paper", self.kim))
-        self.assertEqual(bo.fee, what_is_owed(self.bo, TODAY, 2026).total)
-        self.assertEqual(max_.fee, what_is_owed(self.max, TODAY, 2026).total)
+        self.assertEqual(bo.fee, what_is_owed(read_facts(self.bo, TODAY, 2026)).total)
+        self.assertEqual(max_.fee, what_is_owed(read_facts(self.max, TODAY, 2026)).total)
         codes = dict(RenewalCode.objects.filter(license_year=2026).values_list("animal_id", "code"))
         self.assertEqual((codes[self.bo.pk], codes[self.max.pk]), (bo.code, max_.code))
 

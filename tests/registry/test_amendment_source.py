@@ -70,13 +70,14 @@ class AmendmentAsSourceTests(BaseTestCase):
 
     def test_a_license_issued_under_the_amendment_names_it_on_its_page(self):
         from dogtag.licensing.actions import issue_license
+        from dogtag.licensing.facts import read_facts
         from dogtag.licensing.owed import what_is_owed
 
         day = date(2027, 3, 2)
         with on(day):
             receive_tags(self, 1001, 1100, 2027)
             vaccinate(self.dog, self.vet, "R-2002", date(2027, 1, 10), date(2030, 1, 10))
-            owed = what_is_owed(self.dog, day)
+            owed = what_is_owed(read_facts(self.dog, day))
             self.assertTrue(owed.can_issue, owed.refusals)
             self.assertIn(owed.tax, (Decimal("12.00"), Decimal("22.00")))
             license = issue_license(

@@ -13,6 +13,7 @@ from django.utils import timezone
 from dogtag.accounts.models import Role
 from dogtag.enforcement import actions as enforcement
 from dogtag.licensing import actions as licensing
+from dogtag.licensing.facts import read_facts
 from dogtag.licensing.owed import what_is_owed
 from dogtag.permits.actions import issue_vicious_dog_permit, renew_vicious_dog_permit
 from dogtag.registry.reading_counts import Counter
@@ -213,7 +214,7 @@ class ChangedRemittances(Counted):
     def license(self, name, **altered):
         _, _, dog = self.owner_and_dog("river-hills", name, vaccinated_on=date(2025, 5, 1), **altered)
         day = date(2026, 2, 10)
-        owed = what_is_owed(dog, day)
+        owed = what_is_owed(read_facts(dog, day))
         with on(day):
             return licensing.issue_license(
                 dog,

@@ -11,6 +11,7 @@ from dogtag.lib.dates import today
 from dogtag.lib.tables import Column, Report, table
 from dogtag.lib.web import municipality_for
 from dogtag.licensing import law
+from dogtag.licensing.facts import read_facts
 from dogtag.licensing.models import License, own_or_covering
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry.models import Animal
@@ -46,8 +47,8 @@ def owner_of(animal, on):
     return Person.objects.filter(pk=person).first() if person else None
 
 
-def owed_today(animal, year: int, on, local=None):
-    return what_is_owed(animal, on, year, local=local)
+def owed_today(animal, year: int, on):
+    return what_is_owed(read_facts(animal, on, year))
 
 
 def figures(owed) -> dict:
@@ -62,10 +63,10 @@ def figures(owed) -> dict:
 class Row:
     """A line of the list: the animal, its owner, the channel, the fee, the invitation if sent."""
 
-    def __init__(self, animal, year, on, local, invitations):
+    def __init__(self, animal, year, on, invitations):
         self.animal = animal
         self.owner = owner_of(animal, on)
-        self.fee = figures(owed_today(animal, year, on, local))["tax"]
+        self.fee = figures(owed_today(animal, year, on))["tax"]
         self.invitation = invitations.get(animal.pk)
 
     @property
@@ -84,8 +85,8 @@ class Row:
 class Rows:
     """The list's rows over the queryset, built a page (or the whole export) at a time."""
 
-    def __init__(self, animals, year, on, local):
-        self.animals, self.year, self.on, self.local = animals, year, on, local
+    def __init__(self, animals, year, on):
+        self.animals, self.year, self.on = animals, year, on
 
     def _rows(self, animals):
         animals = list(animals)
@@ -93,7 +94,7 @@ class Rows:
             i.animal_id: i
             for i in LicenseInvitation.objects.filter(animal_id__in=[a.pk for a in animals], license_year=self.year)
         }
-        return [Row(a, self.year, self.on, self.local, invitations) for a in animals]
+        return [Row(a, self.year, self.on, invitations) for a in animals]
 
     def count(self):
         return self.animals.count()
@@ -123,7 +124,7 @@ def canvass_list(request, slug, pk, roles) -> Report:
     clinic_file = get_object_or_404(ClinicFile.objects.select_related("clinic"), municipality=m, pk=pk)
     on = today()
     year = license_year(m, on)
-    rows = Rows(unlicensed(clinic_file, year), year, on, law.local_amounts(m))
+    rows = Rows(unlicensed(clinic_file, year), year, on)
     report = Report(
         "Vaccinated, not licensed",
         f"{clinic_file.clinic}: {clinic_file.file_name}",

@@ -56,7 +56,6 @@ def send_license_invitations(clinic_file, *, acting_user, on) -> dict[str, int]:
 @transaction.atomic
 def _send_part(clinic_file, ids, year, on, acting_user) -> dict[str, int]:
     from dogtag.imports import canvass
-    from dogtag.licensing import law
     from dogtag.licensing.reminders import current_owners
     from dogtag.licensing.renewal_codes import codes_for
     from dogtag.registry.models import Animal, Person, RenewalCode
@@ -70,10 +69,9 @@ def _send_part(clinic_file, ids, year, on, acting_user) -> dict[str, int]:
     owners = dict(current_owners(on).filter(animal_id__in=[a for a in ids if a not in invited]))
     people = Person.objects.select_related("reminder_opt_out").in_bulk(set(owners.values()))
     animals = [a for a in Animal.objects.filter(pk__in=owners).order_by("pk")]
-    local = law.local_amounts(m)
     rows = []
     for animal in animals:
-        owed = canvass.owed_today(animal, year, on, local)
+        owed = canvass.owed_today(animal, year, on)
         if owed.existing or any(r.field == "license" for r in owed.refusals):
             continue  # licensed, or kept under a multiple-dog license, since the list was read
         rows.append({"animal": animal, "owner": people[owners[animal.pk]], **canvass.figures(owed)})
