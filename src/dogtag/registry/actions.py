@@ -537,7 +537,10 @@ def draft_amendment(
     require_role(acting_user, municipality.pk, AMENDERS)
     errors = {}
     if kind not in amending.AMENDS:
-        errors["kind"] = "Choose what the amendment changes: the license tax, the late fee or the kennel threshold."
+        errors["kind"] = (
+            "Choose what the amendment changes: the license tax, the late fee, the kennel threshold or a "
+            "forfeiture schedule."
+        )
     for name, value in (("title", title), ("section", section), ("words", words)):
         if not (value or "").strip():
             errors[name] = {
@@ -548,15 +551,22 @@ def draft_amendment(
     if effective_on is None:
         errors["effective_on"] = "Give the date from which the amendment would take effect."
     for figure in amending.FIGURES.get(kind, ()):
-        if figures.get(figure) is None:
-            errors[figure] = "Give the new figure."
+        if figures.get(figure) in (None, ""):
+            errors[figure] = (
+                "Name the violation (the section violated, e.g. 115-5) whose forfeiture it sets."
+                if figure == "violation"
+                else "Give the new figure."
+            )
     if errors:
         raise ValidationError(errors)
+    adopted = rulings.amendments_in_force(municipality.pk)
+    # a schedule is one entry of the ordinance's list: built on the list as adopted amendments left it
+    base = packs.amended(municipality.rule_pack, adopted) if kind == "forfeiture_schedule" else None
     overlay = amending.provisions(
-        load_pack(municipality.rule_pack), kind, figures, section.strip(), words, effective_on
+        base or load_pack(municipality.rule_pack), kind, figures, section.strip(), words, effective_on
     )
     engine = packs.Amendment.of("draft", effective_on, words, overlay)
-    amending.validated(municipality.rule_pack, rulings.amendments_in_force(municipality.pk), engine, kind)
+    amending.validated(municipality.rule_pack, adopted, engine, kind)
     amendment = Amendment(
         municipality=municipality,
         kind=kind,

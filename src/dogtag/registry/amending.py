@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 
+from dogtag.registry import forfeiture_schedules
 from dogtag.rules import packs
 
 # What each kind amends: (pack section, provision key) and the form fields its figures come from.
@@ -18,8 +19,14 @@ AMENDS = {
     "license_tax": ("licensing", "tax"),
     "late_fee": ("licensing", "late_fee"),
     "kennel_threshold": ("kennel", "required"),
+    "forfeiture_schedule": ("forfeitures", "ordinance"),
 }
-FIGURES = {"license_tax": ("altered", "unaltered"), "late_fee": ("late_fee",), "kennel_threshold": ("more_than",)}
+FIGURES = {
+    "license_tax": ("altered", "unaltered"),
+    "late_fee": ("late_fee",),
+    "kennel_threshold": ("more_than",),
+    "forfeiture_schedule": ("minimum", "maximum", "violation"),
+}
 
 
 def provisions(pack: packs.Pack, kind: str, figures: dict, section: str, words: str, effective_on: date) -> dict:
@@ -28,6 +35,8 @@ def provisions(pack: packs.Pack, kind: str, figures: dict, section: str, words: 
     words it replaces (its `choice` and `reading` go with them)."""
     name, key = AMENDS[kind]
     current = (pack.raw_sections.get(name) or {}).get(key)
+    if kind == "forfeiture_schedule":
+        return {name: {key: forfeiture_schedules.schedules(pack, current, figures, section, words, effective_on)}}
     if current is None:
         raise ValidationError({"kind": f"{pack.name}'s rule pack has no {name}.{key} to amend."})
     provision = {k: v for k, v in copy.deepcopy(current).items() if k not in ("choice", "reading", "unconfirmed")}
@@ -43,10 +52,13 @@ def provisions(pack: packs.Pack, kind: str, figures: dict, section: str, words: 
     return {name: {key: provision}}
 
 
-def figures_of(kind: str, amendment_provisions: dict) -> dict[str, Decimal | int]:
-    """The figures an amendment sets, by form field (for its page and its preview)."""
+def figures_of(kind: str, amendment_provisions: dict, words: str = "") -> dict[str, Decimal | int | str]:
+    """The figures an amendment sets, by form field (for its page and its preview); a forfeiture
+    schedule's are those of the schedule quoting the amendment's `words`."""
     name, key = AMENDS[kind]
     provision = amendment_provisions[name][key]
+    if kind == "forfeiture_schedule":
+        return forfeiture_schedules.figures(provision, words)
     if kind == "license_tax":
         return {f: Decimal(next(iter(provision[f].values()))) for f in ("altered", "unaltered")}
     if kind == "late_fee":

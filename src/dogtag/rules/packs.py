@@ -552,6 +552,7 @@ def _load(
     text = text_path.read_text(encoding="utf-8")
     quoted = text
     amended_by: dict[tuple[str, str], str] = {}  # (section, key) -> the instrument of the latest amendment
+    listed: set[tuple[str, str]] = set()  # amended lists (forfeitures.ordinance): only some of their entries
     for amendment in amendments:
         for name, provisions in amendment.sections().items():
             if name not in SECTIONS or not isinstance(provisions, dict):
@@ -561,6 +562,7 @@ def _load(
                 continue
             raw[name] = {**(raw.get(name) or {}), **provisions}
             amended_by.update({(name, key): amendment.by for key in provisions})
+            listed.update((name, key) for key, v in provisions.items() if isinstance(v, list))
         quoted += "\n" + amendment.words
 
     parent: Pack | None = None
@@ -599,6 +601,7 @@ def _load(
 
     metas = {**(parent.metas if parent else {}), pack_id: meta}
     normalised = normalise(quoted)
+    own_text = normalise(text) if listed else ""
     for name, model in sections.items():
         for key in type(model).model_fields:
             value = getattr(model, key)
@@ -607,6 +610,8 @@ def _load(
                 declared = metas[origin]
                 inferred = next((i.note for i in declared.inferred_numbers if within(cite.section, i.section)), None)
                 by = amended_by.get((name, key)) if origin == pack_id else None
+                if by and (name, key) in listed and normalise(cite.quote) in own_text:
+                    by = None  # an entry of an amended list the amendment kept: the ordinance's own words
                 _bind(cite, origin, unconfirmed, inferred, provision, at, rulings, by)
                 if origin == pack_id and normalise(cite.quote) not in normalised:
                     where = meta.text + (" nor in the amendment's words" if amendments else "")
