@@ -20,7 +20,7 @@ from dogtag.enforcement.models import Citation
 from dogtag.licensing.law import local_amounts
 from dogtag.registry import actions as registry
 from dogtag.registry import rulings
-from dogtag.registry.actions import adopt_amendment, draft_amendment
+from dogtag.registry.actions import adopt_amendment, draft_amendment, void_amendment
 from dogtag.registry.models import Amendment
 from dogtag.reports import amendment_preview
 from dogtag.rules import cli, packs
@@ -156,6 +156,25 @@ class ForfeitureAmendment(BaseTestCase):
         kept = law.ask(self.webster, "forfeiture", {"violation": "98-1"}, date(2027, 1, 1))
         self.assertIsNone(kept.citations[0].amended_by)
         self.assertEqual(kept.value.minimum, Decimal("100.00"))
+
+    def test_two_schedules_amended_each_keeps_the_other_and_a_void_undoes_only_its_own(self):
+        def asked(violation, day=date(2027, 7, 1)):
+            return law.ask(self.webster, "forfeiture", {"violation": violation}, day).value.minimum
+
+        first = draft(self.webster, self.webster_clerk)
+        words = "Anyone who violates § 98-1 shall be subject to a forfeiture of not less than $120 nor more than $550."
+        figures = {"violation": "98-1", "minimum": "120.00", "maximum": "550.00"}
+        second = draft(self.webster, self.webster_clerk, words=words, effective_on=date(2027, 6, 1), **figures)
+        with on(date(2026, 12, 15)):
+            for n, a in enumerate((first, second)):
+                adopt_amendment(a, acting_user=self.webster_clerk, resolution=f"2026-4{n}", voted_on=date(2026, 12, 14))
+        rulings.forget(self.webster.pk)
+        self.assertEqual((asked("98-15"), asked("98-1")), (Decimal("150.00"), Decimal("120.00")))
+        self.assertEqual(asked("98-1", date(2027, 5, 31)), Decimal("100.00"))
+        with on(date(2026, 12, 16)):
+            void_amendment(first, acting_user=self.webster_clerk, reason="recorded against the wrong schedule")
+        rulings.forget(self.webster.pk)
+        self.assertEqual((asked("98-15"), asked("98-1")), (Decimal("100.00"), Decimal("120.00")))
 
     def test_the_page_draft_preview_pdf_and_csv(self):
         self.login(self.webster_clerk)

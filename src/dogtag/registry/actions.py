@@ -559,14 +559,11 @@ def draft_amendment(
             )
     if errors:
         raise ValidationError(errors)
-    adopted = rulings.amendments_in_force(municipality.pk)
-    # a schedule is one entry of the ordinance's list: built on the list as adopted amendments left it
-    base = packs.amended(municipality.rule_pack, adopted) if kind == "forfeiture_schedule" else None
     overlay = amending.provisions(
-        base or load_pack(municipality.rule_pack), kind, figures, section.strip(), words, effective_on
+        load_pack(municipality.rule_pack), kind, figures, section.strip(), words, effective_on
     )
     engine = packs.Amendment.of("draft", effective_on, words, overlay)
-    amending.validated(municipality.rule_pack, adopted, engine, kind)
+    amending.validated(municipality.rule_pack, rulings.amendments_in_force(municipality.pk), engine, kind)
     amendment = Amendment(
         municipality=municipality,
         kind=kind,

@@ -52,13 +52,12 @@ def provisions(pack: packs.Pack, kind: str, figures: dict, section: str, words: 
     return {name: {key: provision}}
 
 
-def figures_of(kind: str, amendment_provisions: dict, words: str = "") -> dict[str, Decimal | int | str]:
-    """The figures an amendment sets, by form field (for its page and its preview); a forfeiture
-    schedule's are those of the schedule quoting the amendment's `words`."""
+def figures_of(kind: str, amendment_provisions: dict) -> dict[str, Decimal | int | str]:
+    """The figures an amendment sets, by form field (for its page and its preview)."""
     name, key = AMENDS[kind]
     provision = amendment_provisions[name][key]
     if kind == "forfeiture_schedule":
-        return forfeiture_schedules.figures(provision, words)
+        return forfeiture_schedules.figures(provision)
     if kind == "license_tax":
         return {f: Decimal(next(iter(provision[f].values()))) for f in ("altered", "unaltered")}
     if kind == "late_fee":

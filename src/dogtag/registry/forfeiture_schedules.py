@@ -16,22 +16,22 @@ from django.core.exceptions import ValidationError
 from dogtag.rules import forfeitures
 
 
-def schedules(pack, ordinance: list | None, figures: dict, section: str, words: str, effective_on: date) -> list:
-    """The pack's ordinance schedules (`ordinance`, as the pack writes them) with the one that
-    prices `figures["violation"]` replaced; a ValidationError on `violation` where none does."""
+def schedules(pack, ordinance: list | None, figures: dict, section: str, words: str, effective_on: date) -> dict:
+    """`{"<index>": schedule}`: the pack's ordinance schedule (of `ordinance`, as the pack writes
+    them) that prices `figures["violation"]`, replaced, the others kept (rules/packs.py reads an
+    amendment of one entry of a list so); a ValidationError on `violation` where none prices it."""
     violation = str(figures["violation"]).strip()
     ordinance = _plain(ordinance or [])  # JSON, as the amendment is stored: a date key as its ISO form
     i = next((n for n, s in enumerate(ordinance) if _prices(s, violation)), None)
     if i is None:
         raise ValidationError({"violation": _not_ours(pack, ordinance, violation)})
-    current = ordinance[i]
-    schedule = {k: v for k, v in current.items() if k not in ("choice", "reading", "unconfirmed")}
+    schedule = {k: v for k, v in ordinance[i].items() if k not in ("choice", "reading", "unconfirmed")}
     on = effective_on.isoformat()
     tier = {"from_offense": 1, "minimum": {on: str(figures["minimum"])}, "maximum": {on: str(figures["maximum"])}}
     schedule["tiers"] = [tier]
     schedule.pop("after_notice_of_prior_bite", None)
     schedule["cite"] = {"section": section, "quote": " ".join(words.split())}
-    return [*ordinance[:i], schedule, *ordinance[i + 1 :]]
+    return {str(i): schedule}
 
 
 def _not_ours(pack, ordinance: list, violation: str) -> str:
@@ -58,14 +58,8 @@ def _prices(schedule: dict, violation: str) -> bool:
     return any(forfeitures.covers(x, violation) for x in schedule["sections"])
 
 
-def amended_index(ordinance: list, words: str) -> int:
-    """Which of an amendment's ordinance schedules it sets: the one quoting its words."""
-    quote = " ".join(words.split())
-    return next(i for i, s in enumerate(ordinance) if s["cite"]["quote"] == quote)
-
-
-def figures(ordinance: list, words: str) -> dict[str, Decimal | str]:
-    schedule = ordinance[amended_index(ordinance, words)]
+def figures(entries: dict) -> dict[str, Decimal | str]:
+    (schedule,) = entries.values()
     tier = schedule["tiers"][0]
     return {
         "violation": ", ".join(schedule["sections"]),
@@ -74,12 +68,12 @@ def figures(ordinance: list, words: str) -> dict[str, Decimal | str]:
     }
 
 
-def redated(provisions: dict, words: str, on: date) -> dict:
+def redated(provisions: dict, on: date) -> dict:
     """The amendment's provisions with its schedule's figures dated from `on` (a preview reads the
     amendment as in force for the whole year)."""
     out = copy.deepcopy(provisions)
-    ordinance = out["forfeitures"]["ordinance"]
-    tier = ordinance[amended_index(ordinance, words)]["tiers"][0]
+    (schedule,) = out["forfeitures"]["ordinance"].values()
+    tier = schedule["tiers"][0]
     for end in ("minimum", "maximum"):
         tier[end] = {on.isoformat(): next(iter(tier[end].values()))}
     return out

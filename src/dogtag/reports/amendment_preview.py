@@ -70,7 +70,7 @@ def licenses_of(municipality, year: int):
 def engine_amendment(amendment, year_start: date) -> packs.Amendment:
     """The amendment as the engine takes it, in force from `year_start` (the preview's year)."""
     if amendment.kind == "forfeiture_schedule":
-        overlay = forfeiture_schedules.redated(amendment.provisions, amendment.words, year_start)
+        overlay = forfeiture_schedules.redated(amendment.provisions, year_start)
         return packs.Amendment.of(amendment.described(), year_start, amendment.words, overlay)
     base = packs.load_pack(amendment.municipality.rule_pack)
     figures = amending.figures_of(amendment.kind, amendment.provisions)

@@ -229,7 +229,7 @@ def amendment(request, pk):
     context = {
         "amendment": a,
         "municipality": a.municipality,
-        "figures": figures_of(a.kind, a.provisions, a.words),
+        "figures": figures_of(a.kind, a.provisions),
         "status": status(a),
         "report": report,
         "chart": chart(preview),

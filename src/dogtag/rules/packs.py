@@ -501,6 +501,20 @@ def _overlay(raw: Any, path: str, rulings: dict[str, Ruled]) -> Any:
     return raw
 
 
+def _entries(current: Any, value: Any, path: str, errors: list, file: str) -> Any:
+    """An amendment's provision: the value it sets, or, for a list of entries (the ordinance's
+    forfeiture schedules), `{"<index>": entry}`, the entries it replaces, the others kept."""
+    if not (isinstance(current, list) and isinstance(value, dict) and value and all(k.isdigit() for k in value)):
+        return value
+    out = list(current)
+    for k, entry in value.items():
+        if int(k) >= len(out):
+            errors.append((file, f"{path}.{k}", f"the pack has {len(out)} entries at {path}; no entry {k} to amend"))
+            continue
+        out[int(k)] = entry
+    return out
+
+
 def _bind(
     cite: Cite, origin: str, unconfirmed, inferred, provision, at: str, rulings: dict[str, Ruled], amended_by=None
 ) -> None:
@@ -560,9 +574,13 @@ def _load(
                     (file, name, f"an amendment amends a section of the pack; known: {', '.join(sorted(SECTIONS))}")
                 )
                 continue
-            raw[name] = {**(raw.get(name) or {}), **provisions}
+            own = raw.get(name) or {}
+            patched = {
+                key: _entries(own.get(key), value, f"{name}.{key}", errors, file) for key, value in provisions.items()
+            }
+            raw[name] = {**own, **patched}
             amended_by.update({(name, key): amendment.by for key in provisions})
-            listed.update((name, key) for key, v in provisions.items() if isinstance(v, list))
+            listed.update((name, key) for key, v in patched.items() if isinstance(v, list))
         quoted += "\n" + amendment.words
 
     parent: Pack | None = None
