@@ -19,7 +19,7 @@ from dogtag.enforcement import law
 from dogtag.enforcement.models import Citation
 from dogtag.licensing.law import local_amounts
 from dogtag.registry import actions as registry
-from dogtag.registry import rulings
+from dogtag.registry import amending, rulings
 from dogtag.registry.actions import adopt_amendment, draft_amendment, void_amendment
 from dogtag.registry.models import Amendment
 from dogtag.reports import amendment_preview
@@ -218,3 +218,36 @@ class ForfeitureAmendment(BaseTestCase):
         self.assertEqual(response.status_code, 200)
         self.assertContains(response, "the minimum is above the maximum")
         self.assertFalse(Amendment.objects.exists())
+
+
+class BentonFeeSchedule(BaseTestCase):
+    """Benton's forfeitures are fee-schedule amounts (§ 115-20 and § 1-3 are not transcribed): an
+    adopted schedule takes the place of the entries only it read, from its effective date."""
+
+    WORDS = "Section 115-20 is amended: a violation of § 115-3 is subject to a forfeiture of $50 to $300."
+
+    def draft(self, violation):
+        fields = {"kind": "forfeiture_schedule", "title": "Forfeitures", "section": "§ 115-20", "words": self.WORDS}
+        figures = {"violation": violation, "minimum": Decimal("50.00"), "maximum": Decimal("300.00")}
+        with on(date(2026, 12, 1)):
+            return draft_amendment(
+                self.benton, acting_user=self.clerk, effective_on=date(2027, 1, 1), figures=figures, **fields
+            )
+
+    def test_the_fee_schedule_entries_it_takes_the_place_of_are_those_no_other_schedule_reads(self):
+        pack = packs.load_pack(self.benton.rule_pack)
+        kind = "forfeiture_schedule"
+        own = self.draft("115-3")
+        keys = amending.fee_schedule_keys(pack, kind, own.provisions)
+        self.assertEqual(keys, ("license_forfeiture.minimum", "license_forfeiture.maximum"))
+        shared = self.draft("115-5")  # § 1-3's schedule reads the same entries: they still apply
+        self.assertEqual(amending.fee_schedule_keys(pack, kind, shared.provisions), ())
+        with on(date(2026, 12, 15)):
+            adopt_amendment(own, acting_user=self.clerk, resolution="2026-50", voted_on=date(2026, 12, 14))
+        rulings.forget(self.benton.pk)
+        self.login(self.clerk)
+        with on(date(2027, 1, 2)):
+            body = " ".join(self.client.get("/m/benton/fees/").content.decode().split())
+        self.assertIn("a forfeiture of not less than $50.00 nor more than $300.00 for violation 115-3", body)
+        value = law.ask(self.benton, "forfeiture", {"violation": "115-3A(1)"}, date(2027, 1, 1)).value
+        self.assertEqual((value.minimum, value.maximum), (Decimal("50.00"), Decimal("300.00")))

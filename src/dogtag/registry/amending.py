@@ -84,12 +84,18 @@ def _field(kind: str, path: str) -> str:
     return next((f for f in FIGURES.get(kind, ()) if f in parts), FIGURES.get(kind, ("__all__",))[0])
 
 
-def fee_schedule_keys(pack: packs.Pack, kind: str) -> tuple[str, ...]:
+def fee_schedule_keys(pack: packs.Pack, kind: str, amendment_provisions: dict | None = None) -> tuple[str, ...]:
     """The fee-schedule amounts (`{local: key}`) of the provision `kind` amends: an adopted amendment
     sets its figures itself, so from its effective date the fee schedule's entries for them no
     longer apply (Benton § 115-3A(3)'s tax "as prescribed in § 173-1", amended by resolution)."""
     name, key = AMENDS[kind]
-    return tuple(dict.fromkeys(_locals((pack.raw_sections.get(name) or {}).get(key))))
+    current = (pack.raw_sections.get(name) or {}).get(key)
+    if kind == "forfeiture_schedule":  # the schedule it replaces, less what the others still read
+        entries = {int(i) for i in (amendment_provisions or {}).get(name, {}).get(key, {})}
+        kept = set(_locals([s for i, s in enumerate(current or []) if i not in entries]))
+        replaced = [s for i, s in enumerate(current or []) if i in entries]
+        return tuple(k for k in dict.fromkeys(_locals(replaced)) if k not in kept)
+    return tuple(dict.fromkeys(_locals(current)))
 
 
 def _locals(value) -> list[str]:
