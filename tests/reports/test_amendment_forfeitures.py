@@ -92,6 +92,7 @@ class ForfeitureAmendment(BaseTestCase):
         message = " ".join(self.refusal(minimum="700.00", maximum="600.00")["minimum"])
         self.assertIn("violation 98-15, 98-16, 98-17, 98-18, 98-19, 98-23 (§ 98-20)", message)
         self.assertIn("not less than $700.00 nor more than $600.00", message)
+        self.assertTrue(message.startswith("The amended law would not stand: the forfeiture for violation 98-15"))
 
     def test_a_violation_the_state_prices_or_no_schedule_names_is_refused(self):
         state = " ".join(self.refusal(violation="s. 174.02")["violation"])

@@ -74,6 +74,7 @@ def validated(pack_id: str, adopted: list[packs.Amendment], amendment: packs.Ame
         errors: dict[str, list[str]] = {}
         for _, path, reason in e.errors:
             field = "words" if reason.startswith("quote") else _field(kind, path)
+            reason = reason.removeprefix("Value error, ")  # a schema check's own words (rules/forfeitures.py)
             errors.setdefault(field, []).append(f"The amended law would not stand: {reason}")
         raise ValidationError(errors) from None
 
