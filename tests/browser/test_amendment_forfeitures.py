@@ -64,7 +64,7 @@ def test_a_clerk_drafts_and_previews_a_forfeiture_schedule(page, live_server):
     page.get_by_role("button", name="Draft").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Raise the forfeitures")
     no_sideways_scroll(page)
-    page.get_by_label("License year").fill("2026")
+    page.get_by_label("Year of the violations").fill("2026")
     page.get_by_role("button", name="Preview").click()
     expect(page.get_by_role("table", name="Citations that would cost more or less")).to_be_visible()
     expect(page.get_by_text("2 citations of 2026")).to_be_visible()

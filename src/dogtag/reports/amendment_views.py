@@ -250,6 +250,8 @@ def amendment(request, pk):
         [(t, t.page(request) if t.definition is not None else None) for t in report.tables] if report else []
     )
     context["preview_form"] = PreviewForm(initial={"year": preview.year if preview else a.effective_on.year})
+    if a.kind == Amendment.Kind.FORFEITURE_SCHEDULE:  # the citations of a calendar year, by day of violation
+        context["preview_form"].fields["year"].label = "Year of the violations"
     context["adopt_form"] = AdoptForm()
     return render(request, "reports/amendment.html", context)
 
