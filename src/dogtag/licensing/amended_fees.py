@@ -23,6 +23,11 @@ class AmendedFigure:
 def _said(kind: str, figures: dict) -> str:
     if kind == Amendment.Kind.KENNEL_THRESHOLD:
         return f"a kennel license for more than {figures['more_than']} dogs"
+    if kind == Amendment.Kind.FORFEITURE_SCHEDULE:
+        return (
+            f"a forfeiture of not less than ${figures['minimum']:,.2f} nor more than ${figures['maximum']:,.2f} "
+            f"for violation {figures['violation']}"
+        )
     return ", ".join(f"{name.replace('_', ' ')} ${amount:,.2f}" for name, amount in figures.items())
 
 
@@ -36,7 +41,7 @@ def adopted(municipality) -> list[AmendedFigure]:
         AmendedFigure(
             a,
             f"{_said(a.kind, amending.figures_of(a.kind, a.provisions))} from {shown(a.effective_on)}",
-            tuple(fee_label(k) for k in amending.fee_schedule_keys(pack, a.kind)),
+            tuple(fee_label(k) for k in amending.fee_schedule_keys(pack, a.kind, a.provisions)),
         )
         for a in rows
     ]

@@ -537,7 +537,10 @@ def draft_amendment(
     require_role(acting_user, municipality.pk, AMENDERS)
     errors = {}
     if kind not in amending.AMENDS:
-        errors["kind"] = "Choose what the amendment changes: the license tax, the late fee or the kennel threshold."
+        errors["kind"] = (
+            "Choose what the amendment changes: the license tax, the late fee, the kennel threshold or a "
+            "forfeiture schedule."
+        )
     for name, value in (("title", title), ("section", section), ("words", words)):
         if not (value or "").strip():
             errors[name] = {
@@ -548,8 +551,12 @@ def draft_amendment(
     if effective_on is None:
         errors["effective_on"] = "Give the date from which the amendment would take effect."
     for figure in amending.FIGURES.get(kind, ()):
-        if figures.get(figure) is None:
-            errors[figure] = "Give the new figure."
+        if figures.get(figure) in (None, ""):
+            errors[figure] = (
+                "Name the violation (the section violated, e.g. 115-5) whose forfeiture it sets."
+                if figure == "violation"
+                else "Give the new figure."
+            )
     if errors:
         raise ValidationError(errors)
     overlay = amending.provisions(

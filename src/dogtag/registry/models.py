@@ -400,6 +400,7 @@ class Amendment(Scoped):
         LICENSE_TAX = "license_tax", "License tax"
         LATE_FEE = "late_fee", "Late fee"
         KENNEL_THRESHOLD = "kennel_threshold", "Kennel threshold"
+        FORFEITURE_SCHEDULE = "forfeiture_schedule", "Forfeiture schedule"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     title = models.CharField(max_length=200)

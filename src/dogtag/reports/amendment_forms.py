@@ -28,12 +28,25 @@ class DraftForm(Form):
         label="A kennel license is required for more than this many dogs", min_value=0, required=False
     )
 
-    FIGURES = ("altered", "unaltered", "late_fee", "more_than")
+    violation = forms.CharField(
+        label="Violation whose forfeiture schedule it sets",
+        max_length=60,
+        required=False,
+        help_text="The section violated, e.g. 115-5: the ordinance's schedule that prices it is replaced.",
+    )
+    minimum = forms.DecimalField(
+        label="Forfeiture, not less than ($)", max_digits=9, decimal_places=2, min_value=0, required=False
+    )
+    maximum = forms.DecimalField(
+        label="Forfeiture, not more than ($)", max_digits=9, decimal_places=2, min_value=0, required=False
+    )
+
+    FIGURES = ("altered", "unaltered", "late_fee", "more_than", "violation", "minimum", "maximum")
 
     def action_fields(self) -> dict:
         data = self.cleaned_data
         fields = {k: v for k, v in data.items() if k not in self.FIGURES}
-        return {**fields, "figures": {k: data[k] for k in self.FIGURES if data.get(k) is not None}}
+        return {**fields, "figures": {k: data[k] for k in self.FIGURES if data.get(k) not in (None, "")}}
 
 
 class PreviewForm(Form):

@@ -21,9 +21,10 @@ from operator import itemgetter
 from dogtag import rules
 from dogtag.licensing.law import TRAINED_TO, local_amounts
 from dogtag.licensing.models import License
-from dogtag.registry import amending
+from dogtag.registry import amending, forfeiture_schedules
 from dogtag.registry.models import Animal
 from dogtag.registry.rulings import law_of
+from dogtag.reports import forfeiture_preview
 from dogtag.rules import packs
 from dogtag.rules.dates import plus
 from dogtag.rules.decision import ZERO
@@ -69,6 +70,9 @@ def licenses_of(municipality, year: int):
 
 def engine_amendment(amendment, year_start: date) -> packs.Amendment:
     """The amendment as the engine takes it, in force from `year_start` (the preview's year)."""
+    if amendment.kind == "forfeiture_schedule":
+        overlay = forfeiture_schedules.redated(amendment.provisions, year_start)
+        return packs.Amendment.of(amendment.described(), year_start, amendment.words, overlay)
     base = packs.load_pack(amendment.municipality.rule_pack)
     figures = amending.figures_of(amendment.kind, amendment.provisions)
     overlay = amending.provisions(base, amendment.kind, figures, amendment.section, amendment.words, year_start)
@@ -98,8 +102,11 @@ def status_of(decision) -> str:
 
 
 def compare(municipality, amendment, year: int, rows=None) -> dict:
-    """The preview's figures (a JSON-able dict); `rows` defaults to `licenses_of`."""
+    """The preview's figures (a JSON-able dict); `rows` defaults to `licenses_of` (a forfeiture
+    schedule's: to the year's citations, `forfeiture_preview`)."""
     current, amended = laws(municipality, amendment, year)
+    if amendment.kind == "forfeiture_schedule":
+        return forfeiture_preview.compare(municipality, current, amended, year, rows)
     local = local_amounts(municipality)
     rows = list(licenses_of(municipality, year) if rows is None else rows)
     remittance = rules.get_question("license_remittance")

@@ -39,6 +39,24 @@ AFFECTED = [
 ]
 
 
+def _money(text: str) -> Decimal | str:
+    return Decimal(text) if text else "—"
+
+
+AFFECTED_CITATIONS = [
+    Column("Citation", lambda r: f"#{r[0]}"),
+    Column("Person", itemgetter(1)),
+    Column("Violation", itemgetter(2)),
+    Column("Violated", lambda r: date.fromisoformat(r[3])),
+    Column("Offense", itemgetter(4)),
+    Column("Minimum in force", lambda r: _money(r[5])),
+    Column("Maximum in force", lambda r: _money(r[6])),
+    Column("Minimum as amended", lambda r: _money(r[7])),
+    Column("Maximum as amended", lambda r: _money(r[8])),
+    Column("Difference", lambda r: Decimal(r[9])),
+]
+
+
 def status(a: Amendment) -> str:
     if a.voided_at:
         return "Voided"
@@ -78,6 +96,8 @@ def preview_report(a: Amendment, preview: AmendmentPreview | None) -> Report | N
     if preview is None or preview.state != AmendmentPreview.State.DONE:
         return None
     p = preview.result
+    if "citations" in p:
+        return citations_report(a, p)
     revenue = Table(
         "Revenue by category",
         ["Category", "Law in force", "As amended", "Difference"],
@@ -141,9 +161,50 @@ def preview_report(a: Amendment, preview: AmendmentPreview | None) -> Report | N
     )
 
 
+def citations_report(a: Amendment, p: dict) -> Report:
+    """A forfeiture schedule's preview (reports/forfeiture_preview.py): the affected citations last."""
+
+    def row(name: str, figures: list) -> list:
+        return [name, Decimal(figures[0]), Decimal(figures[1]), Decimal(figures[1]) - Decimal(figures[0])]
+
+    by_violation = Table(
+        "Forfeitures by violation, at the schedule's minimum",
+        ["Violation", "Citations", "Law in force", "As amended", "Difference"],
+        [[v, n, Decimal(now), Decimal(then), Decimal(diff)] for v, n, now, then, diff in p["by_violation"]],
+        totals=["Total", p["citations"], *row("", p["minimum"])[1:]],
+    )
+    ranges = Table(
+        "The year's citations in all",
+        ["Forfeiture", "Law in force", "As amended", "Difference"],
+        [row("Not less than", p["minimum"]), row("Not more than", p["maximum"])],
+    )
+    counts = Table(
+        "Citations that would cost more or less",
+        ["Change", "Citations"],
+        [["More", p["more"]], ["Less", p["less"]], ["The same", p["same"]]],
+    )
+    affected = table("Affected citations", AFFECTED_CITATIONS, p["affected"], empty="No citation would change.")
+    notes = [
+        f"{p['citations']} citations of {p['year']} priced under both laws on the day of the violation "
+        f"({p['decisions']} decisions), the amendment read as in force for the whole year."
+    ]
+    if any(p["not_priced"]):
+        notes.append(
+            f"{p['not_priced'][0]} citations have no forfeiture under the law in force and {p['not_priced'][1]} "
+            "as amended (no schedule, no figure for the offense, or an amount not set): they count as $0.00."
+        )
+    return Report(
+        f"{a.title}: preview for {p['year']}",
+        str(a.municipality),
+        [by_violation, ranges, counts, affected],
+        notes=notes,
+        municipality=a.municipality,
+    )
+
+
 def chart(preview: AmendmentPreview | None) -> dict | None:
     """The distribution as bars (an SVG drawn from these numbers, its table beside it)."""
-    if preview is None or not preview.result:
+    if preview is None or not preview.result or "owners" not in preview.result:
         return None
     bins = preview.result["owners"]["bins"]
     top = max((n for _, n in bins), default=0) or 1
@@ -189,6 +250,8 @@ def amendment(request, pk):
         [(t, t.page(request) if t.definition is not None else None) for t in report.tables] if report else []
     )
     context["preview_form"] = PreviewForm(initial={"year": preview.year if preview else a.effective_on.year})
+    if a.kind == Amendment.Kind.FORFEITURE_SCHEDULE:  # the citations of a calendar year, by day of violation
+        context["preview_form"].fields["year"].label = "Year of the violations"
     context["adopt_form"] = AdoptForm()
     return render(request, "reports/amendment.html", context)
 

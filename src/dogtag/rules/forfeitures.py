@@ -14,12 +14,12 @@ from decimal import Decimal
 from functools import cache
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from .amounts import amount_at
 from .catalogue import Facts, PackSet, PackValues, question
 from .decision import Decision
-from .schema import Amount, Provision, Strict, section
+from .schema import Amount, Dated, Provision, Strict, section
 from .spans import choice_notes
 
 
@@ -38,6 +38,24 @@ class Schedule(Provision):
     # "on default of payment" (the ordinances) or "and/or" (s. 95.21): whether jail is only for not paying
     imprisonment: Literal["on_default_of_payment", "fine_or_jail_or_both"] = "on_default_of_payment"
     each_day: Provision | None = None
+
+    @model_validator(mode="after")
+    def _ranges(self) -> Schedule:
+        """A forfeiture "not less than" its minimum "nor more than" its maximum: on no day may the
+        minimum a schedule sets exceed its maximum (a pack's own or an amendment's figures)."""
+        for tier in [*self.tiers, *([self.after_notice_of_prior_bite] if self.after_notice_of_prior_bite else [])]:
+            low, high = tier.minimum, tier.maximum
+            if not (isinstance(low, Dated) and isinstance(high, Dated)):
+                continue  # a fee-schedule amount is the clerk's, checked where it is entered
+            for on in sorted({*low.starts, *high.starts}):
+                lo, hi = low.at(on), high.at(on)
+                if lo is not None and hi is not None and lo > hi:
+                    raise ValueError(
+                        f"the forfeiture for violation {', '.join(self.sections)} ({self.cite.section}) from offense "
+                        f"{tier.from_offense} would be not less than ${lo} nor more than ${hi}: the minimum is above "
+                        "the maximum"
+                    )
+        return self
 
 
 class NoForfeiture(Provision):

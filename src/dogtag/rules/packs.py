@@ -501,6 +501,20 @@ def _overlay(raw: Any, path: str, rulings: dict[str, Ruled]) -> Any:
     return raw
 
 
+def _entries(current: Any, value: Any, path: str, errors: list, file: str) -> Any:
+    """An amendment's provision: the value it sets, or, for a list of entries (the ordinance's
+    forfeiture schedules), `{"<index>": entry}`, the entries it replaces, the others kept."""
+    if not (isinstance(current, list) and isinstance(value, dict) and value and all(k.isdigit() for k in value)):
+        return value
+    out = list(current)
+    for k, entry in value.items():
+        if int(k) >= len(out):
+            errors.append((file, f"{path}.{k}", f"the pack has {len(out)} entries at {path}; no entry {k} to amend"))
+            continue
+        out[int(k)] = entry
+    return out
+
+
 def _bind(
     cite: Cite, origin: str, unconfirmed, inferred, provision, at: str, rulings: dict[str, Ruled], amended_by=None
 ) -> None:
@@ -552,6 +566,7 @@ def _load(
     text = text_path.read_text(encoding="utf-8")
     quoted = text
     amended_by: dict[tuple[str, str], str] = {}  # (section, key) -> the instrument of the latest amendment
+    listed: set[tuple[str, str]] = set()  # amended lists (forfeitures.ordinance): only some of their entries
     for amendment in amendments:
         for name, provisions in amendment.sections().items():
             if name not in SECTIONS or not isinstance(provisions, dict):
@@ -559,8 +574,13 @@ def _load(
                     (file, name, f"an amendment amends a section of the pack; known: {', '.join(sorted(SECTIONS))}")
                 )
                 continue
-            raw[name] = {**(raw.get(name) or {}), **provisions}
+            own = raw.get(name) or {}
+            patched = {
+                key: _entries(own.get(key), value, f"{name}.{key}", errors, file) for key, value in provisions.items()
+            }
+            raw[name] = {**own, **patched}
             amended_by.update({(name, key): amendment.by for key in provisions})
+            listed.update((name, key) for key, v in patched.items() if isinstance(v, list))
         quoted += "\n" + amendment.words
 
     parent: Pack | None = None
@@ -599,6 +619,7 @@ def _load(
 
     metas = {**(parent.metas if parent else {}), pack_id: meta}
     normalised = normalise(quoted)
+    own_text = normalise(text) if listed else ""
     for name, model in sections.items():
         for key in type(model).model_fields:
             value = getattr(model, key)
@@ -607,6 +628,8 @@ def _load(
                 declared = metas[origin]
                 inferred = next((i.note for i in declared.inferred_numbers if within(cite.section, i.section)), None)
                 by = amended_by.get((name, key)) if origin == pack_id else None
+                if by and (name, key) in listed and normalise(cite.quote) in own_text:
+                    by = None  # an entry of an amended list the amendment kept: the ordinance's own words
                 _bind(cite, origin, unconfirmed, inferred, provision, at, rulings, by)
                 if origin == pack_id and normalise(cite.quote) not in normalised:
                     where = meta.text + (" nor in the amendment's words" if amendments else "")
