@@ -18,6 +18,7 @@ from dogtag.lib import links
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.models import License
 from dogtag.outbox.models import Message
+from dogtag.outbox.sender import attachment_of
 from dogtag.payments.models import Checkout
 from dogtag.registry.models import today
 from tests.browser.test_portal import PHONE, benton_dog, cash
@@ -74,7 +75,7 @@ def test_a_resident_pays_online_and_the_notification_issues_the_license(page, li
         assert renewed.payment.received_by.username == "online-payments-benton"
         expect(page.get_by_text(f"Your license number is {renewed.serial}")).to_be_visible()
         approved = Message.objects.get(kind="application-approved", to="pat@example.org")
-        assert approved.attachment
+        assert attachment_of(approved).startswith(b"%PDF")
         # The email the resident receives, with the license certificate attached, as a phone's
         # mail client shows it (its HTML part, on a blank page: the site's CSP refuses inline
         # styles): it fits 390 px, its link named in words and leading to the application.

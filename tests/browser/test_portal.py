@@ -19,6 +19,7 @@ from dogtag.licensing.models import License
 from dogtag.licensing.owed import what_is_owed
 from dogtag.licensing.years import license_years_on_sale, preselected_year
 from dogtag.outbox.models import Message
+from dogtag.outbox.sender import attachment_of
 from dogtag.portal.models import MunicipalityContact
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Municipality
@@ -124,7 +125,8 @@ def test_a_resident_renews_from_the_notice_link_and_the_clerk_approves(page, liv
     expect(page.get_by_role("heading", level=1)).to_contain_text(f"{this_year.license_year + 1} dog license")
     renewed = License.objects.get(animal=dog, license_year=this_year.license_year + 1)
     assert renewed.total == Decimal("10.00")
-    assert Message.objects.filter(kind="application-approved", to="pat@example.org").exclude(attachment=None).exists()
+    approved = Message.objects.get(kind="application-approved", to="pat@example.org")
+    assert attachment_of(approved).startswith(b"%PDF")
 
 
 def test_a_clerk_issues_a_license_at_the_counter(page, live_server):

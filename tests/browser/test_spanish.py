@@ -17,6 +17,7 @@ from pypdf import PdfReader
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.models import License, TagLot
 from dogtag.outbox.models import Message
+from dogtag.outbox.sender import attachment_of
 from dogtag.payments.models import Checkout
 from dogtag.portal.models import Application
 from tests.browser.test_pay_online import SHOTS
@@ -124,7 +125,7 @@ def test_a_spanish_speaking_resident_applies_pays_and_renews_in_spanish(page, li
         approved = Message.objects.get(kind="application-approved", to="ana@example.org")
         assert approved.subject == f"Licencia de perro {license.license_year} de Luna — Village of Benton"
         assert f"ya está expedida: número de licencia {license.serial}" in approved.text
-        certificate = pdf_text(bytes(approved.attachment))
+        certificate = pdf_text(attachment_of(approved))
         assert f"Licencia de perro {license.license_year} n.º {license.serial}" in certificate
         assert "Nombre del dueño" in certificate and "Fecha: " in certificate
 
@@ -148,7 +149,7 @@ def test_a_spanish_speaking_resident_applies_pays_and_renews_in_spanish(page, li
         assert Application.objects.get(license=renewed).language == "es"
         approved = Message.objects.filter(kind="application-approved", to="ana@example.org").latest("pk")
         assert f"La licencia {renewed.license_year} de Luna ya está expedida" in approved.text
-        assert f"Licencia de perro {renewed.license_year} n.º {renewed.serial}" in pdf_text(bytes(approved.attachment))
+        assert f"Licencia de perro {renewed.license_year} n.º {renewed.serial}" in pdf_text(attachment_of(approved))
         # The email as it reads (on a blank page: the site's CSP refuses the inline style).
         page.goto("about:blank")
         page.set_content(f'<meta name="viewport" content="width=device-width"><h1>{escape(approved.subject)}</h1>'

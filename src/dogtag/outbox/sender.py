@@ -71,14 +71,19 @@ def _email(message: Message) -> EmailMultiAlternatives:
     )
     if message.html:
         email.attach_alternative(message.html, "text/html")
-    if message.attachment_document:
-        # Rendered now, not in the transaction that queued the message; a renderer that fails
-        # is a refusal like the server's: the message is tried again later.
-        data = documents.render(message.attachment_document, message.attachment_args)
+    data = attachment_of(message)
+    if data:
         email.attach(message.attachment_name, data, "application/pdf")
-    elif message.attachment:
-        email.attach(message.attachment_name, bytes(message.attachment), "application/pdf")
     return email
+
+
+def attachment_of(message: Message) -> bytes | None:
+    """The PDF a message carries: the document it names, rendered now and not in the transaction
+    that queued the message (a renderer that fails is a refusal like the server's: the message is
+    tried again later), or the bytes written with it."""
+    if message.attachment_document:
+        return documents.render(message.attachment_document, message.attachment_args)
+    return bytes(message.attachment) if message.attachment else None
 
 
 def _sent(message: Message) -> None:
