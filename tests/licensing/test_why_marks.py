@@ -20,7 +20,8 @@ class WhyMarksTests(BaseTestCase):
         html = render_to_string("dogtag/_why.html", {"citations": decision.citations})
         summary = html.split("</summary>")[0]
         self.assertIn("unconfirmed: s. 174.053", summary)
-        self.assertIn('Unconfirmed: <span lang="en">the $35 for up to 12 dogs and $3 for each dog over 12 come from county', html)
+        unconfirmed = 'Unconfirmed: <span lang="en">the $35 for up to 12 dogs and $3 for each dog over 12 come from'
+        self.assertIn(unconfirmed, html)
         officer = render_to_string("enforcement/_why.html", {"cites": decision.to_json()["citations"]})
         self.assertIn("unconfirmed: s. 174.053", officer.split("</summary>")[0])
 
