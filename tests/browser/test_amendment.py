@@ -21,6 +21,7 @@ PAGE_WIDTH = "[document.documentElement.scrollWidth, window.innerWidth]"
 
 
 def no_sideways_scroll(page):
+    page.wait_for_load_state()
     scroll_width, window_width = page.evaluate(PAGE_WIDTH)
     assert scroll_width <= window_width, page.url
 
@@ -44,8 +45,10 @@ def test_a_clerk_drafts_previews_exports_and_adopts_a_fee_change(page, live_serv
     log_in(page, live_server, "benton-clerk")
     page.goto(f"{live_server.url}/m/benton/reports/")
     page.get_by_role("link", name="Amendments of the ordinance").click()
+    draft = page.get_by_role("link", name="Draft an amendment")
+    expect(draft).to_be_visible()
     no_sideways_scroll(page)
-    page.get_by_role("link", name="Draft an amendment").click()
+    draft.click()
     page.get_by_label("What it changes").select_option("license_tax")
     page.get_by_label("Title").fill("Raise the license tax")
     page.get_by_label("Section amended").fill("§ 173-1")
