@@ -65,8 +65,8 @@ class Classification(Provision):
     classes: list[Class]
     occasions: int = Field(default=1, ge=1)
     within_months: int | None = None
-    # vicious_by_bite_within_period: `any` twelve-month period ("within any twelve (12) month
-    # period"), or only the one `ending_on_decision`
+    # vicious_by_bite_within_period and injury_tiers' repeated occasions: `any` twelve-month period
+    # ("within any twelve (12) month period"), or only the one `ending_on_decision`
     period: Literal["any", "ending_on_decision"] = "ending_on_decision"
     breeds: list[str] = []
     victims: list[Victim] = ["person", "domestic_animal"]
@@ -90,6 +90,7 @@ class Requirement(Provision):
     mandatory: bool = True
     days: int | None = Field(default=None, ge=0)
     business_days: int | None = Field(default=None, ge=0)
+    holidays: Literal["court", "legal"] = "court"  # which holidays `business_days` skip (spans.BusinessDays)
     # `compliance`: due on the ordinance's compliance deadline (Benton § 115-5B(5)), after the
     # determination or an unsuccessful appeal, with no period of its own.
     runs_from: Literal["declaration", "determination", "written_notice", "before_permit", "compliance"] = "declaration"
@@ -233,11 +234,9 @@ def _injury_tiers(rule: Classification, counted: list[Incident], f: Classificati
             return "dangerous", "bite_or_injury", f"{i.kind.replace('_', ' ')} to a person on {i.occurred_on}"
         if i.kind == "serious_injury" and i.victim in ("person", "domestic_animal"):
             return "dangerous", "bite_or_injury", f"serious physical injury on {i.occurred_on}"
-    since = plus_months(on, -rule.within_months)
-    recent = [i for i in counted if since < i.occurred_on <= on]
-    threats = len({i.occurred_on for i in recent if i.kind == "threat" and i.victim == "person"})
-    kills = len(
-        {i.occurred_on for i in recent if i.kind == "killed" and i.victim != "person" and not i.victim_excluded}
+    threats = _days_in_one_period(rule, on, [i for i in counted if i.kind == "threat" and i.victim == "person"])
+    kills = _days_in_one_period(
+        rule, on, [i for i in counted if i.kind == "killed" and i.victim != "person" and not i.victim_excluded]
     )
     if threats > 1 or kills > 1:
         return "dangerous", "repeated_within_period", "more than one occasion within a twelve-month period"
@@ -255,6 +254,19 @@ def _injury_tiers(rule: Classification, counted: list[Incident], f: Classificati
             "not in strict conformity with the rabies control program",
         )
     return None, None, None
+
+
+def _days_in_one_period(rule: Classification, on: date, incidents: list[Incident]) -> int:
+    """The most separate days of `incidents` inside one period of `within_months`: the period ending
+    on the day of decision, or (`period: any`) any such period, wherever it lies."""
+    days = sorted({i.occurred_on for i in incidents if i.occurred_on <= on})
+    if rule.period == "ending_on_decision":
+        since = plus_months(on, -rule.within_months)
+        return len([d for d in days if since < d])
+    return max(
+        (len([d for d in days[j:] if plus_months(d, -rule.within_months) < days[j]]) for j in range(len(days))),
+        default=0,
+    )
 
 
 def _vicious_by_conduct(rule: Classification, counted: list[Incident], f: ClassificationFacts, on: date):
@@ -565,7 +577,7 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
     rules, none = _section(pack, "requirements", "requirements after a declaration", absent)
     if none:
         return none
-    cites, notes, value, moved_by, compliance_by = [], [], {}, [], []
+    cites, notes, value, moved_by, compliance_by, also = [], [], {}, [], [], []
     elsewhere, declared_on, determined_on = facts.declared_elsewhere, facts.declared_on, facts.determined_on
     if elsewhere is not None:
         rule, none = _section(
@@ -579,6 +591,7 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
         if facts.classification not in r.classes:
             continue
         cites.append(r.cite.citation)
+        also += [c.citation for c in r.also]  # the requirement's other words (the stay of a contest)
         start = {
             "declaration": declared_on,
             "determination": determined_on or declared_on,
@@ -596,7 +609,7 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
                 by, counted = _compliance_day(pack, start, facts.appeal_failed_on)
                 compliance_by += [c for c in by.citations() if c not in compliance_by]
             elif r.business_days is not None:
-                counted = business_days_after(start, r.business_days)
+                counted = business_days_after(start, r.business_days, r.holidays)
             elif r.days is not None:
                 counted = last_day(start, r.days, not_moved=r.not_moved)
             if counted is not None:
@@ -605,9 +618,9 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
                 notes += [n for n in counted.notes if n not in notes]
         value[r.name] = RequirementDeadline(r.mandatory, deadline, runs_from, stayed, r.amount)
         notes += [n for n in choice_notes(r) if n not in notes]
-    # One citation per requirement, in the order of `value`; then the compliance deadline they
-    # share and the rules that moved a last day.
-    cites += [c for c in (*compliance_by, *moved_by) if c not in cites]
+    # One citation per requirement, in the order of `value`; then the requirements' other words,
+    # the compliance deadline they share and the rules that moved a last day.
+    cites += [c for c in (*also, *compliance_by, *moved_by) if c not in cites]
     if elsewhere is not None:
         cites.append(pack.dangerous_dogs.declared_elsewhere_requirements.cite.citation)
     return Decision(RequirementDeadlines(True, value), tuple(cites), tuple(notes))

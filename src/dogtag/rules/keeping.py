@@ -45,12 +45,14 @@ class OutsideRule(Provision):
 
 
 class EnclosureRule(Provision):
-    """The pen: secure sides; a secure top (or, where `top_or_sides_ft`, sides at least that high);
-    a bottom attached to the sides or the sides embedded at least `embedded_ft` feet; locked."""
+    """The pen: secure sides; a secure top (or, where `top_or_sides_ft`, sides at least that high;
+    where `sides_min_ft`, sides at least that high in any case); a bottom attached to the sides or
+    the sides embedded at least `embedded_ft` feet; locked."""
 
     classes: list[str]
     top_required: bool = True
     top_or_sides_ft: int | None = None
+    sides_min_ft: int | None = None  # sides at least this high even with a secure top
     embedded_ft: int
     locked: bool = True
     no_multiple_dwelling: bool = False
@@ -228,6 +230,8 @@ def declared_dog_enclosure(pack, f: EnclosureFacts, on: date, local) -> Decision
             fails.append(f"neither a secure top nor sides at least {rule.top_or_sides_ft} feet high")
     elif rule.top_required and not f.secure_top:
         fails.append("no secure top attached to the sides")
+    if rule.sides_min_ft is not None and (f.sides_height_ft is None or f.sides_height_ft < rule.sides_min_ft):
+        fails.append(f"the sides are not at least {rule.sides_min_ft} feet high")
     if not f.bottom_attached and (f.sides_embedded_ft is None or f.sides_embedded_ft < rule.embedded_ft):
         fails.append(
             f"neither a bottom attached to the sides nor sides embedded at least {rule.embedded_ft} "

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Literal
 
 from pydantic import Field, model_validator
 
@@ -37,10 +38,14 @@ class Days(Provision):
 
 
 class BusinessDays(Provision):
+    """`holidays`: the days an ordinance's "business days" skip besides Saturdays and Sundays: the
+    holidays of s. 801.15(1)(a) (`court`) or only the legal holidays of s. 995.20 (`legal`)."""
+
     business_days: int = Field(ge=0)
+    holidays: Literal["court", "legal"] = "court"
 
     def count(self, start: date) -> time.Counted:
-        return time.business_days_after(start, self.business_days)
+        return time.business_days_after(start, self.business_days, self.holidays)
 
     def after(self, start: date) -> date:
         return self.count(start).day

@@ -10,7 +10,7 @@
 - `hours_after(start, hours)`: the whole of every Sunday and legal holiday, midnight to midnight,
   is left out of the count (s. 990.001(4)(a)).
 - `business_days_after(start, n)`: the `n`th court day after `start` (s. 801.15(1)(a) holidays,
-  Saturdays and Sundays not counted).
+  Saturdays and Sundays not counted), or with `holidays="legal"` only s. 995.20's legal holidays.
 
 A provision whose last day deliberately does not move says so with `not_moved: <reason>`; the
 answer then notes the reason when the day it gives is a Sunday or legal holiday. Each moved day
@@ -151,22 +151,31 @@ def hours_after(start: datetime, hours: int, *, not_moved: str | None = None) ->
     return Counted(at, clock, tuple(cites), (note,))
 
 
-def business_days_after(start: date, count: int) -> Counted:
-    """The `count`th court day after `start` (the day of `start` itself never counts)."""
+def business_days_after(start: date, count: int, holidays: str = "court") -> Counted:
+    """The `count`th business day after `start` (the day of `start` itself never counts): a weekday
+    that is not a holiday of s. 801.15(1)(a) (`holidays="court"`), or, on the other reading of an
+    ordinance's "business days", not a legal holiday of s. 995.20 (`holidays="legal"`)."""
     day, skipped = start, []
     while count > 0:
         day += ONE_DAY
-        if is_court_day(day):
+        if (is_court_day if holidays == "court" else _weekday_not_legal_holiday)(day):
             count -= 1
         elif day.weekday() < 5:
             skipped.append(day)
     if not skipped:
         return Counted(day, day)
     t = _time()
-    cites = [t.court_holidays.cite.citation] if t is not None and t.court_holidays is not None else []
-    names = ", ".join(f"{on_paper(d)} ({court_holidays(d.year)[d]})" for d in skipped)
-    note = (
-        f"not counted as business days: {names} (holidays of s. 801.15(1)(a); that 'business days' skips them "
-        f"is {AWAITING_RULING})"
-    )
+    if holidays == "court":
+        cites = [t.court_holidays.cite.citation] if t is not None and t.court_holidays is not None else []
+        names = ", ".join(f"{on_paper(d)} ({court_holidays(d.year)[d]})" for d in skipped)
+        which = "holidays of s. 801.15(1)(a)"
+    else:
+        cites = list(t.legal_holidays.citations()) if t is not None and t.legal_holidays is not None else []
+        names = ", ".join(f"{on_paper(d)} ({legal_holiday_name(d)})" for d in skipped)
+        which = "legal holidays of s. 995.20"
+    note = f"not counted as business days: {names} ({which}; that 'business days' skips them is {AWAITING_RULING})"
     return Counted(day, day, tuple(cites), (note,))
+
+
+def _weekday_not_legal_holiday(day: date) -> bool:
+    return day.weekday() < 5 and legal_holiday_name(day) is None
