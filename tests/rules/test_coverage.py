@@ -111,6 +111,8 @@ def test_webster_every_sentence_of_an_encoded_paragraph_is_quoted_or_declared():
     assert posting and "quarantine.district" in posting[0]["provisions"]
     muzzle = [p for p in rows["§ 98-23"]["subsections"] if "shall be muzzled" in p["words"]]
     assert muzzle and muzzle[0]["unquoted_sentences"] == []
+    # the title before the first heading holds no provision: the opening row no longer lists them all
+    assert rows["(before the first heading)"]["provisions"] == []
 
 
 TEXT = """Village of Testville, Code ch. 9 (Animals), as the Village Board adopted it
