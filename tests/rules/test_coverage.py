@@ -103,6 +103,18 @@ def test_webster_coverage_reads_the_text_before_the_first_heading_as_98_3a_and_l
     assert {"§ 115-6", "§ 115-7", "§ 115-9", "§ 115-12", "§ 1-3", "§ 173-1"} <= benton
 
 
+def test_webster_every_sentence_of_an_encoded_paragraph_is_quoted_or_declared():
+    out = coverage("wi-webster")
+    assert out["unaccounted"] == [] and out["unquoted_sentences"] == []
+    rows = {r["section"]: r for r in out["sections"]}
+    posting = [p for p in rows["§ 98-5"]["subsections"] if "at least three public places" in p["words"]]
+    assert posting and "quarantine.district" in posting[0]["provisions"]
+    muzzle = [p for p in rows["§ 98-23"]["subsections"] if "shall be muzzled" in p["words"]]
+    assert muzzle and muzzle[0]["unquoted_sentences"] == []
+    # the title before the first heading holds no provision: the opening row no longer lists them all
+    assert rows["(before the first heading)"]["provisions"] == []
+
+
 TEXT = """Village of Testville, Code ch. 9 (Animals), as the Village Board adopted it
 § 9-1 Dogs.
 [Amended 1-1-2020 by Ord. No. 1]

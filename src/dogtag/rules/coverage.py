@@ -251,6 +251,9 @@ def coverage(pack_id: str) -> dict:
                     unaccounted.append(row["paragraph"])
         elif not provisions and section_reason is None:
             unaccounted.append(section)
+        if section == OPENING:
+            # the opening's paragraphs were matched against every quote; it holds only those found in them
+            provisions = sorted({path for row in subsections for path in row["provisions"]})
         gap = gaps.get(section)
         rows.append(
             {

@@ -377,7 +377,7 @@ def dog_classification(pack, facts: ClassificationFacts, on: date, local) -> Dec
     notes += choice_notes(rule)
     prima_facie = s.prima_facie is not None and any(i.victim == "person" and i.kind in ATTACK for i in counted)
     if prima_facie:
-        cites.append(s.prima_facie.cite.citation)
+        cites.extend(s.prima_facie.citations())
         notes.append("a bite, attack or injury to a person is a prima facie showing that the dog is vicious")
     value = ClassificationAnswer(True, found, ground, ground_name, False, len(excused), tuple(unknown), prima_facie)
     return Decision(value, tuple(cites), tuple(notes))

@@ -160,7 +160,7 @@ def untagged(pack, f: UntaggedFacts, on: date, local) -> Decision:
     if d.presumed_unlicensed is not None:
         follows = d.untagged is not None and d.presumed_unlicensed.follows_definition
         presumed = (missing if follows else not f.tag_attached_to_collar) and exempt is None
-        cites.append(d.presumed_unlicensed.cite.citation)
+        cites.extend(d.presumed_unlicensed.citations())
         notes += choice_notes(d.presumed_unlicensed)
     return Decision(UntaggedAnswer(True, missing, term, presumed, exempt), tuple(cites), tuple(notes))
 
