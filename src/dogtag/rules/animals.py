@@ -358,6 +358,7 @@ def fowl_sale(pack, f: FowlSaleFacts, on: date, local) -> Decision:
 
 class BiteDutyFacts(Facts):
     bitten_on: date
+    isolation_starts_on: date | None = None  # the veterinarian's isolation, where it starts later
 
 
 @dataclass(frozen=True)
@@ -390,6 +391,21 @@ def bite_owner_duties(pack, f: BiteDutyFacts, on: date, local) -> Decision:
         through = confined.day
         cites += [confinement.cite.citation, *confined.citations]
         notes += [*choice_notes(confinement), *confined.notes]
+        isolation = pack.quarantine.isolation_period
+        if confinement.with_isolation and isolation is not None:
+            # "confined pursuant to the requirements of" the quarantine section (Cedarburg § 7-1-9):
+            # until its isolation ends, where that is later (§ 7-1-5(e)(1))
+            start = f.isolation_starts_on or f.bitten_on
+            if start < f.bitten_on:
+                raise ValueError(
+                    f"isolation_starts_on {start} is before the bite on {f.bitten_on}: the isolation "
+                    f"follows the bite ({isolation.cite.citation.section})"
+                )
+            isolated = isolation.count(start)
+            if isolated.day > through:
+                through = isolated.day
+            cites += [isolation.cite.citation, *isolated.citations]
+            notes += [n for n in (*choice_notes(isolation), *isolated.notes) if n not in notes]
     value = BiteDutyAnswer(True, rule.report_to, "immediately", through, days, rule.surrender_on_demand)
     return Decision(value, tuple(cites), tuple(notes))
 
