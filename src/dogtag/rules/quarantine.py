@@ -187,7 +187,7 @@ def exposure_quarantine(pack, facts: ExposureFacts, on: date, local) -> Decision
     if facts.immunized_on_exposure:
         confined = q.exposure_immunized.count(facts.exposed_on)
         value = ExposureQuarantine(confined.day, None, "as_soon_as_possible")
-        return Decision(value, (q.exposure_immunized.cite.citation, *confined.citations), confined.notes)
+        return Decision(value, (*q.exposure_immunized.citations(), *confined.citations), confined.notes)
     start, end = q.vaccination_window.count(facts.exposed_on)
     confined = q.exposure_not_immunized.count(facts.exposed_on)
     value = ExposureQuarantine(confined.day, VaccinationWindow({"from": start, "to": end.day}))
@@ -242,7 +242,7 @@ def district_quarantine(pack, facts: DistrictFacts, on: date, local) -> Decision
         return Decision(
             DistrictAnswer(applies=False), (), ("this ordinance has no district rabies quarantine provision",)
         )
-    cites, notes = [q.district.cite.citation], []
+    cites, notes = list(q.district.citations()), []
     covered = facts.species in q.district.species
     exempt = False
     if covered and q.district_exemption is not None:
