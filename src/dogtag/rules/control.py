@@ -89,7 +89,7 @@ def at_large(pack, f: AtLargeFacts, on: date, local) -> Decision:
     rule = s.at_large if s is not None else None
     if rule is None:
         return Decision(AtLargeAnswer(applies=False), (), ("this law does not define at large",))
-    cites, notes = [rule.cite.citation], list(choice_notes(rule))
+    cites, notes = list(rule.citations()), list(choice_notes(rule))
 
     def answer(at: bool, reason: str, exemption: ExemptionName | None = None) -> Decision:
         return Decision(AtLargeAnswer(True, at, reason, exemption), tuple(cites), tuple(notes))
