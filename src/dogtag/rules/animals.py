@@ -52,12 +52,16 @@ class Traps(Provision):
 
 
 class Bees(Provision):
+    """`school_study`: the section does not reach bees kept within a school or university building
+    for study or observation (Cedarburg § 7-1-24)."""
+
     from_boundary_ft: int
     rear_yard_only: bool
     barrier_within_ft: int
     barrier_min_height_ft: int
     watering: bool
     conditional_use_permit: bool
+    school_study: Provision | None = None
 
 
 class FowlSale(Provision):
@@ -261,6 +265,7 @@ class BeeFacts(Facts):
     barrier_height_ft: Measure | None = None
     watering_provided: bool = False
     conditional_use_permit: bool = False
+    in_school_building_for_study: bool = False  # within a school or university building, for study or observation
 
 
 @dataclass(frozen=True)
@@ -285,6 +290,9 @@ def bee_keeping(pack, f: BeeFacts, on: date, local) -> Decision:
     rule: Bees | None = _rule(pack, "bees")
     if rule is None:
         return _no_rule(BeeAnswer, "keeping bees")
+    if rule.school_study is not None and f.in_school_building_for_study:
+        value = BeeAnswer(True, True, (), False, rule.from_boundary_ft, rule.barrier_min_height_ft)
+        return Decision(value, (rule.cite.citation, rule.school_study.cite.citation), choice_notes(rule.school_study))
     fails: list[str] = []
     if f.from_boundary_ft < rule.from_boundary_ft:
         fails.append(f"the hive is closer than {rule.from_boundary_ft} feet to a property boundary")
@@ -358,6 +366,7 @@ def fowl_sale(pack, f: FowlSaleFacts, on: date, local) -> Decision:
 
 class BiteDutyFacts(Facts):
     bitten_on: date
+    isolation_starts_on: date | None = None  # the veterinarian's isolation, where it starts later
 
 
 @dataclass(frozen=True)
@@ -390,6 +399,21 @@ def bite_owner_duties(pack, f: BiteDutyFacts, on: date, local) -> Decision:
         through = confined.day
         cites += [confinement.cite.citation, *confined.citations]
         notes += [*choice_notes(confinement), *confined.notes]
+        isolation = pack.quarantine.isolation_period
+        if confinement.with_isolation and isolation is not None:
+            # "confined pursuant to the requirements of" the quarantine section (Cedarburg § 7-1-9):
+            # until its isolation ends, where that is later (§ 7-1-5(e)(1))
+            start = f.isolation_starts_on or f.bitten_on
+            if start < f.bitten_on:
+                raise ValueError(
+                    f"isolation_starts_on {start} is before the bite on {f.bitten_on}: the isolation "
+                    f"follows the bite ({isolation.cite.citation.section})"
+                )
+            isolated = isolation.count(start)
+            if isolated.day > through:
+                through = isolated.day
+            cites += [isolation.cite.citation, *isolated.citations]
+            notes += [n for n in (*choice_notes(isolation), *isolated.notes) if n not in notes]
     value = BiteDutyAnswer(True, rule.report_to, "immediately", through, days, rule.surrender_on_demand)
     return Decision(value, tuple(cites), tuple(notes))
 

@@ -185,7 +185,7 @@ class Question:
         if self.closed:
             self.check(pack, facts)
         decision = self.decide(pack, facts, on, local)
-        gaps = pack.text_gaps(self.name, on) if hasattr(pack, "text_gaps") else ()
+        gaps = pack.text_gaps(self.name, on, facts) if hasattr(pack, "text_gaps") else ()
         return with_gaps(decision, gaps)
 
     @property

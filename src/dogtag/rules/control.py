@@ -89,17 +89,20 @@ def at_large(pack, f: AtLargeFacts, on: date, local) -> Decision:
     rule = s.at_large if s is not None else None
     if rule is None:
         return Decision(AtLargeAnswer(applies=False), (), ("this law does not define at large",))
-    cites, notes = [rule.cite.citation], list(choice_notes(rule))
+    cites, notes = list(rule.citations()), list(choice_notes(rule))
 
     def answer(at: bool, reason: str, exemption: ExemptionName | None = None) -> Decision:
         return Decision(AtLargeAnswer(True, at, reason, exemption), tuple(cites), tuple(notes))
 
     if not f.off_owner_premises:
         return answer(False, "on the owner's premises")
-    if s.at_large_places is not None and f.on_private_property_with_permission:
-        cites.append(s.at_large_places.cite.citation)
+    if s.at_large_places is not None:
+        # the definition's own words decide whether the dog is at large at all (Cedarburg
+        # § 7-1-6(c)(1)): cited with every answer off the owner's premises
+        cites.insert(0, s.at_large_places.cite.citation)
         notes.extend(choice_notes(s.at_large_places))
-        return answer(False, "on private property with the permission of the owner of the property")
+        if f.on_private_property_with_permission:
+            return answer(False, "on private property with the permission of the owner of the property")
     # s. 174.042(1)(b), Sampson Section 6A: supervised, and "on land that is open to hunting or on
     # land on which the person has obtained permission to hunt or to train a dog".
     hunting = f.hunting_or_training_supervised and f.on_land_open_to_hunting_or_permitted

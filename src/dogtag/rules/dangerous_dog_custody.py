@@ -60,10 +60,13 @@ class EscapeNotice(Provision):
 
 
 class FailureToComply(Provision):
-    """`cite` is the revocation sentence; `seizure` the sentence on seizure and impoundment."""
+    """`cite` is the revocation sentence; `seizure` the sentence on seizure and impoundment.
+    `revokes` false: the ordinance revokes nothing, the dog may only be seized (Cedarburg
+    § 7-1-6(b)(1)); `cite` is then the duty whose breach leads to the seizure."""
 
     classes: list[Class]
     seizure: Provision
+    revokes: bool = True
 
 
 def _rule(pack, name: str, doing: str, absent):
@@ -202,6 +205,6 @@ def failure_to_comply(pack, facts: FailureFacts, on: date, local) -> Decision:
         return none
     if facts.classification not in rule.classes:
         return Decision(FailureAnswer(applies=False), (), _binds_only(rule, "the consequences bind"))
-    value = FailureAnswer(True, revoke_license=True, revoke_permit=True, seizure=True)
+    value = FailureAnswer(True, revoke_license=rule.revokes, revoke_permit=rule.revokes, seizure=True)
     cites = (rule.cite.citation, rule.seizure.cite.citation, *_vicious_cites(pack, facts.classification))
     return Decision(value, cites, choice_notes(rule))

@@ -46,9 +46,12 @@ class TagExemptionRule(Provision):
 class PresumedUnlicensed(Provision):
     """A dog "without a tag" is presumptive evidence that it is unlicensed. `follows_definition`:
     "without a tag" in the sense of the untagged definition (a dog indoors, or securely confined in
-    a fenced area, is not without one); false: any dog found without its tag on a collar."""
+    a fenced area, is not without one); false: any dog found without its tag on a collar, except,
+    with `indoors_excepted`, one indoors, where the ordinance's own tag rule does not require the
+    tag (Cedarburg § 7-1-3(a)(5), § 7-1-2(e): "securely confined indoors")."""
 
     follows_definition: bool = True
+    indoors_excepted: bool = False
 
 
 class KennelDefinition(Provision):
@@ -159,8 +162,10 @@ def untagged(pack, f: UntaggedFacts, on: date, local) -> Decision:
     presumed = None
     if d.presumed_unlicensed is not None:
         follows = d.untagged is not None and d.presumed_unlicensed.follows_definition
-        presumed = (missing if follows else not f.tag_attached_to_collar) and exempt is None
-        cites.extend(d.presumed_unlicensed.citations())
+        rule = d.presumed_unlicensed
+        without = not f.tag_attached_to_collar and not (rule.indoors_excepted and not f.outdoors)
+        presumed = (missing if follows else without) and exempt is None
+        cites += rule.citations()
         notes += choice_notes(d.presumed_unlicensed)
     return Decision(UntaggedAnswer(True, missing, term, presumed, exempt), tuple(cites), tuple(notes))
 

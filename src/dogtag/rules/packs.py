@@ -114,7 +114,10 @@ class TextGap(Strict):
     `known`: what is known of it up to the cut (or from elsewhere); `questions`: those whose
     answer depends on it, which answer status text_incomplete naming it. `full_text_from`: the day
     from which a pack update carries the full adopted text (answers from then on no longer cite
-    the gap)."""
+    the gap). `when_facts`: a question that takes such a fact answers about more than this section
+    (the forfeiture of any violation): it depends on the gap only where the fact names the section
+    or one of its subdivisions (`{violation: ["7-1-26"]}`: "7-1-26", "7-1-26(d)"); questions that do
+    not take the fact depend on the gap always."""
 
     section: str
     text: Literal["incomplete", "missing"]
@@ -122,7 +125,19 @@ class TextGap(Strict):
     last_words: str | None = None
     known: str
     questions: list[str] = []
+    when_facts: dict[str, list[str]] = {}
     full_text_from: date | None = None
+
+    def reached_by(self, facts: Any) -> bool:
+        """Whether the facts of a question bring it to this section (always, with no `when_facts`)."""
+        taken = {k: names for k, names in self.when_facts.items() if facts is not None and hasattr(facts, k)}
+        if not taken:
+            return True
+        for key, names in taken.items():
+            value = getattr(facts, key)
+            if isinstance(value, str) and any(re.match(rf"{re.escape(n)}(?![\w-])", value.strip()) for n in names):
+                return True
+        return False
 
     @model_validator(mode="after")
     def _where_it_stops(self) -> TextGap:
@@ -256,13 +271,13 @@ class Pack:
         """The rulings the pack itself records on its readings (reading id, ruling)."""
         return [(rid, r) for rid, _, p in self.readings() if p.reading for r in p.reading.ruled]
 
-    def text_gaps(self, question: str, on: date) -> list[Citation]:
-        """The cut-off or missing sections `question` depends on here on `on`, as citations."""
+    def text_gaps(self, question: str, on: date, facts: Any = None) -> list[Citation]:
+        """The cut-off or missing sections `question` (with `facts`) depends on here on `on`, as citations."""
         return [
             gap.citation(pid)
             for pid in self.chain
             for gap in self.metas[pid].text_gaps
-            if question in gap.questions and gap.in_force(on)
+            if question in gap.questions and gap.in_force(on) and gap.reached_by(facts)
         ]
 
     def __repr__(self) -> str:

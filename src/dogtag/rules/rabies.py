@@ -17,7 +17,7 @@ from .dates import ONE_DAY, plus
 from .decision import Decision
 from .licensing import Species, SpeciesProvision
 from .packs import Pack
-from .schema import Period, Provision, Strict, section
+from .schema import Cite, Period, Provision, Strict, section
 from .spans import choice_notes
 from .time import last_day, named_day
 
@@ -33,8 +33,12 @@ class BroughtIn(Provision):
 
 
 class Revaccination(Provision):
+    """`after_initial_cite`: the words setting the first revaccination after the initial one, cited
+    where that period decides (an initial vaccination)."""
+
     after_initial: Period
     without_expiry_date: Period
+    after_initial_cite: Cite | None = None
 
 
 class SpeciesInterval(Provision):
@@ -149,7 +153,10 @@ def revaccination_due(pack: Pack, f: VaccinationFacts) -> tuple[date, list, tupl
             cites.append(special.cite.citation)
         due = plus(f.vaccinated_on, period)
     if f.initial:
-        due = min(due, plus(f.vaccinated_on, r.after_initial))
+        after_initial = plus(f.vaccinated_on, r.after_initial)
+        if r.after_initial_cite is not None and after_initial <= due:
+            cites.insert(0, r.after_initial_cite.citation)
+        due = min(due, after_initial)
     counted = named_day(due, not_moved=r.not_moved)
     return counted.day, [*cites, *counted.citations], counted.notes
 

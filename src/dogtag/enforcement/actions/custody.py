@@ -95,7 +95,7 @@ def record_failure_to_comply(decl, *, acting_user, found_on, failure) -> Complia
         declaration=decl,
         found_on=found_on,
         failure=failure.strip(),
-        revoked_license=in_force,
+        revoked_license=in_force if decision.value.revoke_license else None,
         decision=law.stored(decision),
     )
     finding = save_record(finding, acting_user=acting_user, action=Action.DECLARATION_FAILURE_TO_COMPLY, roles=OFFICERS)
