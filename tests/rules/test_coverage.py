@@ -103,6 +103,16 @@ def test_webster_coverage_reads_the_text_before_the_first_heading_as_98_3a_and_l
     assert {"§ 115-6", "§ 115-7", "§ 115-9", "§ 115-12", "§ 1-3", "§ 173-1"} <= benton
 
 
+def test_every_sentence_of_benton_is_quoted_or_declared():
+    # the attorney's review (issue 25): each sentence of the Benton text is quoted by a provision or
+    # named by a reason it is not encoded, and § 115-15F's last sentence is quoted, not cut off
+    out = coverage("wi-benton")
+    assert out["unquoted_sentences"] == [] and out["unaccounted"] == []
+    f = next(r for r in out["sections"] if r["section"] == "§ 115-15")["subsections"][-1]
+    assert "shall be impounded immediately" in f["words"] and f["provisions"] == ["animals.shelter"]
+    assert "§ 115-20" in {c["section"] for c in out["cut_off"]}
+
+
 TEXT = """Village of Testville, Code ch. 9 (Animals), as the Village Board adopted it
 § 9-1 Dogs.
 [Amended 1-1-2020 by Ord. No. 1]
