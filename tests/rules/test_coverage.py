@@ -109,7 +109,7 @@ def test_every_sentence_of_benton_is_quoted_or_declared():
     out = coverage("wi-benton")
     assert out["unquoted_sentences"] == [] and out["unaccounted"] == []
     f = next(r for r in out["sections"] if r["section"] == "§ 115-15")["subsections"][-1]
-    assert "shall be impounded immediately" in f["words"] and f["provisions"] == ["animals.shelter"]
+    assert "shall be impounded immediately" in f["words"] and "animals.shelter" in f["provisions"]
     assert "§ 115-20" in {c["section"] for c in out["cut_off"]}
 
 
