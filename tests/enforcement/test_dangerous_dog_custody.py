@@ -351,11 +351,13 @@ class CustodyTests(EnforcementTestCase):
             r = self.post("declaration-vicious-dog-permit-renew", decl.pk, renewal)
             self.refused(r, "was revoked on April 10, 2026", "§ 2.14(6)[e](1)(ix)")
 
-    def test_benton_attaches_no_such_consequence(self):
+    def test_benton_records_no_consequence_while_its_penalty_section_is_missing(self):
+        # § 115-5B sets no revocation or seizure for a failure to comply; its penalty is the Code's
+        # § 1-3, which Dogtag lacks: the refusal says so instead of "no consequence".
         _, _, dog = self.owner_and_dog("benton", "Bent", vaccinated_on=date(2025, 5, 1))
         self.login(self.chief)
         with on(date(2026, 3, 4)):
             decl = self.declare("benton", dog, "2026-03-04", **bite("2026-03-01"))
             body = {"found_on": "2026-03-20", "failure": "no sign posted"}
-            self.refused(self.post("declaration-failure", decl.pk, body), "sets no consequence of a failure to comply")
+            self.refused(self.post("declaration-failure", decl.pk, body), "the adopted text of § 1-3 is not in Dogtag")
             self.assertFalse(decl.compliance_failures.exists())

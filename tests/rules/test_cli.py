@@ -51,7 +51,7 @@ def test_it_answers_a_question_as_json_with_citations(tmp_path):
         "exclusion": None,
     }
     assert {"jurisdiction": "wi-benton", "section": "§ 115-4"}.items() <= out["citations"][-1].items()
-    assert out["citations"][-1]["quote"].startswith("assess and collect a late fee")
+    assert out["citations"][-1]["quote"].startswith("The Village Clerk-Treasurer shall assess and collect a late fee")
     assert out["not_set"] == []
 
 

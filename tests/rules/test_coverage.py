@@ -115,6 +115,16 @@ def test_webster_every_sentence_of_an_encoded_paragraph_is_quoted_or_declared():
     assert rows["(before the first heading)"]["provisions"] == []
 
 
+def test_every_sentence_of_benton_is_quoted_or_declared():
+    # the attorney's review (issue 25): each sentence of the Benton text is quoted by a provision or
+    # named by a reason it is not encoded, and § 115-15F's last sentence is quoted, not cut off
+    out = coverage("wi-benton")
+    assert out["unquoted_sentences"] == [] and out["unaccounted"] == []
+    f = next(r for r in out["sections"] if r["section"] == "§ 115-15")["subsections"][-1]
+    assert "shall be impounded immediately" in f["words"] and "animals.shelter" in f["provisions"]
+    assert "§ 115-20" in {c["section"] for c in out["cut_off"]}
+
+
 TEXT = """Village of Testville, Code ch. 9 (Animals), as the Village Board adopted it
 § 9-1 Dogs.
 [Amended 1-1-2020 by Ord. No. 1]

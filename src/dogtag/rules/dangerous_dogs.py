@@ -599,7 +599,10 @@ def requirement_deadlines(pack, facts: RequirementFacts, on: date, local) -> Dec
             "before_permit": None,
             "compliance": determined_on or declared_on,
         }[r.runs_from]
-        stayed = r.stayed_by_contest and facts.contested
+        # a compliance deadline that runs anew from an unsuccessful appeal is stayed no longer once
+        # the appeal has failed (Benton § 115-5B(5))
+        ended = r.runs_from == "compliance" and facts.appeal_failed_on is not None
+        stayed = r.stayed_by_contest and facts.contested and not ended
         runs_from, deadline = r.runs_from, None
         if elsewhere is not None and r.upon_acquisition:
             runs_from, deadline, stayed = "acquisition", elsewhere.moved_in_on, False

@@ -159,7 +159,7 @@ def impoundment_basis(pack, facts: BasisFacts, on: date, local) -> Decision:
     may = False if False in checks else (True if checks else None)
     general = s.basis is None and s.grounds is None and s.custody is not None
     if general:
-        cites.append(s.custody.cite.citation)
+        cites += s.custody.citations()  # with `also`: the ordinance's own seizure clauses (Benton)
         notes += [s.custody.choice] if s.custody.choice else []
     value = BasisAnswer(may, evidence, ground, general, awaiting)
     return Decision(value, tuple(cites), tuple(notes))

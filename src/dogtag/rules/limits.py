@@ -87,9 +87,14 @@ class MultipleDogSection(Strict):
 
 
 class HouseholdLimit(Provision):
+    """`over_age`: only animals older than this are counted (Benton § 115-3B: "dogs over the age of
+    five months"); `litter_grace`: young of a litter are not counted for this long."""
+
     species: list[Species]
     more_than: int
-    litter_grace: Period
+    litter_grace: Period | None = None
+    over_age: Period | None = None
+    zoning_exception: bool = True  # false: the text lets no zoning ordinance allow more
 
 
 @section("household")
@@ -316,16 +321,31 @@ def household_limit(pack: Pack, f: HouseholdFacts, on: date, local: LocalAmounts
     h = pack.household.limit if pack.household else None
     if h is None:
         return _absent("household limit", HouseholdLimitAnswer(applies=False))
+    grace = h.litter_grace
     graced = [
         a
         for a in f.animals
-        if a.species in h.species and a.from_litter and a.born_on is not None and on < plus(a.born_on, h.litter_grace)
+        if grace is not None
+        and a.species in h.species
+        and a.from_litter
+        and a.born_on is not None
+        and on < plus(a.born_on, grace)
     ]
-    counted = sum(1 for a in f.animals if a.species in h.species) - len(graced)
+    # not yet over the age the limit counts from (the day after that birthday, like the kennel's)
+    young = [
+        a
+        for a in f.animals
+        if h.over_age is not None
+        and a.species in h.species
+        and a.born_on is not None
+        and on <= plus(a.born_on, h.over_age)
+    ]
+    counted = sum(1 for a in f.animals if a.species in h.species and a not in graced and a not in young)
     # the last day each young animal is still excepted: the day before it is counted
-    ends = sorted({plus(a.born_on, h.litter_grace) - ONE_DAY for a in graced})
-    over = counted > h.more_than and not f.zoning_allows_more
-    notes = ("zoning specifically allows more",) if f.zoning_allows_more and counted > h.more_than else ()
+    ends = sorted({plus(a.born_on, grace) - ONE_DAY for a in graced})
+    allowed = f.zoning_allows_more and h.zoning_exception
+    over = counted > h.more_than and not allowed
+    notes = ("zoning specifically allows more",) if allowed and counted > h.more_than else ()
     if any(a.from_litter for a in f.animals) and h.choice:
         notes += (h.choice,)
     value = HouseholdLimitAnswer(
@@ -333,7 +353,7 @@ def household_limit(pack: Pack, f: HouseholdFacts, on: date, local: LocalAmounts
         counted=counted,
         more_than=h.more_than,
         over_limit=over,
-        zoning_allows_more=f.zoning_allows_more and counted > h.more_than,
+        zoning_allows_more=allowed and counted > h.more_than,
         litter_excepted=len(graced),
         litter_allowance_ends=tuple(ends),
     )
