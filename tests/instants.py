@@ -125,6 +125,14 @@ def instant_of(item) -> datetime | None:
     return getattr(getattr(item, "cls", None), "_dogtag_at", None)
 
 
+def name_in_module(item) -> str:
+    """ "Class::test" or "test", as tests/reads_the_date.py NOT_THE_DATE names it: without the
+    instant or any other parameter."""
+    name = getattr(item, "originalname", None) or item.name
+    cls = getattr(item, "cls", None)
+    return f"{cls.__name__.split('[at ', 1)[0]}::{name}" if cls is not None else name
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """With `-n N --dist loadgroup` (bin/test-days), a module's tests at one instant go to one
