@@ -50,7 +50,8 @@ def pytest_collection_modifyitems(config, items):
     mark = pytest.mark.reads_the_date
     for item in items:
         module = item.nodeid.split("::", 1)[0]
-        if module in MODULES and name_in_module(item) not in NOT_THE_DATE.get(module, {}):
+        name = name_in_module(item)
+        if module in MODULES and not {name, name.split("::")[0]} & set(NOT_THE_DATE.get(module, {})):
             item.add_marker(mark)
 
 

@@ -53,8 +53,13 @@ MODULES = frozenset(
     }
 )
 
-# Module -> "Class::test" or "test" -> why that test does not read the date. Each must name a test
-# of a module above (tests/test_instants.py checks it).
+# A Django test class that sets its own clock, frozen (tests/base.py `on`, tick=False): time_machine
+# starts it in the class's set-up, inside the instant's clock (tests/instants.py), and stops it at its
+# tear-down, so its data and each of its tests run at its own day whatever the instant.
+FROZEN = "the class's own clock, frozen from its set-up to its tear-down, hides the instant"
+
+# Module -> "Class", "Class::test" or "test" -> why it does not read the date. Each must name a test
+# class or test of a module above, and a class named FROZEN must be frozen so (tests/test_instants.py).
 NOT_THE_DATE = {
     "tests/accounts/test_isolation.py": {
         "IsolationTests::test_the_administrators_pages_serve_benton_s_administrator_and_refuse_its_clerk": (
@@ -63,6 +68,16 @@ NOT_THE_DATE = {
             " the clerk's 403 is require_role (accounts/scope.py) on the membership's role, which has no date"
         ),
     },
+    "tests/licensing/test_query_counts.py": {"QueryCountTests": FROZEN},
+    "tests/outbox/test_text_consent.py": {"ClerkConsentTests": FROZEN, "ResidentConsentTests": FROZEN},
+    "tests/payments/test_certificate_attachment.py": {"CertificateAttachmentTests": FROZEN},
+    "tests/payments/test_hosted_page.py": {"HostedPageTests": FROZEN},
+    "tests/payments/test_refunds_and_reconciliation.py": {"RefundTests": FROZEN},
+    "tests/payments/test_stripe_checkout.py": {"StripeCheckoutTests": FROZEN},
+    "tests/payments/test_two_at_once.py": {"TwoAtOnceTests": FROZEN},
+    "tests/registry/test_plausibility.py": {"BirthDateTests": FROZEN, "AmountTests": FROZEN},
+    "tests/reports/test_reports.py": {"LicensingReportTests": FROZEN, "RegistryReportTests": FROZEN},
+    "tests/reports/test_status.py": {"StatusTests": FROZEN},
     "tests/browser/test_phone_layout.py": {
         "test_a_deadline_moved_over_a_sunday_fits_its_cell_at_390_px": (
             "its own clock (time_machine.travel to Sunday, January 3, 2027) starts before its records are"

@@ -15,8 +15,8 @@ from django.test import SimpleTestCase
 from django.utils import timezone
 
 from tests import conftest
-from tests.instants import _at, label, name_in_module
-from tests.reads_the_date import MODULES, NOT_THE_DATE
+from tests.instants import _at, label, name_in_module, own_clock
+from tests.reads_the_date import FROZEN, MODULES, NOT_THE_DATE
 
 CHICAGO = ZoneInfo("America/Chicago")
 NEW_YEARS_EVE = datetime(2026, 12, 31, 23, 30, tzinfo=CHICAGO)
@@ -71,6 +71,11 @@ class ReadsTheDateListTests(unittest.TestCase):
             for name, why in tests.items():
                 *cls, test = name.split("::")
                 owner = getattr(found, cls[0]) if cls else found
+                if why == FROZEN:  # a whole class, frozen by its own clock
+                    owner, clock = getattr(found, name, None), own_clock(getattr(found, name, object))
+                    self.assertTrue(isinstance(owner, type) and issubclass(owner, unittest.TestCase), name)
+                    self.assertIs(getattr(clock, "tick", None), False, f"{module}::{name} is not frozen by `on`")
+                    continue
                 self.assertTrue(test.startswith("test_") and callable(getattr(owner, test, None)), f"{module}::{name}")
                 self.assertGreater(len(why.split()), 5, f"{module}::{name}: say why it does not read the date")
 
@@ -82,7 +87,12 @@ class ReadsTheDateListTests(unittest.TestCase):
         items = [Item(nodeid=f"{module}::{at.__name__}::{t}", name=t, cls=at, marks=[]) for t in (test, "test_another")]
         items.append(Item(nodeid="tests/test_instants.py::test_x[at 1]", name="test_x[at 1]", originalname="test_x",
                           cls=None, marks=[]))  # fmt: skip
+        # A class named whole: none of its tests is marked.
+        frozen = _at(type("StatusTests", (SimpleTestCase,), {"__test__": False}), NEW_YEARS_EVE)
+        items.append(Item(nodeid=f"tests/reports/test_status.py::{frozen.__name__}::test_y", name="test_y",
+                          cls=frozen, marks=[]))  # fmt: skip
+        self.assertEqual(NOT_THE_DATE["tests/reports/test_status.py"], {"StatusTests": FROZEN})
         self.assertEqual(name_in_module(items[0]), name)
         self.assertEqual(name_in_module(items[2]), "test_x")
         conftest.pytest_collection_modifyitems(None, items)
-        self.assertEqual([i.marks for i in items], [[], ["reads_the_date"], []])
+        self.assertEqual([i.marks for i in items], [[], ["reads_the_date"], [], []])
