@@ -44,11 +44,14 @@ def pytest_report_header(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    from tests.reads_the_date import MODULES
+    from tests.instants import name_in_module
+    from tests.reads_the_date import MODULES, NOT_THE_DATE
 
     mark = pytest.mark.reads_the_date
     for item in items:
-        if item.nodeid.split("::", 1)[0] in MODULES:
+        module = item.nodeid.split("::", 1)[0]
+        name = name_in_module(item)
+        if module in MODULES and not {name, name.split("::")[0]} & set(NOT_THE_DATE.get(module, {})):
             item.add_marker(mark)
 
 

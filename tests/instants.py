@@ -125,6 +125,23 @@ def instant_of(item) -> datetime | None:
     return getattr(getattr(item, "cls", None), "_dogtag_at", None)
 
 
+def name_in_module(item) -> str:
+    """ "Class::test" or "test", as tests/reads_the_date.py NOT_THE_DATE names it: without the
+    instant or any other parameter."""
+    name = getattr(item, "originalname", None) or item.name
+    cls = getattr(item, "cls", None)
+    return f"{cls.__name__.split('[at ', 1)[0]}::{name}" if cls is not None else name
+
+
+def own_clock(cls: type[unittest.TestCase]):
+    """The time_machine travel a test class was decorated with (tests/base.py `on`), or None."""
+    import time_machine
+
+    set_up = cls.__dict__.get("setUpClass")
+    cells = getattr(getattr(set_up, "__func__", None), "__closure__", None) or ()
+    return next((c.cell_contents for c in cells if isinstance(c.cell_contents, time_machine.travel)), None)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """With `-n N --dist loadgroup` (bin/test-days), a module's tests at one instant go to one

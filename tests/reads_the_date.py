@@ -4,7 +4,12 @@ runs them (marker `reads_the_date`) with the clock started at fixed instants: a 
 holiday, New Year's Eve late in Chicago, New Year's Day, February 29 and the spring-forward day.
 A new test that reads the date belongs here. Tests that start `dogtag` in another process (the
 worker, export and restore) are left out: that process keeps the real clock, so it cannot be sent
-to the instant; so are tests that read the time only to stamp a row (a token's revocation)."""
+to the instant; so are tests that read the time only to stamp a row (a token's revocation).
+
+A module on the list is on it whole: a new test there reads the date until shown otherwise. A test
+in it that never reads today or the time, directly or through a fixture or its class's data, is
+named in NOT_THE_DATE with the reason: it runs in the ordinary suite only (at ORDINARY_INSTANT, as
+before), not once more at each instant (issue 27 §11: the date-proof job well under ten minutes)."""
 
 MODULES = frozenset(
     {
@@ -47,3 +52,46 @@ MODULES = frozenset(
         "tests/test_tagged_pdfs.py",  # the animal-control records of tests/enforcement/fixtures.py
     }
 )
+
+# A Django test class that sets its own clock, frozen (tests/base.py `on`, tick=False): time_machine
+# starts it in the class's set-up, inside the instant's clock (tests/instants.py), and stops it at its
+# tear-down, so its data and each of its tests run at its own day whatever the instant.
+FROZEN = "the class's own clock, frozen from its set-up to its tear-down, hides the instant"
+
+# Module -> "Class", "Class::test" or "test" -> why it does not read the date. Each must name a test
+# class or test of a module above, and a class named FROZEN must be frozen so (tests/test_instants.py).
+NOT_THE_DATE = {
+    "tests/accounts/test_isolation.py": {
+        "IsolationTests::test_the_administrators_pages_serve_benton_s_administrator_and_refuse_its_clerk": (
+            "the administrator's answers (200, or 405 to a POST-only page) are asserted at every instant"
+            " by test_the_same_pages_serve_the_benton_clerk, which asks the same pages as the same user;"
+            " the clerk's 403 is require_role (accounts/scope.py) on the membership's role, which has no date"
+        ),
+    },
+    "tests/licensing/test_query_counts.py": {"QueryCountTests": FROZEN},
+    "tests/outbox/test_text_consent.py": {"ClerkConsentTests": FROZEN, "ResidentConsentTests": FROZEN},
+    "tests/payments/test_certificate_attachment.py": {"CertificateAttachmentTests": FROZEN},
+    "tests/payments/test_hosted_page.py": {"HostedPageTests": FROZEN},
+    "tests/payments/test_refunds_and_reconciliation.py": {"RefundTests": FROZEN},
+    "tests/payments/test_stripe_checkout.py": {"StripeCheckoutTests": FROZEN},
+    "tests/payments/test_two_at_once.py": {"TwoAtOnceTests": FROZEN},
+    "tests/registry/test_plausibility.py": {"BirthDateTests": FROZEN, "AmountTests": FROZEN},
+    "tests/reports/test_reports.py": {"LicensingReportTests": FROZEN, "RegistryReportTests": FROZEN},
+    "tests/reports/test_status.py": {"StatusTests": FROZEN},
+    "tests/browser/test_phone_layout.py": {
+        "test_a_deadline_moved_over_a_sunday_fits_its_cell_at_390_px": (
+            "its own clock (time_machine.travel to Sunday, January 3, 2027) starts before its records are"
+            " made and runs through it, so it runs on that Sunday whatever the instant"
+        ),
+    },
+    "tests/test_date_format.py": {
+        "DateFormatTests::test_the_scan_sees_an_iso_date_in_text_and_not_in_a_field": (
+            "reads two fixed strings of HTML: no record, no page"
+        ),
+    },
+    "tests/test_tagged_pdfs.py": {
+        "TaggedPdfTests::test_the_check_finds_an_untagged_pdf_a_table_without_headers_and_a_figure_without_words": (
+            "draws fixed HTML into PDFs: no record, no page"
+        ),
+    },
+}

@@ -32,6 +32,21 @@ def browser():
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _no_pictures_at_the_instants(request):
+    """The date-proof run (bin/test-days, --at) takes no screenshots: no assertion reads them, and
+    the suite itself takes them all (issue 27 §11: the date-proof job well under ten minutes)."""
+    if not request.config.getoption("at"):
+        yield
+        return
+    from playwright.sync_api import Page
+
+    screenshot = Page.screenshot
+    Page.screenshot = lambda self, **kwargs: b""
+    yield
+    Page.screenshot = screenshot
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _urlconf_imported():
     """Import the URLconf (and with it the API's schemas) before the first page is asked for: the
     live server would otherwise import it inside the first request, which on a busy machine takes
