@@ -106,6 +106,17 @@ class LimitWarningTests(BaseTestCase):
         self.assertContains(r, "4 dogs over licensable age are kept here: a kennel license is required")
         self.assertContains(r, "§ 115-3B")
 
+    @on(date(2026, 3, 1))
+    def test_benton_warns_once_of_more_than_ten_dogs_on_one_premises(self):
+        # § 115-3B: "No more than 10 dogs over the age of five months shall be kept on any one
+        # premises." Benton's household limit and its kennel's maximum are that one sentence.
+        self.keep(self.benton, self.clerk, self.owner, self.premises, "dog", 10)  # Rex makes eleven
+        self.login(self.clerk)
+        r = self.client.get(reverse("license-counter", args=[self.dog.pk]))
+        self.assertContains(r, "11 dogs are kept here, more than the 10 allowed.")
+        self.assertNotContains(r, "dogs and cats")
+        self.assertNotContains(r, "No more than 10 dogs may be kept")
+
     def test_cedarburg_allows_a_litter_five_months_before_it_counts(self):
         # § 7-1-6(f): "A time limit of five (5) months is allowed for litters."
         cedarburg = Municipality.objects.get(slug="cedarburg")

@@ -93,6 +93,11 @@ def household_animals(kept) -> list[dict]:
     ]
 
 
+def counted_animals(limit) -> str:
+    """The animals a household limit counts, as its warning names them: "dogs", "dogs and cats"."""
+    return " and ".join(f"{species}s" for species in limit.species)
+
+
 def litter_and_other_dogs(kept) -> tuple[int, list[date]]:
     """For the multiple-dog count: (dogs not from a litter, the birth dates of litter pups)."""
     pups = [a["born_on"] for a in household_animals(kept) if a["species"] == "dog" and a["from_litter"]]

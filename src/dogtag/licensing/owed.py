@@ -235,13 +235,15 @@ def limit_warnings(facts: LicensingFacts, kept: list[tuple]) -> list[tuple[str, 
     `kept`: the animals kept there as facts.kept_rows reads them."""
     pack, on = facts.pack, facts.on
     dogs = [born for species, born, _ in kept if species == "dog" and born]
-    warnings = []
+    warnings, household_over = [], False
     if pack.household and pack.household.limit:
         d = law.answer(pack, "household_limit", {"animals": law.household_animals(kept)}, on, NO_LOCAL_AMOUNTS)
-        if d.value.over_limit:
+        household_over = d.value.over_limit
+        if household_over:
+            animals = law.counted_animals(pack.household.limit)
             warnings.append(
                 (
-                    f"{d.value.counted} dogs and cats are kept here, more than the {d.value.more_than} allowed.",
+                    f"{d.value.counted} {animals} are kept here, more than the {d.value.more_than} allowed.",
                     d.citations[:1],
                 )
             )
@@ -255,7 +257,8 @@ def limit_warnings(facts: LicensingFacts, kept: list[tuple]) -> list[tuple[str, 
                     d.citations[:1],
                 )
             )
-        if d.value.over_limit:
+        # a household limit over the same dogs (Benton § 115-3B) has already said so
+        if d.value.over_limit and not household_over:
             warnings.append((f"No more than {d.value.at_most} dogs may be kept on one premises.", d.citations[1:2]))
     if pack.multiple_dog and pack.multiple_dog.license:
         others, pups = law.litter_and_other_dogs(kept)

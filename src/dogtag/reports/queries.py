@@ -80,9 +80,7 @@ def payments(m, p) -> Report:
         for r in paid.order_by("received_at").values_list(
             "received_at", "method", "check_number", "card_reference", "payer__name", "amount", "received_by__username"
         ):
-            close.rows.append(
-                [r[0], _label(Payment.Method, r[1]), r[2] or r[3], r[4] or "—", r[5], r[6]]
-            )
+            close.rows.append([r[0], _label(Payment.Method, r[1]), r[2] or r[3], r[4] or "—", r[5], r[6]])
         close.totals = ["Total", "", "", "", totals[1], ""]
         tables.append(close)
     else:
@@ -413,7 +411,7 @@ def over_limit(m, p) -> Report:
     table = Table("Over a limit", ["Premises", "Dogs", "Cats", "Finding"])
     links, citations = [], {}
     for (premises_id, street), animals in sorted(kept.items(), key=lambda kv: kv[0][1]):
-        findings = []
+        findings, household_over = [], False
         if pack.household and pack.household.limit:
             d = law.ask(
                 m,
@@ -422,8 +420,10 @@ def over_limit(m, p) -> Report:
                 p["on"],
                 {},
             )
-            if d.value.over_limit:
-                findings.append(f"{d.value.counted} dogs and cats, more than the {d.value.more_than} allowed")
+            household_over = d.value.over_limit
+            if household_over:
+                animals = law.counted_animals(pack.household.limit)
+                findings.append(f"{d.value.counted} {animals}, more than the {d.value.more_than} allowed")
                 citations.update({c.section: c for c in d.citations[:1]})
         if pack.kennel and pack.kennel.required:
             dogs = [b for s, b, _ in animals if s == "dog" and b]
@@ -431,7 +431,7 @@ def over_limit(m, p) -> Report:
             if d.value.required:
                 findings.append(f"{d.value.dogs_over_age} dogs over licensable age: a kennel license is required")
                 citations.update({c.section: c for c in d.citations[:1]})
-            if d.value.over_limit:
+            if d.value.over_limit and not household_over:
                 findings.append(f"more than the {d.value.at_most} dogs allowed on one premises")
         if findings:
             dogs_n = sum(1 for s, _, _ in animals if s == "dog")
