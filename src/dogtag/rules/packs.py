@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -114,7 +114,8 @@ class TextGap(Strict):
     `known`: what is known of it up to the cut (or from elsewhere); `questions`: those whose
     answer depends on it, which answer status text_incomplete naming it. `full_text_from`: the day
     from which a pack update carries the full adopted text (answers from then on no longer cite
-    the gap)."""
+    the gap). `when_cited`: the gap binds a listed question only where its answer cites the section
+    (a penalty section that prices the ordinance's violations, not the statute's)."""
 
     section: str
     text: Literal["incomplete", "missing"]
@@ -123,6 +124,7 @@ class TextGap(Strict):
     known: str
     questions: list[str] = []
     full_text_from: date | None = None
+    when_cited: bool = False
 
     @model_validator(mode="after")
     def _where_it_stops(self) -> TextGap:
@@ -256,13 +258,16 @@ class Pack:
         """The rulings the pack itself records on its readings (reading id, ruling)."""
         return [(rid, r) for rid, _, p in self.readings() if p.reading for r in p.reading.ruled]
 
-    def text_gaps(self, question: str, on: date) -> list[Citation]:
-        """The cut-off or missing sections `question` depends on here on `on`, as citations."""
+    def text_gaps(self, question: str, on: date, cited: Collection[str] | None = None) -> list[Citation]:
+        """The cut-off or missing sections `question` depends on here on `on`, as citations; a gap
+        `when_cited` only where `cited` (the answer's sections) names it."""
         return [
             gap.citation(pid)
             for pid in self.chain
             for gap in self.metas[pid].text_gaps
-            if question in gap.questions and gap.in_force(on)
+            if question in gap.questions
+            and gap.in_force(on)
+            and (not gap.when_cited or cited is None or gap.section in cited)
         ]
 
     def __repr__(self) -> str:
