@@ -159,9 +159,11 @@ def impoundment_basis(pack, facts: BasisFacts, on: date, local) -> Decision:
             notes.append("say which conduct the animal is impounded for (ground)")
         else:
             ground = facts.ground in s.grounds.grounds
-    # a ground an open list does not name is neither met nor failed: the general power decides
+    # a ground an open list does not name is neither met nor failed (no rule): the general power decides
     unlisted_open = ground is False and not s.grounds.exclusive and s.custody is not None
-    checks = [c for c in (evidence, None if unlisted_open else ground) if c is not None]
+    if unlisted_open:
+        ground = None
+    checks = [c for c in (evidence, ground) if c is not None]
     may = False if False in checks else (True if checks and not unlisted_open else None)
     general = (s.basis is None and s.grounds is None and s.custody is not None) or unlisted_open
     if unlisted_open:
