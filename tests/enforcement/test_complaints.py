@@ -132,12 +132,12 @@ class ComplaintTests(EnforcementTestCase):
         with on(date(2026, 5, 4)):
             complaint = self.complain("sampson", dog, "2026-05-04")
             self.assertFalse(complaint.finding["value"]["violation"])
-            self.assertEqual(complaint.finding["citations"][0]["section"], "Ord. 3-2007 Section 5")
+            self.assertEqual(complaint.finding["citations"][0]["section"], "Ord. 3-2007 Section 5D")
         with on(date(2026, 5, 12)):
             self.assert_posted(self.post("complaint-next-step", complaint.pk, {"police_notice_on": "2026-05-08"}))
             r = self.post("complaint-next-step", complaint.pk, {"observed_again_on": "2026-05-08"})
             self.refused(r, "The repeat comes after the written notice of May 8, 2026")
-            # Section 5: barking "after receipt of written notice from the Town Board"
+            # Section 5D: barking "after receipt of written notice from the Town Board"
             self.assert_posted(self.post("complaint-next-step", complaint.pk, {"observed_again_on": "2026-05-11"}))
             complaint.refresh_from_db()
             self.assertTrue(complaint.finding["value"]["violation"])

@@ -195,7 +195,7 @@ class ImpoundmentTests(EnforcementTestCase):
             # Section 8C: "Unclaimed stray dogs remaining in the custody of the Town for 7 days"
             self.assertEqual(self.deadline(stray.case, "claim_by").due_on, date(2026, 4, 13))
             r = self.post("impoundment-notice", stray.pk, {"notice_method": "mail", "notice_on": "2026-04-06"})
-            self.refused(r, "post the written notice in public places (Ord. 3-2007 Section 8)")
+            self.refused(r, "post the written notice in public places (Ord. 3-2007 Section 8C, Ord. 3-2007 Section 8B2")
             known = self.impound("sampson", animal=dog.pk)
         self.login(clerk)
         with on(date(2026, 4, 9)):

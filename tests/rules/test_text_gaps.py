@@ -70,6 +70,26 @@ def test_each_cut_off_text_is_declared_where_it_stops():
     assert "the adopted text of § 7-1-26 after (e)(5) is not in Dogtag" in " ".join(d["notes"])
 
 
+def test_sampson_sections_cut_off_mid_sentence_are_declared_and_listed():
+    from dogtag.rules.coverage import coverage
+
+    stops = {g.section: g.stops_after for g in load_pack("wi-sampson").meta.text_gaps if g.text == "incomplete"}
+    assert stops["Ord. 3-2007 Section 9"] == "'penalized by the Town of'"
+    for section in ("Ord. 3-2007 Section 4H", "Ord. 3-2007 Section 4I", "Ord. 3-2007 Section 4J"):
+        assert stops[section] == "'the Town of'", section
+    listed = {c["section"] for c in coverage("wi-sampson")["cut_off"]}
+    assert set(stops) <= listed
+
+
+def test_a_gap_when_cited_binds_only_the_answers_citing_its_section():
+    """Sampson Section 9 prices the ordinance's violations and is cut off; s. 174.042's range is not."""
+    on = date(2026, 5, 10)
+    own = ask("wi-sampson", "forfeiture", {"violation": "Section 5B"}, on).to_json()
+    state = ask("wi-sampson", "forfeiture", {"violation": "s. 174.042"}, on).to_json()
+    assert own["status"] == "text_incomplete" and "Ord. 3-2007 Section 9" in " ".join(own["text_incomplete"])
+    assert state["status"] == "answered" and state["text_incomplete"] == []
+
+
 TEXT = "§ 1 Vicious dogs. A. Signs. The owner shall post a sign within 15 days.\n"
 PACK = """id: wi-gapton
 name: Village of Gapton

@@ -185,7 +185,8 @@ class Question:
         if self.closed:
             self.check(pack, facts)
         decision = self.decide(pack, facts, on, local)
-        gaps = pack.text_gaps(self.name, on, facts) if hasattr(pack, "text_gaps") else ()
+        cited = {c.section for c in decision.citations}
+        gaps = pack.text_gaps(self.name, on, facts, cited) if hasattr(pack, "text_gaps") else ()
         return with_gaps(decision, gaps)
 
     @property

@@ -41,6 +41,7 @@ Ground = Literal[
     "kills_or_worries_domestic_animal",
     "rabies",
     "unlicensed",
+    "untagged",
     "not_confined_in_rabies_quarantine",
     "other",
 ]
@@ -48,9 +49,12 @@ Ground = Literal[
 
 class Grounds(Provision):
     """The conduct for which an animal may be impounded at all (River Hills § 2.14(4) limits it to
-    the dogs of subsection (3)); a ground not listed is refused."""
+    the dogs of subsection (3)); a ground not listed is refused. `exclusive: false`: the list names
+    what the ordinance's own power reaches and keeps ch. 173's (Sampson Section 8D), so a ground
+    not listed is left to the general power (`custody`), not refused."""
 
     grounds: list[Ground]
+    exclusive: bool = True
 
 
 class Custody(Provision):
@@ -148,18 +152,25 @@ def impoundment_basis(pack, facts: BasisFacts, on: date, local) -> Decision:
         evidence = any(held[a] for a in s.basis.accepts)
         cites.append(s.basis.cite.citation)
     if s.grounds is not None:
-        cites.append(s.grounds.cite.citation)
+        cites += s.grounds.citations()
         notes += [s.grounds.choice] if s.grounds.choice else []
         if facts.ground is None:
             awaiting = "ground"
             notes.append("say which conduct the animal is impounded for (ground)")
         else:
             ground = facts.ground in s.grounds.grounds
+    # a ground an open list does not name is neither met nor failed (no rule): the general power decides
+    unlisted_open = ground is False and not s.grounds.exclusive and s.custody is not None
+    if unlisted_open:
+        ground = None
     checks = [c for c in (evidence, ground) if c is not None]
-    may = False if False in checks else (True if checks else None)
-    general = s.basis is None and s.grounds is None and s.custody is not None
+    may = False if False in checks else (True if checks and not unlisted_open else None)
+    general = (s.basis is None and s.grounds is None and s.custody is not None) or unlisted_open
     if general:
         cites += s.custody.citations()  # with `also`: the ordinance's own seizure clauses (Benton)
+        if unlisted_open:
+            unnamed = f"{s.grounds.cite.section} does not name this conduct"
+            notes.append(f"{unnamed}: the officer acts under ch. 173, and records the reason")
         notes += [s.custody.choice] if s.custody.choice else []
     value = BasisAnswer(may, evidence, ground, general, awaiting)
     return Decision(value, tuple(cites), tuple(notes))
@@ -196,7 +207,7 @@ class HoldingAnswer:
 def impoundment_holding(pack, facts: HoldingFacts, on: date, local) -> Decision:
     s: ImpoundmentSection = pack.impoundment
     rule = s.holding if facts.owner_known or s.stray_holding is None else s.stray_holding
-    cites, notes = [rule.cite.citation], []
+    cites, notes = list(rule.citations()), []
     if rule.choice:
         notes.append(rule.choice)
     if rule.days is None:

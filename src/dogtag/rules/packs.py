@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -117,7 +117,9 @@ class TextGap(Strict):
     the gap). `when_facts`: a question that takes such a fact answers about more than this section
     (the forfeiture of any violation): it depends on the gap only where the fact names the section
     or one of its subdivisions (`{violation: ["7-1-26"]}`: "7-1-26", "7-1-26(d)"); questions that do
-    not take the fact depend on the gap always."""
+    not take the fact depend on the gap always. `when_cited`: the gap binds a listed question only
+    where its answer cites the section (a penalty section that prices the ordinance's violations,
+    not the statute's)."""
 
     section: str
     text: Literal["incomplete", "missing"]
@@ -127,6 +129,7 @@ class TextGap(Strict):
     questions: list[str] = []
     when_facts: dict[str, list[str]] = {}
     full_text_from: date | None = None
+    when_cited: bool = False
 
     def reached_by(self, facts: Any) -> bool:
         """Whether the facts of a question bring it to this section (always, with no `when_facts`)."""
@@ -271,13 +274,19 @@ class Pack:
         """The rulings the pack itself records on its readings (reading id, ruling)."""
         return [(rid, r) for rid, _, p in self.readings() if p.reading for r in p.reading.ruled]
 
-    def text_gaps(self, question: str, on: date, facts: Any = None) -> list[Citation]:
-        """The cut-off or missing sections `question` (with `facts`) depends on here on `on`, as citations."""
+    def text_gaps(
+        self, question: str, on: date, facts: Any = None, cited: Collection[str] | None = None
+    ) -> list[Citation]:
+        """The cut-off or missing sections `question` (with `facts`) depends on here on `on`, as
+        citations; a gap `when_cited` only where `cited` (the answer's sections) names it."""
         return [
             gap.citation(pid)
             for pid in self.chain
             for gap in self.metas[pid].text_gaps
-            if question in gap.questions and gap.in_force(on) and gap.reached_by(facts)
+            if question in gap.questions
+            and gap.in_force(on)
+            and gap.reached_by(facts)
+            and (not gap.when_cited or cited is None or gap.section in cited)
         ]
 
     def __repr__(self) -> str:
