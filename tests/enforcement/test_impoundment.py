@@ -252,7 +252,7 @@ class ImpoundmentTests(EnforcementTestCase):
                 imp.pk,
                 {"notice_method": "posting", "notice_on": "2026-05-01", "posted_at": ""},
             )
-            self.refused(r, "Name the public places where the notice is posted (§ 7-1-7(c))")
+            self.refused(r, "Name the public places where the notice is posted (§ 7-1-7(c), § 7-1-7(d))")
             self.assert_posted(
                 self.post(
                     "impoundment-notice",
@@ -267,7 +267,8 @@ class ImpoundmentTests(EnforcementTestCase):
             # § 7-1-7(c): seven days after the notice (May 8), but a biter is "retained ... for ten (10) days": May 11.
             claim = self.deadline(imp.case, "claim_by")
             self.assertEqual(claim.due_on, date(2026, 5, 11))
-            self.assertEqual({c["section"] for c in claim.citations}, {"§ 7-1-7(c)"})
+            # (d): the sale once the seven days pass is cited beside them
+            self.assertEqual({c["section"] for c in claim.citations}, {"§ 7-1-7(c)", "§ 7-1-7(d)"})
             posting = self.client.get(reverse("impoundment-posting-pdf", args=[imp.pk]))
             self.assertEqual(posting["Content-Type"], "application/pdf")
             self.assertTrue(posting.content.startswith(b"%PDF"))
