@@ -11,6 +11,7 @@ from dogtag.accounts.scope import get_for_user, municipality_for, scoped
 from dogtag.lib.api_pages import paged
 from dogtag.lib.api_types import PaymentIn
 from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.api import ReasonIn
 from dogtag.licensing.kennels import actions as kennel_licenses
 from dogtag.licensing.kennels.rules import APPLICATION_FIELDS
 from dogtag.licensing.models import Inspection, KennelLicense
@@ -72,10 +73,6 @@ class CorrectionIn(Schema):
 
 class ApproveIn(Schema):
     payment: PaymentIn | None = None
-
-
-class ReasonIn(Schema):
-    reason: str
 
 
 @router.get("/kennels", response=list[KennelOut])
