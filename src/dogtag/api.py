@@ -11,7 +11,8 @@ from ninja.security import HttpBearer, django_auth
 from dogtag.accounts.tokens import user_for_token
 from dogtag.enforcement.api import router as enforcement_router
 from dogtag.licensing.api import router as licensing_router
-from dogtag.licensing.kennel_api import router as kennel_router
+from dogtag.licensing.kennels.api import router as kennel_router
+from dogtag.licensing.multiple_dogs.api import router as multiple_dog_router
 from dogtag.permits.api import router as permits_router
 from dogtag.registry.api import router as registry_router
 from dogtag.registry.rules_api import router as rules_router
@@ -93,6 +94,7 @@ api = DogtagAPI(
 api.add_router("/", registry_router)
 api.add_router("/", rules_router)
 api.add_router("/", licensing_router)
+api.add_router("/", multiple_dog_router)
 api.add_router("/", kennel_router)
 api.add_router("/", enforcement_router)
 api.add_router("/", permits_router)

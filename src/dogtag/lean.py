@@ -1,32 +1,13 @@
-"""The tag lookup answered in front of Django's middleware.
+"""The tag lookup (`GET /api/v1/municipalities/<slug>/tags/<year>/<serial>` with a bearer token)
+answered in front of Django's middleware, which would spend most of its CPU (docs/architecture.md).
 
-`GET /api/v1/municipalities/<slug>/tags/<year>/<serial>` with a bearer token is what integration
-clients call many times a second. Through Django it spends most of its CPU in the fifteen
-middlewares, URL resolution and django-csp building a policy that never changes. `LeanTagLookup`
-wraps Django's WSGI application (dogtag/wsgi.py) and answers exactly that request itself, with
-the code the API uses for it:
-
-- the host (ALLOWED_HOSTS), the HTTPS redirect and refused user agents checked by
-  SecurityMiddleware's and CommonMiddleware's own `process_request` (`HttpRequest.get_host`);
-- the token as the API's `TokenAuth` reads it, its user's municipalities remembered in this
-  process for a few seconds (`accounts.tokens.municipalities_for_token`); whether the token is
-  live (not revoked, its user active) read by the lookup's own query on every request, so a
-  revoked token is refused at once in every process;
-- the body from `licensing.tag_lookup.license_json`, which the API operation answers too;
-- the headers that the middleware in settings.MIDDLEWARE put on that answer, taken once per
-  process (and per plain/secure request) by running the real stack around it (`_Headers`);
-- the work of Django's `request_started` and `request_finished` around it, done directly while
-  only Django's own receivers listen (`request_started`, `request_finished` below; the signals
-  are sent if anything else does): the connection kept or closed by CONN_MAX_AGE and after an
-  error as for any request. The query does not ask the `SELECT 1` of CONN_HEALTH_CHECKS first: a
-  connection that has gone away fails the query, which is asked again once on a new one
-  (licensing/tag_lookup.py `_rows`).
-
-Everything else goes to Django untouched, so every error keeps its one shape: another method (a
-HEAD), another path, a query string, a cookie (a session's idle clock and second factor live
-there), a body, a host Django refuses, a token it does not know, a tag not found (401 and 404 are
-Django's answers, asked again). The lookup writes nothing on either path: no audit event, no
-session. tests/licensing/test_lean_path.py compares both paths byte for byte.
+`LeanTagLookup` wraps Django's WSGI application (dogtag/wsgi.py) and answers that one request with
+the API's own code: the host and HTTPS checks of SecurityMiddleware and CommonMiddleware, the
+token as `TokenAuth` reads it (`accounts.tokens.municipalities_for_token`; its liveness read by
+the lookup's own query), the body of `licensing.tag_lookup.license_json`, the headers the real
+middleware stack puts on that answer (`_Headers`, once per process), and what Django's
+`request_started` and `request_finished` receivers do. Anything else, and every error, goes to
+Django untouched. tests/licensing/test_lean_path.py compares both paths byte for byte.
 """
 
 import io

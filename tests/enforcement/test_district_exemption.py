@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from dogtag.enforcement import district
 from dogtag.licensing import actions as licensing
-from dogtag.licensing.actions import multiple_dog_licenses
+from dogtag.licensing.multiple_dogs import actions as multiple_dog_licenses
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Animal
 from tests.base import on, text

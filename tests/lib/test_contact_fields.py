@@ -6,7 +6,7 @@ from django.test import SimpleTestCase
 from django.urls import reverse
 
 from dogtag.enforcement.forms import ComplaintForm
-from dogtag.licensing.kennel_forms import KennelApplicationForm
+from dogtag.licensing.kennels.forms import KennelApplicationForm
 from dogtag.registry.models import Person
 from tests.base import BaseTestCase
 

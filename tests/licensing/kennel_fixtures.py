@@ -4,7 +4,8 @@ application with one inspection, for tests that need one of each (the isolation 
 from datetime import date
 from decimal import Decimal
 
-from dogtag.licensing.actions import kennel_licenses, multiple_dog_licenses
+from dogtag.licensing.kennels import actions as kennel_licenses
+from dogtag.licensing.multiple_dogs import actions as multiple_dog_licenses
 from dogtag.registry import actions as registry
 from dogtag.registry.models import today
 

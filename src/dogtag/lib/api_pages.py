@@ -1,11 +1,7 @@
 """Every list of the API comes in pages: django-ninja's page-number pagination, with the page size's
-default and limit written into the OpenAPI document.
-
-`GET /api/v1/animals?page=2&page_size=50` answers `{"items": [...], "count": 1234}`: `count` is every
-record the filters match, so a client reads `ceil(count / page_size)` pages. A page past the last is
-an empty `items`; a page size above the limit is refused with a 422 naming `page_size` (and a page above
-`LAST_PAGE`, `page`). Each page is
-two statements (the count, then the page), plus what the item schema prefetches."""
+default and limit written into the OpenAPI document. `GET /api/v1/animals?page=2&page_size=50`
+answers `{"items": [...], "count": 1234}`; a page past the last is an empty `items`, a page size
+above the limit a 422 naming `page_size` (and a page above `LAST_PAGE`, `page`)."""
 
 from ninja import Field, Schema
 from ninja.pagination import PageNumberPagination, paginate

@@ -1,23 +1,16 @@
 """Statements compiled once per database instead of on every call, and the one module of Dogtag
 that uses Django's internals (docs/architecture.md).
 
-Building a queryset and compiling it to SQL cost more CPU on the counter page, the tag lookup and
-the license issue than running the SQL. `Compiled` keeps what Django's compiler makes of a
-queryset: the queryset is built once per database with a stand-in value for each argument,
-compiled by the ORM (so quoting, joins and the fields' converters stay Django's), and each call
-runs that SQL with the call's values in the stand-ins' places on Django's own cursor (on
-PostgreSQL bound by the server and prepared after a few runs: settings.py). Rows come back as
-Django's own iterables make them: model instances (with their `select_related` objects) for a
-model queryset, tuples for `values_list()`.
+`Compiled` builds a queryset once per database with a stand-in value for each argument, has the
+ORM compile it (quoting, joins and converters stay Django's) and runs that SQL with each call's
+values in the stand-ins' places on Django's cursor. Rows come back as Django makes them: model
+instances (with `select_related` objects) or `values_list()` tuples. A stand-in must occur nowhere
+else in the query (the markers below are values no column holds); a value the backend wraps
+(psycopg's Int4, text for a date on SQLite) is wrapped as its stand-in was. Reads go where the
+routers send the model's reads (lib/replica.py), unless `using` says.
 
-`insert()` is `Model.save()` for a new row with the INSERT compiled once per model and
-database. It sends no signals, so it is refused for a model that has save signal receivers;
-the actions call it, as they call `save()`.
-
-A stand-in must occur nowhere else in the query; an integer, a string or a date (the markers
-below are values no column holds in practice). A backend may wrap a value (psycopg's Int4 for an
-integer column, text for a date on SQLite): each call's value is wrapped as its stand-in was.
-Reads go where the routers send the model's reads (lib/replica.py), unless `using` says.
+`insert()` is `Model.save()` for a new row with its INSERT compiled once; it sends no signals, so
+it refuses a model with save signal receivers.
 """
 
 import threading

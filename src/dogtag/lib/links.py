@@ -22,11 +22,20 @@ def renewal_token(animal_id: int, license_year: int) -> str:
     return signing.dumps([animal_id, license_year], salt=RENEWAL_SALT, compress=True)
 
 
-def read_renewal_token(token: str) -> tuple[int, int] | None:
+def _read(token: str, salt: str, convert):
+    """`convert` of what the token signs, or None for a token not signed with `salt` or not of that shape."""
     try:
-        animal_id, year = signing.loads(token, salt=RENEWAL_SALT)
+        return convert(signing.loads(token, salt=salt))
     except (signing.BadSignature, ValueError, TypeError):
         return None
+
+
+def read_renewal_token(token: str) -> tuple[int, int] | None:
+    return _read(token, RENEWAL_SALT, _two_ints)
+
+
+def _two_ints(signed) -> tuple[int, int]:
+    animal_id, year = signed
     return int(animal_id), int(year)
 
 
@@ -39,10 +48,7 @@ def unsubscribe_token(person_id: int) -> str:
 
 
 def read_unsubscribe_token(token: str) -> int | None:
-    try:
-        return int(signing.loads(token, salt=UNSUBSCRIBE_SALT))
-    except (signing.BadSignature, ValueError, TypeError):
-        return None
+    return _read(token, UNSUBSCRIBE_SALT, int)
 
 
 def unsubscribe_url(person_id: int) -> str:
@@ -83,10 +89,7 @@ def citation_pay_token(citation_id: int) -> str:
 
 
 def read_citation_pay_token(token: str) -> int | None:
-    try:
-        return int(signing.loads(token, salt=CITATION_SALT))
-    except (signing.BadSignature, ValueError, TypeError):
-        return None
+    return _read(token, CITATION_SALT, int)
 
 
 def _short_check(citation_id: int) -> str:
@@ -125,11 +128,4 @@ def pet_token(animal_id: int) -> str:
 
 
 def read_pet_token(token: str) -> int | None:
-    try:
-        return int(signing.loads(token, salt=PET_SALT))
-    except (signing.BadSignature, ValueError, TypeError):
-        return None
-
-
-def pet_url(animal_id: int) -> str:
-    return absolute(reverse("portal-pet", args=[pet_token(animal_id)]))
+    return _read(token, PET_SALT, int)

@@ -1,12 +1,7 @@
-"""A form field's label and input written in Python, as Django's own form templates write them.
-
-Django renders each widget, each of a select's options and each label through its template
-engine (`django/forms/widgets/input.html`, `select.html`, `select_option.html`, `label.html`):
-on the counter page, the busiest a clerk has, that was about a sixth of its CPU. Here the
-attributes come from Django itself (`BoundField.build_widget_attrs`: required, disabled,
-aria-invalid, aria-describedby; the widget's `get_context`: type, min, max, step, maxlength,
-the selected option) and only the few lines of markup those templates hold are written out, so
-the HTML is the same, byte for byte (tests/lib/test_widgets.py compares the two). A widget
+"""A form field's label and input written in Python, as Django's own form templates write them:
+the attributes come from Django (`BoundField.build_widget_attrs`, the widget's `get_context`) and
+only the markup of `input.html`, `select.html`, `select_option.html` and `label.html` is written
+here, so the HTML is the same byte for byte (tests/lib/test_widgets.py compares the two). A widget
 with another template (a textarea, radio buttons, a widget of our own) is left to Django.
 """
 

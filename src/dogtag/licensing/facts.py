@@ -1,12 +1,7 @@
-"""Every read the licensing law needs, done here and nowhere else in the decision: the
-municipality's pack on the day, the clerk's fee schedule, the animal's licenses in force (its own
-or a multiple-dog license covering it) and its rabies certificates, returned as plain values that
-`owed.what_is_owed` decides from without touching the database. The counter page's other facts
-(the animals kept with it, for the household, kennel and multiple-dog counts) are read here too.
-
-Each read is one statement for the whole set it answers (the certificates of an animal, the
-licenses covering it), compiled once (lib/compiled.py): the counter page and the issue ask them
-on every call."""
+"""Every read the licensing law needs, and nowhere else in the decision: the pack on the day, the
+fee schedule, the animal's licenses in force (its own or a multiple-dog license covering it), its
+rabies certificates and the animals kept with it, as plain values `owed.what_is_owed` decides
+from. Each read is one statement for the set it answers, compiled once (lib/compiled.py)."""
 
 from dataclasses import dataclass, replace
 from datetime import date

@@ -56,6 +56,10 @@ class Owed:
     def late_fee(self) -> Decimal:
         return sum((line.amount for line in self.lines[1:]), ZERO)
 
+    def refuse(self, *refusal) -> None:
+        """A reason it cannot be issued: field, message, citation, the amount not set."""
+        self.refusals.append(Refusal(*refusal))
+
     @property
     def can_issue(self) -> bool:
         return not self.refusals
@@ -80,35 +84,37 @@ def _section(citation: Citation | None) -> str:
     return f"{name} {citation.section}".strip()
 
 
+def not_set_message(missing) -> str:
+    """The refusal for an amount the ordinance leaves to the fee schedule and the clerk has not set."""
+    section = _section(missing.citation)
+    return f"No amount is set for “{fee_label(missing.key)}”: {section} leaves it to the local fee schedule."
+
+
 def what_is_owed(facts: LicensingFacts) -> Owed:
     """What licensing the animal on the facts' day costs and what stands in its way, decided from
     the facts alone (licensing/facts.py reads them): nothing here touches the database."""
     animal, on, year, pack = facts.animal, facts.on, facts.license_year, facts.pack
     owed = Owed(license_year=year, on=on)
     lic = pack.licensing
-    refuse = owed.refusals.append
+    refuse = owed.refuse
 
     if animal.status != Animal.Status.ACTIVE:
-        refuse(Refusal("status", f"{animal.name} is recorded as {animal.get_status_display().lower()}."))
+        refuse("status", f"{animal.name} is recorded as {animal.get_status_display().lower()}.")
     if animal.species not in lic.species.species:
         refuse(
-            Refusal(
-                "species",
-                f"{animal.municipality} does not license a {animal.species} "
-                f"({_section(lic.species.cite.citation)} names {', '.join(lic.species.species)}).",
-                lic.species.cite.citation,
-            )
+            "species",
+            f"{animal.municipality} does not license a {animal.species} "
+            f"({_section(lic.species.cite.citation)} names {', '.join(lic.species.species)}).",
+            lic.species.cite.citation,
         )
         return owed
     animal_facts = law.animal_facts(animal, year)
     if animal_facts is None:
         refuse(
-            Refusal(
-                "birth_date",
-                "Enter the birth date, or an estimate: the license year and any late fee "
-                f"depend on the age ({_section(lic.licensable_age.cite.citation)}).",
-                lic.licensable_age.cite.citation,
-            )
+            "birth_date",
+            "Enter the birth date, or an estimate: the license year and any late fee "
+            f"depend on the age ({_section(lic.licensable_age.cite.citation)}).",
+            lic.licensable_age.cite.citation,
         )
         return owed
     local = facts.local
@@ -124,26 +130,22 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
             else (required.notes[0] if required.notes else "no license is required")
         )
         refuse(
-            Refusal(
-                "birth_date" if licensable > on else "working_status",
-                f"{reason} ({_section(required.citations[0])}).",
-                required.citations[0],
-            )
+            "birth_date" if licensable > on else "working_status",
+            f"{reason} ({_section(required.citations[0])}).",
+            required.citations[0],
         )
 
     owed.existing = next((lic for lic in facts.in_force if lic.animal_id == animal.pk), None)
     covering = next((lic for lic in facts.in_force if lic.kind == License.Kind.MULTIPLE_DOG), None)
     if owed.existing:
-        refuse(Refusal("license", f"License {owed.existing.serial} is already in force for {year}."))
+        refuse("license", f"License {owed.existing.serial} is already in force for {year}.")
     elif covering and pack.multiple_dog and pack.multiple_dog.license:
         cite = pack.multiple_dog.license.cite.citation
         refuse(
-            Refusal(
-                "license",
-                f"{animal.name} is kept under multiple-dog license {covering.serial} for {year}, "
-                f"instead of a license tax for each dog ({_section(cite)}).",
-                cite,
-            )
+            "license",
+            f"{animal.name} is kept under multiple-dog license {covering.serial} for {year}, "
+            f"instead of a license tax for each dog ({_section(cite)}).",
+            cite,
         )
 
     if lic.requires_current_rabies is not None:
@@ -151,15 +153,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
 
     charges = law.answer(facts.priced_pack, "license_charges", animal_facts, facts.priced_on, local)
     for missing in charges.not_set:
-        refuse(
-            Refusal(
-                "fee_schedule",
-                f"No amount is set for “{fee_label(missing.key)}”: "
-                f"{_section(missing.citation)} leaves it to the local fee schedule.",
-                missing.citation,
-                missing,
-            )
-        )
+        refuse("fee_schedule", not_set_message(missing), missing.citation, missing)
     value = charges.value
     if value.tax is not None:
         tax_cites = tuple(c for c in charges.citations if c != lic.late_fee.cite.citation) or charges.citations
@@ -193,13 +187,11 @@ def _check_rabies(pack, animal, certificates, on, owed, citation, local):
     vaccinations = [v for v in certificates if v.voided_at is None]
     section = _section(citation)
     if not vaccinations:
-        owed.refusals.append(
-            Refusal(
-                "vaccination",
-                f"No rabies certificate is recorded for {animal.name}; {section} "
-                "requires current immunization before a license is issued.",
-                citation,
-            )
+        owed.refuse(
+            "vaccination",
+            f"No rabies certificate is recorded for {animal.name}; {section} "
+            "requires current immunization before a license is issued.",
+            citation,
         )
         return
     latest = max(vaccinations, key=lambda v: v.vaccinated_on)
@@ -217,14 +209,12 @@ def _check_rabies(pack, animal, certificates, on, owed, citation, local):
     )
     if not current.value.applies or not current.value.current:
         through = current.value.through if current.value.applies else latest.expires_on
-        owed.refusals.append(
-            Refusal(
-                "vaccination",
-                f"Rabies certificate {latest.certificate_serial} expired on "
-                f"{shown(through)}; {section} requires current immunization before a "
-                "license is issued.",
-                citation,
-            )
+        owed.refuse(
+            "vaccination",
+            f"Rabies certificate {latest.certificate_serial} expired on "
+            f"{shown(through)}; {section} requires current immunization before a "
+            "license is issued.",
+            citation,
         )
     else:
         owed.vaccination = latest

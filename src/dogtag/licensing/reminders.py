@@ -1,11 +1,8 @@
-"""Which renewal reminders are owed (the writers are in licensing/actions/reminders.py).
-
-A reminder is owed `lead_days` from the end of a license's year: the license's `expires_on`,
-which the engine's `license_expiry` set when it was issued. The lead times are Dogtag's courtesy,
-set per municipality in DOGTAG_RENEWAL_REMINDER_DAYS (no rule pack sets them). The sweep is one
-INSERT ... SELECT over every municipality: the latest license of each active animal whose
-reminder day falls in the last DOGTAG_RENEWAL_REMINDER_LATE_DAYS days, joined to its current
-owner; the unique constraint (animal, license year, lead time) makes a second sweep add nothing."""
+"""Which renewal reminders are owed (the writers are in licensing/actions/reminders.py): one
+`lead_days` from a license's `expires_on`, the lead times per municipality in
+DOGTAG_RENEWAL_REMINDER_DAYS (Dogtag's courtesy, no pack sets them). The sweep is one
+INSERT ... SELECT over every municipality; the unique (animal, license year, lead time) makes a
+second sweep add nothing."""
 
 from datetime import date, timedelta
 

@@ -1,10 +1,7 @@
-"""A chunk of renewal notices drawn as one PDF, a page a notice: the letter's layout (page,
-styles, the letterhead with the seal) is made once per document and each notice's text placed
-on it, which is several times cheaper than laying each notice out as HTML (bench/renewals.py
-measures it). The text wraps at word boundaries (ReportLab paragraphs in
-a frame), the page and letterhead are the HTML documents' (documents/base.html). Each piece is
-tagged as it is drawn (lib/tagged_drawing.py): a screen reader reads the seal's name, the issuer,
-the address, the heading and the paragraphs in that order, and passes over the rules."""
+"""A chunk of renewal notices drawn as one PDF, a page a notice, with ReportLab: the layout (page,
+styles, letterhead with the seal, as documents/base.html has them) is made once per document and
+each notice's text placed on it in paragraphs. Each piece is tagged as it is drawn
+(lib/tagged_drawing.py), in reading order; the rules are artifacts."""
 
 from io import BytesIO
 from xml.sax.saxutils import escape

@@ -1,15 +1,11 @@
-"""What a renewal run reads and prints (its writers are in licensing/actions.py).
-
-The candidates are one query: every active animal licensed the year before, not licensed and
-not yet noticed for the new year, with its current owner — the rows an INSERT ... SELECT turns
-into notices without a model instance per animal. A chunk of notices is printed as one PDF, a
-page a notice (renewal_notice_pdf.py); the signed renewal link is made only for a notice that is
-emailed."""
+"""What a renewal run reads and prints (its writers are in licensing/actions/renewals.py): the
+animals due a notice with their current owner as one query an INSERT ... SELECT turns into
+notices, and a chunk of notices as one PDF (renewal_notice_pdf.py)."""
 
 from datetime import date
 
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, Q, Subquery
+from django.db.models import Exists, F, OuterRef, Q
 
 from dogtag.lib.compiled import column, db_table, related_model
 from dogtag.lib.links import renewal_url
@@ -19,29 +15,6 @@ from dogtag.licensing.models import License, RenewalNotice
 from dogtag.outbox import mail
 from dogtag.outbox.models import Message
 from dogtag.registry.models import Animal, Ownership, Person
-
-
-def candidates(municipality, license_year: int, on: date):
-    """The animals due a notice, each with its current owner's id as `owner_person` (None: no
-    current owner, and no notice)."""
-
-    def licensed(year):
-        return License.objects.filter(license_year=year, voided_at=None, animal_id=OuterRef("pk"))
-
-    owner = (
-        Ownership.objects.current(on)
-        .filter(animal_id=OuterRef("pk"), role=Ownership.Role.OWNER)
-        .order_by("-started_on", "-pk")
-        .values("person_id")[:1]
-    )
-    return (
-        Animal.objects.filter(municipality=municipality, status=Animal.Status.ACTIVE)
-        .filter(Exists(licensed(license_year - 1)))
-        .exclude(Exists(licensed(license_year)))
-        .exclude(Exists(RenewalNotice.objects.filter(license_year=license_year, animal_id=OuterRef("pk"))))
-        .annotate(owner_person=Subquery(owner))
-    )
-
 
 NOTICE_COLUMNS = (
     "municipality_id",

@@ -8,10 +8,11 @@ from django.urls import reverse
 from dogtag.lib import dates
 from dogtag.lib.tables import Column, Report, table
 from dogtag.lib.web import municipality_for
-from dogtag.licensing import kennels as kennel_law
-from dogtag.licensing import law, multiple_dogs
+from dogtag.licensing import law
 from dogtag.licensing.charges import CHARGES
+from dogtag.licensing.kennels import rules as kennel_law
 from dogtag.licensing.models import FeeScheduleEntry, KennelLicense, License, RenewalChunk, RenewalRun, Tag, TagLot
+from dogtag.licensing.multiple_dogs import rules as multiple_dogs
 from dogtag.licensing.owed import fee_label
 from dogtag.licensing.unlicensed import unlicensed_rows
 from dogtag.outbox.models import Message

@@ -1,13 +1,7 @@
-"""The tag lookup: a found dog's tag to its license, for integration clients that call it many
-times a second. One compiled query (lib/compiled.py) reads the license, its municipality and all
-of its tags (one row per tag of the license the serial belongs to); the response is built as the
-plain dict `LicenseOut` describes, and a test checks it against the schema's own serialisation so
-the two cannot drift.
-
-Asked with a token's hash (the lookup in front of Django, dogtag/lean.py), the same query also
-reads whether that token is live (not revoked, its user active: accounts/tokens.py
-`live_tokens`), so a revoked token is refused at once in every process without a second round
-trip.
+"""The tag lookup: a found dog's tag to its license. One compiled query (lib/compiled.py) reads
+the license, its municipality and all of its tags, and with a token's hash (dogtag/lean.py)
+whether that token is live; the answer is the plain dict `LicenseOut` describes (a test compares
+it with the schema's own serialisation).
 """
 
 import json
@@ -51,14 +45,17 @@ CONTENT_TYPE = "application/json; charset=utf-8"
 
 log = logging.getLogger("dogtag.api")
 
+
+def _license_tags(slug, year, serial):
+    """Every tag of the license tag `serial` of `year` in `slug` was issued to."""
+    return Tag.objects.filter(
+        license__tags__municipality__slug=slug, license__tags__license_year=year, license__tags__serial=serial
+    ).order_by("license_year", "serial")
+
+
+COLUMNS = [*(path for _, path in LICENSE_COLUMNS), *TAG_COLUMNS]
 LOOKUP = Compiled(
-    lambda slug, year, serial: (
-        Tag.objects.filter(
-            license__tags__municipality__slug=slug, license__tags__license_year=year, license__tags__serial=serial
-        )
-        .order_by("license_year", "serial")
-        .values_list(*[path for _, path in LICENSE_COLUMNS], *TAG_COLUMNS)
-    ),
+    lambda slug, year, serial: _license_tags(slug, year, serial).values_list(*COLUMNS),
     slug=STR_MARKERS[0],
     year=INT_MARKERS[0],
     serial=INT_MARKERS[1],
@@ -66,12 +63,9 @@ LOOKUP = Compiled(
 # The same, each row ending with whether the token with this hash is live.
 LOOKUP_WITH_TOKEN = Compiled(
     lambda slug, year, serial, token_hash: (
-        Tag.objects.filter(
-            license__tags__municipality__slug=slug, license__tags__license_year=year, license__tags__serial=serial
-        )
+        _license_tags(slug, year, serial)
         .annotate(token_live=Exists(live_tokens(token_hash)))
-        .order_by("license_year", "serial")
-        .values_list(*[path for _, path in LICENSE_COLUMNS], *TAG_COLUMNS, "token_live")
+        .values_list(*COLUMNS, "token_live")
     ),
     slug=STR_MARKERS[0],
     year=INT_MARKERS[0],

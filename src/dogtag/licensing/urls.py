@@ -1,6 +1,8 @@
 from django.urls import path
 
-from dogtag.licensing import kennel_views, multiple_dog_views, report_views, views
+from dogtag.licensing import report_views, views
+from dogtag.licensing.kennels import views as kennel_views
+from dogtag.licensing.multiple_dogs import views as multiple_dog_views
 
 urlpatterns = [
     path("animals/<int:pk>/license/", views.counter, name="license-counter"),

@@ -242,17 +242,8 @@ def license_year_bounds(pack: Pack, year: int) -> tuple[date, date]:
     return start, (end if end >= start else ly.ends.of(year + 1))
 
 
-def _exclusion(pack: Pack, a: Animal) -> tuple[str, Citation, Exclusion] | None:
-    return _terms_of(pack).exclusion(a)
-
-
-# --- the license tax and late fee, worked out once per pack, license year and day -------------
-# A county asks one pack the same questions for thousands of animals on one day. What depends
-# only on the pack (species, free licenses, citations), the license year (its bounds, the April 1
-# deadline, the July 1 threshold) or the day (the amounts in force, the state minimum) is resolved
-# once below and shared; per animal only its own dates are compared. A late-fee trigger is a
-# prebuilt (name, last day, note) and a half tax's note is kept per licensable-age day, so the hot
-# path formats nothing and builds no tuples but the Decision's own.
+# --- the license tax and late fee, worked out once per pack (_PackTerms), license year (_Year)
+# and day (_Day); per animal only its own dates are compared.
 
 FREE_NOTE = "free license: exempt from the license tax"
 _MEMO_LIMIT = 100_000  # entries per memo (one per distinct date): a calendar's worth many times over
@@ -731,7 +722,7 @@ def license_required(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> De
     due = licensable_on(pack, a.born_on)
     year = a.license_year or license_year_of(pack, on)
     cites = [lic.licensable_age.cite.citation]
-    excluded = _exclusion(pack, a)
+    excluded = _terms_of(pack).exclusion(a)
     if excluded:
         return Decision(LicenseRequired(False, year, due, reason=excluded[2]), (excluded[1],), (excluded[0],))
     if due > license_year_bounds(pack, year)[1]:

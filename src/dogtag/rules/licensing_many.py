@@ -148,18 +148,9 @@ def decide_rows(
     question: str = "license_charges",
 ) -> list[Decision]:
     """`question` (license_tax, late_fee or license_charges) for many animals on one day, in order,
-    each animal a plain tuple of its facts in ROW_FACTS order: a query's `values_list` rows, with
-    no model per animal. A row holds the facts as the facts model would (a species string, a
-    bool, a license year or None, dates, a training or None); it is not validated.
-
-    Animals that agree on every fact the answer turns on share one Decision, made once: excluded
-    (and why), the tax in force for them (altered or not, or a free license), the licensable-age
-    day when it halves the tax, and the late-fee trigger with its last day. An animal of the day's
-    license year with no free license is classified here and its group's Decision composed from
-    the day's parts as the one-by-one question composes it (`_charges_answer` and its kin); any
-    other is asked the one-by-one question. The decisions are shared between animals and between
-    batches of the same day: treat them as read-only.
-    """
+    each a plain tuple of its facts in ROW_FACTS order (a query's `values_list` rows), holding the
+    facts as the facts model would; not validated. Decisions are shared between animals of one
+    group and between batches of the same day: treat them as read-only."""
     return decide_many(pack, rows, on, local, question)
 
 

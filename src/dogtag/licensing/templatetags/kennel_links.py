@@ -2,7 +2,8 @@
 
 from django import template
 
-from dogtag.licensing import kennels, multiple_dogs
+from dogtag.licensing.kennels import rules as kennels
+from dogtag.licensing.multiple_dogs import rules as multiple_dogs
 
 register = template.Library()
 

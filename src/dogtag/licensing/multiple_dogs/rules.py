@@ -10,7 +10,7 @@ from dogtag.licensing import law
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.facts import covering_license
 from dogtag.licensing.models import License, Revocation
-from dogtag.licensing.owed import _section, fee_label
+from dogtag.licensing.owed import _section, not_set_message
 from dogtag.registry.models import Animal
 from dogtag.rules.licensing import license_year_of
 
@@ -66,11 +66,7 @@ def quote(municipality, dogs: int, on: date, license_year: int | None = None) ->
         )
     for missing in q.decision.not_set:
         q.not_set = True
-        q.refuse(
-            "fee_schedule",
-            f"No amount is set for “{fee_label(missing.key)}”: {_section(missing.citation)} "
-            "leaves it to the local fee schedule.",
-        )
+        q.refuse("fee_schedule", not_set_message(missing))
     expiry = law.ask(municipality, "license_expiry", {"issued_on": on, "license_year": q.license_year}, on)
     q.expires_on, q.expiry_citations = expiry.value.expires, expiry.citations
     return q

@@ -10,7 +10,7 @@ from decimal import Decimal
 from dogtag.lib.dates import shown
 from dogtag.licensing import law
 from dogtag.licensing.models import KennelLicense
-from dogtag.licensing.owed import _section, fee_label
+from dogtag.licensing.owed import _section, not_set_message
 from dogtag.registry.models import Animal
 
 APPLICATION_FIELDS = (
@@ -164,11 +164,7 @@ def review(kennel: KennelLicense, on: date) -> Review:
         _check_inspections(kennel, r, _section(k.inspection.cite.citation))
     for missing in d.not_set:
         r.not_set = True
-        r.refuse(
-            "fee_schedule",
-            f"No amount is set for “{fee_label(missing.key)}”: {_section(missing.citation)} leaves it to the "
-            "local fee schedule.",
-        )
+        r.refuse("fee_schedule", not_set_message(missing))
     return r
 
 

@@ -1,5 +1,4 @@
-"""Multiple-dog and kennel licenses under /api/v1/: the same actions as the clerk's pages,
-scoped by municipality (registry/api.py)."""
+"""Kennel licenses under /api/v1/: the same actions as the clerk's pages, scoped by municipality."""
 
 from datetime import date
 from decimal import Decimal
@@ -11,57 +10,14 @@ from ninja import ModelSchema, Router, Schema, Status
 from dogtag.accounts.scope import get_for_user, municipality_for, scoped
 from dogtag.lib.api_pages import paged
 from dogtag.lib.api_types import PaymentIn
-from dogtag.licensing import kennels, multiple_dogs
-from dogtag.licensing.actions import CLERKS, kennel_licenses, multiple_dog_licenses
-from dogtag.licensing.models import Inspection, KennelLicense, License
-from dogtag.registry.models import Animal, Person, Premises
+from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.api import ReasonIn
+from dogtag.licensing.kennels import actions as kennel_licenses
+from dogtag.licensing.kennels.rules import APPLICATION_FIELDS
+from dogtag.licensing.models import Inspection, KennelLicense
+from dogtag.registry.models import Person, Premises
 
 router = Router(tags=["multiple-dog and kennel licenses"])
-
-
-class MultipleDogIn(Schema):
-    keeper_id: int
-    dogs: int
-    animal_ids: list[int] = []
-    inspection_consent: bool = False
-    payment: PaymentIn | None = None
-
-
-class MultipleDogOut(ModelSchema):
-    tags: list[int]
-    citations: list[dict[str, Any]]  # a JSON list on the model, which ModelSchema would declare an object
-    animal_ids: list[int]
-
-    class Meta:
-        model = License
-        fields = [
-            "id",
-            "license_year",
-            "serial",
-            "holder",
-            "issued_on",
-            "expires_on",
-            "tax",
-            "dogs_authorized",
-            "inspection_consent_on",
-            "voided_at",
-            "void_reason",
-            "revocation",
-            "citations",
-        ]
-
-    @staticmethod
-    def resolve_tags(obj):
-        return [t.serial for t in obj.tags.all()]
-
-    @staticmethod
-    def resolve_animal_ids(obj):
-        return [a.pk for a in obj.covered_animals.all()]
-
-
-class RevokeIn(Schema):
-    category: str  # checked by the action, which names the choices and the section
-    reason: str
 
 
 class KennelIn(Schema):
@@ -94,7 +50,7 @@ class KennelOut(ModelSchema):
         fields = [
             "id",
             "license_year",
-            *kennels.APPLICATION_FIELDS,
+            *APPLICATION_FIELDS,
             *("status", "renewal", "fee", "issued_on", "expires_on", "dogs_kept", "refusal_reason"),
             *("voided_at", "void_reason", "citations"),
         ]
@@ -117,44 +73,6 @@ class CorrectionIn(Schema):
 
 class ApproveIn(Schema):
     payment: PaymentIn | None = None
-
-
-class ReasonIn(Schema):
-    reason: str
-
-
-@router.post("/municipalities/{slug}/multiple-dog-licenses", response={201: MultipleDogOut})
-def issue_multiple_dog_license(request, slug: str, payload: MultipleDogIn):
-    municipality = municipality_for(request.auth, slug, CLERKS)
-    keeper = get_object_or_404(Person, pk=payload.keeper_id, municipality=municipality)
-    animals = [get_object_or_404(Animal, pk=pk, municipality=municipality) for pk in payload.animal_ids]
-    return Status(
-        201,
-        multiple_dog_licenses.issue_multiple_dog_license(
-            acting_user=request.auth,
-            municipality=municipality,
-            keeper=keeper,
-            dogs=payload.dogs,
-            animals=animals,
-            inspection_consent=payload.inspection_consent,
-            payment=payload.payment.dict() if payload.payment else None,
-        ),
-    )
-
-
-@router.get("/multiple-dog-licenses/{pk}", response=MultipleDogOut)
-def get_multiple_dog_license(request, pk: int):
-    return get_for_user(request.auth, License.objects.filter(kind=License.Kind.MULTIPLE_DOG), pk)
-
-
-@router.post("/multiple-dog-licenses/{pk}/revoke", response=MultipleDogOut)
-def revoke_multiple_dog_license(request, pk: int, payload: RevokeIn):
-    license = get_for_user(
-        request.auth, License.objects.filter(kind=License.Kind.MULTIPLE_DOG), pk, multiple_dogs.REVOKERS
-    )
-    return multiple_dog_licenses.revoke_multiple_dog_license(
-        license, acting_user=request.auth, category=payload.category, reason=payload.reason
-    )
 
 
 @router.get("/kennels", response=list[KennelOut])

@@ -11,10 +11,12 @@ from dogtag.lib.dates import shown
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, municipality_for, posted, run_action, to
-from dogtag.licensing import kennels, tables
-from dogtag.licensing.actions import CLERKS, kennel_licenses
+from dogtag.licensing import tables
+from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.forms import ReasonForm
-from dogtag.licensing.kennel_forms import CorrectionForm, InspectionForm, KennelApplicationForm
+from dogtag.licensing.kennels import actions as kennel_licenses
+from dogtag.licensing.kennels import rules as kennels
+from dogtag.licensing.kennels.forms import CorrectionForm, InspectionForm, KennelApplicationForm
 from dogtag.licensing.models import Inspection, KennelLicense
 from dogtag.licensing.payment_fields import PaymentFields
 from dogtag.registry.models import today

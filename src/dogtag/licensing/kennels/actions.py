@@ -1,6 +1,6 @@
 """The clerk's kennel-license procedure (§ 115-3B): the application, the inspections and their
 corrections, then approval (with the fee), refusal or void. What a kennel is reviewed against
-is read in licensing/kennels.py."""
+is read in licensing/kennels/rules.py."""
 
 from datetime import date
 
@@ -14,7 +14,7 @@ from dogtag.audit.record import record, snapshot
 from dogtag.lib.dates import shown
 from dogtag.licensing.actions.payments import record_payment
 from dogtag.licensing.actions.roles import CLERKS
-from dogtag.licensing.kennels import APPLICATION_FIELDS, _application_section, is_renewal, provision, review
+from dogtag.licensing.kennels.rules import APPLICATION_FIELDS, _application_section, is_renewal, provision, review
 from dogtag.licensing.models import Inspection, KennelLicense
 from dogtag.licensing.owed import _section
 from dogtag.registry.models import today

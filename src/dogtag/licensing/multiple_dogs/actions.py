@@ -1,5 +1,5 @@
 """Issuing and revoking a multiple-dog license (§ 98-3B). The quote and the checks it is issued
-against are read in licensing/multiple_dogs.py."""
+against are read in licensing/multiple_dogs/rules.py."""
 
 from datetime import date
 
@@ -14,7 +14,7 @@ from dogtag.licensing.actions.payments import record_payment
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.models import License, Revocation, Tag
-from dogtag.licensing.multiple_dogs import REVOKERS, _barred, _check_animals, provision, quote, section_of
+from dogtag.licensing.multiple_dogs.rules import REVOKERS, _barred, _check_animals, provision, quote, section_of
 from dogtag.registry.models import Animal, today
 from dogtag.rules.decision import citations_json
 

@@ -10,10 +10,12 @@ from dogtag.audit.models import AuditEvent
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import action_page, posted, run_action, to
-from dogtag.licensing import multiple_dogs, tables
-from dogtag.licensing.actions import CLERKS, multiple_dog_licenses
-from dogtag.licensing.kennel_forms import MultipleDogForm, RevokeForm
+from dogtag.licensing import tables
+from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.models import License
+from dogtag.licensing.multiple_dogs import actions as multiple_dog_licenses
+from dogtag.licensing.multiple_dogs import rules as multiple_dogs
+from dogtag.licensing.multiple_dogs.forms import MultipleDogForm, RevokeForm
 from dogtag.licensing.years import chosen_year, license_years_on_sale, why_preselected
 from dogtag.registry.models import Animal, Person, today
 
