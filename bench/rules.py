@@ -107,12 +107,12 @@ def naive_charges(law: dict, born: date, altered: bool, acquired: date | None, o
         deadline = date(year, *law["renewal_before"]) - timedelta(days=1)
     elif acquired is not None and acquired >= start and due <= acquired:
         deadline = acquired + timedelta(days=law["acquired_within_days"])
-        if law["extend"]:
-            deadline = named_day(deadline).day
     elif start <= due <= end and (acquired is None or acquired < due):
         deadline = due
     else:
         deadline = None
+    if deadline is not None and law["extend"]:
+        deadline = named_day(deadline).day  # each last day past a Sunday or holiday (s. 990.001(4)(b))
     fee = law["late_fee"] if deadline is not None and on > deadline else Decimal("0.00")
     return tax, fee, tax + fee
 
