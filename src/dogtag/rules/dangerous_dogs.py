@@ -217,13 +217,15 @@ class ClassificationFacts(Facts):
 
 HARM = ("injury", "bite_injury", "serious_injury", "killed")
 ATTACK = ("attack",) + HARM
+# A kill is counted with the serious physical injuries: the victim's death is the gravest of them.
+SERIOUS = ("serious_injury", "killed")
 
 
 def _injury_tiers(rule: Classification, counted: list[Incident], f: ClassificationFacts, on: date):
     def occasions(pred) -> int:
         return len({i.occurred_on for i in counted if pred(i)})
 
-    if occasions(lambda i: i.kind == "serious_injury" and i.off_owner_property) >= rule.occasions:
+    if occasions(lambda i: i.kind in SERIOUS and i.off_owner_property) >= rule.occasions:
         return (
             "vicious",
             "serious_injury_on_separate_occasions",
@@ -232,8 +234,9 @@ def _injury_tiers(rule: Classification, counted: list[Incident], f: Classificati
     for i in counted:
         if i.victim == "person" and (i.kind == "bite_injury" or (i.at_large and i.kind in HARM)):
             return "dangerous", "bite_or_injury", f"{i.kind.replace('_', ' ')} to a person on {i.occurred_on}"
-        if i.kind == "serious_injury" and i.victim in ("person", "domestic_animal"):
-            return "dangerous", "bite_or_injury", f"serious physical injury on {i.occurred_on}"
+        if i.kind in SERIOUS and i.victim in ("person", "domestic_animal"):
+            harm = f"killed a {i.victim.replace('_', ' ')}" if i.kind == "killed" else "serious physical injury"
+            return "dangerous", "bite_or_injury", f"{harm} on {i.occurred_on}"
     threats = _days_in_one_period(rule, on, [i for i in counted if i.kind == "threat" and i.victim == "person"])
     kills = _days_in_one_period(
         rule, on, [i for i in counted if i.kind == "killed" and i.victim != "person" and not i.victim_excluded]
