@@ -76,6 +76,22 @@ def test_it_rejects_unknown_facts_and_questions():
     assert run(["rules", "ask", "wi", "no_such_question", "--on", "2025-04-01", "--facts", "-"], stdin="{}")[0] == 2
 
 
+def test_a_decimal_leash_length_given_as_a_json_number_is_refused_as_feet_not_money(capsys):
+    facts = {"classification": "vicious", "leashed": True, "leash_ft": 6.5, "muzzled": True}
+    code, _ = run(
+        ["rules", "ask", "wi-webster", "declared_dog_outside", "--on", "2026-03-02", "--facts", "-"], json.dumps(facts)
+    )
+    error = json.loads(capsys.readouterr().err)["error"]
+    assert code == 2
+    assert "leash_ft" in error and "feet" in error and '"6.5"' in error
+    assert "money" not in error
+    facts["leash_ft"] = "6.5"
+    code, out = run(
+        ["rules", "ask", "wi-webster", "declared_dog_outside", "--on", "2026-03-02", "--facts", "-"], json.dumps(facts)
+    )
+    assert code == 0 and out["value"]["complies"] is False
+
+
 def test_it_lists_questions_with_their_facts():
     code, out = run(["rules", "list"])
     by_name = {q["question"]: q for q in out}

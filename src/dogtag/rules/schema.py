@@ -55,9 +55,18 @@ def _not_negative(value: Decimal) -> Decimal:
     return value
 
 
+def _measure_not_float(value: Any) -> Any:
+    if isinstance(value, float):
+        raise ValueError(
+            f'a length in feet or inches may be decimal: write it as a quoted string ("{value!r}"), '
+            "not a JSON number, which is read as a float"
+        )
+    return value
+
+
 # Feet, inches: a fact measured by the officer ("4.5"), never negative. (Not `Field(ge=0)`: pydantic
 # writes that bound into the JSON Schema as a float, and a schema carries no float.)
-Measure = Annotated[Decimal, BeforeValidator(_no_float), AfterValidator(_not_negative)]
+Measure = Annotated[Decimal, BeforeValidator(_measure_not_float), AfterValidator(_not_negative)]
 
 
 class _CiteFields(Strict):
