@@ -207,6 +207,11 @@ class HoldingAnswer:
 def impoundment_holding(pack, facts: HoldingFacts, on: date, local) -> Decision:
     s: ImpoundmentSection = pack.impoundment
     rule = s.holding if facts.owner_known or s.stray_holding is None else s.stray_holding
+    if facts.notice_on and facts.notice_received_on and facts.notice_received_on < facts.notice_on:
+        raise ValueError(
+            f"notice_received_on {facts.notice_received_on} is before notice_on {facts.notice_on}: a notice "
+            f"is received on or after the day it is given ({rule.cite.section})"
+        )
     cites, notes = list(rule.citations()), []
     if rule.choice:
         notes.append(rule.choice)
