@@ -134,7 +134,11 @@ def _words(value: Any) -> str:
         return f"{value:%B} {value.day}, {value.year}"
     if isinstance(value, LocalAmount):
         said = f"the amount the municipality's fee schedule sets ({value.local.replace('_', ' ').replace('.', ', ')})"
-        return said + (", the state minimum until one is set" if value.until_set else "")
+        until = {
+            "state_minimum": ", the state minimum until one is set",
+            "state_amount": ", the state's until one is set",
+        }
+        return said + until.get(value.until_set, "")
     if isinstance(value, Period):
         n, unit = next(
             (n, u) for n, u in ((value.days, "day"), (value.months, "month"), (value.years, "year")) if n is not None

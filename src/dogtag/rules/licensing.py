@@ -24,7 +24,7 @@ from .amounts import LocalAmounts, amount_at
 from .catalogue import Facts, question
 from .dates import ONE_DAY, plus
 from .decision import CENT, ZERO, Citation, Decision
-from .packs import Pack
+from .packs import Pack, load_pack
 from .schema import Amount, Dated, LocalAmount, Money, MonthDay, Period, Provision, Strict, section
 from .time import Counted, last_day, named_day, on_paper
 
@@ -264,6 +264,7 @@ class _PackTerms:
         "not_required",
         "free",
         "late_cites",
+        "state_late",
         "by_licensable_age",
         "_age",
         "_within",
@@ -285,6 +286,10 @@ class _PackTerms:
                 self.free.setdefault(trained, free.cite.citation)
         lf = lic.late_fee
         self.late_cites = (lf.cite.citation,)
+        # `until_set: state_amount`: the state pack's own late fee, until the clerk enters one
+        self.state_late = None
+        if isinstance(lf.amount, LocalAmount) and lf.amount.until_set == "state_amount":
+            self.state_late = load_pack(pack.chain[0]).licensing.late_fee
         self.by_licensable_age = lf.by_licensable_age
         self._age = lic.licensable_age.age
         self._within = lf.acquired_within
@@ -466,7 +471,18 @@ class _Tax:
 class _Day:
     """What one pack charges on one day (local amounts as the clerk has set them)."""
 
-    __slots__ = ("terms", "on", "year", "tax", "free", "late_amount", "late_not_set", "_late_fees")
+    __slots__ = (
+        "terms",
+        "on",
+        "year",
+        "tax",
+        "free",
+        "late_amount",
+        "late_cites",
+        "late_notes",
+        "late_not_set",
+        "_late_fees",
+    )
 
     def __init__(self, pack: Pack, local: LocalAmounts, on: date):
         self.terms = terms = _terms_of(pack)
@@ -475,17 +491,23 @@ class _Day:
         lic = pack.licensing
         self.year = _year(pack, license_year_of(pack, on))
         self.late_amount, missing = amount_at(lic.late_fee.amount, on, local, terms.late_cites[0])
+        self.late_cites, self.late_notes = terms.late_cites, ()
+        state = terms.state_late
+        if missing and state is not None and state.amount.at(on) is not None:
+            self.late_amount, missing = state.amount.at(on), None
+            self.late_cites += (state.cite.citation,)
+            self.late_notes = (f"no local late fee in the fee schedule on {on}: the state's late fee is the late fee",)
         self.late_not_set = (missing,) if missing else ()
         self.tax = (self._tax(lic, terms, on, local, False), self._tax(lic, terms, on, local, True))
         self.free = {
-            cite: _Tax(ZERO, (cite,), (FREE_NOTE,), (), terms.late_cites, self.late_amount, basis="free_license")
+            cite: _Tax(ZERO, (cite,), (FREE_NOTE,), (), self.late_cites, self.late_amount, basis="free_license")
             for cite in set(terms.free.values())
         }
 
     def _tax(self, lic, terms: _PackTerms, on: date, local: LocalAmounts, altered: bool) -> _Tax:
         tax = lic.tax or lic.minimum_tax
         cites = (tax.cite.citation,)
-        late = terms.late_cites, self.late_amount
+        late = self.late_cites, self.late_amount
         chosen = tax.altered if altered else tax.unaltered
         amount, missing = amount_at(chosen, on, local, cites[0])
         notes, basis = (), "tax"
@@ -609,11 +631,11 @@ def _tax_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigge
 
 def _late_answer(day: _Day, y: _Year | None, tax, half, trigger) -> Decision:
     if trigger is None:
-        return Decision(day.late_fee(trigger), day.terms.late_cites, ())
-    cites = day.terms.late_cites + trigger[3]
+        return Decision(day.late_fee(trigger), day.late_cites, ())
+    cites = day.late_cites + trigger[3]
     if day.on <= trigger[1]:
         return Decision(day.late_fee(trigger), cites, ())
-    return Decision(day.late_fee(trigger), cites, (trigger[2],), day.late_not_set)
+    return Decision(day.late_fee(trigger), cites, (trigger[2], *day.late_notes), day.late_not_set)
 
 
 def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigger) -> Decision:
@@ -624,7 +646,7 @@ def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, tr
     if trigger is None or day.on <= trigger[1]:
         return Decision(tax.on_time, tax.charges_cites, notes, tax.not_set)
     cites = tax.charges_cites + trigger[3]
-    return Decision(tax.late(trigger[0]), cites, notes + (trigger[2],), tax.not_set + day.late_not_set)
+    return Decision(tax.late(trigger[0]), cites, notes + (trigger[2], *day.late_notes), tax.not_set + day.late_not_set)
 
 
 def classified(day: _Day, y: _Year, a, question: str) -> tuple[_Tax | None, date | None, LateTrigger | None]:

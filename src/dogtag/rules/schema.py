@@ -229,10 +229,12 @@ class Dated(Generic[T]):
 class LocalAmount(Strict):
     """An amount the clerk sets in the fee schedule. `until_set: state_minimum`: where the
     ordinance adopts the statute and may, but need not, set more (s. 174.05(3)), the state
-    minimum is the amount until the clerk enters one."""
+    minimum is the amount until the clerk enters one; `until_set: state_amount`: where the
+    statute the ordinance adopts fixes the figure itself (s. 174.05(5)'s late fee), the state's
+    figure is the amount until the clerk enters one."""
 
     local: str
-    until_set: Literal["state_minimum"] | None = None
+    until_set: Literal["state_minimum", "state_amount"] | None = None
 
 
 Amount = Dated[Money] | LocalAmount
