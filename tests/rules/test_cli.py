@@ -20,9 +20,7 @@ def run(argv, stdin=""):
 
 def test_it_answers_a_question_as_json_with_citations(tmp_path):
     local = tmp_path / "local.json"
-    local.write_text(
-        json.dumps({"license_tax.unaltered": {"2023-02-15": "15.00"}, "late_fee": {"2023-02-15": "10.00"}})
-    )
+    local.write_text(json.dumps({"license_tax.unaltered": {"2023-02-15": "15.00"}, "late_fee": {"2023-02-15": "5.00"}}))
     code, out = run(
         [
             "rules",
@@ -42,8 +40,8 @@ def test_it_answers_a_question_as_json_with_citations(tmp_path):
     assert out["value"] == {
         "applies": True,
         "tax": "15.00",
-        "late_fee": "10.00",
-        "total": "25.00",
+        "late_fee": "5.00",
+        "total": "20.00",
         "trigger": "renewal",
         "basis": "tax",
         "half_tax": False,
@@ -53,6 +51,34 @@ def test_it_answers_a_question_as_json_with_citations(tmp_path):
     assert {"jurisdiction": "wi-benton", "section": "§ 115-4"}.items() <= out["citations"][-1].items()
     assert out["citations"][-1]["quote"].startswith("The Village Clerk-Treasurer shall assess and collect a late fee")
     assert out["not_set"] == []
+
+
+def test_a_fee_schedule_outside_the_states_limits_is_refused_naming_every_amount_rule_and_section(tmp_path, capsys):
+    local = tmp_path / "local.json"
+    local.write_text(
+        json.dumps(
+            {
+                "license_tax.altered": {"2026-01-01": "10.00"},
+                "license_tax.unaltered": {"2026-01-01": "10.00", "2026-07-01": "7.00"},
+                "late_fee": {"2026-01-01": "7.00"},
+            }
+        )
+    )
+    argv = ["rules", "ask", "wi-webster", "license_charges", "--on", "2026-04-02", "--facts", "-"]
+    code, out = run([*argv, "--local-amounts", str(local)], stdin='{"born_on": "2020-01-01"}')
+    error = json.loads(capsys.readouterr().err)["error"]
+    assert (code, out) == (2, None)
+    assert (
+        "the tax for an intact dog ($10.00) must be greater than the tax for a spayed or neutered dog ($10.00)" in error
+    )
+    assert "license_tax.unaltered from 2026-07-01: $7.00 is below the state minimum tax of $8.00" in error
+    assert "late_fee from 2026-01-01: the state fixes a late fee of $5.00, not $7.00" in error
+    assert all(section in error for section in ("s. 174.05(2)", "s. 174.05(3)", "s. 174.05(5)"))
+    local.write_text(
+        json.dumps({"license_tax.altered": {"2026-01-01": "10.00"}, "license_tax.unaltered": {"2026-01-01": "12.00"}})
+    )
+    code, out = run([*argv, "--local-amounts", str(local)], stdin='{"born_on": "2020-01-01"}')
+    assert code == 0 and out["value"]["tax"] == "12.00"
 
 
 def test_it_reports_not_set_local_amounts(tmp_path):

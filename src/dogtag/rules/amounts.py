@@ -38,6 +38,10 @@ class LocalAmounts:
             by_key[key] = Dated(dated)
         return cls(by_key)
 
+    def items(self) -> list[tuple[str, Dated]]:
+        """Each key with its dated values, as entered."""
+        return list(self._by_key.items())
+
     def at(self, key: str, on: date) -> Decimal | None:
         dated = self._by_key.get(key)
         return None if dated is None else dated.at(on)

@@ -22,10 +22,12 @@ from datetime import date
 from typing import Any, TextIO
 
 from . import facts_schema
+from .amounts import LocalAmounts
 from .catalogue import QUESTIONS, ask, load_topics
 from .coverage import coverage
 from .decision import to_json
-from .packs import PackError, load_pack, pack_ids
+from .limits import fee_schedule_errors
+from .packs import PackError, load_pack, pack_ids, pack_on
 from .schema import Ruled
 
 # A municipality's slug -> its pack id and rulings (reading id, Ruled), or None: given by `dogtag`.
@@ -95,6 +97,13 @@ def _jurisdiction(name: str, municipal: Municipal | None) -> tuple[str, list[tup
     return found
 
 
+def _refuse_out_of_limits(pack_id: str, raw: Any, on: date, rulings: list[tuple[str, Ruled]]) -> None:
+    """A fee schedule that breaks the state's limits (s. 174.05) is refused, every breach named."""
+    errors = fee_schedule_errors(pack_on(pack_id, on, rulings), LocalAmounts.of(raw))
+    if errors:
+        raise ValueError("the local amounts break the state's limits: " + "; ".join(errors))
+
+
 def main(
     argv: list[str] | None = None,
     stdin: TextIO = sys.stdin,
@@ -106,6 +115,8 @@ def main(
         if args.group == "rules" and args.command == "ask":
             local = _read_json(args.local_amounts, stdin) if args.local_amounts else None
             pack_id, rulings = _jurisdiction(args.jurisdiction, municipal)
+            if local:
+                _refuse_out_of_limits(pack_id, local, args.on, rulings)
             facts = _read_json(args.facts, stdin)
             decision = ask(pack_id, args.question, facts, args.on, local, rulings=rulings)
             out: Any = decision.to_json()

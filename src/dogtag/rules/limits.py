@@ -373,6 +373,30 @@ def _local_key(amount: Any) -> str | None:
     return amount.local if isinstance(amount, LocalAmount) else None
 
 
+def fee_schedule_errors(pack: Pack, local: LocalAmounts) -> list[str]:
+    """Every state limit a whole fee schedule (`local`: key -> dated amounts) breaks in `pack`,
+    each once: the key, the day its amount takes effect, why, and the section with its words.
+    Each entry is checked on its own effective day against the schedule's other amounts in force
+    that day (`state_limits`), so a rule comparing two amounts is reported on the entry that
+    breaks it."""
+    errors: list[str] = []
+    seen: set[str] = set()
+    entries = local.items()
+    for on in sorted({d for _, dated in entries for d in dated.starts}):
+        in_force = {key: local.at(key, on) for key, _ in entries}
+        for key, dated in entries:
+            amount = in_force[key]
+            if on not in dated.starts or amount is None:
+                continue
+            others = {k: v for k, v in in_force.items() if k != key}
+            for out in state_limits(pack, key, amount, on, others):
+                if out.message not in seen:
+                    seen.add(out.message)
+                    c = out.citation
+                    errors.append(f"{key} from {on}: {out.message} ({c.section}: “{c.quote}”)")
+    return errors
+
+
 class TaxCapFacts(Facts):
     """The cap is asked of the law alone: no facts."""
 
