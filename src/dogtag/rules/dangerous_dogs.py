@@ -21,7 +21,7 @@ from .catalogue import Facts, PackSet, PackValues, named_by, question
 from .dangerous_dog_custody import DeclaredClass, EscapeNotice, FailureToComply, TransferRestriction
 from .dates import plus_months
 from .decision import CENT, Decision
-from .schema import Amount, Money, Provision, Strict, section
+from .schema import Amount, Dated, Money, Provision, Strict, section
 from .spans import BusinessDays, DayRange, Days, Hours, choice_notes
 from .time import Counted, business_days_after, last_day
 
@@ -45,6 +45,15 @@ Ground = Literal[
     # vicious_by_bite_within_period (and "propensity")
     "bite_within_period",
 ]
+
+
+class InForce(Provision):
+    """The days a section is in force, as dated values (`{2014-10-08: true}`; `null` ends it), its
+    history note cited: on a day it is not, the question answers so, and `instead` says in the
+    pack's words what governs then."""
+
+    days: Dated[bool]
+    instead: str
 
 
 class Classification(Provision):
@@ -71,6 +80,7 @@ class Classification(Provision):
     breeds: list[str] = []
     victims: list[Victim] = ["person", "domestic_animal"]
     grounds: dict[Ground, Provision] = {}
+    in_force: InForce | None = None
 
 
 class Exceptions(Provision):
@@ -358,8 +368,10 @@ def dog_classification(pack, facts: ClassificationFacts, on: date, local) -> Dec
     if none:
         return none
     s: DangerousDogsSection = pack.dangerous_dogs
-    cites, notes = [rule.cite.citation], []
     counted = [i for i in facts.incidents if not i.provoked and i.occurred_on <= on]
+    if rule.in_force is not None and not rule.in_force.days.at(on):
+        return _not_in_force(rule.in_force, s, counted, on)
+    cites, notes = [rule.cite.citation], []
     excused = []
     if s.exceptions is not None:
         excused = [i for i in counted if i.excuse in s.exceptions.excuses]
@@ -378,12 +390,27 @@ def dog_classification(pack, facts: ClassificationFacts, on: date, local) -> Dec
     own = rule.grounds.get(ground_name) if ground_name else None
     cites[0] = own.cite.citation if own is not None else rule.cite.citation
     notes += choice_notes(rule)
-    prima_facie = s.prima_facie is not None and any(i.victim == "person" and i.kind in ATTACK for i in counted)
+    prima_facie = _prima_facie(s, counted)
     if prima_facie:
         cites.extend(s.prima_facie.citations())
         notes.append("a bite, attack or injury to a person is a prima facie showing that the dog is vicious")
     value = ClassificationAnswer(True, found, ground, ground_name, False, len(excused), tuple(unknown), prima_facie)
     return Decision(value, tuple(cites), tuple(notes))
+
+
+def _prima_facie(s: DangerousDogsSection, counted: list[Incident]) -> bool:
+    return s.prima_facie is not None and any(i.victim == "person" and i.kind in ATTACK for i in counted)
+
+
+def _not_in_force(rule: InForce, s: DangerousDogsSection, counted: list[Incident], on: date) -> Decision:
+    """The classification asked for a day before its section took effect: no class from it; the
+    prima facie showing the ordinance made then still answers, with what governed instead."""
+    cites = [*rule.citations()]
+    notes = [f"{rule.cite.section} was not in force on {on} ({rule.cite.quote})", f"instead: {rule.instead}"]
+    prima_facie = _prima_facie(s, counted)
+    if s.prima_facie is not None:
+        cites.extend(s.prima_facie.citations())
+    return Decision(ClassificationAnswer(False, prima_facie_vicious=prima_facie), tuple(cites), tuple(notes))
 
 
 # --- deadlines ----------------------------------------------------------------------------
