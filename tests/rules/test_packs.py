@@ -161,3 +161,24 @@ def test_it_rejects_a_bad_pack_naming_file_path_and_reason(law, body, path, reas
         _load(law, body)
     assert exc.value.file == "wi-test.yaml"
     assert any(f == "wi-test.yaml" and p == path and reason in r for f, p, r in exc.value.errors), exc.value.errors
+
+
+FURTHER = """    choice: "a choice"
+    reading:
+      other: {choice: "another", changes: "something"}
+      further:
+        - choice: "a third"
+          changes: "something else"
+          set: {cite: {section: "s. 174.042(4)", quote: "QUOTE"}}
+"""
+
+
+def test_a_further_readings_price_quotes_words_of_the_packs_text_or_one_it_inherits(law):
+    body = GOOD + LATE_FEE.replace("QUOTE", REAL_QUOTE) + FURTHER
+    statute = "the owner shall forfeit not less than $25 nor more than $100 for the first offense"
+    pack = _load(law, body.replace("QUOTE", statute))
+    assert len(pack.licensing.late_fee.reading.further) == 1
+    packs.clear_cache()
+    with pytest.raises(PackError) as exc:
+        _load(law, body.replace("QUOTE", "words no text holds"))
+    assert ("wi-test.yaml", "licensing.late_fee.reading.further.0") in [(f, p) for f, p, _ in exc.value.errors]

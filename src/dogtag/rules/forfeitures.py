@@ -18,7 +18,8 @@ from pydantic import Field, model_validator
 
 from .amounts import amount_at
 from .catalogue import Facts, PackSet, PackValues, question
-from .decision import Decision
+from .decision import Citation, Decision
+from .packs import text_of_quote
 from .schema import Amount, Dated, Provision, Strict, section
 from .spans import choice_notes
 
@@ -236,4 +237,30 @@ def forfeiture(pack, facts: ForfeitureFacts, on: date, local) -> Decision:
         total_minimum=None if low is None else low * counted,
         total_maximum=None if high is None else high * counted,
     )
+    if rule.cite.citation.pending and rule.reading is not None and rule.reading.other is not None:
+        for alternative in (rule.reading.other, *rule.reading.further):
+            priced = _priced_by(pack, alternative, facts.offense_number, on)
+            if priced is not None:
+                cites.append(priced[0])
+                notes.append(priced[1])
     return Decision(value, tuple(cites), tuple(notes), tuple(not_set))
+
+
+def _priced_by(pack, alternative, offense_number: int, on: date) -> tuple[Citation, str] | None:
+    """What a reading of the schedule other than the one answering sets for this offense, where
+    its `set` gives tiers and the words of its price (`cite`): the citation and a note of the range."""
+    tiers, cite = alternative.set.get("tiers"), alternative.set.get("cite")
+    if not tiers or not cite:
+        return None
+    found = [t for t in (Tier.model_validate(t) for t in tiers) if t.from_offense <= offense_number]
+    citation = Citation(text_of_quote(pack, cite["quote"]), cite["section"], cite["quote"], cite.get("unconfirmed"))
+    if not found:
+        return (
+            citation,
+            f"on another reading, pending, {cite['section']} sets no forfeiture for offense {offense_number}",
+        )
+    tier = max(found, key=lambda t: t.from_offense)
+    low, high = (a.at(on) if isinstance(a, Dated) else None for a in (tier.minimum, tier.maximum))
+    costs = " plus court costs" if alternative.set.get("plus_costs", False) else ""
+    price = "an amount the fee schedule sets" if low is None or high is None else f"${low} to ${high}{costs}"
+    return citation, f"on another reading, pending, {cite['section']} prices offense {offense_number} at {price}"

@@ -323,6 +323,26 @@ def _cites_with_flags(
             yield from _cites_with_flags(v, unconfirmed, provision, f"{path}.{i}", at)
 
 
+def _further_readings(sections: dict, origins: dict, pack_id: str) -> Iterator[tuple[str, Any]]:
+    """(key path, further reading) of each provision this pack declares with further readings."""
+    seen: set[int] = set()
+    for name, model in sections.items():
+        for key in type(model).model_fields:
+            if origins.get((name, key)) != pack_id:
+                continue
+            for _, _, provision, at in _cites_with_flags(getattr(model, key), None, None, f"{name}.{key}"):
+                if provision is not None and provision.reading is not None and id(provision) not in seen:
+                    seen.add(id(provision))
+                    for i, further in enumerate(provision.reading.further):
+                        yield f"{at}.reading.further.{i}", further
+
+
+def text_of_quote(pack: Pack, quote: str) -> str:
+    """The pack in `pack`'s chain whose text holds `quote` (its own first), else the pack's id."""
+    words = normalise(quote)
+    return next((pid for pid in reversed(pack.chain) if words in normalise(load_pack(pid).text)), pack.id)
+
+
 def reading_id(provision: Provision, path: str) -> str:
     """The name a ruling gives a provision's reading: its own `reading.id`, else its key path."""
     return provision.reading.id if provision.reading and provision.reading.id else path
@@ -550,7 +570,8 @@ def _bind(
     ruling = rulings.get(rid)
     other = reading.other if reading else None
     if ruling is None:
-        other_words = f"{other.choice} (would change: {other.changes})" if other else None
+        others = [other, *reading.further] if other else []
+        other_words = "; or: ".join(f"{o.choice} (would change: {o.changes})" for o in others) or None
         cite.bind(origin, unconfirmed, inferred, provision.choice, "pending", None, other_words)
     else:
         cite.bind(origin, unconfirmed, inferred, provision.choice, "ruled", ruling.describe(), None)
@@ -670,6 +691,13 @@ def _load(
                 errors.append((file, f"text_gaps.{i}.questions", f"no question {q!r}"))
     if parent is not None:
         errors += state_limit_errors(file, pack_id, sections, origins, load_pack(parent.chain[0]))
+        texts = [normalised, *(normalise(load_pack(pid).text) for pid in parent.chain)]
+        for at, further in _further_readings(sections, origins, pack_id):
+            quote = (further.set.get("cite") or {}).get("quote")
+            if quote is None or not any(normalise(quote) in t for t in texts):
+                errors.append(
+                    (file, at, f"a further reading quotes the words of its price ({quote!r}): not in its texts")
+                )
     if errors:
         raise PackError(*errors[0], errors[1:])
     chain = (parent.chain if parent else ()) + (pack_id,)

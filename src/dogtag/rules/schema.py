@@ -163,12 +163,23 @@ class OtherReading(Strict):
 
 class Reading(Strict):
     """How a `choice` waits for a ruling: `id` names it for rulings (default: the provision's key
-    path), `other` the other reading, `ruled` the rulings the pack itself records."""
+    path), `other` the other reading, `ruled` the rulings the pack itself records. `further`: the
+    readings the text allows beyond those two, each shown beside the other with what it would
+    change (and, in a forfeiture, the price its `set` gives, quoted from its `set.cite`, whose
+    words are the pack's text or a text it inherits). A ruling adopts `choice` or `other`; a
+    further reading is adopted by amending the pack."""
 
     id: str | None = None
     other: OtherReading | None = None
+    further: list[OtherReading] = []
     example: Example | None = None
     ruled: list[Ruled] = []
+
+    @model_validator(mode="after")
+    def _further_after_other(self) -> Reading:
+        if self.further and self.other is None:
+            raise ValueError("a further reading comes after the other reading (`other`)")
+        return self
 
 
 class Provision(Strict):

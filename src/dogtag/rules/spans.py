@@ -23,7 +23,8 @@ def choice_notes(rule: Provision) -> tuple[str, ...]:
     if rule.reading is None or rule.reading.other is None:
         return (rule.choice,)
     other = rule.reading.other
-    return (rule.choice, f"{ALTERNATIVE}: {other.choice}; it would change: {other.changes}")
+    further = tuple(f"a further reading: {f.choice}; it would change: {f.changes}" for f in rule.reading.further)
+    return (rule.choice, f"{ALTERNATIVE}: {other.choice}; it would change: {other.changes}", *further)
 
 
 class Days(Provision):
