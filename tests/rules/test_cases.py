@@ -9,6 +9,7 @@
   expect:
     value: "5.00"                 # compared after to_json
     citations: ["s. 174.05(2)"]   # section substrings that must appear
+    cited_once: ["Section 9"]     # optional: sections (exactly) cited once, not twice
     quotes: ["Any pit bull dog"]  # optional: substrings that must appear in some cited quote
     notes: ["one-half"]           # optional: substrings that must appear in some note
     unconfirmed: ["s. 174.055"]   # optional: exactly these sections are cited as unconfirmed
@@ -42,6 +43,7 @@ CASE_KEYS = {"name", "question", "on", "facts", "local_amounts", "rulings", "exp
 EXPECT_KEYS = {
     "value",
     "citations",
+    "cited_once",
     "quotes",
     "notes",
     "not_set",
@@ -89,6 +91,8 @@ def test_case(path, case):
     sections = [c["section"] for c in got["citations"]]
     for wanted in expect.get("citations", []):
         assert any(wanted in s for s in sections), f"no citation of {wanted!r} in {sections}"
+    for wanted in expect.get("cited_once", []):
+        assert sections.count(wanted) == 1, f"{wanted!r} is cited {sections.count(wanted)} times in {sections}"
     quotes = [c["quote"] for c in got["citations"]]
     for wanted in expect.get("quotes", []):
         assert any(wanted in q for q in quotes), f"no quote with {wanted!r} in {quotes}"

@@ -44,11 +44,20 @@ class AtLargePlaces(Provision):
     § 7-1-6(c)(1)): a dog on private property with that permission is not at large."""
 
 
+class InVehicle(Provision):
+    """A dog confined within a vehicle off its owner's premises, where the ordinance's "at large"
+    does not name vehicles (Benton § 115-5C, Sampson Section 4F): `at_large` is the reading's
+    answer; where it is at large, the leash or control rules decide as for any dog."""
+
+    at_large: bool
+
+
 @section("control")
 class ControlSection(Strict):
     at_large: AtLarge | None = None
     at_large_places: AtLargePlaces | None = None
     at_large_exemptions: list[Exemption] = []
+    in_vehicle: InVehicle | None = None
 
 
 class AtLargeFacts(Facts):
@@ -59,7 +68,7 @@ class AtLargeFacts(Facts):
     holder_age: int | None = Field(default=None, ge=0)
     holder_able_to_control: bool = True
     under_control: bool = False  # by a person, without a leash (voice, hand)
-    in_vehicle: bool = False
+    in_vehicle: bool = False  # confined within a vehicle: inside it, or restrained so it cannot leave it
     hunting_or_training_supervised: bool = False
     on_land_open_to_hunting_or_permitted: bool = False  # or on which the person may hunt or train
     law_enforcement_dog: bool = False
@@ -118,6 +127,11 @@ def at_large(pack, f: AtLargeFacts, on: date, local) -> Decision:
             return answer(False, f"exempt: {ex.exemption.replace('_', ' ')}", ex.exemption)
     if rule.in_vehicle and f.in_vehicle:
         return answer(False, "properly restrained within a motor vehicle")
+    if s.in_vehicle is not None and f.in_vehicle:
+        cites.extend(s.in_vehicle.citations())
+        notes.extend(choice_notes(s.in_vehicle))
+        if not s.in_vehicle.at_large:
+            return answer(False, "confined within a vehicle")
     if rule.kept_by == "control" and (f.under_control or (f.on_leash and f.holder_able_to_control)):
         return answer(False, "within the control of a person")
     if not f.on_leash:

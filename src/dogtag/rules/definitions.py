@@ -18,7 +18,16 @@ from .spans import choice_notes
 
 Relation = Literal["owns", "harbors", "keeps", "shelters"]
 Purpose = Literal["show", "sale", "boarding", "breeding"]
-TagExemption = Literal["law_enforcement", "educational_or_scientific", "blind_deaf_or_mobility_impaired"]
+# The dogs an ordinance excuses from the tag on the collar: Sampson Section 6B to 6D, Benton § 115-2E
+# (which § 115-3A(5) applies to the license tag) for a dog during competition or training or while
+# hunting; its dog "securely confined indoors or ... in a fenced area" is the definition's own.
+TagExemption = Literal[
+    "law_enforcement",
+    "educational_or_scientific",
+    "blind_deaf_or_mobility_impaired",
+    "competition_or_training",
+    "hunting",
+]
 
 
 class OwnerDefinition(Provision):
@@ -156,7 +165,7 @@ def untagged(pack, f: UntaggedFacts, on: date, local) -> Decision:
         for ex in d.untagged_exemptions:
             if ex.exemption in f.exemptions:
                 exempt = ex.exemption
-                cites.append(ex.cite.citation)
+                cites += ex.citations()
                 missing = False
                 break
     presumed = None

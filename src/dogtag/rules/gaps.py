@@ -3,10 +3,13 @@
 The answer keeps what the text holds up to the cut, cites the cut-off or missing section with
 what staff must do ("the adopted text of § 98-23 after B(5) is not in Dogtag: ask the clerk for
 it"), and drops any note saying the law sets nothing: with the text cut off, nobody knows that.
+A section the answer already cites with the words where its text stops (Sampson Section 9's
+"penalized by the Town of") is cited once: that citation says the text is incomplete.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 
@@ -30,4 +33,16 @@ def with_gaps(decision: Decision, gaps: Sequence[Citation]) -> Decision:
         return decision
     notes = tuple(n for n in decision.notes if not _says_none(n, gaps))
     notes += tuple(dict.fromkeys(g.incomplete for g in gaps if g.incomplete))
-    return Decision(decision.value, (*decision.citations, *gaps), notes, decision.not_set)
+    citations, added = list(decision.citations), []
+    for gap in gaps:
+        same = next((i for i, c in enumerate(citations) if _same_words(c, gap)), None)
+        if same is None:
+            added.append(gap)
+        else:
+            citations[same] = dataclasses.replace(citations[same], incomplete=gap.incomplete)
+    return Decision(decision.value, (*citations, *added), notes, decision.not_set)
+
+
+def _same_words(cited: Citation, gap: Citation) -> bool:
+    """`cited` quotes the gap's section up to where its text stops (a missing section has no words)."""
+    return (cited.jurisdiction, cited.section) == (gap.jurisdiction, gap.section) and gap.quote in cited.quote

@@ -107,6 +107,14 @@ class FreeLicense(Provision):
     trained_to: list[Training]
 
 
+class LateFeeOnFreeLicense(Provision):
+    """Whether the late fee is `charged` on a free license (a dog exempt from the license tax) whose
+    owner obtains it after the late-fee trigger's last day; cited with every late fee or charges
+    of a free license, where the pack says it."""
+
+    charged: bool
+
+
 class NotRequired(Provision):
     """Animals kept only for educational or scientific purposes need no license."""
 
@@ -142,6 +150,7 @@ class LicensingSection(Strict):
     additional_tax_cap: TaxCap | None = None  # s. 174.05(3): the raise's cap, a figure Dogtag does not hold
     late_fee: LateFee | None = None
     free_license: list[FreeLicense] = []
+    late_fee_on_free_license: LateFeeOnFreeLicense | None = None
     not_required: NotRequired | None = None
     license_states: Contents | None = None
     tag_bears: Contents | None = None
@@ -246,6 +255,7 @@ def license_year_bounds(pack: Pack, year: int) -> tuple[date, date]:
 # and day (_Day); per animal only its own dates are compared.
 
 FREE_NOTE = "free license: exempt from the license tax"
+NO_LATE_FEE_NOTE = "free license: no late fee is charged on a license with no tax"
 _MEMO_LIMIT = 100_000  # entries per memo (one per distinct date): a calendar's worth many times over
 
 
@@ -410,6 +420,7 @@ class _Tax:
         "halved",
         "value",
         "on_time",
+        "free_late",
         "_late",
     )
 
@@ -438,6 +449,7 @@ class _Tax:
         self.on_time = LicenseCharges(True, amount, ZERO, self.total, None, basis, half_tax, no_tax)
         self._late: dict[str, LicenseCharges] = {}
         self.halved = None
+        self.free_late: LateFeeOnFreeLicense | None = None  # a free license's, where the pack says
         if half is not None and amount is not None:
             # keep_whole: the reading that s. 174.05(2)'s one-half does not reach a local tax
             halved = amount if keep_whole else (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
@@ -499,10 +511,18 @@ class _Day:
             self.late_notes = (f"no local late fee in the fee schedule on {on}: the state's late fee is the late fee",)
         self.late_not_set = (missing,) if missing else ()
         self.tax = (self._tax(lic, terms, on, local, False), self._tax(lic, terms, on, local, True))
-        self.free = {
-            cite: _Tax(ZERO, (cite,), (FREE_NOTE,), (), self.late_cites, self.late_amount, basis="free_license")
-            for cite in set(terms.free.values())
-        }
+        self.free = {cite: self._free(lic, terms, cite) for cite in set(terms.free.values())}
+
+    def _free(self, lic, terms: _PackTerms, cite: Citation) -> _Tax:
+        """A free license's tax (none) and, where the pack says whether a late fee is charged on
+        it, that provision cited beside the late fee's and its amount (none when not charged)."""
+        rule = lic.late_fee_on_free_license
+        if rule is None:
+            return _Tax(ZERO, (cite,), (FREE_NOTE,), (), self.late_cites, self.late_amount, basis="free_license")
+        late = self.late_amount if rule.charged else ZERO
+        free = _Tax(ZERO, (cite,), (FREE_NOTE,), (), (*self.late_cites, *rule.citations()), late, basis="free_license")
+        free.free_late = rule
+        return free
 
     def _tax(self, lic, terms: _PackTerms, on: date, local: LocalAmounts, altered: bool) -> _Tax:
         tax = lic.tax or lic.minimum_tax
@@ -630,11 +650,26 @@ def _tax_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigge
 
 
 def _late_answer(day: _Day, y: _Year | None, tax, half, trigger) -> Decision:
+    if tax is not None and tax.free_late is not None:
+        return _free_late_answer(day, tax.free_late, trigger)
     if trigger is None:
         return Decision(day.late_fee(trigger), day.late_cites, ())
     cites = day.late_cites + trigger[3]
     if day.on <= trigger[1]:
         return Decision(day.late_fee(trigger), cites, ())
+    return Decision(day.late_fee(trigger), cites, (trigger[2], *day.late_notes), day.late_not_set)
+
+
+def _free_late_answer(day: _Day, rule: LateFeeOnFreeLicense, trigger) -> Decision:
+    """late_fee's answer for a free license where the pack says whether the late fee is charged on it."""
+    cites = (*day.late_cites, *rule.citations())
+    if trigger is None:
+        return Decision(day.late_fee(trigger), cites, ())
+    cites += trigger[3]
+    if day.on <= trigger[1]:
+        return Decision(day.late_fee(trigger), cites, ())
+    if not rule.charged:
+        return Decision(LateFeeDue(True, ZERO, None, trigger[1]), cites, (NO_LATE_FEE_NOTE,))
     return Decision(day.late_fee(trigger), cites, (trigger[2], *day.late_notes), day.late_not_set)
 
 
@@ -646,6 +681,8 @@ def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, tr
     if trigger is None or day.on <= trigger[1]:
         return Decision(tax.on_time, tax.charges_cites, notes, tax.not_set)
     cites = tax.charges_cites + trigger[3]
+    if tax.free_late is not None and not tax.free_late.charged:
+        return Decision(tax.on_time, cites, notes + (NO_LATE_FEE_NOTE,), tax.not_set)
     return Decision(tax.late(trigger[0]), cites, notes + (trigger[2], *day.late_notes), tax.not_set + day.late_not_set)
 
 
@@ -657,7 +694,8 @@ def classified(day: _Day, y: _Year, a, question: str) -> tuple[_Tax | None, date
     terms = day.terms
     due = terms.due(a.born_on)
     tax = half = trigger = None
-    if question != "late_fee":
+    if question != "late_fee" or a.trained_to:
+        # late_fee takes the tax only for a free license, which may say whether it is charged
         tax = day.tax_for(a)
         if tax.halved is not None:
             half = _half(y, due)
