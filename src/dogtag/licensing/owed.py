@@ -220,45 +220,38 @@ def _check_rabies(pack, animal, certificates, on, owed, citation, local):
         owed.vaccination = latest
 
 
-def limit_warnings(facts: LicensingFacts, kept: list[tuple]) -> list[tuple[str, tuple[Citation, ...]]]:
-    """Household, kennel and multiple-dog thresholds the keeping place crosses, with the section;
-    `kept`: the animals kept there as facts.kept_rows reads them."""
-    pack, on = facts.pack, facts.on
+def limits_crossed(pack, kept: list[tuple], on: date) -> list[tuple[str, str, tuple[Citation, ...]]]:
+    """Household, kennel and multiple-dog thresholds a keeping place crosses: (the question, the
+    warning, its section) each; `kept`: (species, birth date, acquired on) of the animals kept
+    there. The counter warns of them all; the report of premises over a limit lists the first two."""
     dogs = [born for species, born, _ in kept if species == "dog" and born]
-    warnings, household_over = [], False
+    crossed, household_over = [], False
     if pack.household and pack.household.limit:
         d = law.answer(pack, "household_limit", {"animals": law.household_animals(kept)}, on, NO_LOCAL_AMOUNTS)
         household_over = d.value.over_limit
         if household_over:
             animals = law.counted_animals(pack.household.limit)
-            warnings.append(
-                (
-                    f"{d.value.counted} {animals} are kept here, more than the {d.value.more_than} allowed.",
-                    d.citations[:1],
-                )
-            )
+            warning = f"{d.value.counted} {animals} are kept here, more than the {d.value.more_than} allowed."
+            crossed.append(("household_limit", warning, d.citations[:1]))
     if pack.kennel and pack.kennel.required:
         d = law.answer(pack, "kennel_license", {"dogs_born_on": dogs}, on, NO_LOCAL_AMOUNTS)
         if d.value.required:
-            warnings.append(
-                (
-                    f"{d.value.dogs_over_age} dogs over licensable age are kept here: a kennel license "
-                    "is required in addition to each dog's license.",
-                    d.citations[:1],
-                )
+            warning = (
+                f"{d.value.dogs_over_age} dogs over licensable age are kept here: a kennel license "
+                "is required in addition to each dog's license."
             )
+            crossed.append(("kennel_license", warning, d.citations[:1]))
         # a household limit over the same dogs (Benton § 115-3B) has already said so
         if d.value.over_limit and not household_over:
-            warnings.append((f"No more than {d.value.at_most} dogs may be kept on one premises.", d.citations[1:2]))
+            warning = f"No more than {d.value.at_most} dogs may be kept on one premises."
+            crossed.append(("kennel_license", warning, d.citations[1:2]))
     if pack.multiple_dog and pack.multiple_dog.license:
         others, pups = law.litter_and_other_dogs(kept)
         d = law.answer(pack, "multiple_dog_license", {"dogs": others, "litter_born_on": pups}, on, NO_LOCAL_AMOUNTS)
         if d.value.required:
-            warnings.append(
-                (
-                    f"{d.value.dogs_counted} dogs are kept here: a multiple-dog license is required instead of "
-                    "individual licenses.",
-                    d.citations[:1],
-                )
+            warning = (
+                f"{d.value.dogs_counted} dogs are kept here: a multiple-dog license is required instead of "
+                "individual licenses."
             )
-    return warnings
+            crossed.append(("multiple_dog_license", warning, d.citations[:1]))
+    return crossed
