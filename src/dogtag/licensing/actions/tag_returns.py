@@ -1,23 +1,20 @@
 """The year's list of tags to return to the state (s. 174.07(3)(b)), stored once."""
 
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.db import transaction
 
 from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
+from dogtag.lib.pdf import render_pdf
 from dogtag.licensing import law
-from dogtag.licensing.models import Tag
+from dogtag.licensing.models import Tag, TagReturnList
 
 
 @transaction.atomic
 def store_tag_return_list(*, municipality, license_year: int, on):
     """Store the year's list of tags to return (s. 174.07(3)(b)) once; None if already stored or
     the municipality's law sets no return date. The worker calls it on its schedule."""
-    from django.core.files.base import ContentFile
-    from django.core.files.storage import default_storage
-
-    from dogtag.lib.pdf import render_pdf
-    from dogtag.licensing.models import TagReturnList
-
     if TagReturnList.objects.filter(municipality=municipality, license_year=license_year).exists():
         return None
     expiry = law.ask(municipality, "license_expiry", {"issued_on": on, "license_year": license_year}, on, {})
