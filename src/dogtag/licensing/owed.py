@@ -77,7 +77,7 @@ def fee_label(key: str) -> str:
     return " — ".join(part.replace("_", " ") for part in key.split("."))
 
 
-def _section(citation: Citation | None) -> str:
+def section_label(citation: Citation | None) -> str:
     if citation is None:
         return ""
     name = {"wi": "Wis. Stats."}.get(citation.jurisdiction, "")
@@ -86,7 +86,7 @@ def _section(citation: Citation | None) -> str:
 
 def not_set_message(missing) -> str:
     """The refusal for an amount the ordinance leaves to the fee schedule and the clerk has not set."""
-    section = _section(missing.citation)
+    section = section_label(missing.citation)
     return f"No amount is set for “{fee_label(missing.key)}”: {section} leaves it to the local fee schedule."
 
 
@@ -104,7 +104,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
         refuse(
             "species",
             f"{animal.municipality} does not license a {animal.species} "
-            f"({_section(lic.species.cite.citation)} names {', '.join(lic.species.species)}).",
+            f"({section_label(lic.species.cite.citation)} names {', '.join(lic.species.species)}).",
             lic.species.cite.citation,
         )
         return owed
@@ -113,7 +113,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
         refuse(
             "birth_date",
             "Enter the birth date, or an estimate: the license year and any late fee "
-            f"depend on the age ({_section(lic.licensable_age.cite.citation)}).",
+            f"depend on the age ({section_label(lic.licensable_age.cite.citation)}).",
             lic.licensable_age.cite.citation,
         )
         return owed
@@ -131,7 +131,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
         )
         refuse(
             "birth_date" if licensable > on else "working_status",
-            f"{reason} ({_section(required.citations[0])}).",
+            f"{reason} ({section_label(required.citations[0])}).",
             required.citations[0],
         )
 
@@ -144,7 +144,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
         refuse(
             "license",
             f"{animal.name} is kept under multiple-dog license {covering.serial} for {year}, "
-            f"instead of a license tax for each dog ({_section(cite)}).",
+            f"instead of a license tax for each dog ({section_label(cite)}).",
             cite,
         )
 
@@ -185,7 +185,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
 
 def _check_rabies(pack, animal, certificates, on, owed, citation, local):
     vaccinations = [v for v in certificates if v.voided_at is None]
-    section = _section(citation)
+    section = section_label(citation)
     if not vaccinations:
         owed.refuse(
             "vaccination",
