@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from dogtag.lib import dates
 from dogtag.lib.tables import Column, Report, table
-from dogtag.lib.web import municipality_for
+from dogtag.lib.web import municipality_for, to
 from dogtag.licensing import law
 from dogtag.licensing.charges import CHARGES
 from dogtag.licensing.kennels import rules as kennel_law
@@ -69,10 +69,6 @@ def renewal_runs(municipality):
     return RenewalRun.objects.filter(municipality=municipality).select_related("started_by").order_by("-started_at")
 
 
-def _url(name, *args):
-    return lambda obj: reverse(name, args=[a(obj) if callable(a) else a for a in args] or [obj.pk])
-
-
 def _void(obj):
     return "void" if obj.voided_at else ""
 
@@ -87,7 +83,7 @@ def _kennel_status(k):
 
 KENNELS = [
     Column("Year", "license_year"),
-    Column("Kennel", lambda k: str(k.premises), link=_url("kennel")),
+    Column("Kennel", lambda k: str(k.premises), link=to("kennel")),
     Column("Owner", "owner.name"),
     Column("Status", _kennel_status),
     Column("Fee", "fee"),
@@ -96,7 +92,7 @@ KENNELS = [
 
 MULTIPLE_DOG = [
     Column("Year", "license_year"),
-    Column("License", "serial", link=_url("multiple-dog-license")),
+    Column("License", "serial", link=to("multiple-dog-license")),
     Column("Keeper", "holder.name"),
     Column("Dogs", "dogs_authorized"),
     Column("Status", lambda x: ("revoked" if x.revocation else "void") if x.voided_at else "in force"),
