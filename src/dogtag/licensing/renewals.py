@@ -165,27 +165,19 @@ def chunk_rows(municipality, year: int, notices) -> list[dict]:
     ]
 
 
+def email(municipality, person, template: str, context: dict, kind: str) -> Message:
+    """A renewal notice or reminder as an email to `person`, in the person's language, unsaved
+    (the caller queues a batch at once: mail.queue_many)."""
+    subject, text, html = mail.render(template, {**context, "municipality": municipality}, language=person.language)
+    return Message(municipality=municipality, to=person.email, subject=subject, text=text, html=html, kind=kind)
+
+
 def emails(municipality, year: int, rows) -> list[Message]:
-    messages = []
-    for row in rows:
-        if not row["notice"].emailed:
-            continue
-        subject, text, html = mail.render(
-            "licensing/email/renewal",
-            {"row": row, "year": year, "municipality": municipality},
-            language=row["owner"].language,
-        )
-        messages.append(
-            Message(
-                municipality=municipality,
-                to=row["owner"].email,
-                subject=subject,
-                text=text,
-                html=html,
-                kind="renewal-notice",
-            )
-        )
-    return messages
+    return [
+        email(municipality, row["owner"], "licensing/email/renewal", {"row": row, "year": year}, "renewal-notice")
+        for row in rows
+        if row["notice"].emailed
+    ]
 
 
 def chunk_name(chunk) -> str:

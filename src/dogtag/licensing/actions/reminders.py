@@ -7,7 +7,6 @@ run finds the same reminders owed: none is written, emailed or texted twice."""
 
 from django.conf import settings
 from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import formats, timezone, translation
@@ -17,6 +16,7 @@ from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
 from dogtag.lib import short_codes
 from dogtag.lib.links import absolute, renewal_url, unsubscribe_url
+from dogtag.lib.stored_files import save_over
 from dogtag.licensing import law, renewal_notice_pdf, renewals
 from dogtag.licensing import reminders as owed
 from dogtag.licensing.models import ReminderLetters, RenewalReminder
@@ -92,33 +92,24 @@ def _deliver_batch(on) -> dict[str, int] | None:
 def _email(municipality, reminders, now) -> None:
     if not reminders:
         return
-    messages = []
-    for r in reminders:
-        year = r.license_year + 1
-        subject, text, html = mail.render(
+    messages = [
+        renewals.email(
+            municipality,
+            r.person,
             "licensing/email/renewal-reminder",
             {
                 "reminder": r,
                 "animal": r.animal,
                 "person": r.person,
-                "year": year,
+                "year": r.license_year + 1,
                 "expires_on": r.license.expires_on,
-                "municipality": municipality,
-                "renew_url": renewal_url(r.animal_id, year),
+                "renew_url": renewal_url(r.animal_id, r.license_year + 1),
                 "unsubscribe_url": unsubscribe_url(r.person_id),
             },
-            language=r.person.language,
+            "renewal-reminder",
         )
-        messages.append(
-            Message(
-                municipality=municipality,
-                to=r.person.email,
-                subject=subject,
-                text=text,
-                html=html,
-                kind="renewal-reminder",
-            )
-        )
+        for r in reminders
+    ]
     created = mail.queue_many(messages)
     for r, message in zip(reminders, created, strict=True):
         r.message, r.delivered_at, r.channel = message, now, RenewalReminder.Channel.EMAIL
@@ -134,9 +125,7 @@ def _print(municipality, reminders, now) -> None:
         figures = renewals.notice_figures(municipality, [r.animal for r in of_year], year, local)
         rows = [{"animal": r.animal, "owner": r.person, **figures[r.animal_id]} for r in of_year]
         name = owed.letters_name(municipality, of_year[0].pk)
-        if default_storage.exists(name):  # left by a batch that did not commit
-            default_storage.delete(name)
-        saved = default_storage.save(name, ContentFile(renewal_notice_pdf.draw(municipality, year, rows)))
+        saved = save_over(name, ContentFile(renewal_notice_pdf.draw(municipality, year, rows)))
         letters = ReminderLetters.objects.create(municipality=municipality, pdf=saved, letters=len(of_year))
         for r in of_year:
             r.letters, r.delivered_at, r.channel = letters, now, RenewalReminder.Channel.PAPER

@@ -14,6 +14,7 @@ from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
 from dogtag.lib.dates import today
 from dogtag.lib.pdf import concatenate
+from dogtag.lib.stored_files import save_over
 from dogtag.lib.tasks import enqueue, enqueue_many
 from dogtag.licensing import renewal_notice_pdf, renewals
 from dogtag.licensing.actions.roles import CLERKS
@@ -84,9 +85,7 @@ def print_renewal_chunk(chunk_id: int) -> str:
         row["renewal_code"] = codes[row["animal"].pk]
     pdf = renewal_notice_pdf.draw(municipality, run.license_year, rows)
     name = renewals.chunk_name(chunk)
-    if default_storage.exists(name):  # left by a run of this chunk that did not commit
-        default_storage.delete(name)
-    saved = default_storage.save(name, ContentFile(pdf))
+    saved = save_over(name, ContentFile(pdf))
     messages = renewals.emails(municipality, run.license_year, rows)
     with transaction.atomic():
         RenewalRun.objects.select_for_update().filter(pk=run.pk).first()  # finishers one at a time
@@ -128,9 +127,7 @@ def merge_renewal_run(run_id: int) -> str:
         concatenate(parts(), out)
         out.seek(0)
         name = renewals.merged_name(run)
-        if default_storage.exists(name):
-            default_storage.delete(name)
-        saved = default_storage.save(name, File(out))
+        saved = save_over(name, File(out))
     with transaction.atomic():
         locked = RenewalRun.objects.select_for_update().get(pk=run_id)
         if locked.finished_at:

@@ -1,12 +1,12 @@
 """The year's list of tags to return to the state (s. 174.07(3)(b)), stored once."""
 
 from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.db import transaction
 
 from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
 from dogtag.lib.pdf import render_pdf
+from dogtag.lib.stored_files import save_over
 from dogtag.licensing import law
 from dogtag.licensing.models import Tag, TagReturnList
 
@@ -38,14 +38,12 @@ def store_tag_return_list(*, municipality, license_year: int, on):
         },
     )
     name = f"tag-returns/{municipality.slug}-{license_year}.pdf"
-    if default_storage.exists(name):  # left by a run that did not commit
-        default_storage.delete(name)
     stored = TagReturnList.objects.create(
         municipality=municipality,
         license_year=license_year,
         return_by=return_by,
         tags=len(tags),
-        pdf=default_storage.save(name, ContentFile(pdf)),
+        pdf=save_over(name, ContentFile(pdf)),
     )
     record(acting_user=None, action=Action.TAGS_RETURN_LIST_STORED, obj=stored)
     return stored
