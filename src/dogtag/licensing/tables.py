@@ -9,6 +9,7 @@ from dogtag.lib import dates
 from dogtag.lib.tables import Column, Report, table
 from dogtag.lib.web import municipality_for, to
 from dogtag.licensing import law
+from dogtag.licensing.actions.tag_returns import tags_to_return
 from dogtag.licensing.charges import CHARGES
 from dogtag.licensing.kennels import rules as kennel_law
 from dogtag.licensing.models import FeeScheduleEntry, KennelLicense, License, RenewalChunk, RenewalRun, Tag, TagLot
@@ -39,15 +40,6 @@ def multiple_dog_licenses(municipality):
     )
 
 
-def tags_to_return(municipality, year: int):
-    """Unused and voided tags to return to the county clerk by December 31 (s. 174.07(3)(b))."""
-    return (
-        Tag.objects.filter(municipality=municipality, license_year=year)
-        .exclude(status=Tag.Status.ISSUED)
-        .order_by("status", "serial")
-    )
-
-
 def tag_counts(municipality) -> dict[int, dict[str, int]]:
     counts = (
         Tag.objects.filter(municipality=municipality)
@@ -59,10 +51,6 @@ def tag_counts(municipality) -> dict[int, dict[str, int]]:
     for row in counts:
         years.setdefault(row["license_year"], {})[row["status"].replace("-", "_")] = row["n"]
     return years
-
-
-def outbox_messages(municipality):
-    return Message.objects.filter(municipality=municipality).defer("attachment", "html").order_by("-created_at", "-pk")
 
 
 def renewal_runs(municipality):
@@ -149,7 +137,8 @@ def multiple_dogs_of(request, slug) -> Report:
 
 def outbox(request, slug) -> Report:
     m = municipality_for(request, slug)
-    rows = table("Messages", OUTBOX, outbox_messages(m), empty="Nothing sent yet.")
+    messages = Message.objects.filter(municipality=m).defer("attachment", "html").order_by("-created_at", "-pk")
+    rows = table("Messages", OUTBOX, messages, empty="Nothing sent yet.")
     return Report("Outbox", str(m), [rows], municipality=m)
 
 

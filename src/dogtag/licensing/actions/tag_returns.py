@@ -11,6 +11,15 @@ from dogtag.licensing import law
 from dogtag.licensing.models import Tag, TagReturnList
 
 
+def tags_to_return(municipality, year: int):
+    """Unused and voided tags to return to the county clerk by December 31 (s. 174.07(3)(b))."""
+    return (
+        Tag.objects.filter(municipality=municipality, license_year=year)
+        .exclude(status=Tag.Status.ISSUED)
+        .order_by("status", "serial")
+    )
+
+
 @transaction.atomic
 def store_tag_return_list(*, municipality, license_year: int, on):
     """Store the year's list of tags to return (s. 174.07(3)(b)) once; None if already stored or
@@ -21,11 +30,7 @@ def store_tag_return_list(*, municipality, license_year: int, on):
     return_by = expiry.value.unused_tags_return_by
     if return_by is None:
         return None
-    tags = list(
-        Tag.objects.filter(municipality=municipality, license_year=license_year)
-        .exclude(status=Tag.Status.ISSUED)
-        .order_by("status", "serial")
-    )
+    tags = list(tags_to_return(municipality, license_year))
     pdf = render_pdf(
         "licensing/tag_return_list.html",
         {
