@@ -21,13 +21,6 @@ from dogtag.registry.models import today
 from dogtag.rules.decision import citations_json
 
 
-def _errors(pairs) -> dict:
-    errors = {}
-    for field_name, message in pairs:
-        errors.setdefault(field_name, []).append(message)
-    return errors
-
-
 @transaction.atomic
 def apply_for_kennel_license(*, acting_user, municipality, license_year: int | None = None, **fields) -> KennelLicense:
     """File the annual application § 115-3B(1) describes; nothing is approved yet."""
@@ -157,7 +150,7 @@ def approve_kennel_license(kennel, *, acting_user, payment: dict | None = None, 
     _open(kennel)
     r = review(kennel, on)
     if r.refusals:
-        raise ValidationError(_errors(r.refusals))
+        raise ValidationError({field: [m for f, m in r.refusals if f == field] for field, _ in r.refusals})
     before = snapshot(kennel)
     kennel.payment = record_payment(
         acting_user=acting_user, municipality=kennel.municipality, payer=kennel.owner, due=r.fee, payment=payment
