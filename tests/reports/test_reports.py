@@ -182,6 +182,16 @@ class RegistryReportTests(BaseTestCase):
         self.assertEqual(rows[0][:3], ["12 Main St", 4, 0])
         self.assertIn("kennel license is required", rows[0][3])
 
+    def test_premises_over_the_household_limit_and_the_kennel_threshold_at_once(self):
+        # Benton § 115-3B: more than 10 dogs is over the household limit and needs a kennel license
+        for i in range(10):
+            add_dog(self, f"Dog {i}", premises=self.premises)
+        rows = self.get("over-limit").context["report"].tables[0].rows
+        self.assertEqual(rows[0][:3], ["12 Main St", 11, 0])
+        self.assertIn("11 dogs are kept here, more than the 10 allowed.", rows[0][3])
+        self.assertIn("kennel license is required", rows[0][3])
+        self.assertNotIn("No more than 10 dogs", rows[0][3])
+
 
 class AnimalControlReportTests(BaseTestCase):
     @classmethod

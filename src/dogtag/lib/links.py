@@ -65,11 +65,7 @@ def confirmation_code(application) -> str:
 
 
 def confirms(application, code: str) -> bool:
-    try:
-        pk, email = signing.loads(code, salt=CONFIRM_SALT)
-    except (signing.BadSignature, ValueError, TypeError):
-        return False
-    return pk == application.pk and email == application.email
+    return _read(code, CONFIRM_SALT, list) == [application.pk, application.email]
 
 
 def confirmation_url(application) -> str:

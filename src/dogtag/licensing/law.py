@@ -32,23 +32,8 @@ def licensable_age(municipality) -> str:
     return licensable_age_label(pack_of(municipality))
 
 
-def animal_facts(animal: Animal, license_year: int | None = None) -> AnimalFacts | None:
-    """The engine's facts for a registry animal; None when its birth date is unknown."""
-    if animal.birth_date is None or animal.species not in ("dog", "cat"):
-        return None
-    return AnimalFacts(
-        species=animal.species,
-        born_on=animal.birth_date,
-        altered=animal.altered,
-        acquired_on=animal.acquired_on,
-        trained_to=TRAINED_TO.get(animal.working_status),
-        kept_only_for_education_or_science=animal.working_status == Animal.WorkingStatus.EDUCATIONAL_SCIENTIFIC,
-        license_year=license_year,
-    )
-
-
 def facts_row(animal: Animal, license_year: int | None = None) -> tuple | None:
-    """animal_facts as the row the engine's batch reads (`decide_rows`, in ROW_FACTS order),
+    """A registry animal as the row the engine's batch reads (`decide_rows`, in ROW_FACTS order),
     without a facts model; None when its birth date is unknown."""
     if animal.birth_date is None or animal.species not in ("dog", "cat"):
         return None
@@ -67,6 +52,13 @@ def facts_row(animal: Animal, license_year: int | None = None) -> tuple | None:
 def facts_of_row(row: tuple) -> AnimalFacts:
     """A facts_row as the facts model, for the questions asked one by one."""
     return AnimalFacts(**dict(zip(ROW_FACTS, row, strict=True)))
+
+
+def animal_facts(animal: Animal, license_year: int | None = None) -> AnimalFacts | None:
+    """The engine's facts for a registry animal (its facts_row as the facts model); None when its
+    birth date is unknown."""
+    row = facts_row(animal, license_year)
+    return None if row is None else facts_of_row(row)
 
 
 def decide_rows(municipality, question: str, rows: list[tuple], on: date, local=None) -> list[rules.Decision]:

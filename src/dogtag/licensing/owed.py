@@ -77,7 +77,7 @@ def fee_label(key: str) -> str:
     return " — ".join(part.replace("_", " ") for part in key.split("."))
 
 
-def _section(citation: Citation | None) -> str:
+def section_label(citation: Citation | None) -> str:
     if citation is None:
         return ""
     name = {"wi": "Wis. Stats."}.get(citation.jurisdiction, "")
@@ -86,7 +86,7 @@ def _section(citation: Citation | None) -> str:
 
 def not_set_message(missing) -> str:
     """The refusal for an amount the ordinance leaves to the fee schedule and the clerk has not set."""
-    section = _section(missing.citation)
+    section = section_label(missing.citation)
     return f"No amount is set for “{fee_label(missing.key)}”: {section} leaves it to the local fee schedule."
 
 
@@ -104,7 +104,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
         refuse(
             "species",
             f"{animal.municipality} does not license a {animal.species} "
-            f"({_section(lic.species.cite.citation)} names {', '.join(lic.species.species)}).",
+            f"({section_label(lic.species.cite.citation)} names {', '.join(lic.species.species)}).",
             lic.species.cite.citation,
         )
         return owed
@@ -113,7 +113,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
         refuse(
             "birth_date",
             "Enter the birth date, or an estimate: the license year and any late fee "
-            f"depend on the age ({_section(lic.licensable_age.cite.citation)}).",
+            f"depend on the age ({section_label(lic.licensable_age.cite.citation)}).",
             lic.licensable_age.cite.citation,
         )
         return owed
@@ -131,7 +131,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
         )
         refuse(
             "birth_date" if licensable > on else "working_status",
-            f"{reason} ({_section(required.citations[0])}).",
+            f"{reason} ({section_label(required.citations[0])}).",
             required.citations[0],
         )
 
@@ -144,7 +144,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
         refuse(
             "license",
             f"{animal.name} is kept under multiple-dog license {covering.serial} for {year}, "
-            f"instead of a license tax for each dog ({_section(cite)}).",
+            f"instead of a license tax for each dog ({section_label(cite)}).",
             cite,
         )
 
@@ -185,7 +185,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
 
 def _check_rabies(pack, animal, certificates, on, owed, citation, local):
     vaccinations = [v for v in certificates if v.voided_at is None]
-    section = _section(citation)
+    section = section_label(citation)
     if not vaccinations:
         owed.refuse(
             "vaccination",
@@ -220,45 +220,38 @@ def _check_rabies(pack, animal, certificates, on, owed, citation, local):
         owed.vaccination = latest
 
 
-def limit_warnings(facts: LicensingFacts, kept: list[tuple]) -> list[tuple[str, tuple[Citation, ...]]]:
-    """Household, kennel and multiple-dog thresholds the keeping place crosses, with the section;
-    `kept`: the animals kept there as facts.kept_rows reads them."""
-    pack, on = facts.pack, facts.on
+def limits_crossed(pack, kept: list[tuple], on: date) -> list[tuple[str, str, tuple[Citation, ...]]]:
+    """Household, kennel and multiple-dog thresholds a keeping place crosses: (the question, the
+    warning, its section) each; `kept`: (species, birth date, acquired on) of the animals kept
+    there. The counter warns of them all; the report of premises over a limit lists the first two."""
     dogs = [born for species, born, _ in kept if species == "dog" and born]
-    warnings, household_over = [], False
+    crossed, household_over = [], False
     if pack.household and pack.household.limit:
         d = law.answer(pack, "household_limit", {"animals": law.household_animals(kept)}, on, NO_LOCAL_AMOUNTS)
         household_over = d.value.over_limit
         if household_over:
             animals = law.counted_animals(pack.household.limit)
-            warnings.append(
-                (
-                    f"{d.value.counted} {animals} are kept here, more than the {d.value.more_than} allowed.",
-                    d.citations[:1],
-                )
-            )
+            warning = f"{d.value.counted} {animals} are kept here, more than the {d.value.more_than} allowed."
+            crossed.append(("household_limit", warning, d.citations[:1]))
     if pack.kennel and pack.kennel.required:
         d = law.answer(pack, "kennel_license", {"dogs_born_on": dogs}, on, NO_LOCAL_AMOUNTS)
         if d.value.required:
-            warnings.append(
-                (
-                    f"{d.value.dogs_over_age} dogs over licensable age are kept here: a kennel license "
-                    "is required in addition to each dog's license.",
-                    d.citations[:1],
-                )
+            warning = (
+                f"{d.value.dogs_over_age} dogs over licensable age are kept here: a kennel license "
+                "is required in addition to each dog's license."
             )
+            crossed.append(("kennel_license", warning, d.citations[:1]))
         # a household limit over the same dogs (Benton § 115-3B) has already said so
         if d.value.over_limit and not household_over:
-            warnings.append((f"No more than {d.value.at_most} dogs may be kept on one premises.", d.citations[1:2]))
+            warning = f"No more than {d.value.at_most} dogs may be kept on one premises."
+            crossed.append(("kennel_license", warning, d.citations[1:2]))
     if pack.multiple_dog and pack.multiple_dog.license:
         others, pups = law.litter_and_other_dogs(kept)
         d = law.answer(pack, "multiple_dog_license", {"dogs": others, "litter_born_on": pups}, on, NO_LOCAL_AMOUNTS)
         if d.value.required:
-            warnings.append(
-                (
-                    f"{d.value.dogs_counted} dogs are kept here: a multiple-dog license is required instead of "
-                    "individual licenses.",
-                    d.citations[:1],
-                )
+            warning = (
+                f"{d.value.dogs_counted} dogs are kept here: a multiple-dog license is required instead of "
+                "individual licenses."
             )
-    return warnings
+            crossed.append(("multiple_dog_license", warning, d.citations[:1]))
+    return crossed

@@ -24,6 +24,7 @@ from dogtag.lib.links import absolute
 from dogtag.lib.pdf import drawing_fonts
 from dogtag.lib.short_codes import shown as code_shown
 from dogtag.lib.tagged_drawing import Marked, Tags
+from dogtag.licensing.owed import section_label
 
 MARGIN = 0.75 * inch + 6  # as documents/base.html: the page margin and the body's 8px
 WIDTH = LETTER[0] - 2 * MARGIN
@@ -132,7 +133,7 @@ def office_lines(municipality) -> str:
 
 
 def citations(row) -> str:
-    return "; ".join(f"{'Wis. Stats. ' if c.jurisdiction == 'wi' else ''}{c.section}" for c in row["citations"])
+    return "; ".join(section_label(c) for c in row["citations"])
 
 
 def notice(letter: Letter, row, year: int) -> list:

@@ -5,16 +5,17 @@ notices, and a chunk of notices as one PDF (renewal_notice_pdf.py)."""
 from datetime import date
 
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef
 
 from dogtag.lib.compiled import column, db_table, related_model
 from dogtag.lib.links import renewal_url
 from dogtag.licensing import law
 from dogtag.licensing.facts import local_amounts
 from dogtag.licensing.models import License, RenewalNotice
+from dogtag.licensing.reminders import current_owners
 from dogtag.outbox import mail
 from dogtag.outbox.models import Message
-from dogtag.registry.models import Animal, Ownership, Person
+from dogtag.registry.models import Animal, Person
 
 NOTICE_COLUMNS = (
     "municipality_id",
@@ -79,7 +80,7 @@ class NoticePreview:
 
 def _due_notices(municipality, license_year: int, on: date) -> tuple[str, list, str]:
     """FROM ... JOIN ... of the animals due a notice (`c`) joined to their current owner (`o`, `p`:
-    the latest ownership begun, one with no later one, a join rather than a lookup per animal), its
+    reminders.current_owners, a join rather than a lookup per animal), its
     parameters, and the SQL of `emailed` (wants_email)."""
     q = connection.ops.quote_name
 
@@ -96,21 +97,7 @@ def _due_notices(municipality, license_year: int, on: date) -> tuple[str, list, 
         .order_by()
     )
 
-    def owning(on):
-        return Ownership.objects.current(on).filter(role=Ownership.Role.OWNER)
-
-    later = owning(on).filter(animal_id=OuterRef("animal_id"))
-    later = later.filter(
-        Q(started_on__gt=OuterRef("started_on")) | Q(started_on=OuterRef("started_on"), pk__gt=OuterRef("pk"))
-    )
-    owners = (
-        owning(on)
-        .filter(municipality=municipality)
-        .exclude(Exists(later))
-        .annotate(o_animal=F("animal_id"), o_person=F("person_id"))
-        .values_list("o_animal", "o_person")
-        .order_by()
-    )
+    owners = current_owners(on).filter(municipality=municipality)
     due_sql, due_params = due.query.sql_with_params()
     owners_sql, owners_params = owners.query.sql_with_params()
     person = q(db_table(Person))
@@ -178,27 +165,19 @@ def chunk_rows(municipality, year: int, notices) -> list[dict]:
     ]
 
 
+def email(municipality, person, template: str, context: dict, kind: str) -> Message:
+    """A renewal notice or reminder as an email to `person`, in the person's language, unsaved
+    (the caller queues a batch at once: mail.queue_many)."""
+    subject, text, html = mail.render(template, {**context, "municipality": municipality}, language=person.language)
+    return Message(municipality=municipality, to=person.email, subject=subject, text=text, html=html, kind=kind)
+
+
 def emails(municipality, year: int, rows) -> list[Message]:
-    messages = []
-    for row in rows:
-        if not row["notice"].emailed:
-            continue
-        subject, text, html = mail.render(
-            "licensing/email/renewal",
-            {"row": row, "year": year, "municipality": municipality},
-            language=row["owner"].language,
-        )
-        messages.append(
-            Message(
-                municipality=municipality,
-                to=row["owner"].email,
-                subject=subject,
-                text=text,
-                html=html,
-                kind="renewal-notice",
-            )
-        )
-    return messages
+    return [
+        email(municipality, row["owner"], "licensing/email/renewal", {"row": row, "year": year}, "renewal-notice")
+        for row in rows
+        if row["notice"].emailed
+    ]
 
 
 def chunk_name(chunk) -> str:

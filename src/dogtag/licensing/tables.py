@@ -7,8 +7,9 @@ from django.urls import reverse
 
 from dogtag.lib import dates
 from dogtag.lib.tables import Column, Report, table
-from dogtag.lib.web import municipality_for
+from dogtag.lib.web import municipality_for, to
 from dogtag.licensing import law
+from dogtag.licensing.actions.tag_returns import tags_to_return
 from dogtag.licensing.charges import CHARGES
 from dogtag.licensing.kennels import rules as kennel_law
 from dogtag.licensing.models import FeeScheduleEntry, KennelLicense, License, RenewalChunk, RenewalRun, Tag, TagLot
@@ -39,15 +40,6 @@ def multiple_dog_licenses(municipality):
     )
 
 
-def tags_to_return(municipality, year: int):
-    """Unused and voided tags to return to the county clerk by December 31 (s. 174.07(3)(b))."""
-    return (
-        Tag.objects.filter(municipality=municipality, license_year=year)
-        .exclude(status=Tag.Status.ISSUED)
-        .order_by("status", "serial")
-    )
-
-
 def tag_counts(municipality) -> dict[int, dict[str, int]]:
     counts = (
         Tag.objects.filter(municipality=municipality)
@@ -61,16 +53,8 @@ def tag_counts(municipality) -> dict[int, dict[str, int]]:
     return years
 
 
-def outbox_messages(municipality):
-    return Message.objects.filter(municipality=municipality).defer("attachment", "html").order_by("-created_at", "-pk")
-
-
 def renewal_runs(municipality):
     return RenewalRun.objects.filter(municipality=municipality).select_related("started_by").order_by("-started_at")
-
-
-def _url(name, *args):
-    return lambda obj: reverse(name, args=[a(obj) if callable(a) else a for a in args] or [obj.pk])
 
 
 def _void(obj):
@@ -87,7 +71,7 @@ def _kennel_status(k):
 
 KENNELS = [
     Column("Year", "license_year"),
-    Column("Kennel", lambda k: str(k.premises), link=_url("kennel")),
+    Column("Kennel", lambda k: str(k.premises), link=to("kennel")),
     Column("Owner", "owner.name"),
     Column("Status", _kennel_status),
     Column("Fee", "fee"),
@@ -96,7 +80,7 @@ KENNELS = [
 
 MULTIPLE_DOG = [
     Column("Year", "license_year"),
-    Column("License", "serial", link=_url("multiple-dog-license")),
+    Column("License", "serial", link=to("multiple-dog-license")),
     Column("Keeper", "holder.name"),
     Column("Dogs", "dogs_authorized"),
     Column("Status", lambda x: ("revoked" if x.revocation else "void") if x.voided_at else "in force"),
@@ -153,7 +137,8 @@ def multiple_dogs_of(request, slug) -> Report:
 
 def outbox(request, slug) -> Report:
     m = municipality_for(request, slug)
-    rows = table("Messages", OUTBOX, outbox_messages(m), empty="Nothing sent yet.")
+    messages = Message.objects.filter(municipality=m).defer("attachment", "html").order_by("-created_at", "-pk")
+    rows = table("Messages", OUTBOX, messages, empty="Nothing sent yet.")
     return Report("Outbox", str(m), [rows], municipality=m)
 
 

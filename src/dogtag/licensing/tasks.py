@@ -1,6 +1,13 @@
 """The renewal run's work in the worker (licensing/actions.py does it; these name it for the queue)."""
 
-from dogtag.licensing import actions
+from datetime import timedelta
+
+from django.conf import settings
+
+from dogtag.lib import dates
+from dogtag.licensing import actions, law
+from dogtag.registry.models import Municipality
+from dogtag.rules.licensing import license_year_of
 
 
 def print_renewal_chunk(chunk_id: int) -> str:
@@ -15,9 +22,7 @@ def send_renewal_reminders() -> str:
     """Daily on the schedule (DOGTAG_SCHEDULE_RENEWAL_REMINDERS): the reminders owed today, then
     every one not yet delivered. Idempotent: a second run, or a run redelivered after a worker was
     killed, writes and sends nothing twice (licensing/actions/reminders.py)."""
-    from dogtag.lib.dates import today
-
-    on = today()
+    on = dates.today()
     written = actions.sweep_renewal_reminders(on)
     done = actions.deliver_renewal_reminders(on)
     return (
@@ -30,15 +35,6 @@ def store_tag_return_lists() -> str:
     """Daily on the schedule (DOGTAG_SCHEDULE_TAG_RETURN_LISTS): each municipality's list of tags
     to return is stored from DOGTAG_TAG_RETURN_LEAD_DAYS before the date its law sets (December 31
     under s. 174.07(3)(b)), once; a worker down that day stores it the next."""
-    from datetime import timedelta
-
-    from django.conf import settings
-
-    from dogtag.lib import dates
-    from dogtag.licensing import law
-    from dogtag.registry.models import Municipality
-    from dogtag.rules.licensing import license_year_of
-
     today = dates.today()
     stored = []
     for municipality in Municipality.objects.all():

@@ -30,7 +30,7 @@ from dogtag.licensing.models import (
     Tag,
     TagReturnList,
 )
-from dogtag.licensing.owed import fee_label, limit_warnings, what_is_owed
+from dogtag.licensing.owed import fee_label, limits_crossed, what_is_owed
 from dogtag.licensing.years import chosen_year, why_preselected, years_on_sale_from_stock
 from dogtag.outbox import actions as outbox_actions
 from dogtag.registry.models import today
@@ -74,7 +74,7 @@ def counter(request, pk):
         "owed": owed,
         "form": form,
         "on": on,
-        "warnings": limit_warnings(facts, kept_rows(animal, on)),
+        "warnings": limits_crossed(facts.pack, kept_rows(animal, on), on),
         "can_issue": has_role(request.user, animal.municipality_id, actions.CLERKS),
     }
     return render(request, "licensing/counter.html", context)

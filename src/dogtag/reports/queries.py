@@ -22,6 +22,7 @@ from dogtag.enforcement.models import (
 from dogtag.lib.tables import Column, Report, Table, table
 from dogtag.licensing import law
 from dogtag.licensing.models import License, Payment, Refund, Tag, TagLot
+from dogtag.licensing.owed import limits_crossed
 from dogtag.registry.models import Animal, RabiesVaccination
 from dogtag.rules.decision import ZERO
 
@@ -402,7 +403,7 @@ def rabies_expiring(m, p) -> Report:
 def over_limit(m, p) -> Report:
     """Premises keeping more animals than the household limit allows, or enough dogs to need a
     kennel license (the engine's household_limit and kennel_license questions)."""
-    pack = law.pack_of(m)
+    pack = law.pack_of(m, p["on"])
     kept = defaultdict(list)
     for premises_id, street, species, born, acquired in Animal.objects.filter(
         municipality=m, status=Animal.Status.ACTIVE, premises__isnull=False
@@ -411,32 +412,16 @@ def over_limit(m, p) -> Report:
     table = Table("Over a limit", ["Premises", "Dogs", "Cats", "Finding"])
     links, citations = [], {}
     for (premises_id, street), animals in sorted(kept.items(), key=lambda kv: kv[0][1]):
-        findings, household_over = [], False
-        if pack.household and pack.household.limit:
-            d = law.ask(
-                m,
-                "household_limit",
-                {"animals": law.household_animals(animals)},
-                p["on"],
-                {},
-            )
-            household_over = d.value.over_limit
-            if household_over:
-                animals = law.counted_animals(pack.household.limit)
-                findings.append(f"{d.value.counted} {animals}, more than the {d.value.more_than} allowed")
-                citations.update({c.section: c for c in d.citations[:1]})
-        if pack.kennel and pack.kennel.required:
-            dogs = [b for s, b, _ in animals if s == "dog" and b]
-            d = law.ask(m, "kennel_license", {"dogs_born_on": dogs}, p["on"], {})
-            if d.value.required:
-                findings.append(f"{d.value.dogs_over_age} dogs over licensable age: a kennel license is required")
-                citations.update({c.section: c for c in d.citations[:1]})
-            if d.value.over_limit and not household_over:
-                findings.append(f"more than the {d.value.at_most} dogs allowed on one premises")
+        findings = [
+            (warning, cites)
+            for question, warning, cites in limits_crossed(pack, animals, p["on"])
+            if question != "multiple_dog_license"
+        ]
+        citations.update({c.section: c for _, cites in findings for c in cites})
         if findings:
             dogs_n = sum(1 for s, _, _ in animals if s == "dog")
             cats_n = sum(1 for s, _, _ in animals if s == "cat")
-            table.rows.append([street, dogs_n, cats_n, "; ".join(findings)])
+            table.rows.append([street, dogs_n, cats_n, " ".join(warning for warning, _ in findings)])
             links.append(reverse("premises", args=[premises_id]))
     table.links = links
     notes = (

@@ -605,7 +605,7 @@ def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citati
     return None if trigger is None else (trigger[0], trigger[1], terms.late_cites[0], trigger[3])
 
 
-def _period_words(period: Period) -> str:
+def period_words(period: Period) -> str:
     n, unit = next(
         (n, u) for n, u in ((period.days, "day"), (period.months, "month"), (period.years, "year")) if n is not None
     )
@@ -615,7 +615,7 @@ def _period_words(period: Period) -> str:
 def licensable_age_label(pack: Pack) -> str:
     """When an animal must be licensed, in the pack's words and figures ("more than 5 months of
     age"), for screens that speak before a license is priced (the portal's first page)."""
-    return f"more than {_period_words(pack.licensing.licensable_age.age)} of age"
+    return f"more than {period_words(pack.licensing.licensable_age.age)} of age"
 
 
 def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
@@ -626,9 +626,9 @@ def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
     if trigger == "renewal":
         return f"not licensed before {lf.renewal_before.of(2001):%B} {lf.renewal_before.day}"
     if trigger == "acquisition":
-        return f"not licensed within {_period_words(lf.acquired_within)} of acquiring"
+        return f"not licensed within {period_words(lf.acquired_within)} of acquiring"
     if trigger == "licensable_age":
-        return f"not licensed by {_period_words(lic.licensable_age.age)} of age"
+        return f"not licensed by {period_words(lic.licensable_age.age)} of age"
     return trigger
 
 

@@ -6,22 +6,32 @@ sweep or a batch killed midway leaves nothing behind (its transaction rolls back
 run finds the same reminders owed: none is written, emailed or texted twice."""
 
 from django.conf import settings
+from django.core.files.base import ContentFile
 from django.db import connection, transaction
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext
 
 from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
+from dogtag.lib import short_codes
+from dogtag.lib.links import absolute, renewal_url, unsubscribe_url
+from dogtag.lib.stored_files import save_over
+from dogtag.licensing import law, renewal_notice_pdf, renewals
+from dogtag.licensing import reminders as owed
+from dogtag.licensing.models import ReminderLetters, RenewalReminder
+from dogtag.licensing.renewal_codes import codes_for
+from dogtag.outbox import mail
+from dogtag.outbox.models import Message, TextConsent
+from dogtag.registry.models import Municipality, RenewalCode
 
 
 @transaction.atomic
 def sweep_renewal_reminders(on, municipalities=None) -> int:
     """Write every renewal reminder owed on `on` (all municipalities, or these); returns how many
     are new. No audit event: the reminders are the record of the sweep, and no person acted."""
-    from dogtag.licensing import reminders
-    from dogtag.registry.models import Municipality
-
     chosen = list(municipalities if municipalities is not None else Municipality.objects.all())
-    statement = reminders.sweep_insert(chosen, on, timezone.now())
+    statement = owed.sweep_insert(chosen, on, timezone.now())
     if statement is None:
         return 0
     with connection.cursor() as cursor:
@@ -43,9 +53,6 @@ def deliver_renewal_reminders(on) -> dict[str, int]:
 
 @transaction.atomic
 def _deliver_batch(on) -> dict[str, int] | None:
-    from dogtag.licensing import reminders as owed
-    from dogtag.licensing.models import RenewalReminder
-
     # The rows are locked, and a second worker skips them (PostgreSQL; SQLite has one writer).
     ids = list(
         RenewalReminder.objects.select_for_update(skip_locked=True)
@@ -73,7 +80,7 @@ def _deliver_batch(on) -> dict[str, int] | None:
     emailed = printed = texted = 0
     for group in by_municipality.values():
         municipality = group[0].municipality
-        emails = [r for r in group if r.channel == RenewalReminder.Channel.EMAIL and _still_wants_email(r.person)]
+        emails = [r for r in group if r.channel == RenewalReminder.Channel.EMAIL and renewals.wants_email(r.person)]
         letters = [r for r in group if r not in emails]
         _email(municipality, emails, now)
         _print(municipality, letters, now)
@@ -82,45 +89,27 @@ def _deliver_batch(on) -> dict[str, int] | None:
     return {"emailed": emailed, "printed": printed, "texted": texted, "withdrawn": len(withdrawn)}
 
 
-def _still_wants_email(person) -> bool:
-    return bool(person.email) and not hasattr(person, "reminder_opt_out")
-
-
 def _email(municipality, reminders, now) -> None:
-    from dogtag.lib.links import renewal_url, unsubscribe_url
-    from dogtag.licensing.models import RenewalReminder
-    from dogtag.outbox import mail
-    from dogtag.outbox.models import Message
-
     if not reminders:
         return
-    messages = []
-    for r in reminders:
-        year = r.license_year + 1
-        subject, text, html = mail.render(
+    messages = [
+        renewals.email(
+            municipality,
+            r.person,
             "licensing/email/renewal-reminder",
             {
                 "reminder": r,
                 "animal": r.animal,
                 "person": r.person,
-                "year": year,
+                "year": r.license_year + 1,
                 "expires_on": r.license.expires_on,
-                "municipality": municipality,
-                "renew_url": renewal_url(r.animal_id, year),
+                "renew_url": renewal_url(r.animal_id, r.license_year + 1),
                 "unsubscribe_url": unsubscribe_url(r.person_id),
             },
-            language=r.person.language,
+            "renewal-reminder",
         )
-        messages.append(
-            Message(
-                municipality=municipality,
-                to=r.person.email,
-                subject=subject,
-                text=text,
-                html=html,
-                kind="renewal-reminder",
-            )
-        )
+        for r in reminders
+    ]
     created = mail.queue_many(messages)
     for r, message in zip(reminders, created, strict=True):
         r.message, r.delivered_at, r.channel = message, now, RenewalReminder.Channel.EMAIL
@@ -130,22 +119,13 @@ def _email(municipality, reminders, now) -> None:
 def _print(municipality, reminders, now) -> None:
     """The letters of a batch as one PDF a license year, a renewal notice each (what the renewal
     run prints), listed for the clerk (ReminderLetters)."""
-    from django.core.files.base import ContentFile
-    from django.core.files.storage import default_storage
-
-    from dogtag.licensing import law, renewal_notice_pdf, renewals
-    from dogtag.licensing import reminders as owed
-    from dogtag.licensing.models import ReminderLetters, RenewalReminder
-
     local = law.local_amounts(municipality) if reminders else None
     for year in sorted({r.license_year + 1 for r in reminders}):
         of_year = [r for r in reminders if r.license_year + 1 == year]
         figures = renewals.notice_figures(municipality, [r.animal for r in of_year], year, local)
         rows = [{"animal": r.animal, "owner": r.person, **figures[r.animal_id]} for r in of_year]
         name = owed.letters_name(municipality, of_year[0].pk)
-        if default_storage.exists(name):  # left by a batch that did not commit
-            default_storage.delete(name)
-        saved = default_storage.save(name, ContentFile(renewal_notice_pdf.draw(municipality, year, rows)))
+        saved = save_over(name, ContentFile(renewal_notice_pdf.draw(municipality, year, rows)))
         letters = ReminderLetters.objects.create(municipality=municipality, pdf=saved, letters=len(of_year))
         for r in of_year:
             r.letters, r.delivered_at, r.channel = letters, now, RenewalReminder.Channel.PAPER
@@ -159,18 +139,6 @@ def _text(municipality, reminders) -> int:
     address. Set-based: one query for the consents, one for the codes, one insert of the codes,
     one of the messages, one update of the reminders. A reminder is delivered in the transaction
     that queues its text, so a rerun never texts it again."""
-    from django.urls import reverse
-    from django.utils import formats, translation
-    from django.utils.translation import gettext
-
-    from dogtag.lib import short_codes
-    from dogtag.lib.links import absolute
-    from dogtag.licensing.models import RenewalReminder
-    from dogtag.licensing.renewal_codes import codes_for
-    from dogtag.outbox import mail
-    from dogtag.outbox.models import Message, TextConsent
-    from dogtag.registry.models import RenewalCode
-
     if not reminders:
         return 0
     numbers = dict(

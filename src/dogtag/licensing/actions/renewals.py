@@ -1,6 +1,11 @@
 """The renewal run: notices committed in one INSERT ... SELECT, printed and emailed by the worker
 in chunks, merged into one PDF (licensing/renewals.py reads and prints; these write)."""
 
+import tempfile
+
+from django.conf import settings
+from django.core.files.base import ContentFile, File
+from django.core.files.storage import default_storage
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -8,8 +13,15 @@ from dogtag.accounts.scope import require_role
 from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
 from dogtag.lib.dates import today
+from dogtag.lib.pdf import concatenate
+from dogtag.lib.stored_files import save_over
 from dogtag.lib.tasks import enqueue, enqueue_many
+from dogtag.licensing import renewal_notice_pdf, renewals
 from dogtag.licensing.actions.roles import CLERKS
+from dogtag.licensing.models import RenewalChunk, RenewalNotice, RenewalRun
+from dogtag.licensing.renewal_codes import codes_for
+from dogtag.outbox import mail
+from dogtag.registry.models import Municipality, RenewalCode
 
 RENDER_CHUNK = "dogtag.licensing.tasks.print_renewal_chunk"
 MERGE_RUN = "dogtag.licensing.tasks.merge_renewal_run"
@@ -20,12 +32,6 @@ def start_renewal_run(*, acting_user, municipality, license_year: int):
     """Commit a notice for every animal due one, in one INSERT ... SELECT, and the run's chunks;
     the worker prints the chunks (and emails the owners) after commit. Idempotent: a second run
     adds notices only for animals that became due since."""
-    from django.conf import settings
-
-    from dogtag.licensing import renewals
-    from dogtag.licensing.models import RenewalChunk, RenewalNotice, RenewalRun
-    from dogtag.registry.models import Municipality
-
     if acting_user is not None:
         require_role(acting_user, municipality.pk, CLERKS)
     # One run at a time per municipality: a second waits here, then finds the first one's notices.
@@ -67,15 +73,6 @@ def print_renewal_chunk(chunk_id: int) -> str:
     """The worker's part of a run: one chunk's PDF and its emails. Safe to run again after a
     crash: the PDF goes to the same name, and the emails, the notices' new renewal codes and the
     chunk's "done" commit together, so a chunk is done once, with its emails and codes once."""
-    from django.core.files.base import ContentFile
-    from django.core.files.storage import default_storage
-
-    from dogtag.licensing import renewal_notice_pdf, renewals
-    from dogtag.licensing.models import RenewalChunk, RenewalRun
-    from dogtag.licensing.renewal_codes import codes_for
-    from dogtag.outbox import mail
-    from dogtag.registry.models import RenewalCode
-
     chunk = RenewalChunk.objects.select_related("run__municipality").get(pk=chunk_id)
     if chunk.done_at:
         _merge_when_printed(chunk.run_id)
@@ -88,9 +85,7 @@ def print_renewal_chunk(chunk_id: int) -> str:
         row["renewal_code"] = codes[row["animal"].pk]
     pdf = renewal_notice_pdf.draw(municipality, run.license_year, rows)
     name = renewals.chunk_name(chunk)
-    if default_storage.exists(name):  # left by a run of this chunk that did not commit
-        default_storage.delete(name)
-    saved = default_storage.save(name, ContentFile(pdf))
+    saved = save_over(name, ContentFile(pdf))
     messages = renewals.emails(municipality, run.license_year, rows)
     with transaction.atomic():
         RenewalRun.objects.select_for_update().filter(pk=run.pk).first()  # finishers one at a time
@@ -107,8 +102,6 @@ def print_renewal_chunk(chunk_id: int) -> str:
 
 
 def _merge_when_printed(run_id: int) -> None:
-    from dogtag.licensing.models import RenewalChunk, RenewalRun
-
     if (
         RenewalRun.objects.filter(pk=run_id, finished_at=None).exists()
         and not RenewalChunk.objects.filter(run_id=run_id, done_at=None).exists()
@@ -118,20 +111,12 @@ def _merge_when_printed(run_id: int) -> None:
 
 def merge_renewal_run(run_id: int) -> str:
     """One PDF of the whole run from its chunks, for a clerk who prints everything at once."""
-    from django.core.files.base import File
-    from django.core.files.storage import default_storage
-
-    from dogtag.lib.pdf import concatenate
-    from dogtag.licensing import renewals
-    from dogtag.licensing.models import RenewalRun
-
     run = RenewalRun.objects.select_related("municipality").get(pk=run_id)
     if run.finished_at:
         return "already merged"
     chunks = list(run.chunks.order_by("number"))
     if any(c.done_at is None for c in chunks):
         return "not every chunk is printed yet"
-    import tempfile
 
     def parts():  # one part open at a time: the merge's memory is a part's, at any batch size
         for c in chunks:
@@ -142,9 +127,7 @@ def merge_renewal_run(run_id: int) -> str:
         concatenate(parts(), out)
         out.seek(0)
         name = renewals.merged_name(run)
-        if default_storage.exists(name):
-            default_storage.delete(name)
-        saved = default_storage.save(name, File(out))
+        saved = save_over(name, File(out))
     with transaction.atomic():
         locked = RenewalRun.objects.select_for_update().get(pk=run_id)
         if locked.finished_at:

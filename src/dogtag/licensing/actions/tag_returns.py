@@ -1,34 +1,36 @@
 """The year's list of tags to return to the state (s. 174.07(3)(b)), stored once."""
 
+from django.core.files.base import ContentFile
 from django.db import transaction
 
 from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
+from dogtag.lib.pdf import render_pdf
+from dogtag.lib.stored_files import save_over
 from dogtag.licensing import law
-from dogtag.licensing.models import Tag
+from dogtag.licensing.models import Tag, TagReturnList
+
+
+def tags_to_return(municipality, year: int):
+    """Unused and voided tags to return to the county clerk by December 31 (s. 174.07(3)(b))."""
+    return (
+        Tag.objects.filter(municipality=municipality, license_year=year)
+        .exclude(status=Tag.Status.ISSUED)
+        .order_by("status", "serial")
+    )
 
 
 @transaction.atomic
 def store_tag_return_list(*, municipality, license_year: int, on):
     """Store the year's list of tags to return (s. 174.07(3)(b)) once; None if already stored or
     the municipality's law sets no return date. The worker calls it on its schedule."""
-    from django.core.files.base import ContentFile
-    from django.core.files.storage import default_storage
-
-    from dogtag.lib.pdf import render_pdf
-    from dogtag.licensing.models import TagReturnList
-
     if TagReturnList.objects.filter(municipality=municipality, license_year=license_year).exists():
         return None
     expiry = law.ask(municipality, "license_expiry", {"issued_on": on, "license_year": license_year}, on, {})
     return_by = expiry.value.unused_tags_return_by
     if return_by is None:
         return None
-    tags = list(
-        Tag.objects.filter(municipality=municipality, license_year=license_year)
-        .exclude(status=Tag.Status.ISSUED)
-        .order_by("status", "serial")
-    )
+    tags = list(tags_to_return(municipality, license_year))
     pdf = render_pdf(
         "licensing/tag_return_list.html",
         {
@@ -41,14 +43,12 @@ def store_tag_return_list(*, municipality, license_year: int, on):
         },
     )
     name = f"tag-returns/{municipality.slug}-{license_year}.pdf"
-    if default_storage.exists(name):  # left by a run that did not commit
-        default_storage.delete(name)
     stored = TagReturnList.objects.create(
         municipality=municipality,
         license_year=license_year,
         return_by=return_by,
         tags=len(tags),
-        pdf=default_storage.save(name, ContentFile(pdf)),
+        pdf=save_over(name, ContentFile(pdf)),
     )
     record(acting_user=None, action=Action.TAGS_RETURN_LIST_STORED, obj=stored)
     return stored

@@ -14,18 +14,11 @@ from dogtag.audit.record import record, snapshot
 from dogtag.lib.dates import shown
 from dogtag.licensing.actions.payments import record_payment
 from dogtag.licensing.actions.roles import CLERKS
-from dogtag.licensing.kennels.rules import APPLICATION_FIELDS, _application_section, is_renewal, provision, review
+from dogtag.licensing.kennels.rules import APPLICATION_FIELDS, application_section, is_renewal, provision, review
 from dogtag.licensing.models import Inspection, KennelLicense
-from dogtag.licensing.owed import _section
+from dogtag.licensing.owed import section_label
 from dogtag.registry.models import today
 from dogtag.rules.decision import citations_json
-
-
-def _errors(pairs) -> dict:
-    errors = {}
-    for field_name, message in pairs:
-        errors.setdefault(field_name, []).append(message)
-    return errors
 
 
 @transaction.atomic
@@ -35,7 +28,7 @@ def apply_for_kennel_license(*, acting_user, municipality, license_year: int | N
     k = provision(municipality)
     if k is None:
         raise ValidationError({"license": f"{municipality}'s law requires no kennel license."})
-    section = _application_section(k)
+    section = application_section(k)
     year = license_year or today().year
     errors = {}
     labels = {
@@ -60,7 +53,7 @@ def apply_for_kennel_license(*, acting_user, municipality, license_year: int | N
         errors["capacity"] = "The kennel capacity is a number of dogs, 1 or more."
     if fields.get("signed_on") and fields["signed_on"] > today():
         errors["signed_on"] = f"The owner's signature date {shown(fields['signed_on'])} is in the future."
-    siting = _section(k.siting.cite.citation) if k.siting else section
+    siting = section_label(k.siting.cite.citation) if k.siting else section
     for name in ("from_other_structures_ft", "from_lot_lines_ft", "kennel_sq_ft"):
         if fields.get(name) is None or fields[name] < 0:
             errors[name] = f"Enter the measurement in feet (square feet for the area); {siting} sets the minimum."
@@ -104,7 +97,7 @@ def record_inspection(
     require_role(acting_user, kennel.municipality_id, CLERKS)
     _open(kennel)
     k = provision(kennel.municipality)
-    section = _section(k.inspection.cite.citation) if k and k.inspection else ""
+    section = section_label(k.inspection.cite.citation) if k and k.inspection else ""
     errors = {}
     if inspector not in Inspection.Inspector.values:
         errors["inspector"] = (
@@ -157,7 +150,7 @@ def approve_kennel_license(kennel, *, acting_user, payment: dict | None = None, 
     _open(kennel)
     r = review(kennel, on)
     if r.refusals:
-        raise ValidationError(_errors(r.refusals))
+        raise ValidationError({field: [m for f, m in r.refusals if f == field] for field, _ in r.refusals})
     before = snapshot(kennel)
     kennel.payment = record_payment(
         acting_user=acting_user, municipality=kennel.municipality, payer=kennel.owner, due=r.fee, payment=payment

@@ -10,8 +10,9 @@ from decimal import Decimal
 from dogtag.lib.dates import shown
 from dogtag.licensing import law
 from dogtag.licensing.models import KennelLicense
-from dogtag.licensing.owed import _section, not_set_message
+from dogtag.licensing.owed import not_set_message, section_label
 from dogtag.registry.models import Animal
+from dogtag.rules.licensing import period_words
 
 APPLICATION_FIELDS = (
     "owner",
@@ -34,16 +35,13 @@ def provision(municipality):
     return k if k is not None and k.required is not None else None
 
 
-def _application_section(k) -> str:
+def application_section(k) -> str:
     # § 115-3B(1) lists the application's fields and sets the fee; the fee's citation is that subsection.
-    return _section((k.fee or k.term or k.required).cite.citation)
+    return section_label((k.fee or k.term or k.required).cite.citation)
 
 
 def _age(period) -> str:
-    if period is None:
-        return "dogs"
-    unit, n = next((u, n) for u, n in (("days", period.days), ("months", period.months), ("years", period.years)) if n)
-    return f"dogs over {n} {unit}"
+    return f"dogs over {period_words(period)}" if period else "dogs"
 
 
 def is_renewal(premises, license_year: int) -> bool:
@@ -114,7 +112,7 @@ def review(kennel: KennelLicense, on: date) -> Review:
         r.refuse(
             "dogs",
             f"Enter the birth date of {', '.join(unknown)}: the license and the limit count "
-            f"{_age(k.required.over_age)} ({_section(k.required.cite.citation)}).",
+            f"{_age(k.required.over_age)} ({section_label(k.required.cite.citation)}).",
         )
     r.dogs = len(dogs)
     r.renewal = is_renewal(kennel.premises, kennel.license_year)
@@ -133,13 +131,13 @@ def review(kennel: KennelLicense, on: date) -> Review:
             "dogs",
             f"{value.dogs_over_age} {_age(k.required.over_age)} are kept at "
             f"{kennel.premises}; a kennel license is required, and issued, for more than "
-            f"{k.required.more_than} ({_section(k.required.cite.citation)}).",
+            f"{k.required.more_than} ({section_label(k.required.cite.citation)}).",
         )
     if value.over_limit:
         r.refuse(
             "dogs",
             f"{value.dogs_over_age} {_age(k.maximum.over_age)} are kept at {kennel.premises}; "
-            f"no more than {value.at_most} may be kept on any one premises ({_section(k.maximum.cite.citation)}).",
+            f"no more than {value.at_most} may be kept on any one premises ({section_label(k.maximum.cite.citation)}).",
         )
     if k.siting is not None:
         needs = {
@@ -157,11 +155,11 @@ def review(kennel: KennelLicense, on: date) -> Review:
                         value=getattr(kennel, field_name),
                         need=needs[check],
                         dogs=len(facts["dogs_born_on"]),
-                        section=_section(k.siting.cite.citation),
+                        section=section_label(k.siting.cite.citation),
                     ),
                 )
     if k.inspection is not None:
-        _check_inspections(kennel, r, _section(k.inspection.cite.citation))
+        _check_inspections(kennel, r, section_label(k.inspection.cite.citation))
     for missing in d.not_set:
         r.not_set = True
         r.refuse("fee_schedule", not_set_message(missing))

@@ -14,7 +14,7 @@ from dogtag.licensing.actions.payments import record_payment
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.models import License, Revocation, Tag
-from dogtag.licensing.multiple_dogs.rules import REVOKERS, _barred, _check_animals, provision, quote, section_of
+from dogtag.licensing.multiple_dogs.rules import REVOKERS, barred, check_animals, provision, quote, section_of
 from dogtag.registry.models import Animal, today
 from dogtag.rules.decision import citations_json
 
@@ -41,7 +41,7 @@ def issue_multiple_dog_license(
     section = section_of(municipality)
     if keeper is None or keeper.municipality_id != municipality.pk:
         q.refuse("keeper", f"Choose the keeper from {municipality}'s people.")
-    elif revoked := _barred(keeper, q.license_year):
+    elif revoked := barred(keeper, q.license_year):
         q.refuse(
             "keeper",
             f"Multiple-dog license {revoked.serial} of {keeper.name} was revoked for "
@@ -49,7 +49,7 @@ def issue_multiple_dog_license(
             f"({section}).",
         )
     if provision(municipality) is not None:
-        _check_animals(q, municipality, keeper if q.refusals.get("keeper") is None else None, animals, section)
+        check_animals(q, municipality, keeper if q.refusals.get("keeper") is None else None, animals, section)
         if not inspection_consent:
             q.refuse(
                 "inspection_consent",

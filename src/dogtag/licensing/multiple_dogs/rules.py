@@ -10,7 +10,7 @@ from dogtag.licensing import law
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.facts import covering_license
 from dogtag.licensing.models import License, Revocation
-from dogtag.licensing.owed import _section, not_set_message
+from dogtag.licensing.owed import not_set_message, section_label
 from dogtag.registry.models import Animal
 from dogtag.rules.licensing import license_year_of
 
@@ -25,7 +25,7 @@ def provision(municipality):
 
 def section_of(municipality) -> str:
     m = provision(municipality)
-    return _section(m.cite.citation) if m else ""
+    return section_label(m.cite.citation) if m else ""
 
 
 @dataclass
@@ -54,7 +54,7 @@ def quote(municipality, dogs: int, on: date, license_year: int | None = None) ->
     if m is None:
         q.refuse("dogs", f"{municipality}'s law provides no multiple-dog license.")
         return q
-    section = _section(m.cite.citation)
+    section = section_label(m.cite.citation)
     pack = law.pack_of(municipality, on)
     q.license_year = license_year or license_year_of(pack, on)
     q.decision = law.ask(municipality, "multiple_dog_license", {"dogs": max(dogs, 0)}, on)
@@ -72,7 +72,7 @@ def quote(municipality, dogs: int, on: date, license_year: int | None = None) ->
     return q
 
 
-def _check_animals(q: Quote, municipality, keeper, animals, section):
+def check_animals(q: Quote, municipality, keeper, animals, section):
     seen = set()
     for animal in animals:
         if animal.municipality_id != municipality.pk or animal.species != Animal.Species.DOG:
@@ -96,7 +96,7 @@ def _check_animals(q: Quote, municipality, keeper, animals, section):
         )
 
 
-def _barred(keeper, license_year):
+def barred(keeper, license_year):
     """§ 98-3B: "No multiple dog license shall be issued to the keeper ... who fails to provide
     proper food and drink and proper shelter" — a revocation for that in the year bars a new one."""
     return (
