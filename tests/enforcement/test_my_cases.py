@@ -88,6 +88,20 @@ class MyCasesTests(EnforcementTestCase):
             self.assertIn(f"#{self.impoundment.case.pk}", exported)
             self.assertIn(f"#{self.bite.case.pk}", exported)
 
+    def test_a_page_is_a_fixed_number_of_statements_whatever_the_number_of_cases(self):
+        self.login(self.chief)
+        with on(date(2026, 3, 12)):
+            self.client.get(reverse("my-cases"))
+            # The session, its user, second factor and memberships; the count of open cases; the
+            # calendar address; the menu; a page of cases with their next deadline; their deadlines.
+            with self.assertNumQueries(9):
+                two = self.client.get(reverse("my-cases"))
+            self.bite.case.pk = None  # one more open case
+            self.bite.case.save()
+            with self.assertNumQueries(9):
+                three = self.client.get(reverse("my-cases"))
+        self.assertEqual(len(three.context["cases"].page.object_list), len(two.context["cases"].page.object_list) + 1)
+
     def test_viewing_the_page_makes_no_calendar_address(self):
         self.login(self.chief)
         events = AuditEvent.objects.count()
