@@ -72,6 +72,9 @@ class MyCasesTests(EnforcementTestCase):
             self.assertIn("Webster", body)
             self.assertIn("Cedarburg", body)
             self.assertIn("§ 98-7", body)
+            for row in rows:  # each row's own law, quoted under its "why?"
+                for cite in row.pending[0].citations:
+                    self.assertIn(f"<b>{cite['section']}</b>", body)
             self.assertNotIn("Oak St", body)
         self.login(self.clerk)  # Benton only
         self.assertEqual(list(self.client.get(reverse("my-cases")).context["cases"].page.object_list), [])
