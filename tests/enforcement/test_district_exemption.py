@@ -182,6 +182,21 @@ class DistrictExemptionTests(EnforcementTestCase):
         self.assertIn("(7)", page)
         self.assertEqual(len(more), len(few))
 
+    def test_a_page_of_the_list_is_a_fixed_number_of_statements(self):
+        url = reverse("district-not-exempt", args=[self.district.pk])
+        with on(DAY):
+            self.client.get(url)
+            # The session, its user, second factor and memberships; the district; the fee schedule,
+            # read once for every answer of the engine; which animals; the page's details and owners;
+            # the municipalities the officer serves (the menu).
+            with self.assertNumQueries(10):
+                self.client.get(url)
+            # The same session, district and engine; by name, by microchip, by rabies tag and by its
+            # duplicate; the animals found, their owners, certificates, duplicate tags, licenses
+            # in force, their tags and the animals they cover; the menu.
+            with self.assertNumQueries(18):
+                self.look_up("Ace")
+
     def test_the_list_reads_which_animals_then_the_details_of_one_page(self):
         url = reverse("district-not-exempt", args=[self.district.pk])
         with on(DAY):

@@ -72,6 +72,9 @@ class MyCasesTests(EnforcementTestCase):
             self.assertIn("Webster", body)
             self.assertIn("Cedarburg", body)
             self.assertIn("§ 98-7", body)
+            for row in rows:  # each row's own law, quoted under its "why?"
+                for cite in row.pending[0].citations:
+                    self.assertIn(f"<b>{cite['section']}</b>", body)
             self.assertNotIn("Oak St", body)
         self.login(self.clerk)  # Benton only
         self.assertEqual(list(self.client.get(reverse("my-cases")).context["cases"].page.object_list), [])
@@ -87,6 +90,20 @@ class MyCasesTests(EnforcementTestCase):
             exported = text(self.client.get(reverse("my-cases"), {"format": "csv"}))
             self.assertIn(f"#{self.impoundment.case.pk}", exported)
             self.assertIn(f"#{self.bite.case.pk}", exported)
+
+    def test_a_page_is_a_fixed_number_of_statements_whatever_the_number_of_cases(self):
+        self.login(self.chief)
+        with on(date(2026, 3, 12)):
+            self.client.get(reverse("my-cases"))
+            # The session, its user, second factor and memberships; the count of open cases; the
+            # calendar address; the menu; a page of cases with their next deadline; their deadlines.
+            with self.assertNumQueries(9):
+                two = self.client.get(reverse("my-cases"))
+            self.bite.case.pk = None  # one more open case
+            self.bite.case.save()
+            with self.assertNumQueries(9):
+                three = self.client.get(reverse("my-cases"))
+        self.assertEqual(len(three.context["cases"].page.object_list), len(two.context["cases"].page.object_list) + 1)
 
     def test_viewing_the_page_makes_no_calendar_address(self):
         self.login(self.chief)

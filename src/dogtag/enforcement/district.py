@@ -25,6 +25,8 @@ from django.db.models.lookups import GreaterThan
 
 from dogtag import rules
 from dogtag.enforcement import law
+from dogtag.licensing.facts import local_amounts
+from dogtag.licensing.law import pack_of
 from dogtag.licensing.models import License, Tag, own_or_covering
 from dogtag.registry.models import Animal, DuplicateRabiesTag, Ownership, RabiesVaccination
 
@@ -60,16 +62,18 @@ def _facts(on: date, *, few: bool):
 
 
 class Engine:
-    """The engine's answer per (species, immunized, tagged), asked once each, in one pack on one day."""
+    """The engine's answer per (species, immunized, tagged), asked once each, in one pack on one day
+    (the pack and the fee schedule read once, for every answer)."""
 
     def __init__(self, municipality, on: date):
         self.municipality, self.on, self.answers = municipality, on, {}
+        self.pack, self.local = pack_of(municipality, on), local_amounts(municipality)
 
     def __call__(self, species, immunized, tagged) -> rules.Decision:
         key = (species, bool(immunized), bool(tagged))
         if key not in self.answers:
             facts = {"species": species, "currently_immunized": key[1], "tag_attached": key[2]}
-            self.answers[key] = law.ask(self.municipality, "district_quarantine", facts, self.on)
+            self.answers[key] = law.answer(self.pack, "district_quarantine", facts, self.on, self.local)
         return self.answers[key]
 
     @property
@@ -182,9 +186,11 @@ def _named(municipality, query: str, on: date) -> set[int]:
     return {pk for pairs in found for pk, place in pairs if pk is not None and place == municipality.pk}
 
 
-def lookup(municipality, query: str, on: date) -> list[Answer]:
-    """The municipality's live animals whose name, microchip, rabies tag or license tag matches,
-    each with the engine's answer (a handful of queries, whatever the number found)."""
+def lookup(engine: Engine, query: str) -> list[Answer]:
+    """The live animals of the engine's municipality whose name, microchip, rabies tag or license
+    tag matches, each with the engine's answer on its day (a handful of queries, whatever the
+    number found)."""
+    municipality, on = engine.municipality, engine.on
     query = query.strip()
     if not query:
         return []
@@ -215,7 +221,6 @@ def lookup(municipality, query: str, on: date) -> list[Answer]:
     ):
         for animal_id in [lic.animal_id] if lic.animal_id else [a.pk for a in lic.covered_animals.all()]:
             licenses[animal_id] = lic
-    engine = Engine(municipality, on)
     answers = []
     for a in animals:
         certificate = certificates.get(a.pk)

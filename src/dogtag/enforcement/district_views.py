@@ -27,7 +27,7 @@ def district_lookup(request, pk):
     d, on = _district(request, pk), today()
     query = request.GET.get("q", "").strip()  # `q` would fill the header's search box
     engine = district.Engine(d.municipality, on)
-    answers = district.lookup(d.municipality, query, on) if query and engine.applies else []
+    answers = district.lookup(engine, query) if query and engine.applies else []
     context = {**_context(d, on), "query": query, "answers": answers, "applies": engine.applies}
     context["limit"] = district.LOOKUP_LIMIT
     return render(request, "enforcement/district_lookup.html", context)

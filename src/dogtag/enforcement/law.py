@@ -3,7 +3,7 @@
 Every number a case shows comes from here; a refusal names the law it rests on."""
 
 from dogtag import rules
-from dogtag.licensing.law import ask  # noqa: F401 (the one ask; animal control's modules read it here)
+from dogtag.licensing.law import answer, ask  # noqa: F401 (the one ask; animal control's modules read it here)
 from dogtag.rules.decision import citations_json
 
 
