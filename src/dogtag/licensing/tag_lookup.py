@@ -1,4 +1,4 @@
-"""The tag lookup: a found dog's tag to its license. One query reads
+"""The tag lookup: a found dog's tag to its license. One query, compiled once (lib/compiled.py), reads
 the license, its municipality and all of its tags, and with a token's hash (dogtag/lean.py)
 whether that token is live; the answer is the plain dict `LicenseOut` describes (a test compares
 it with the schema's own serialisation).
@@ -6,10 +6,12 @@ it with the schema's own serialisation).
 
 import json
 
+from django.db import connections
 from django.db.models import Exists
 from ninja.responses import NinjaJSONEncoder
 
 from dogtag.accounts.tokens import live_tokens
+from dogtag.lib.compiled import CompiledRows
 from dogtag.licensing.models import Tag
 
 # (output key, Tag lookup path) for every column read; the license's columns repeat on each of its
@@ -49,14 +51,25 @@ def _license_tags(slug, year, serial):
 
 
 COLUMNS = [*(path for _, path in LICENSE_COLUMNS), *TAG_COLUMNS]
-
-
-def _rows(using: str, slug: str, year: int, serial: int, token_hash: str | None) -> list[tuple]:
-    """The lookup's rows, each ending with whether the token with `token_hash` is live if given."""
-    found = _license_tags(slug, year, serial).using(using)
-    if token_hash is None:
-        return list(found.values_list(*COLUMNS))
-    return list(found.annotate(token_live=Exists(live_tokens(token_hash))).values_list(*COLUMNS, "token_live"))
+# Compiled once (lib/compiled.py: the lookup's goals need it); stand-ins no column holds.
+LOOKUP = CompiledRows(
+    lambda slug, year, serial: _license_tags(slug, year, serial).values_list(*COLUMNS),
+    slug="\x00slug\x00",
+    year=2_147_482_001,
+    serial=2_147_482_002,
+)
+# The same, each row ending with whether the token with this hash is live.
+LOOKUP_WITH_TOKEN = CompiledRows(
+    lambda slug, year, serial, token_hash: (
+        _license_tags(slug, year, serial)
+        .annotate(token_live=Exists(live_tokens(token_hash)))
+        .values_list(*COLUMNS, "token_live")
+    ),
+    slug="\x00slug\x00",
+    year=2_147_482_001,
+    serial=2_147_482_002,
+    token_hash="\x00token\x00",
+)
 
 
 def license_for_tag(
@@ -66,7 +79,13 @@ def license_for_tag(
     fields, or None if there is none among `municipality_ids` (not found and not served read
     the same, so a tag's existence elsewhere is not revealed). With `token_hash`, None too unless
     that token is live."""
-    rows = _rows(using, slug, year, serial, token_hash)
+    low, high = connections[using].ops.integer_field_range(Tag._meta.get_field("serial").get_internal_type())
+    if not (low <= year <= high and low <= serial <= high):
+        return None  # no column holds it, so no tag has it (as the ORM answers an out-of-range lookup)
+    if token_hash is None:
+        rows = LOOKUP.rows(using, slug=slug, year=year, serial=serial)
+    else:
+        rows = LOOKUP_WITH_TOKEN.rows(using, slug=slug, year=year, serial=serial, token_hash=token_hash)
     if not rows or (token_hash is not None and not rows[0][-1]):
         return None
     width = len(LICENSE_COLUMNS)
