@@ -53,7 +53,7 @@ class ReplicaRoutingTests(TransactionTestCase):
         self.assertEqual(replica, [])
         self.assertTrue(any("registry_animal" in q for q in primary), primary)
 
-    def test_a_query_compiled_once_reads_where_the_router_says(self):
+    def test_a_licensing_fact_reads_where_the_router_says(self):
         from dogtag.licensing.law import local_amounts
 
         with (

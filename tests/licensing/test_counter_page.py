@@ -1,6 +1,5 @@
-"""The counter page's reads compiled once (licensing/counter_page.py, facts.py) answer as the ORM
-queries they were compiled from, and as scoped: another municipality's animal, or a number no
-animal has, is a 404."""
+"""The counter page's reads (licensing/counter_page.py, facts.py) answer as scoped: another
+municipality's animal, or a number no animal has, is a 404."""
 
 from datetime import date
 

@@ -11,8 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from dogtag.enforcement import district
 from dogtag.licensing import actions, counter_page
-from dogtag.licensing.actions import licenses as license_actions
-from dogtag.licensing.facts import _in_force
+from dogtag.licensing.facts import in_force
 from dogtag.licensing.models import License, Tag, TagLot, own_or_covering
 from dogtag.registry.models import Animal
 from tests.base import on
@@ -70,7 +69,7 @@ def others_licensed(t, n=2000):
 class IndexedReadTests(CounterApiTestCase):
     def test_the_licenses_in_force_are_found_by_the_animal_not_by_reading_the_years_licenses(self):
         others_licensed(self)
-        reads = table_reads(_in_force(multiple_dog=True).build(animal_id=self.dog.pk))
+        reads = table_reads(in_force(self.dog.pk, multiple_dog=True))
         if connection.vendor == "postgresql":
             self.assertIn(f"licensing_license (animal_id = {self.dog.pk})", reads)
             self.assertIn(f"licensing_license_covered_animals (animal_id = {self.dog.pk})", reads)
@@ -94,7 +93,7 @@ class IndexedReadTests(CounterApiTestCase):
         )
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
-        reads = table_reads(counter_page._build(self.dog.pk, 2025, 2026, 2027), seqscan=True)
+        reads = table_reads(counter_page.with_stock(self.dog.pk, (2025, 2026, 2027)), seqscan=True)
         tags = [r for r in reads if r.startswith(("licensing_tag", "SEARCH U0", "SCAN U0"))]
         self.assertEqual(len(tags), 3, reads)
         if connection.vendor == "postgresql":
@@ -132,7 +131,7 @@ class IndexedReadTests(CounterApiTestCase):
         self.assertIsNone(re.search(r"\$\d+(?![\d.])", write))  # the values in their places, not $1
         self.assertIn("'Rex'", write)
         for _ in range(6):
-            license_actions._CURRENT_OWNERS.objects(animal_id=self.dog.pk, on=date(2026, 5, 20))
+            list(self.dog.current_owners(date(2026, 5, 20)))
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%registry_ownership%"]

@@ -16,7 +16,7 @@ from django.db import connection
 
 from dogtag.imports.bulk import write_rows
 from dogtag.imports.models import ImportBatch, ImportRow
-from dogtag.lib.compiled import db_table
+from dogtag.lib.meta import db_table
 from dogtag.licensing.models import License
 from dogtag.registry.models import Animal, Ownership, Person, RabiesVaccination
 from dogtag.registry.names import normalise

@@ -2,18 +2,16 @@ import json
 from datetime import date, datetime
 from decimal import Decimal
 
-from django.db import connection
 from django.http import Http404, HttpResponse
 from ninja import Router, Schema
 from ninja.responses import NinjaJSONEncoder
 
-from dogtag.accounts.scope import get_for_user, municipality_ids, require_role, scoped
+from dogtag.accounts.scope import get_for_user, municipality_ids, scoped
 from dogtag.lib.api_pages import paged
 from dogtag.lib.api_types import PaymentIn
-from dogtag.lib.compiled import INT_MARKERS, Compiled
 from dogtag.licensing import actions
 from dogtag.licensing.facts import read_facts
-from dogtag.licensing.models import License, RenewalRun
+from dogtag.licensing.models import License, RenewalRun, Tag
 from dogtag.licensing.owed import what_is_owed
 from dogtag.licensing.tag_lookup import CONTENT_TYPE, license_json
 from dogtag.registry.models import Animal, today
@@ -130,34 +128,22 @@ def fee_preview(request, pk: int, on: date | None = None):
 
 @router.post("/animals/{pk}/licenses", response={201: LicenseOut})
 def issue_license(request, pk: int, payload: IssueIn):
-    animal = _animal_for(request.auth, pk, actions.CLERKS)
+    animal = get_for_user(request.auth, Animal.objects.select_related("municipality"), pk, actions.CLERKS)
     payment = payload.payment.dict() if payload.payment else None
     license = actions.issue_license(animal, acting_user=request.auth, payment=payment, tag_serial=payload.tag_serial)
     # LicenseOut's JSON without the schema's objects (tests/licensing/test_api.py compares the two).
-    return HttpResponse(json.dumps(license_body(license), cls=NinjaJSONEncoder), CONTENT_TYPE, status=201)
+    # A license just issued has one tag, the one it took: its serial, year and status are the license's.
+    tags = [{"serial": license.serial, "license_year": license.license_year, "status": Tag.Status.ISSUED}]
+    return HttpResponse(json.dumps(license_body(license, tags), cls=NinjaJSONEncoder), CONTENT_TYPE, status=201)
 
 
-_ANIMAL = Compiled(lambda pk: Animal.objects.select_related("municipality").filter(pk=pk), pk=INT_MARKERS[0])
-
-
-def _animal_for(user, pk: int, roles):
-    """`get_for_user(user, Animal.objects.select_related("municipality"), pk, roles)` with the
-    query compiled once: the animal, 404 outside the user's municipalities, 403 without the role."""
-    low, high = connection.ops.integer_field_range("BigAutoField")  # an id (settings.DEFAULT_AUTO_FIELD)
-    found = _ANIMAL.objects(pk=pk) if low <= pk <= high else []
-    if not found or found[0].municipality_id not in municipality_ids(user):
-        raise Http404("No such record in the municipalities you serve.")
-    require_role(user, found[0].municipality_id, roles)
-    return found[0]
-
-
-def license_body(license) -> dict:
-    """`LicenseOut` of a license as the plain dict its JSON is made from."""
+def license_body(license, tags: list[dict]) -> dict:
+    """`LicenseOut` of a license with its `tags` (`TagOut`'s fields) as the plain dict its JSON is made from."""
     return {
         "id": license.pk,
         "municipality": license.municipality.slug,
         **{name: getattr(license, name) for name in _LICENSE_FIELDS},
-        "tags": [{"serial": t.serial, "license_year": t.license_year, "status": t.status} for t in license.tags.all()],
+        "tags": tags,
         "citations": [
             {"jurisdiction": c["jurisdiction"], "section": c["section"], "quote": c["quote"]} for c in license.citations
         ],
@@ -191,7 +177,7 @@ def replace_tag(request, pk: int, payload: ReplaceTagIn):
 @router.get("/municipalities/{slug}/tags/{year}/{serial}", response=LicenseOut)
 def tag_lookup(request, slug: str, year: int, serial: int):
     """The license a tag serial was issued to, in a municipality the user serves."""
-    # One query, compiled once (licensing/tag_lookup.py); scoped to the user's municipalities,
+    # One query (licensing/tag_lookup.py); scoped to the user's municipalities,
     # which the token check already holds. The row is the response: no model, no schema object.
     # dogtag/lean.py answers the same request in front of Django with the same body and headers.
     found = license_json(slug, year, serial, municipality_ids(request.auth))

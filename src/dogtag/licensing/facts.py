@@ -1,14 +1,13 @@
 """Every read the licensing law needs, and nowhere else in the decision: the pack on the day, the
 fee schedule, the animal's licenses in force (its own or a multiple-dog license covering it), its
 rabies certificates and the animals kept with it, as plain values `owed.what_is_owed` decides
-from. Each read is one statement for the set it answers, compiled once (lib/compiled.py)."""
+from. Each read is one statement for the set it answers."""
 
 from dataclasses import dataclass, replace
 from datetime import date
 
 from django.db.models import Q
 
-from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled
 from dogtag.licensing.models import FeeScheduleEntry, License, own_or_covering
 from dogtag.registry import rulings
 from dogtag.registry.models import Animal, Ownership, RabiesVaccination
@@ -59,54 +58,38 @@ def read_facts(animal: Animal, on: date, license_year: int | None = None) -> Lic
     )
 
 
-_FEE_SCHEDULE = Compiled(
-    lambda municipality_id: FeeScheduleEntry.objects.filter(
-        municipality_id=municipality_id, voided_at=None
-    ).values_list("key", "effective_on", "amount"),
-    municipality_id=INT_MARKERS[0],
-)
-
-
 def local_amounts(municipality) -> LocalAmounts:
     """The amounts the municipality's clerk has set in its fee schedule, by key and effective day."""
     by_key: dict[str, dict[date, object]] = {}
-    for key, effective_on, amount in _FEE_SCHEDULE.rows(municipality_id=municipality.pk):
+    entries = FeeScheduleEntry.objects.filter(municipality_id=municipality.pk, voided_at=None)
+    for key, effective_on, amount in entries.values_list("key", "effective_on", "amount"):
         by_key.setdefault(key, {})[effective_on] = amount
     return LocalAmounts.of(by_key)
 
 
-def _in_force(multiple_dog: bool):
-    """The animal's licenses not void, of every year, found from the animal's own indexes: a
-    condition on the year would let a planner whose statistics predate the year (a new license
-    year, before autoanalyze) read the year's licenses by it, believing it holds none."""
-
-    def build(animal_id):
-        mine = own_or_covering(animal_id) if multiple_dog else Q(animal_id=animal_id)
-        return License.objects.filter(mine, voided_at=None).order_by("pk")
-
-    return Compiled(build, animal_id=INT_MARKERS[0])
-
-
-_IN_FORCE = {False: _in_force(False), True: _in_force(True)}
-_CERTIFICATES = Compiled(
-    lambda animal_id: RabiesVaccination.objects.filter(animal_id=animal_id, voided_at=None), animal_id=INT_MARKERS[0]
-)
+def in_force(animal_id: int, multiple_dog: bool):
+    """The animal's licenses not void, of every year (its own or, with `multiple_dog`, one covering
+    it), found from the animal's own indexes: a condition on the year would let a planner whose
+    statistics predate the year (a new license year, before autoanalyze) read the year's licenses
+    by it, believing it holds none."""
+    mine = own_or_covering(animal_id) if multiple_dog else Q(animal_id=animal_id)
+    return License.objects.filter(mine, voided_at=None).order_by("pk")
 
 
 def licenses_in_force(animal, year: int, multiple_dog: bool) -> tuple[License, ...]:
     """The licenses of `year` not void that are the animal's own or, where the ordinance has
     multiple-dog licenses, one covering it."""
-    return tuple(lic for lic in _IN_FORCE[multiple_dog].objects(animal_id=animal.pk) if lic.license_year == year)
+    return tuple(lic for lic in in_force(animal.pk, multiple_dog) if lic.license_year == year)
 
 
 def _certificates(animal) -> tuple[RabiesVaccination, ...]:
     """The animal's rabies certificates not void (none for an animal not yet saved)."""
     if not animal.pk:
         return ()
-    found = _CERTIFICATES.objects(animal_id=animal.pk)
+    found = tuple(RabiesVaccination.objects.filter(animal_id=animal.pk, voided_at=None))
     for vaccination in found:
         vaccination.animal = animal
-    return tuple(found)
+    return found
 
 
 def covering_license(animal, year):
@@ -130,24 +113,8 @@ def kept_with(animal: Animal, on: date):
 
 
 KEPT_COLUMNS = ("species", "birth_date", "acquired_on")
-_KEPT = {
-    True: Compiled(
-        lambda municipality, place: _kept(municipality, place, None, None).values_list(*KEPT_COLUMNS),
-        municipality=INT_MARKERS[0],
-        place=INT_MARKERS[1],
-    ),
-    False: Compiled(
-        lambda municipality, animal, on: _kept(municipality, None, animal, on).values_list(*KEPT_COLUMNS),
-        municipality=INT_MARKERS[0],
-        animal=INT_MARKERS[1],
-        on=DATE_MARKERS[0],
-    ),
-}
 
 
 def kept_rows(animal: Animal, on: date) -> list[tuple]:
-    """`kept_with(animal, on).values_list(*KEPT_COLUMNS)`: (species, birth date, acquired on) of
-    each animal kept where this one is, compiled once."""
-    if animal.premises_id:
-        return _KEPT[True].rows(municipality=animal.municipality_id, place=animal.premises_id)
-    return _KEPT[False].rows(municipality=animal.municipality_id, animal=animal.pk, on=on)
+    """(species, birth date, acquired on) of each animal kept where this one is."""
+    return list(kept_with(animal, on).values_list(*KEPT_COLUMNS))

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Exists, F, OuterRef, Q
 
-from dogtag.lib.compiled import column, db_table, related_model
+from dogtag.lib.meta import column, db_table, related_model
 from dogtag.licensing.models import License, RenewalReminder
 from dogtag.registry.models import Animal, Ownership, Person
 

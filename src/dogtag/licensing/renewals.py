@@ -7,8 +7,8 @@ from datetime import date
 from django.db import connection
 from django.db.models import Exists, F, OuterRef
 
-from dogtag.lib.compiled import column, db_table, related_model
 from dogtag.lib.links import renewal_url
+from dogtag.lib.meta import column, db_table, related_model
 from dogtag.licensing import law
 from dogtag.licensing.facts import local_amounts
 from dogtag.licensing.models import License, RenewalNotice

@@ -1,18 +1,17 @@
-"""The tag lookup: a found dog's tag to its license. One compiled query (lib/compiled.py) reads
+"""The tag lookup: a found dog's tag to its license. One query, compiled once (lib/compiled.py), reads
 the license, its municipality and all of its tags, and with a token's hash (dogtag/lean.py)
 whether that token is live; the answer is the plain dict `LicenseOut` describes (a test compares
 it with the schema's own serialisation).
 """
 
 import json
-import logging
 
-from django.db import InterfaceError, OperationalError, connections
+from django.db import connections
 from django.db.models import Exists
 from ninja.responses import NinjaJSONEncoder
 
 from dogtag.accounts.tokens import live_tokens
-from dogtag.lib.compiled import INT_MARKERS, STR_MARKERS, Compiled
+from dogtag.lib.compiled import CompiledRows
 from dogtag.licensing.models import Tag
 
 # (output key, Tag lookup path) for every column read; the license's columns repeat on each of its
@@ -43,8 +42,6 @@ TAG_COLUMNS = ["serial", "license_year", "status"]
 # What the answer is sent as (the API operation and the lean path in front of Django: dogtag/lean.py).
 CONTENT_TYPE = "application/json; charset=utf-8"
 
-log = logging.getLogger("dogtag.api")
-
 
 def _license_tags(slug, year, serial):
     """Every tag of the license tag `serial` of `year` in `slug` was issued to."""
@@ -54,40 +51,25 @@ def _license_tags(slug, year, serial):
 
 
 COLUMNS = [*(path for _, path in LICENSE_COLUMNS), *TAG_COLUMNS]
-LOOKUP = Compiled(
+# Compiled once (lib/compiled.py: the lookup's goals need it); stand-ins no column holds.
+LOOKUP = CompiledRows(
     lambda slug, year, serial: _license_tags(slug, year, serial).values_list(*COLUMNS),
-    slug=STR_MARKERS[0],
-    year=INT_MARKERS[0],
-    serial=INT_MARKERS[1],
+    slug="\x00slug\x00",
+    year=2_147_482_001,
+    serial=2_147_482_002,
 )
 # The same, each row ending with whether the token with this hash is live.
-LOOKUP_WITH_TOKEN = Compiled(
+LOOKUP_WITH_TOKEN = CompiledRows(
     lambda slug, year, serial, token_hash: (
         _license_tags(slug, year, serial)
         .annotate(token_live=Exists(live_tokens(token_hash)))
         .values_list(*COLUMNS, "token_live")
     ),
-    slug=STR_MARKERS[0],
-    year=INT_MARKERS[0],
-    serial=INT_MARKERS[1],
-    token_hash=STR_MARKERS[1],
+    slug="\x00slug\x00",
+    year=2_147_482_001,
+    serial=2_147_482_002,
+    token_hash="\x00token\x00",
 )
-
-
-def _rows(connection, lookup=LOOKUP, **values) -> list[tuple]:
-    """The lookup's rows. A persistent connection that has gone away is found out by the query
-    failing, not by a `SELECT 1` before it (Django's CONN_HEALTH_CHECKS), and the lookup, which
-    writes nothing, is asked once more on a new one."""
-    retry = not connection.in_atomic_block
-    while True:
-        try:
-            return lookup.rows(connection=connection, checked=False, **values)
-        except (OperationalError, InterfaceError):
-            if not retry:
-                raise
-            retry = False
-            log.warning("the tag lookup's database connection failed; asking again on a new one", exc_info=True)
-            connection.close()
 
 
 def license_for_tag(
@@ -97,17 +79,14 @@ def license_for_tag(
     fields, or None if there is none among `municipality_ids` (not found and not served read
     the same, so a tag's existence elsewhere is not revealed). With `token_hash`, None too unless
     that token is live."""
-    connection = connections[using]
-    low, high = connection.ops.integer_field_range(Tag._meta.get_field("serial").get_internal_type())
+    low, high = connections[using].ops.integer_field_range(Tag._meta.get_field("serial").get_internal_type())
     if not (low <= year <= high and low <= serial <= high):
         return None  # no column holds it, so no tag has it (as the ORM answers an out-of-range lookup)
     if token_hash is None:
-        rows = _rows(connection, slug=slug, year=year, serial=serial)
+        rows = LOOKUP.rows(using, slug=slug, year=year, serial=serial)
     else:
-        rows = _rows(connection, LOOKUP_WITH_TOKEN, slug=slug, year=year, serial=serial, token_hash=token_hash)
-        if rows and not rows[0][-1]:
-            return None
-    if not rows:
+        rows = LOOKUP_WITH_TOKEN.rows(using, slug=slug, year=year, serial=serial, token_hash=token_hash)
+    if not rows or (token_hash is not None and not rows[0][-1]):
         return None
     width = len(LICENSE_COLUMNS)
     first = rows[0]

@@ -5,7 +5,7 @@ from datetime import date
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
@@ -13,7 +13,6 @@ from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, save_and_record, snapshot
-from dogtag.lib.compiled import DATE_MARKERS, INT_MARKERS, Compiled, insert, set_prefetched
 from dogtag.licensing.actions.payments import _numbered, _payment_of, record_payment
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.actions.tags import take_tag
@@ -21,7 +20,7 @@ from dogtag.licensing.charges import charge_on
 from dogtag.licensing.facts import read_facts
 from dogtag.licensing.models import License, Payment, Refund, Tag
 from dogtag.licensing.owed import what_is_owed
-from dogtag.registry.models import Ownership, today
+from dogtag.registry.models import today
 from dogtag.rules.decision import ZERO, citations_json
 
 
@@ -49,7 +48,7 @@ def issue_license(
         for refusal in owed.refusals:
             errors.setdefault(refusal.field, []).append(refusal.message)
         raise ValidationError(errors)
-    owner = next((o.person for o in _CURRENT_OWNERS.objects(animal_id=animal.pk, on=on)), None)
+    owner = next((o.person for o in animal.current_owners(on)), None)
     if owner is None:
         raise ValidationError({"owner": f"{animal.name} has no current owner on record."})
     paid = _payment_of(
@@ -95,39 +94,14 @@ def issue_license(
         if paid is not None:
             _numbered(paid)
             record(acting_user=acting_user, action=Action.PAYMENT_RECORD, obj=paid)
-        insert(license)
-        _tag_to(tag, license)
+        license.save()
+        Tag.objects.filter(pk=tag.pk).update(license=license)
         record(acting_user=acting_user, action=Action.LICENSE_ISSUE, obj=license)
     except IntegrityError:
         raise ValidationError(
             {"license": f"A {owed.license_year} license for {animal.name} was issued a moment ago."}
         ) from None
-    _known_tags(license, [tag])
     return license
-
-
-# The issue's statements, compiled once (lib/compiled.py): it is the counter's busiest write.
-_CURRENT_OWNERS = Compiled(
-    lambda animal_id, on: Ownership.objects.current(on).filter(animal_id=animal_id).select_related("person"),
-    animal_id=INT_MARKERS[0],
-    on=DATE_MARKERS[0],
-)  # Animal.current_owners(on)
-
-
-def _known_tags(license, tags) -> None:
-    """`license.tags.all()` answered without a query: a license just issued has the tag it took."""
-    for tag in tags:
-        tag.license = license
-    set_prefetched(license, "tags", tags)
-
-
-def _tag_to(tag, license) -> None:
-    """`Tag.objects.filter(pk=tag.pk).update(license=license)`, in SQL written once."""
-    qn = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {qn(Tag._meta.db_table)} SET {qn('license_id')} = %s WHERE {qn('id')} = %s", [license.pk, tag.pk]
-        )
 
 
 @transaction.atomic

@@ -10,7 +10,6 @@ from django.utils import timezone
 
 from dogtag.audit.action_names import Action
 from dogtag.audit.record import record
-from dogtag.lib.compiled import insert
 from dogtag.licensing.models import Payment, ReceiptCounter
 from dogtag.registry.models import today
 from dogtag.rules.decision import ZERO
@@ -78,7 +77,7 @@ def _numbered(payment: Payment) -> None:
         ReceiptCounter.objects.get_or_create(**scope, defaults={"last": last})
         serial = _count_on(payment.municipality, payment.receipt_year)
     payment.receipt_serial = serial
-    insert(payment)
+    payment.save()
 
 
 def _count_on(municipality, year: int) -> int | None:
