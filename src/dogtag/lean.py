@@ -8,11 +8,18 @@ the lookup's own query), the body of `licensing.tag_lookup.license_json`, the he
 middleware stack puts on that answer (`_Headers`, once per process), and what Django's
 `request_started` and `request_finished` receivers do. Anything else, and every error, goes to
 Django untouched. tests/licensing/test_lean_path.py compares both paths byte for byte.
+
+The lookup's query is compiled once per database (`CompiledRows`): server CPU 0.69 ms a request
+against 2.38 ms with the same ORM query compiled on each (bench/tag_lookup.py, 1m tags on
+PostgreSQL, 4 clients, load ~10 on 2 cores), which projects to 842 req/s on 2 idle cores against
+the goal's 1,000. This is the one module of Dogtag that uses Django's internals (the request
+handler and the SQL compiler): docs/architecture.md.
 """
 
 import io
 import logging
 import re
+import threading
 import weakref
 
 from django.conf import settings
@@ -22,13 +29,14 @@ from django.core.handlers.base import BaseHandler, reset_urlconf
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.core.signals import setting_changed
 from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections, reset_queries
+from django.db.models.query import ValuesListIterable
 from django.http import HttpResponse
 from django.middleware.common import CommonMiddleware
 from django.middleware.security import SecurityMiddleware
 
 from dogtag.accounts.models import hash_token
 from dogtag.accounts.tokens import municipalities_for_token
-from dogtag.licensing.tag_lookup import CONTENT_TYPE, license_json
+from dogtag.licensing.tag_lookup import CONTENT_TYPE, license_json, lookup_query
 
 log = logging.getLogger("dogtag.api")
 
@@ -213,7 +221,8 @@ class LeanTagLookup:
             body = None
             if served:
                 slug, year, serial = found.groups()
-                body = license_json(slug, int(year), int(serial), served, token_hash=hash_token(token))
+                token_hash = hash_token(token)
+                body = license_json(slug, int(year), int(serial), served, token_hash=token_hash, read=_LOOKUP.rows)
         except Exception:
             log.exception("the lean tag lookup failed on %s; Django answers it", request.path_info)
             body = None
@@ -222,3 +231,62 @@ class LeanTagLookup:
             return None
         length = str(len(body))
         return [(name, length if name == "Content-Length" else value) for name, value in headers], body, used_cache
+
+
+class CompiledRows:
+    """`CompiledRows(lambda slug, serial: Tag.objects.filter(...).values_list(...), slug="\\x00s\\x00",
+    serial=2_147_483_001)`; `.rows("default", slug="benton", serial=300)` runs it."""
+
+    def __init__(self, build, **stand_ins):
+        self.build, self.stand_ins = build, stand_ins
+        self._plans, self._lock = {}, threading.Lock()
+
+    def _plan(self, connection):
+        key = (connection.alias, connection.vendor)
+        if key not in self._plans:
+            with self._lock:
+                queryset = self.build(**self.stand_ins).using(connection.alias)
+                if queryset._iterable_class is not ValuesListIterable:
+                    raise TypeError("CompiledRows runs a values_list() queryset")
+                compiler = queryset.query.get_compiler(connection=connection)
+                sql, params = compiler.as_sql()
+                arguments = [self._argument(p) for p in params]
+                if {a[1] for a in arguments if a[0] == "value"} != set(self.stand_ins):
+                    raise ValueError("the query does not take every stand-in")
+                fields = [s[0] for s in compiler.select[: compiler.col_count]]
+                self._plans[key] = (sql, arguments, sorted(compiler.get_converters(fields).items()))
+        return self._plans[key]
+
+    def _argument(self, param):
+        """("constant", value, None) or ("value", argument name, the backend's wrapping or None)."""
+        for name, stand_in in self.stand_ins.items():
+            if isinstance(param, type(stand_in)) and param == stand_in:
+                # The value itself, or wrapped by the backend (psycopg's Int4 for an integer column).
+                return ("value", name, None if type(param) is type(stand_in) else type(param))
+        return ("constant", param, None)
+
+    def rows(self, using: str, **values) -> list[tuple]:
+        connection = connections[using]
+        sql, arguments, converters = self._plan(connection)
+        params = [
+            v if kind == "constant" else values[v] if wrap is None else wrap(values[v]) for kind, v, wrap in arguments
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        if not converters:
+            return rows
+        converted = []
+        for row in rows:
+            row = list(row)
+            for position, (functions, expression) in converters:
+                for function in functions:
+                    row[position] = function(row[position], expression, connection)
+            converted.append(tuple(row))
+        return converted
+
+
+# The lookup's query (with the token's liveness), compiled once; stand-ins no column holds.
+_LOOKUP = CompiledRows(
+    lookup_query, slug="\x00slug\x00", year=2_147_482_001, serial=2_147_482_002, token_hash="\x00token\x00"
+)

@@ -1,6 +1,6 @@
-"""The tag lookup: a found dog's tag to its license. One query, compiled once (lib/compiled.py), reads
-the license, its municipality and all of its tags, and with a token's hash (dogtag/lean.py)
-whether that token is live; the answer is the plain dict `LicenseOut` describes (a test compares
+"""The tag lookup: a found dog's tag to its license. One query (`lookup_query`) reads the license,
+its municipality and all of its tags, and with a token's hash (dogtag/lean.py, which compiles it
+once) whether that token is live; the answer is the plain dict `LicenseOut` describes (a test compares
 it with the schema's own serialisation).
 """
 
@@ -11,7 +11,6 @@ from django.db.models import Exists
 from ninja.responses import NinjaJSONEncoder
 
 from dogtag.accounts.tokens import live_tokens
-from dogtag.lib.compiled import CompiledRows
 from dogtag.licensing.models import Tag
 
 # (output key, Tag lookup path) for every column read; the license's columns repeat on each of its
@@ -51,41 +50,32 @@ def _license_tags(slug, year, serial):
 
 
 COLUMNS = [*(path for _, path in LICENSE_COLUMNS), *TAG_COLUMNS]
-# Compiled once (lib/compiled.py: the lookup's goals need it); stand-ins no column holds.
-LOOKUP = CompiledRows(
-    lambda slug, year, serial: _license_tags(slug, year, serial).values_list(*COLUMNS),
-    slug="\x00slug\x00",
-    year=2_147_482_001,
-    serial=2_147_482_002,
-)
-# The same, each row ending with whether the token with this hash is live.
-LOOKUP_WITH_TOKEN = CompiledRows(
-    lambda slug, year, serial, token_hash: (
-        _license_tags(slug, year, serial)
-        .annotate(token_live=Exists(live_tokens(token_hash)))
-        .values_list(*COLUMNS, "token_live")
-    ),
-    slug="\x00slug\x00",
-    year=2_147_482_001,
-    serial=2_147_482_002,
-    token_hash="\x00token\x00",
-)
+
+
+def lookup_query(slug, year, serial, token_hash=None):
+    """The lookup's one query, as rows of COLUMNS; with `token_hash` each row ends with whether the
+    token with this hash is live."""
+    tags = _license_tags(slug, year, serial)
+    if token_hash is None:
+        return tags.values_list(*COLUMNS)
+    return tags.annotate(token_live=Exists(live_tokens(token_hash))).values_list(*COLUMNS, "token_live")
+
+
+def orm_rows(using, **arguments) -> list[tuple]:
+    return list(lookup_query(**arguments).using(using))
 
 
 def license_for_tag(
-    slug: str, year: int, serial: int, municipality_ids, using: str = "default", token_hash: str | None = None
+    slug: str, year: int, serial: int, municipality_ids, using="default", token_hash=None, read=orm_rows
 ) -> dict | None:
     """The license tag `serial` of `year` in municipality `slug` was issued to, as `LicenseOut`'s
     fields, or None if there is none among `municipality_ids` (not found and not served read
     the same, so a tag's existence elsewhere is not revealed). With `token_hash`, None too unless
-    that token is live."""
+    that token is live. `read` runs `lookup_query` (the ORM's, or lean.py's compiled once)."""
     low, high = connections[using].ops.integer_field_range(Tag._meta.get_field("serial").get_internal_type())
     if not (low <= year <= high and low <= serial <= high):
         return None  # no column holds it, so no tag has it (as the ORM answers an out-of-range lookup)
-    if token_hash is None:
-        rows = LOOKUP.rows(using, slug=slug, year=year, serial=serial)
-    else:
-        rows = LOOKUP_WITH_TOKEN.rows(using, slug=slug, year=year, serial=serial, token_hash=token_hash)
+    rows = read(using, slug=slug, year=year, serial=serial, token_hash=token_hash)
     if not rows or (token_hash is not None and not rows[0][-1]):
         return None
     width = len(LICENSE_COLUMNS)
@@ -101,9 +91,7 @@ def license_for_tag(
     return license
 
 
-def license_json(
-    slug: str, year: int, serial: int, municipality_ids, using: str = "default", token_hash: str | None = None
-) -> bytes | None:
+def license_json(slug, year, serial, municipality_ids, using="default", token_hash=None, read=orm_rows) -> bytes | None:
     """`license_for_tag` as the response body: `LicenseOut`'s JSON, or None if not found."""
-    found = license_for_tag(slug, year, serial, municipality_ids, using, token_hash)
+    found = license_for_tag(slug, year, serial, municipality_ids, using, token_hash, read)
     return None if found is None else json.dumps(found, cls=NinjaJSONEncoder).encode()

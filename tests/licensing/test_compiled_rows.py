@@ -1,8 +1,8 @@
-"""lib/compiled.py: a values_list() query compiled once answers as the ORM does, for each value."""
+"""dogtag/lean.py's CompiledRows: a values_list() query compiled once answers as the ORM does, for each value."""
 
 from django.test import TestCase
 
-from dogtag.lib.compiled import CompiledRows
+from dogtag.lean import CompiledRows
 from dogtag.registry.models import Ownership
 from tests.base import Fixtures
 
