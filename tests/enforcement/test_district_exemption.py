@@ -253,6 +253,30 @@ class DistrictExemptionTests(EnforcementTestCase):
         self.assertEqual([a.name for a in rest], ["Bo", "Cody", "Dot"])
         self.assertTrue(more is False and rest[0].pk == bo[3].pk)
 
+    def test_a_page_walks_the_name_index_in_order_and_stops_at_its_limit(self):
+        self.strays([f"Stray {i:03}" for i in range(200)])
+        listed, _ = district.not_exempt(self.places["webster"], DAY)
+        page = listed.which(few=True).filter(name__gte="Bo").values_list("pk", flat=True)[:101]
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE registry_animal")
+                cursor.execute("SET LOCAL enable_seqscan = off")  # as a large table prices a scan
+            plan = page.explain()
+            self.assertTrue(plan.startswith("Limit"), plan)
+            self.assertIn("Scan using animals_by_name on registry_animal", plan)
+            self.assertIn("Index Cond: ((municipality_id = ", plan)
+            self.assertIn("(name)::text >= 'Bo'::text", plan)
+            # sorted only within a name, on the index's order: no sort of the whole list
+            self.assertIn("Presorted Key: registry_animal.name", plan)
+        else:
+            plan = page.explain()
+            self.assertIn(
+                "SEARCH registry_animal USING COVERING INDEX animals_by_name (municipality_id=? AND name>?)", plan
+            )
+            self.assertIn("USE TEMP B-TREE FOR RIGHT PART OF ORDER BY", plan)  # only within a name
+            self.assertNotIn("USE TEMP B-TREE FOR ORDER BY", plan)
+            self.assertNotIn("LIST SUBQUERY", plan)  # no set of every certificate in force
+
     def test_a_malformed_after_is_refused_by_name_never_a_500(self):
         url = reverse("district-not-exempt", args=[self.district.pk])
         with on(DAY):
