@@ -36,7 +36,7 @@ def district_lookup(request, pk):
     return render(request, "enforcement/district_lookup.html", context)
 
 
-def _after(value: str) -> tuple[str, int] | None:
+def _after(value: str) -> tuple[str, int]:
     """The `after` parameter, "<pk>:<name>" of the last animal of the page before; ValueError if
     it is not that (a key no database could hold included)."""
     pk, sep, name = value.partition(":")
