@@ -1,8 +1,10 @@
 """A district rabies quarantine in Webster (§ 98-5): one animal's answer by tag number, name or
 microchip, and the live dogs and cats the records cannot show exempt, on screen and as CSV."""
 
+import re
 from datetime import date
 from types import SimpleNamespace
+from urllib.parse import unquote_plus
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -141,7 +143,9 @@ class DistrictExemptionTests(EnforcementTestCase):
         for name in ("Ace", "Bell", "Gus", "Bruno"):
             self.assertNotIn(f">{name}</a>", page)
         self.assertIn("no current rabies certificate", page)
-        self.assertIn("Not exempt on February 10, 2026 (2)", page)
+        self.assertIn("Not exempt on February 10, 2026</caption>", page)  # not counted
+        self.assertIn("2 shown, in name order; the CSV lists every one.", page)
+        self.assertNotIn('rel="next"', page)
         self.assertEqual(csv["Content-Type"], "text/csv; charset=utf-8")
         self.assertEqual(lines[0], "Animal,Species,Why,License in force,Owner,Address,Phone")
         self.assertEqual(len(lines), 3)
@@ -179,7 +183,7 @@ class DistrictExemptionTests(EnforcementTestCase):
                 self.owner_and_dog("webster", f"Stray{i}")
             with CaptureQueriesContext(connection) as more:
                 page = self.client.get(url).content.decode()
-        self.assertIn("(7)", page)
+        self.assertIn("7 shown", page)
         self.assertEqual(len(more), len(few))
 
     def test_a_page_of_the_list_is_a_fixed_number_of_statements(self):
@@ -191,6 +195,8 @@ class DistrictExemptionTests(EnforcementTestCase):
             # the municipalities the officer serves (the menu).
             with self.assertNumQueries(10):
                 self.client.get(url)
+            with self.assertNumQueries(10):  # a page after an animal: the same statements
+                self.client.get(url, {"after": f"{self.cody.pk}:Cody"})
             # The same session, district and engine; by name, by microchip, by rabies tag and by its
             # duplicate; the animals found, their owners, certificates, duplicate tags, licenses
             # in force, their tags and the animals they cover; the menu.
@@ -204,12 +210,83 @@ class DistrictExemptionTests(EnforcementTestCase):
             with CaptureQueriesContext(connection) as queries:
                 self.client.get(url)
         animals = [q["sql"] for q in queries if 'FROM "registry_animal" ' in q["sql"]]
-        self.assertEqual(len(animals), 2, animals)  # which animals in order (counted here), the page's details
+        self.assertEqual(len(animals), 2, animals)  # which animals in order (not counted), the page's details
         which, details = animals
-        self.assertNotIn("LIMIT", which)
+        self.assertIn("LIMIT 101", which)  # a page and one more, to know whether another follows
         # One test of the two facts: the tagged certificates are read once.
         self.assertEqual(which.count('"registry_rabiesvaccination"'), 1)
         self.assertIn(f"IN ({self.cody.pk}, {self.dot.pk})", details)
+
+    def strays(self, names):
+        """Unvaccinated dogs of Webster, made in one statement: each is not exempt."""
+        webster = self.places["webster"]
+        return Animal.objects.bulk_create(Animal(municipality=webster, name=n, sex="male") for n in names)
+
+    def test_the_list_pages_by_name_with_no_animal_twice_or_skipped_even_when_names_tie(self):
+        strays = self.strays(["Ace"] * 3 + ["Bo"] * 150 + ["Zed"] * 3)  # Ace the exempt one ties them
+        expected = sorted([(a.name, a.pk) for a in [*strays, self.cody, self.dot]])
+        url = reverse("district-not-exempt", args=[self.district.pk])
+        with on(DAY):
+            first = self.client.get(url).content.decode()
+            after = re.search(r'<a href="\?after=([^"]+)" rel="next">', first)[1]
+            second = self.client.get(url, {"after": unquote_plus(after)}).content.decode()
+        self.assertIn("100 shown, in name order; more follow", first)
+        self.assertNotIn('rel="first"', first)
+        self.assertIn('<a href="?" rel="first">First page</a>', second)
+        self.assertNotIn('rel="next"', second)
+        shown = [(a.name, a.pk) for a in self.rows_of(first) + self.rows_of(second)]
+        self.assertEqual(shown, expected)  # in name order, each once
+
+    def rows_of(self, page):
+        """The animals of a page of the list, read from their links in order."""
+        pks = [int(pk) for pk in re.findall(r'href="/animals/(\d+)/"', page)]
+        found = Animal.objects.in_bulk(pks)
+        return [found[pk] for pk in pks]
+
+    def test_a_page_after_a_name_that_ties_steps_past_the_ones_shown(self):
+        bo = self.strays(["Bo"] * 4)
+        listed, _ = district.not_exempt(self.places["webster"], DAY)
+        first, more = listed.after(None, 3)
+        self.assertEqual([a.pk for a in first], [bo[0].pk, bo[1].pk, bo[2].pk])
+        self.assertTrue(more)
+        rest, more = listed.after(("Bo", bo[2].pk), 3)
+        self.assertEqual([a.name for a in rest], ["Bo", "Cody", "Dot"])
+        self.assertTrue(more is False and rest[0].pk == bo[3].pk)
+
+    def test_a_page_walks_the_name_index_in_order_and_stops_at_its_limit(self):
+        self.strays([f"Stray {i:03}" for i in range(200)])
+        listed, _ = district.not_exempt(self.places["webster"], DAY)
+        page = listed.which(few=True).filter(name__gte="Bo").values_list("pk", flat=True)[:101]
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE registry_animal")
+                cursor.execute("SET LOCAL enable_seqscan = off")  # as a large table prices a scan
+            plan = page.explain()
+            self.assertTrue(plan.startswith("Limit"), plan)
+            self.assertIn("Scan using animals_by_name on registry_animal", plan)
+            self.assertIn("Index Cond: ((municipality_id = ", plan)
+            self.assertIn("(name)::text >= 'Bo'::text", plan)
+            # sorted only within a name, on the index's order: no sort of the whole list
+            self.assertIn("Presorted Key: registry_animal.name", plan)
+        else:
+            plan = page.explain()
+            self.assertIn(
+                "SEARCH registry_animal USING COVERING INDEX animals_by_name (municipality_id=? AND name>?)", plan
+            )
+            self.assertIn("USE TEMP B-TREE FOR RIGHT PART OF ORDER BY", plan)  # only within a name
+            self.assertNotIn("USE TEMP B-TREE FOR ORDER BY", plan)
+            self.assertNotIn("LIST SUBQUERY", plan)  # no set of every certificate in force
+
+    def test_a_malformed_after_is_refused_by_name_never_a_500(self):
+        url = reverse("district-not-exempt", args=[self.district.pk])
+        with on(DAY):
+            for after in ("x", "Cody", "12", ":Cody", "x:Cody", "-1:Cody", "1.5:Cody", "12:", "9" * 30 + ":Cody"):
+                r = self.client.get(url, {"after": after})
+                self.assertEqual(r.status_code, 400, after)
+                self.assertIn(b'"after" parameter', r.content)
+            r = self.client.get(url, {"after": f"{self.cody.pk}:Cody"})
+        self.assertEqual(r.status_code, 200)
+        self.assertEqual(self.rows_of(r.content.decode()), [self.dot])
 
     def test_the_lookup_is_the_same_statements_however_many_animals_it_finds(self):
         with on(DAY):

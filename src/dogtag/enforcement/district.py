@@ -7,9 +7,11 @@ the day (the test of `actions.cases.currently_immunized`), and `tag_attached` is
 written on that certificate or its duplicate, which the officer checks on the collar. A license in
 force is shown beside the answer; it does not decide it.
 
-Read-only and set-based: the facts are two annotations (an EXISTS per animal for a lookup, one
-set membership for the list), the engine is asked once per combination of species and facts (never
-once per animal), and the list filters on the combinations the engine says must be restrained.
+Read-only and set-based: the facts are two annotations (an EXISTS per animal for a lookup and for
+a page of the list, which reads animals in name order only until the page is full; one set
+membership for the whole list, its CSV), the engine is asked once per combination of species and
+facts (never once per animal), and the list filters on the combinations the engine says must be
+restrained.
 """
 
 from collections import defaultdict
@@ -236,43 +238,42 @@ def not_exempt(municipality, on: date):
     engine = Engine(municipality, on)
     if not engine.applies:
         return Animal.objects.none(), engine
-    which = (
-        Animal.objects.filter(municipality=municipality, status__in=LIVE)
-        .alias(**_facts(on, few=False))
-        .filter(engine.restrained())
-        .order_by("name", "pk")
-    )
-    return Listed(which, on), engine
+    live = Animal.objects.filter(municipality=municipality, status__in=LIVE).order_by("name", "pk")
+    return Listed(live, engine.restrained(), on), engine
 
 
 class Listed:
     """A list of animals read in two steps: which animals, in order (one statement, from the
-    animals' name index and the certificates' index; it is counted and sliced here), then, for
-    those shown, the facts, the license in force and the owners (an EXISTS and a subquery per animal
-    shown, not per animal in the municipality). A page is three statements; the CSV reads every row
-    the same way in chunks."""
+    animals' name index and the certificates' index), then, for those shown, the facts, the
+    license in force and the owners (an EXISTS and a subquery per animal shown, not per animal in
+    the municipality). A page (`after`) is three statements; the CSV reads every row the same way
+    in chunks."""
 
-    ordered = True  # for Django's Paginator
+    def __init__(self, live, restrained: Q, on: date):
+        self.live, self.restrained, self.on, self._ids = live, restrained, on, None
 
-    def __init__(self, which, on: date):
-        self.which, self.on, self._ids = which, on, None
+    def which(self, *, few: bool):
+        """The animals listed, in name order, their facts read as `_facts(few=)` reads them: the
+        whole list as two sets, a page as an EXISTS per animal the page walks past."""
+        return self.live.alias(**_facts(self.on, few=few)).filter(self.restrained)
 
     @property
     def ids(self) -> list[int]:
         if self._ids is None:
-            self._ids = list(self.which.values_list("pk", flat=True))
+            self._ids = list(self.which(few=False).values_list("pk", flat=True))
         return self._ids
 
-    def count(self) -> int:
-        return len(self.ids)
-
-    def __len__(self) -> int:
-        return self.count()
-
-    def __getitem__(self, index):
-        if not isinstance(index, slice):
-            return self[index : index + 1][0]
-        return self._read(self.ids[index])
+    def after(self, key: tuple[str, int] | None, n: int) -> tuple[list[Animal], bool]:
+        """Up to `n` animals following `key` (the (name, pk) of the last one shown; None: from the
+        first), and whether more follow. Read in name order with a LIMIT: the query walks the
+        animals' name index only until it has found them, nothing is counted."""
+        which = self.which(few=True)
+        if key is not None:
+            name, pk = key
+            # `name >= ?` first: the range the index walks from; the rest steps past the ties shown.
+            which = which.filter(Q(name__gte=name), Q(name__gt=name) | Q(pk__gt=pk))
+        ids = list(which.values_list("pk", flat=True)[: n + 1])
+        return self._read(ids[:n]), len(ids) > n
 
     def __iter__(self):
         return self.iterator(chunk_size=2000)

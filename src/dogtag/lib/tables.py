@@ -118,6 +118,15 @@ class Shown:
 
 
 @dataclass
+class Uncounted:
+    """A page of a table read by keyset (the rows after the last one shown), for `Shown`: its
+    objects and no paginator, so the page is neither counted nor numbered."""
+
+    object_list: list
+    paginator = None
+
+
+@dataclass
 class Report:
     title: str
     subtitle: str
