@@ -128,7 +128,8 @@ class IndexedReadTests(CounterApiTestCase):
         with CaptureQueriesContext(connection) as queries:
             self.issue_rex()
         write = next(q["sql"] for q in queries if q["sql"].startswith('INSERT INTO "licensing_license"'))
-        self.assertIsNone(re.search(r"\$\d+(?![\d.])", write))  # the values in their places, not $1
+        outside_literals = re.sub(r"'(?:[^']|'')*'", "''", write)  # a quote may say "$5" (s. 174.05(5))
+        self.assertIsNone(re.search(r"\$\d+(?![\d.])", outside_literals))  # the values in their places, not $1
         self.assertIn("'Rex'", write)
         for _ in range(6):
             list(self.dog.current_owners(date(2026, 5, 20)))
