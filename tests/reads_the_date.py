@@ -76,7 +76,11 @@ NOT_THE_DATE = {
     "tests/payments/test_stripe_checkout.py": {"StripeCheckoutTests": FROZEN},
     "tests/payments/test_two_at_once.py": {"TwoAtOnceTests": FROZEN},
     "tests/registry/test_plausibility.py": {"BirthDateTests": FROZEN, "AmountTests": FROZEN},
-    "tests/reports/test_reports.py": {"LicensingReportTests": FROZEN, "RegistryReportTests": FROZEN},
+    "tests/reports/test_reports.py": {
+        "LicensingReportTests": FROZEN,
+        "RegistryReportTests": FROZEN,
+        "AnimalControlReportTests": FROZEN,
+    },
     "tests/reports/test_status.py": {"StatusTests": FROZEN},
     "tests/browser/test_phone_layout.py": {
         "test_a_deadline_moved_over_a_sunday_fits_its_cell_at_390_px": (

@@ -650,25 +650,15 @@ def _tax_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigge
 
 
 def _late_answer(day: _Day, y: _Year | None, tax, half, trigger) -> Decision:
-    if tax is not None and tax.free_late is not None:
-        return _free_late_answer(day, tax.free_late, trigger)
-    if trigger is None:
-        return Decision(day.late_fee(trigger), day.late_cites, ())
-    cites = day.late_cites + trigger[3]
-    if day.on <= trigger[1]:
-        return Decision(day.late_fee(trigger), cites, ())
-    return Decision(day.late_fee(trigger), cites, (trigger[2], *day.late_notes), day.late_not_set)
-
-
-def _free_late_answer(day: _Day, rule: LateFeeOnFreeLicense, trigger) -> Decision:
-    """late_fee's answer for a free license where the pack says whether the late fee is charged on it."""
-    cites = (*day.late_cites, *rule.citations())
+    # A free license whose pack says whether the late fee reaches it cites that provision too.
+    free = tax.free_late if tax is not None else None
+    cites = (*day.late_cites, *(free.citations() if free is not None else ()))
     if trigger is None:
         return Decision(day.late_fee(trigger), cites, ())
     cites += trigger[3]
     if day.on <= trigger[1]:
         return Decision(day.late_fee(trigger), cites, ())
-    if not rule.charged:
+    if free is not None and not free.charged:
         return Decision(LateFeeDue(True, ZERO, None, trigger[1]), cites, (NO_LATE_FEE_NOTE,))
     return Decision(day.late_fee(trigger), cites, (trigger[2], *day.late_notes), day.late_not_set)
 
