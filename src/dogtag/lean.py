@@ -105,13 +105,8 @@ class _Headers(BaseHandler):
 
 
 def _receivers(signal) -> list:
-    found = []
-    for _, receiver, _ in signal.receivers:
-        if isinstance(receiver, weakref.ReferenceType):
-            receiver = receiver()
-        if receiver is not None:
-            found.append(receiver)
-    return found
+    found = (r() if isinstance(r, weakref.ReferenceType) else r for _, r, _ in signal.receivers)
+    return [r for r in found if r is not None]
 
 
 def request_started(environ) -> None:

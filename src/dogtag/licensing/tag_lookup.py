@@ -13,6 +13,11 @@ from ninja.responses import NinjaJSONEncoder
 from dogtag.accounts.tokens import live_tokens
 from dogtag.licensing.models import Tag
 
+# The license's own fields, in the answer's order.
+LICENSE_FIELDS = (
+    "license_year serial animal_id animal_name owner_name owner_address issued_on expires_on tax late_fee "
+    "late_fee_trigger free_license county voided_at void_reason citations"
+).split()
 # (output key, Tag lookup path) for every column read; the license's columns repeat on each of its
 # tag rows, the tag columns are the license's tags (not only the one looked up).
 LICENSE_COLUMNS = [
@@ -20,42 +25,21 @@ LICENSE_COLUMNS = [
     # The tag looked up: its municipality is the license's, and the one the user must serve.
     ("municipality_id", "license__tags__municipality_id"),
     ("municipality", "license__tags__municipality__slug"),
-    ("license_year", "license__license_year"),
-    ("serial", "license__serial"),
-    ("animal_id", "license__animal_id"),
-    ("animal_name", "license__animal_name"),
-    ("owner_name", "license__owner_name"),
-    ("owner_address", "license__owner_address"),
-    ("issued_on", "license__issued_on"),
-    ("expires_on", "license__expires_on"),
-    ("tax", "license__tax"),
-    ("late_fee", "license__late_fee"),
-    ("late_fee_trigger", "license__late_fee_trigger"),
-    ("free_license", "license__free_license"),
-    ("county", "license__county"),
-    ("voided_at", "license__voided_at"),
-    ("void_reason", "license__void_reason"),
-    ("citations", "license__citations"),
+    *((name, f"license__{name}") for name in LICENSE_FIELDS),
 ]
 TAG_COLUMNS = ["serial", "license_year", "status"]
+COLUMNS = [*(path for _, path in LICENSE_COLUMNS), *TAG_COLUMNS]
 # What the answer is sent as (the API operation and the lean path in front of Django: dogtag/lean.py).
 CONTENT_TYPE = "application/json; charset=utf-8"
 
 
-def _license_tags(slug, year, serial):
-    """Every tag of the license tag `serial` of `year` in `slug` was issued to."""
-    return Tag.objects.filter(
+def lookup_query(slug, year, serial, token_hash=None):
+    """The lookup's one query: every tag of the license tag `serial` of `year` in `slug` was issued
+    to, as rows of COLUMNS; with `token_hash` each row ends with whether the token with this hash is
+    live."""
+    tags = Tag.objects.filter(
         license__tags__municipality__slug=slug, license__tags__license_year=year, license__tags__serial=serial
     ).order_by("license_year", "serial")
-
-
-COLUMNS = [*(path for _, path in LICENSE_COLUMNS), *TAG_COLUMNS]
-
-
-def lookup_query(slug, year, serial, token_hash=None):
-    """The lookup's one query, as rows of COLUMNS; with `token_hash` each row ends with whether the
-    token with this hash is live."""
-    tags = _license_tags(slug, year, serial)
     if token_hash is None:
         return tags.values_list(*COLUMNS)
     return tags.annotate(token_live=Exists(live_tokens(token_hash))).values_list(*COLUMNS, "token_live")
@@ -65,13 +49,11 @@ def orm_rows(using, **arguments) -> list[tuple]:
     return list(lookup_query(**arguments).using(using))
 
 
-def license_for_tag(
-    slug: str, year: int, serial: int, municipality_ids, using="default", token_hash=None, read=orm_rows
-) -> dict | None:
+def license_json(slug, year, serial, municipality_ids, using="default", token_hash=None, read=orm_rows) -> bytes | None:
     """The license tag `serial` of `year` in municipality `slug` was issued to, as `LicenseOut`'s
-    fields, or None if there is none among `municipality_ids` (not found and not served read
-    the same, so a tag's existence elsewhere is not revealed). With `token_hash`, None too unless
-    that token is live. `read` runs `lookup_query` (the ORM's, or lean.py's compiled once)."""
+    JSON, or None if there is none among `municipality_ids` (not found and not served read the
+    same, so a tag's existence elsewhere is not revealed). With `token_hash`, None too unless that
+    token is live. `read` runs `lookup_query` (the ORM's, or lean.py's compiled once)."""
     low, high = connections[using].ops.integer_field_range(Tag._meta.get_field("serial").get_internal_type())
     if not (low <= year <= high and low <= serial <= high):
         return None  # no column holds it, so no tag has it (as the ORM answers an out-of-range lookup)
@@ -79,8 +61,7 @@ def license_for_tag(
     if not rows or (token_hash is not None and not rows[0][-1]):
         return None
     width = len(LICENSE_COLUMNS)
-    first = rows[0]
-    license = {key: first[i] for i, (key, _) in enumerate(LICENSE_COLUMNS)}
+    license = {key: rows[0][i] for i, (key, _) in enumerate(LICENSE_COLUMNS)}
     if license.pop("municipality_id") not in municipality_ids:
         return None
     citations = license.pop("citations")
@@ -88,10 +69,4 @@ def license_for_tag(
     license["citations"] = [
         {"jurisdiction": c["jurisdiction"], "section": c["section"], "quote": c["quote"]} for c in citations
     ]
-    return license
-
-
-def license_json(slug, year, serial, municipality_ids, using="default", token_hash=None, read=orm_rows) -> bytes | None:
-    """`license_for_tag` as the response body: `LicenseOut`'s JSON, or None if not found."""
-    found = license_for_tag(slug, year, serial, municipality_ids, using, token_hash, read)
-    return None if found is None else json.dumps(found, cls=NinjaJSONEncoder).encode()
+    return json.dumps(license, cls=NinjaJSONEncoder).encode()
