@@ -1,6 +1,7 @@
 """The licensing app's questions to the rule engine: the municipality's pack, the amounts its
 clerk has set, and the registry's animal as the engine's facts."""
 
+from collections import Counter
 from datetime import date
 
 from django.core.exceptions import ValidationError
@@ -21,10 +22,9 @@ TRAINED_TO = {
 }
 
 
-def pack_of(municipality, on: date | None = None):
-    """The municipality's pack as a question on `on` reads it: with its rulings in force that day
-    (registry/rulings.py); without `on`, as ruled today."""
-    return rulings.pack_on(municipality, on)
+# The municipality's pack as a question on `on` reads it: with its rulings in force that day;
+# without `on`, as ruled today.
+pack_of = rulings.pack_on
 
 
 def licensable_age(municipality) -> str:
@@ -75,10 +75,7 @@ def household_animals(kept) -> list[dict]:
     acquired on the day it was born, or when another animal of its species kept there shares its
     birth date: littermates born or kept together."""
     rows = [(s, b, a) for s, b, a in kept if s in ("dog", "cat")]
-    births = {}
-    for species, born, _ in rows:
-        if born is not None:
-            births[(species, born)] = births.get((species, born), 0) + 1
+    births = Counter((s, b) for s, b, _ in rows if b is not None)
     return [
         {"species": s, "born_on": b, "from_litter": b is not None and (a == b or births[(s, b)] > 1)}
         for s, b, a in rows

@@ -49,6 +49,7 @@ def report_animal(
     """Record the report and set the animal's status. A clerk reports at the counter
     (`acting_user`); an owner reports on the portal through the signed link that is their key
     (`by_owner`, no account). A refusal names the field and changes nothing."""
+    actor = None if by_owner else acting_user
     if not by_owner:
         require_role(acting_user, animal.municipality_id, CLERKS)
     animal = Animal.objects.select_for_update().get(pk=animal.pk)
@@ -79,24 +80,20 @@ def report_animal(
             happened_on=happened_on,
             note=(note or "").strip(),
             by_owner=by_owner,
-            reported_by=None if by_owner else acting_user,
+            reported_by=actor,
         ),
-        acting_user=None if by_owner else acting_user,
+        acting_user=actor,
         action=Action.ANIMAL_REPORT,
     )
     before = snapshot(animal)
     animal.status = STATUS_AFTER[kind]
     animal.save(update_fields=["status"])
-    record(acting_user=None if by_owner else acting_user, action=Action.ANIMAL_UPDATE, obj=animal, before=before)
+    record(acting_user=actor, action=Action.ANIMAL_UPDATE, obj=animal, before=before)
+    # Each license of the animal with a tag still issued: the tag is voided (never reissued, kept on
+    # record); the license itself stands, paid for as it was.
     if kind in RETIRES_TAGS:
-        _retire_tags(animal, report, acting_user=None if by_owner else acting_user)
+        for license in License.objects.filter(animal=animal, tags__status=Tag.Status.ISSUED).distinct():
+            before = snapshot(license)
+            license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.VOIDED)
+            record(acting_user=actor, action=Action.LICENSE_RETIRE_TAGS, obj=license, before=before)
     return report
-
-
-def _retire_tags(animal, report, *, acting_user) -> None:
-    """Each license of the animal with a tag still issued: the tag is voided (never reissued, kept
-    on record); the license itself stands, paid for as it was."""
-    for license in License.objects.filter(animal=animal, tags__status=Tag.Status.ISSUED).distinct():
-        before = snapshot(license)
-        license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.VOIDED)
-        record(acting_user=acting_user, action=Action.LICENSE_RETIRE_TAGS, obj=license, before=before)

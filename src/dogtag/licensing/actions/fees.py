@@ -15,6 +15,7 @@ from dogtag.lib.dates import shown
 from dogtag.licensing import law
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.charges import CHARGES
+from dogtag.licensing.facts import local_amounts
 from dogtag.licensing.models import FeeScheduleEntry
 from dogtag.licensing.owed import fee_label
 from dogtag.rules.delegations import delegated_amounts
@@ -41,7 +42,11 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
         # reading that holds a local figure to the state's (Webster § 98-4's late fee) governs
         # amounts from its effective date, not those before it.
         refused := state_limits(
-            law.pack_of(municipality, effective_on), key, amount, effective_on, _in_force(municipality, on=effective_on)
+            law.pack_of(municipality, effective_on),
+            key,
+            amount,
+            effective_on,
+            {k: dated.at(effective_on) for k, dated in local_amounts(municipality).items()},
         )
     ):
         errors["amount"] = " ".join(f"{o.message} (Wis. Stats. {o.citation.section})." for o in refused)
@@ -67,15 +72,6 @@ def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_o
         created_by=acting_user,
     )
     return save_and_record(entry, acting_user=acting_user, action=Action.FEE_SET)
-
-
-def _in_force(municipality, *, on: date) -> dict[str, Decimal]:
-    """The fee schedule's amounts in force on `on`, by key."""
-    entries = FeeScheduleEntry.objects.filter(municipality=municipality, voided_at=None, effective_on__lte=on)
-    found: dict[str, Decimal] = {}
-    for key, amount in entries.order_by("key", "-effective_on").values_list("key", "amount"):
-        found.setdefault(key, amount)
-    return found
 
 
 @transaction.atomic
