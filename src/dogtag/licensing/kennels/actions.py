@@ -10,11 +10,11 @@ from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
 from dogtag.audit.action_names import Action
-from dogtag.audit.record import record, snapshot
+from dogtag.audit.record import save_and_record, snapshot
 from dogtag.lib.dates import shown
 from dogtag.licensing.actions.payments import record_payment
 from dogtag.licensing.actions.roles import CLERKS
-from dogtag.licensing.kennels.rules import APPLICATION_FIELDS, application_section, is_renewal, provision, review
+from dogtag.licensing.kennels.rules import APPLICATION_FIELDS, is_renewal, provision, review
 from dogtag.licensing.models import Inspection, KennelLicense
 from dogtag.licensing.owed import section_label
 from dogtag.registry.models import today
@@ -28,7 +28,8 @@ def apply_for_kennel_license(*, acting_user, municipality, license_year: int | N
     k = provision(municipality)
     if k is None:
         raise ValidationError({"license": f"{municipality}'s law requires no kennel license."})
-    section = application_section(k)
+    # § 115-3B(1) lists the application's fields and sets the fee; the fee's citation is that subsection.
+    section = section_label((k.fee or k.term or k.required).cite.citation)
     year = license_year or today().year
     errors = {}
     labels = {
@@ -77,9 +78,7 @@ def apply_for_kennel_license(*, acting_user, municipality, license_year: int | N
         renewal=is_renewal(fields["premises"], year),
         **{name: fields.get(name) if fields.get(name) is not None else "" for name in APPLICATION_FIELDS},
     )
-    kennel.save()
-    record(acting_user=acting_user, action=Action.KENNEL_APPLY, obj=kennel)
-    return kennel
+    return save_and_record(kennel, acting_user=acting_user, action=Action.KENNEL_APPLY)
 
 
 def _open(kennel):
@@ -110,7 +109,7 @@ def record_inspection(
         errors["inspected_on"] = "Enter the date of the inspection, today or earlier."
     if errors:
         raise ValidationError(errors)
-    inspection = Inspection.objects.create(
+    inspection = Inspection(
         municipality_id=kennel.municipality_id,
         kennel_license=kennel,
         inspector=inspector,
@@ -118,8 +117,7 @@ def record_inspection(
         inspected_on=inspected_on,
         findings=(findings or "").strip(),
     )
-    record(acting_user=acting_user, action=Action.KENNEL_INSPECT, obj=inspection)
-    return inspection
+    return save_and_record(inspection, acting_user=acting_user, action=Action.KENNEL_INSPECT)
 
 
 @transaction.atomic
@@ -137,9 +135,7 @@ def record_correction(inspection, *, acting_user, corrected_on: date) -> Inspect
         raise ValidationError(errors)
     before = snapshot(inspection)
     inspection.corrected_on = corrected_on
-    inspection.save()
-    record(acting_user=acting_user, action=Action.KENNEL_CORRECT, obj=inspection, before=before)
-    return inspection
+    return save_and_record(inspection, acting_user=acting_user, action=Action.KENNEL_CORRECT, before=before)
 
 
 @transaction.atomic
@@ -159,9 +155,7 @@ def approve_kennel_license(kennel, *, acting_user, payment: dict | None = None, 
     kennel.renewal, kennel.fee, kennel.dogs_kept = r.renewal, r.fee, r.dogs
     kennel.issued_on, kennel.expires_on = on, r.expires
     kennel.citations = citations_json(r.decision.citations)
-    kennel.save()
-    record(acting_user=acting_user, action=Action.KENNEL_APPROVE, obj=kennel, before=before)
-    return kennel
+    return save_and_record(kennel, acting_user=acting_user, action=Action.KENNEL_APPROVE, before=before)
 
 
 @transaction.atomic
@@ -172,9 +166,7 @@ def refuse_kennel_application(kennel, *, acting_user, reason: str) -> KennelLice
         raise ValidationError({"reason": "Say why the application is refused."})
     before = snapshot(kennel)
     kennel.status, kennel.refusal_reason = KennelLicense.Status.REFUSED, reason.strip()
-    kennel.save()
-    record(acting_user=acting_user, action=Action.KENNEL_REFUSE, obj=kennel, before=before)
-    return kennel
+    return save_and_record(kennel, acting_user=acting_user, action=Action.KENNEL_REFUSE, before=before)
 
 
 @transaction.atomic
@@ -186,6 +178,4 @@ def void_kennel_license(kennel, *, acting_user, reason: str) -> KennelLicense:
         raise ValidationError({"reason": "Say why the kennel license is void."})
     before = snapshot(kennel)
     kennel.voided_at, kennel.void_reason = timezone.now(), reason.strip()
-    kennel.save()
-    record(acting_user=acting_user, action=Action.KENNEL_VOID, obj=kennel, before=before)
-    return kennel
+    return save_and_record(kennel, acting_user=acting_user, action=Action.KENNEL_VOID, before=before)

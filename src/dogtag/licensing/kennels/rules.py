@@ -35,11 +35,6 @@ def provision(municipality):
     return k if k is not None and k.required is not None else None
 
 
-def application_section(k) -> str:
-    # § 115-3B(1) lists the application's fields and sets the fee; the fee's citation is that subsection.
-    return section_label((k.fee or k.term or k.required).cite.citation)
-
-
 def _age(period) -> str:
     return f"dogs over {period_words(period)}" if period else "dogs"
 
@@ -63,7 +58,6 @@ class Review:
     dogs: int = 0
     renewal: bool = False
     refusals: list[tuple[str, str]] = field(default_factory=list)
-    not_set: bool = False
 
     @property
     def fee(self) -> Decimal | None:
@@ -77,21 +71,25 @@ class Review:
         self.refusals.append((field_name, message))
 
 
+# Each siting check of the engine's answer: the application's field, the pack's minimum, the refusal.
 SITING = {
     "from_other_structures": (
+        "from_other_structures_ft",
         "from_other_structures_ft",
         "The kennel is {value} ft from the nearest residential or commercial structure; at least {need} ft is "
         "required ({section}).",
     ),
     "from_lot_lines": (
         "from_lot_lines_ft",
+        "from_lot_lines_ft",
         "The kennel is {value} ft from a lot line; at least {need} ft from all lot lines is required ({section}).",
     ),
     "space": (
         "kennel_sq_ft",
+        "sq_ft_per_animal",
         "The kennel has {value} sq ft for {dogs} dogs; at least {need} sq ft for each animal is required ({section}).",
     ),
-    "privacy_fence": ("privacy_fence", "The kennel is not surrounded by privacy fencing ({section})."),
+    "privacy_fence": ("privacy_fence", None, "The kennel is not surrounded by privacy fencing ({section})."),
 }
 
 
@@ -140,44 +138,35 @@ def review(kennel: KennelLicense, on: date) -> Review:
             f"no more than {value.at_most} may be kept on any one premises ({section_label(k.maximum.cite.citation)}).",
         )
     if k.siting is not None:
-        needs = {
-            "from_other_structures": k.siting.from_other_structures_ft,
-            "from_lot_lines": k.siting.from_lot_lines_ft,
-            "space": k.siting.sq_ft_per_animal,
-            "privacy_fence": None,
-        }
         for check, ok in asdict(value.siting).items():
             if ok is False:
-                field_name, message = SITING[check]
+                field_name, need, message = SITING[check]
                 r.refuse(
                     field_name,
                     message.format(
                         value=getattr(kennel, field_name),
-                        need=needs[check],
+                        need=need and getattr(k.siting, need),
                         dogs=len(facts["dogs_born_on"]),
                         section=section_label(k.siting.cite.citation),
                     ),
                 )
     if k.inspection is not None:
-        _check_inspections(kennel, r, section_label(k.inspection.cite.citation))
-    for missing in d.not_set:
-        r.not_set = True
-        r.refuse("fee_schedule", not_set_message(missing))
-    return r
-
-
-def _check_inspections(kennel, r: Review, section: str):
-    inspections = list(kennel.inspections.all())
-    if not inspections:
-        r.refuse(
-            "inspection",
-            "No inspection is recorded: before a license is issued the County Health Officer, Building Inspector "
-            f"or a licensed veterinarian inspects the proposed kennel premises ({section}).",
-        )
-    for i in inspections:
-        if i.open_findings:
+        section = section_label(k.inspection.cite.citation)
+        inspections = list(kennel.inspections.all())
+        if not inspections:
             r.refuse(
                 "inspection",
-                f"The problems found by {i.get_inspector_display()} {i.inspector_name} on {shown(i.inspected_on)} "
-                f"are not recorded as corrected; they must be corrected before approval ({section}).",
+                "No inspection is recorded: before a license is issued the County Health Officer, Building "
+                f"Inspector or a licensed veterinarian inspects the proposed kennel premises ({section}).",
             )
+        for i in inspections:
+            if i.open_findings:
+                r.refuse(
+                    "inspection",
+                    f"The problems found by {i.get_inspector_display()} {i.inspector_name} on "
+                    f"{shown(i.inspected_on)} are not recorded as corrected; they must be corrected before "
+                    f"approval ({section}).",
+                )
+    for missing in d.not_set:
+        r.refuse("fee_schedule", not_set_message(missing))
+    return r

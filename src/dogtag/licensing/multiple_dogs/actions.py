@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from dogtag.accounts.scope import require_role
 from dogtag.audit.action_names import Action
-from dogtag.audit.record import record, snapshot
+from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.licensing.actions.payments import record_payment
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.actions.tags import take_tag
@@ -109,7 +109,5 @@ def revoke_multiple_dog_license(license, *, acting_user, category: str, reason: 
     license.voided_at = timezone.now()
     license.revocation = category
     license.void_reason = f"Revoked — {Revocation(category).label.lower()} ({section}): {reason.strip()}"[:300]
-    license.save()
     license.tags.filter(status=Tag.Status.ISSUED).update(status=Tag.Status.VOIDED)
-    record(acting_user=acting_user, action=Action.LICENSE_REVOKE, obj=license, before=before)
-    return license
+    return save_and_record(license, acting_user=acting_user, action=Action.LICENSE_REVOKE, before=before)

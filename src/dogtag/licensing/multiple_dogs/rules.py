@@ -38,7 +38,6 @@ class Quote:
     expires_on: date | None = None
     expiry_citations: tuple = ()
     refusals: dict[str, list[str]] = field(default_factory=dict)
-    not_set: bool = False
 
     @property
     def tax(self):
@@ -65,7 +64,6 @@ def quote(municipality, dogs: int, on: date, license_year: int | None = None) ->
             f"{dogs} entered ({section}).",
         )
     for missing in q.decision.not_set:
-        q.not_set = True
         q.refuse("fee_schedule", not_set_message(missing))
     expiry = law.ask(municipality, "license_expiry", {"issued_on": on, "license_year": q.license_year}, on)
     q.expires_on, q.expiry_citations = expiry.value.expires, expiry.citations
