@@ -26,8 +26,7 @@ from dogtag.rules.limits import state_limits
 def set_fee(*, acting_user, municipality, key: str, amount: Decimal, effective_on: date, authority: str):
     """Set a delegated amount from a date; earlier values stay, so past licenses keep their fee."""
     require_role(acting_user, municipality.pk, CLERKS)
-    pack = law.pack_of(municipality)
-    delegated = delegated_amounts(pack)
+    delegated = delegated_amounts(law.pack_of(municipality))
     errors = {}
     try:
         amount = Decimal(str(amount)) if amount is not None else None

@@ -58,14 +58,8 @@ class Review:
     dogs: int = 0
     renewal: bool = False
     refusals: list[tuple[str, str]] = field(default_factory=list)
-
-    @property
-    def fee(self) -> Decimal | None:
-        return self.decision.value.fee if self.decision else None
-
-    @property
-    def expires(self) -> date | None:
-        return self.decision.value.expires if self.decision else None
+    fee: Decimal | None = None
+    expires: date | None = None
 
     def refuse(self, field_name, message):
         self.refusals.append((field_name, message))
@@ -124,6 +118,7 @@ def review(kennel: KennelLicense, on: date) -> Review:
     }
     r.decision = d = law.ask(municipality, "kennel_license", facts, asked_on)
     value = d.value
+    r.fee, r.expires = value.fee, value.expires
     if not value.required:
         r.refuse(
             "dogs",

@@ -14,7 +14,7 @@ from dogtag.licensing.actions.payments import record_payment
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.actions.tags import take_tag
 from dogtag.licensing.models import License, Revocation, Tag
-from dogtag.licensing.multiple_dogs.rules import REVOKERS, barred, check_animals, provision, quote, section_of
+from dogtag.licensing.multiple_dogs.rules import REVOKERS, barred, check_animals, quote, section_of
 from dogtag.registry.models import Animal, today
 from dogtag.rules.decision import citations_json
 
@@ -38,7 +38,7 @@ def issue_multiple_dog_license(
     on = on or today()
     animals = list(animals or ())
     q = quote(municipality, dogs or 0, on, license_year)
-    section = section_of(municipality)
+    section = q.section
     if keeper is None or keeper.municipality_id != municipality.pk:
         q.refuse("keeper", f"Choose the keeper from {municipality}'s people.")
     elif revoked := barred(keeper, q.license_year):
@@ -48,7 +48,7 @@ def issue_multiple_dog_license(
             f"{revoked.get_revocation_display().lower()}; no multiple-dog license is issued to such a keeper "
             f"({section}).",
         )
-    if provision(municipality) is not None:
+    if q.decision is not None:  # the law provides the license
         check_animals(q, municipality, keeper if q.refusals.get("keeper") is None else None, animals, section)
         if not inspection_consent:
             q.refuse(

@@ -4,6 +4,7 @@ inspection consent its application carries, and revocation with the reason categ
 
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 
 from dogtag.accounts.models import Role
 from dogtag.licensing import law
@@ -34,14 +35,12 @@ class Quote:
 
     dogs: int
     decision: object = None
+    tax: Decimal | None = None
+    section: str = ""
     license_year: int = 0
     expires_on: date | None = None
     expiry_citations: tuple = ()
     refusals: dict[str, list[str]] = field(default_factory=dict)
-
-    @property
-    def tax(self):
-        return self.decision.value.tax if self.decision else None
 
     def refuse(self, field_name, message):
         self.refusals.setdefault(field_name, []).append(message)
@@ -53,10 +52,11 @@ def quote(municipality, dogs: int, on: date, license_year: int | None = None) ->
     if m is None:
         q.refuse("dogs", f"{municipality}'s law provides no multiple-dog license.")
         return q
-    section = section_label(m.cite.citation)
+    q.section = section = section_label(m.cite.citation)
     pack = law.pack_of(municipality, on)
     q.license_year = license_year or license_year_of(pack, on)
     q.decision = law.ask(municipality, "multiple_dog_license", {"dogs": max(dogs, 0)}, on)
+    q.tax = q.decision.value.tax
     if not q.decision.value.available:
         q.refuse(
             "dogs",
