@@ -9,11 +9,9 @@ middleware stack puts on that answer (`_Headers`, once per process), and what Dj
 `request_started` and `request_finished` receivers do. Anything else, and every error, goes to
 Django untouched. tests/licensing/test_lean_path.py compares both paths byte for byte.
 
-The lookup's query is compiled once per database (`CompiledRows`): server CPU 0.69 ms a request
-against 2.38 ms with the same ORM query compiled on each (bench/tag_lookup.py, 1m tags on
-PostgreSQL, 4 clients, load ~10 on 2 cores), which projects to 842 req/s on 2 idle cores against
-the goal's 1,000. This is the one module of Dogtag that uses Django's internals (the request
-handler and the SQL compiler): docs/architecture.md.
+The lookup's query is compiled once per database (`CompiledRows`; bench/tag_lookup.py measures
+it). This is the one module of Dogtag that uses Django's internals (the request handler and the
+SQL compiler): docs/architecture.md.
 """
 
 import io

@@ -107,6 +107,8 @@ def answer(pack, question: str, facts, on: date, local: LocalAmounts, field: str
     q = rules.get_question(question)
     try:
         facts = facts if isinstance(facts, q.facts) else q.facts.model_validate(dict(facts))
+        # Facts of the right shape the pack cannot answer (a section it does not have) raise too.
+        return q.answer(pack, facts, on, local)
     except ValueError as e:
         reasons = (
             [f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()]
@@ -114,10 +116,6 @@ def answer(pack, question: str, facts, on: date, local: LocalAmounts, field: str
             else [str(e)]
         )
         raise ValidationError({field: f"{'; '.join(reasons)} ({question.replace('_', ' ')})"}) from e
-    try:
-        return q.answer(pack, facts, on, local)
-    except ValueError as e:  # facts of the right shape the pack cannot answer (a section it does not have)
-        raise ValidationError({field: f"{e} ({question.replace('_', ' ')})"}) from e
 
 
 def issuing_office(municipality, on: date) -> str | None:

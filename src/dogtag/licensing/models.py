@@ -474,10 +474,8 @@ class RenewalReminder(Scoped):
     @property
     def when(self) -> str:
         days = abs(self.lead_days)
-        unit = "day" if days == 1 else "days"
-        if self.lead_days < 0:
-            return f"{days} {unit} before the license year ends"
-        return f"{days} {unit} after the license ran out"
+        side = "before the license year ends" if self.lead_days < 0 else "after the license ran out"
+        return f"{days} {'day' if days == 1 else 'days'} {side}"
 
     @property
     def status(self) -> str:
