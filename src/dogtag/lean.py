@@ -204,21 +204,19 @@ class LeanTagLookup:
         if scheme.lower() != "bearer":
             return None
         request_started(environ)
-        used_cache = True
+        used_cache, body = True, None
         try:
             # Remembered in this process, or asked of the cache (and the database).
             served = municipalities_for_token(token, remembered_only=True)
             used_cache = served is None
             if used_cache:
                 served = municipalities_for_token(token)
-            body = None
             if served:
                 slug, year, serial = found.groups()
                 token_hash = hash_token(token)
                 body = license_json(slug, int(year), int(serial), served, token_hash=token_hash, read=_LOOKUP.rows)
         except Exception:
             log.exception("the lean tag lookup failed on %s; Django answers it", request.path_info)
-            body = None
         if body is None:
             request_finished(used_cache)
             return None

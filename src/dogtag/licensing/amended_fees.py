@@ -2,8 +2,6 @@
 place of the pack's own, and where the pack left them to the fee schedule, the schedule's entries
 for them no longer apply from the amendment's effective date."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 from dogtag.lib.dates import shown
