@@ -1,6 +1,6 @@
 """The clerk's licensing actions: one transaction each, the amounts from the rule engine, one
-audit event per record written (DESIGN.md, layer rule 2). One module per kind of action; the names
-are gathered here (explicit re-exports), so `from dogtag.licensing import actions` reaches every one."""
+audit event per record written (docs/architecture.md, "Where writes happen"). One module per kind
+of action; the names callers reach are re-exported here, as `from dogtag.licensing import actions`."""
 
 from dogtag.licensing.actions.animal_reports import report_animal as report_animal
 from dogtag.licensing.actions.fees import set_fee as set_fee
