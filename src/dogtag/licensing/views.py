@@ -102,8 +102,7 @@ def license_void(request, pk):
         for name in ("refund_method", "refund_amount", "refund_check_number"):
             del form.fields[name]
     if request.method == "POST" and form.is_valid():
-        fields = form.void_fields() if license.payment else {"reason": form.cleaned_data["reason"]}
-        if run_action(form, actions.void_license, license, acting_user=request.user, fields=fields):
+        if run_action(form, actions.void_license, license, acting_user=request.user, fields=form.void_fields()):
             return redirect("license", pk=pk)
     context = {"form": form, "title": f"Void {license}", "submit": "Void", "destructive": True}
     return render(request, "registry/form.html", context)
@@ -197,19 +196,28 @@ def fees(request, slug, report):
     )
 
 
-@login_required
-def fee_void(request, pk):
-    entry = get_for_user(request.user, FeeScheduleEntry.objects.select_related("municipality"), pk, actions.CLERKS)
-    return action_page(
-        request,
-        forms.ReasonForm(posted(request)),
-        actions.void_fee,
-        entry,
-        title=f"Void {entry}",
-        submit="Void",
-        destructive=True,
-        done=lambda e: reverse("fees", args=[e.municipality.slug]),
-    )
+def action_view(queryset, action, form, title, done, roles=actions.CLERKS, initial=dict, **options):
+    """A form page on one record the user serves in `roles`: `form` (with `initial()`) whose POST
+    calls `action` on the record, then goes to `done(record)`; `title(record)` heads it."""
+
+    @login_required
+    def view(request, pk):
+        record = get_for_user(request.user, queryset, pk, roles)
+        form_ = form(posted(request), initial=initial())
+        return action_page(request, form_, action, record, title=title(record), done=lambda _: done(record), **options)
+
+    return view
+
+
+fee_void = action_view(
+    FeeScheduleEntry.objects.select_related("municipality"),
+    actions.void_fee,
+    forms.ReasonForm,
+    lambda entry: f"Void {entry}",
+    lambda entry: reverse("fees", args=[entry.municipality.slug]),
+    submit="Void",
+    destructive=True,
+)
 
 
 @login_required

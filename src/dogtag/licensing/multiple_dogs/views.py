@@ -9,13 +9,14 @@ from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
-from dogtag.lib.web import action_page, posted, run_action, to
+from dogtag.lib.web import posted, run_action, to
 from dogtag.licensing import tables
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.models import License
 from dogtag.licensing.multiple_dogs import actions as multiple_dog_licenses
 from dogtag.licensing.multiple_dogs import rules as multiple_dogs
 from dogtag.licensing.multiple_dogs.forms import MultipleDogForm, RevokeForm
+from dogtag.licensing.views import action_view
 from dogtag.licensing.years import chosen_year, license_years_on_sale, why_preselected
 from dogtag.registry.models import Animal, Person, today
 
@@ -31,7 +32,7 @@ def licenses(request, slug, report):
     return render(request, "licensing/multiple_dog_list.html", context)
 
 
-def _keepers_dogs(keeper, on):
+def _keepers_dogs(keeper):
     return (
         Animal.objects.filter(
             municipality_id=keeper.municipality_id,
@@ -52,7 +53,7 @@ def apply(request, pk):
     if multiple_dogs.provision(municipality) is None:
         raise Http404("This municipality's law has no multiple-dog license.")
     on = today()
-    dogs = list(_keepers_dogs(keeper, on))
+    dogs = list(_keepers_dogs(keeper))
     wanted = request.POST.get("dogs") or request.GET.get("dogs") or len(dogs)
     try:
         count = int(wanted)
@@ -104,51 +105,40 @@ def apply(request, pk):
     return render(request, "licensing/multiple_dog_apply.html", context)
 
 
-def _license(request, pk, roles=None):
-    queryset = License.objects.filter(kind=License.Kind.MULTIPLE_DOG).select_related("municipality", "payment")
-    return get_for_user(request.user, queryset, pk, *([roles] if roles else []))
+_LICENSES = License.objects.filter(kind=License.Kind.MULTIPLE_DOG).select_related("municipality", "payment")
+
+
+def _license_context(request, pk):
+    license = get_for_user(request.user, _LICENSES, pk)
+    section = multiple_dogs.section_of(license.municipality)
+    return {"license": license, "tags": license.tags.all(), "dogs": license.covered_animals.all(), "section": section}
 
 
 @login_required
 def license(request, pk):
-    license = _license(request, pk)
-    context = {
-        "license": license,
-        "tags": license.tags.all(),
-        "dogs": license.covered_animals.all(),
-        "events": AuditEvent.objects.for_object(license),
-        "section": multiple_dogs.section_of(license.municipality),
-    }
+    context = _license_context(request, pk)
+    context["events"] = AuditEvent.objects.for_object(context["license"])
     return render(request, "licensing/multiple_dog_license.html", context)
 
 
-@login_required
-def revoke(request, pk):
-    license = _license(request, pk, multiple_dogs.REVOKERS)
-    return action_page(
-        request,
-        RevokeForm(posted(request)),
-        multiple_dog_licenses.revoke_multiple_dog_license,
-        license,
-        title=f"Revoke multiple-dog license {license.serial} ({multiple_dogs.section_of(license.municipality)})",
-        done=to("multiple-dog-license", pk),
-        submit="Revoke",
-        destructive=True,
-    )
+revoke = action_view(
+    _LICENSES,
+    multiple_dog_licenses.revoke_multiple_dog_license,
+    RevokeForm,
+    lambda license: f"Revoke multiple-dog license {license.serial} ({multiple_dogs.section_of(license.municipality)})",
+    to("multiple-dog-license"),
+    roles=multiple_dogs.REVOKERS,
+    submit="Revoke",
+    destructive=True,
+)
 
 
 @login_required
 def certificate(request, pk):
-    license = _license(request, pk)
-    context = {
-        "license": license,
-        "tags": license.tags.all(),
-        "dogs": license.covered_animals.all(),
-        "municipality": license.municipality,
-        "section": multiple_dogs.section_of(license.municipality),
-    }
+    context = _license_context(request, pk)
+    license = context["license"]
     return pdf_response(
         "licensing/multiple_dog_certificate.html",
-        context,
+        {**context, "municipality": license.municipality},
         f"multiple-dog-license-{license.license_year}-{license.serial}.pdf",
     )
