@@ -168,15 +168,10 @@ def table(title: str, columns: list[Column], objects, *, empty="None.", row_clas
     """A table over every object of a queryset (or a list), read in chunks as the rows are
     written: the CSV of a 100,000-row list is complete and never held in memory. On screen,
     `Table.page` shows a page of the same objects."""
-
-    def rows():
-        iterable = objects.iterator(chunk_size=2000) if hasattr(objects, "iterator") else objects
-        return ([c.of(obj) for c in columns] for obj in iterable)
-
     return Table(
         title,
         [c.title for c in columns],
-        _Rows(rows),
+        _Rows(columns, objects),
         definition=columns,
         objects=objects,
         empty=empty,
@@ -189,11 +184,12 @@ class _Rows:
     """The rows of a table over objects, read afresh each time (the PDF lists them twice: to
     count, then to draw)."""
 
-    def __init__(self, rows):
-        self._rows = rows
+    def __init__(self, columns, objects):
+        self.columns, self.objects = columns, objects
 
     def __iter__(self):
-        return iter(self._rows())
+        objects = self.objects.iterator(chunk_size=2000) if hasattr(self.objects, "iterator") else self.objects
+        return ([c.of(obj) for c in self.columns] for obj in objects)
 
 
 def neutralise(text: str) -> str:

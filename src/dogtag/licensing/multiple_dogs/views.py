@@ -32,8 +32,14 @@ def licenses(request, slug, report):
     return render(request, "licensing/multiple_dog_list.html", context)
 
 
-def _keepers_dogs(keeper):
-    return (
+@login_required
+def apply(request, pk):
+    keeper = get_for_user(request.user, Person.objects.select_related("municipality"), pk)
+    municipality = keeper.municipality
+    if multiple_dogs.provision(municipality) is None:
+        raise Http404("This municipality's law has no multiple-dog license.")
+    on = today()
+    dogs = list(
         Animal.objects.filter(
             municipality_id=keeper.municipality_id,
             species=Animal.Species.DOG,
@@ -44,19 +50,8 @@ def _keepers_dogs(keeper):
         .distinct()
         .order_by("name")
     )
-
-
-@login_required
-def apply(request, pk):
-    keeper = get_for_user(request.user, Person.objects.select_related("municipality"), pk)
-    municipality = keeper.municipality
-    if multiple_dogs.provision(municipality) is None:
-        raise Http404("This municipality's law has no multiple-dog license.")
-    on = today()
-    dogs = list(_keepers_dogs(keeper))
-    wanted = request.POST.get("dogs") or request.GET.get("dogs") or len(dogs)
     try:
-        count = int(wanted)
+        count = int(request.POST.get("dogs") or request.GET.get("dogs") or len(dogs))
     except ValueError:
         count = len(dogs)
     # December: next year's licenses are on sale once its tags are in stock, as at the counter.
