@@ -144,9 +144,9 @@ class Report:
 @dataclass(frozen=True)
 class Column:
     """A column of a list: its heading and how a row's value is read (an attribute path such as
-    "owner.name", a key of a dict row, or a function of the row). On screen the cell may link (`link(row)` is a URL)
-    or be drawn by a template (`cell`, given `row` and `value`: a "why?", a button); the CSV
-    and the PDF have the value."""
+    "owner.name", a key of a dict row, or a function of the row). On screen the cell may link
+    (`link(row)` is a URL) or be drawn by a template (`cell`, given `row` and `value`: a "why?",
+    a button); the CSV and the PDF have the value."""
 
     title: str
     value: str | Callable[[Any], Any]

@@ -120,9 +120,8 @@ def license_replace_tag(request, pk):
         tag = run_action(form, actions.replace_tag, license, acting_user=request.user, fields=fields)
         if tag:
             if tag.replacement_payment:
-                messages.success(
-                    request, f"Tag {tag.serial} issued; receipt no. {tag.replacement_payment.receipt_number}."
-                )
+                receipt = tag.replacement_payment.receipt_number
+                messages.success(request, f"Tag {tag.serial} issued; receipt no. {receipt}.")
             return redirect("license", pk=pk)
     context = {"license": license, "form": form, "charge": charge}
     return render(request, "licensing/replace_tag.html", context)
@@ -182,18 +181,15 @@ def fees(request, slug, report):
         for (key, cite), shown in zip(delegated.items(), pages, strict=False)
     ]
     charges = [{"key": key, "shown": shown} for key, shown in zip(CHARGES, pages[len(delegated) :], strict=True)]
-    return render(
-        request,
-        "licensing/fees.html",
-        {
-            "municipality": municipality,
-            "schedule": schedule,
-            "charges": charges,
-            "amended": amended_fees.adopted(municipality),
-            "form": form,
-            "can_edit": has_role(request.user, municipality.pk, actions.CLERKS),
-        },
-    )
+    context = {
+        "municipality": municipality,
+        "schedule": schedule,
+        "charges": charges,
+        "amended": amended_fees.adopted(municipality),
+        "form": form,
+        "can_edit": has_role(request.user, municipality.pk, actions.CLERKS),
+    }
+    return render(request, "licensing/fees.html", context)
 
 
 def action_view(queryset, action, form, title, done, roles=actions.CLERKS, initial=dict, **options):
@@ -229,9 +225,8 @@ def tags(request, slug, report):
         if run_action(form, actions.receive_tag_lot, acting_user=request.user, municipality=municipality):
             return redirect("tags", slug=slug)
     years, lots = report.pages(request)
-    return render(
-        request, "licensing/tags.html", {"municipality": municipality, "form": form, "years": years, "lots": lots}
-    )
+    context = {"municipality": municipality, "form": form, "years": years, "lots": lots}
+    return render(request, "licensing/tags.html", context)
 
 
 @login_required
@@ -242,11 +237,8 @@ def tag_return(request, slug, year, report):
     expiry = law.ask(municipality, "license_expiry", {"issued_on": today(), "license_year": year}, today(), {})
     stored = TagReturnList.objects.filter(municipality=municipality, license_year=year).first()
     (returned,) = report.pages(request)
-    return render(
-        request,
-        "licensing/tag_return.html",
-        {"municipality": municipality, "year": year, "tags": returned, "expiry": expiry, "stored": stored},
-    )
+    context = {"municipality": municipality, "year": year, "tags": returned, "expiry": expiry, "stored": stored}
+    return render(request, "licensing/tag_return.html", context)
 
 
 @login_required
@@ -260,11 +252,8 @@ def tag_return_list(request, pk):
 def tag_roll(request, slug, year):
     municipality = municipality_for(request, slug)
     tags = Tag.objects.filter(municipality=municipality, license_year=year).select_related("license").order_by("serial")
-    return pdf_response(
-        "licensing/tag_roll.html",
-        {"municipality": municipality, "year": year, "tags": tags},
-        f"tag-roll-{municipality.slug}-{year}.pdf",
-    )
+    context = {"municipality": municipality, "year": year, "tags": tags}
+    return pdf_response("licensing/tag_roll.html", context, f"tag-roll-{municipality.slug}-{year}.pdf")
 
 
 @login_required
@@ -298,11 +287,8 @@ def renewals(request, slug, report):
         for run in runs.page.object_list
     )
     letters = ReminderLetters.objects.filter(municipality=municipality)[:20]
-    return render(
-        request,
-        "licensing/renewals.html",
-        {"municipality": municipality, "runs": runs, "year": year, "busy": busy, "letters": letters},
-    )
+    context = {"municipality": municipality, "runs": runs, "year": year, "busy": busy, "letters": letters}
+    return render(request, "licensing/renewals.html", context)
 
 
 PREVIEW_PAGE = 25

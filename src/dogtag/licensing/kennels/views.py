@@ -39,12 +39,8 @@ def kennel_new(request, slug):
     municipality = municipality_for(request, slug, CLERKS)
     if kennels.provision(municipality) is None:
         raise Http404("This municipality's law requires no kennel license.")
-    form = chosen_on_return(
-        request,
-        KennelApplicationForm(
-            posted(request), municipality=municipality, initial={"license_year": today().year, "signed_on": today()}
-        ),
-    )
+    initial = {"license_year": today().year, "signed_on": today()}
+    form = chosen_on_return(request, KennelApplicationForm(posted(request), municipality=municipality, initial=initial))
     return action_page(
         request,
         form,
@@ -64,13 +60,9 @@ def kennel(request, pk):
     can_edit = has_role(request.user, kennel.municipality_id, CLERKS)
     form = PaymentFields(posted(request), initial={"method": "cash", "amount": review.fee if review else None})
     if request.method == "POST" and can_edit and form.is_valid():
+        fields = {"payment": form.payment()}
         if run_action(
-            form,
-            kennel_licenses.approve_kennel_license,
-            kennel,
-            acting_user=request.user,
-            on=on,
-            fields={"payment": form.payment()},
+            form, kennel_licenses.approve_kennel_license, kennel, acting_user=request.user, on=on, fields=fields
         ):
             return redirect("kennel", pk=pk)
     context = {
@@ -124,6 +116,5 @@ kennel_void = action_view(
 def kennel_certificate(request, pk):
     kennel = get_for_user(request.user, _KENNELS, pk)
     context = {"kennel": kennel, "municipality": kennel.municipality, "inspections": kennel.inspections.all()}
-    return pdf_response(
-        "licensing/kennel_certificate.html", context, f"kennel-license-{kennel.license_year}-{kennel.pk}.pdf"
-    )
+    filename = f"kennel-license-{kennel.license_year}-{kennel.pk}.pdf"
+    return pdf_response("licensing/kennel_certificate.html", context, filename)

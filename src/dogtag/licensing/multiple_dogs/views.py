@@ -69,21 +69,16 @@ def apply(request, pk):
     can_issue = has_role(request.user, municipality.pk, CLERKS)
     if request.method == "POST" and not recompute and can_issue and form.is_valid():
         chosen = [d for d in dogs if str(d.pk) in form.cleaned_data["animals"]]
-        license = run_action(
-            form,
-            multiple_dog_licenses.issue_multiple_dog_license,
-            acting_user=request.user,
-            municipality=municipality,
-            on=on,
-            fields={
-                "keeper": keeper,
-                "dogs": form.cleaned_data["dogs"],
-                "animals": chosen,
-                "inspection_consent": form.cleaned_data["inspection_consent"],
-                "payment": form.payment(),
-                "license_year": q.license_year,
-            },
-        )
+        fields = {
+            "keeper": keeper,
+            "dogs": form.cleaned_data["dogs"],
+            "animals": chosen,
+            "inspection_consent": form.cleaned_data["inspection_consent"],
+            "payment": form.payment(),
+            "license_year": q.license_year,
+        }
+        issue = multiple_dog_licenses.issue_multiple_dog_license
+        license = run_action(form, issue, acting_user=request.user, municipality=municipality, on=on, fields=fields)
         if license:
             return redirect("multiple-dog-license", pk=license.pk)
     context = {
@@ -132,8 +127,6 @@ revoke = action_view(
 def certificate(request, pk):
     context = _license_context(request, pk)
     license = context["license"]
-    return pdf_response(
-        "licensing/multiple_dog_certificate.html",
-        {**context, "municipality": license.municipality},
-        f"multiple-dog-license-{license.license_year}-{license.serial}.pdf",
-    )
+    context["municipality"] = license.municipality
+    filename = f"multiple-dog-license-{license.license_year}-{license.serial}.pdf"
+    return pdf_response("licensing/multiple_dog_certificate.html", context, filename)
