@@ -130,11 +130,8 @@ def license_replace_tag(request, pk):
 @login_required
 def tag_receipt(request, pk):
     """The receipt for a replacement tag's charge."""
-    tag = get_for_user(
-        request.user,
-        Tag.objects.select_related("municipality", "license", "replacement_payment__received_by"),
-        pk,
-    )
+    tags = Tag.objects.select_related("municipality", "license", "replacement_payment__received_by")
+    tag = get_for_user(request.user, tags, pk)
     if tag.replacement_payment is None:
         raise Http404("No charge was paid for this tag.")
     payment = tag.replacement_payment
@@ -145,7 +142,7 @@ def tag_receipt(request, pk):
         "municipality": tag.municipality,
         "office": law.issuing_office(tag.municipality, timezone.localdate(payment.received_at)),
     }
-    return pdf_response("licensing/tag_receipt.html", context, f"receipt-{tag.replacement_payment.receipt_number}.pdf")
+    return pdf_response("licensing/tag_receipt.html", context, f"receipt-{payment.receipt_number}.pdf")
 
 
 def _license_document(request, pk, template, filename):
