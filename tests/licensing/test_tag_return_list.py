@@ -1,6 +1,8 @@
 """The year-end list of tags to return (s. 174.07(3)(b)), stored by the worker's daily task on
 the date the rule pack sets, once."""
 
+import csv
+import io
 from datetime import date
 
 from django.core.files.storage import default_storage
@@ -10,7 +12,7 @@ from pypdf import PdfReader
 from dogtag.audit.models import AuditEvent
 from dogtag.licensing import actions, tasks
 from dogtag.licensing.models import Tag, TagReturnList
-from tests.base import BaseTestCase, on
+from tests.base import BaseTestCase, on, text
 
 
 class TagReturnListTests(BaseTestCase):
@@ -26,6 +28,20 @@ class TagReturnListTests(BaseTestCase):
             received_on=date(2026, 1, 2),
         )
         Tag.objects.filter(municipality=cls.benton, serial=2).update(status=Tag.Status.VOIDED)
+
+    def test_the_tags_page_counts_each_years_tags_by_status(self):
+        self.login(self.clerk)
+        r = self.client.get(reverse("tags", args=["benton"]), {"format": "csv"})
+        rows = list(csv.reader(io.StringIO(text(r))))
+        self.assertEqual(
+            rows[1:3],
+            [
+                ["License year", "In stock", "Issued", "Voided", "Lost", "Tag roll"],
+                ["2026", "3", "0", "1", "0", "tag-roll-benton-2026.pdf"],
+            ],
+        )
+        r = self.client.get(reverse("tags", args=["benton"]))
+        self.assertContains(r, f'href="{reverse("tag-return", args=["benton", 2026])}"')
 
     def test_nothing_is_stored_before_the_return_date(self):
         with on(date(2026, 12, 30)):

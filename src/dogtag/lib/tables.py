@@ -90,10 +90,6 @@ class Shown:
     query: Any
 
     @property
-    def columns(self):
-        return self.table.columns
-
-    @property
     def rows(self):
         cls = self.table.row_class
         for obj in self.page.object_list:
@@ -148,9 +144,9 @@ class Report:
 @dataclass(frozen=True)
 class Column:
     """A column of a list: its heading and how a row's value is read (an attribute path such as
-    "owner.name", or a function of the row). On screen the cell may link (`link(row)` is a URL)
-    or be drawn by a template (`cell`, given `row` and `value`: a "why?", a button); the CSV
-    and the PDF have the value."""
+    "owner.name", a key of a dict row, or a function of the row). On screen the cell may link
+    (`link(row)` is a URL) or be drawn by a template (`cell`, given `row` and `value`: a "why?",
+    a button); the CSV and the PDF have the value."""
 
     title: str
     value: str | Callable[[Any], Any]
@@ -160,29 +156,27 @@ class Column:
     def of(self, obj):
         if callable(self.value):
             return self.value(obj)
+        if isinstance(obj, dict):  # a row of a values() query
+            return obj[self.value]
         try:
             return attrgetter(self.value)(obj)
         except AttributeError:  # a missing related row ("owner.name" without an owner)
             return None
 
 
-def table(title: str, columns: list[Column], objects, *, empty="None.", row_class=None) -> Table:
+def table(title: str, columns: list[Column], objects, *, empty="None.", row_class=None, key="") -> Table:
     """A table over every object of a queryset (or a list), read in chunks as the rows are
     written: the CSV of a 100,000-row list is complete and never held in memory. On screen,
     `Table.page` shows a page of the same objects."""
-
-    def rows():
-        iterable = objects.iterator(chunk_size=2000) if hasattr(objects, "iterator") else objects
-        return (row_of(columns, obj) for obj in iterable)
-
     return Table(
         title,
         [c.title for c in columns],
-        _Rows(rows),
+        _Rows(columns, objects),
         definition=columns,
         objects=objects,
         empty=empty,
         row_class=row_class,
+        key=key,
     )
 
 
@@ -190,15 +184,12 @@ class _Rows:
     """The rows of a table over objects, read afresh each time (the PDF lists them twice: to
     count, then to draw)."""
 
-    def __init__(self, rows):
-        self._rows = rows
+    def __init__(self, columns, objects):
+        self.columns, self.objects = columns, objects
 
     def __iter__(self):
-        return iter(self._rows())
-
-
-def row_of(columns: list[Column], obj) -> list:
-    return [c.of(obj) for c in columns]
+        objects = self.objects.iterator(chunk_size=2000) if hasattr(self.objects, "iterator") else self.objects
+        return ([c.of(obj) for c in self.columns] for obj in objects)
 
 
 def neutralise(text: str) -> str:
@@ -263,14 +254,8 @@ def csv_lines(report: Report) -> Iterator[str]:
             yield writer.writerow([cell(v) for v in table.totals])
 
 
-def to_csv(report: Report) -> str:
-    return "".join(csv_lines(report))
-
-
-def csv_response(report: Report | Table, filename: str) -> StreamingHttpResponse:
-    """The CSV download of a report or a table, streamed (a 100,000-row list is never in memory)."""
-    if isinstance(report, Table):
-        report = Report(report.title, "", [report])
+def csv_response(report: Report, filename: str) -> StreamingHttpResponse:
+    """The CSV download of a report, streamed (a 100,000-row list is never in memory)."""
     response = StreamingHttpResponse(csv_lines(report), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
     return response

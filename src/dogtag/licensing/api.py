@@ -162,15 +162,13 @@ def get_license(request, pk: int):
 def void_license(request, pk: int, payload: VoidIn):
     """Void a license; `refund` records the money handed back, without it the payment is voided too."""
     license = get_for_user(request.auth, License.objects.select_related("payment"), pk, actions.CLERKS)
-    refund = payload.refund.dict() if payload.refund else None
-    return actions.void_license(license, acting_user=request.auth, reason=payload.reason, refund=refund)
+    return actions.void_license(license, acting_user=request.auth, **payload.dict())
 
 
 @router.post("/licenses/{pk}/replace-tag", response=LicenseOut)
 def replace_tag(request, pk: int, payload: ReplaceTagIn):
     license = get_for_user(request.auth, License.objects, pk, actions.CLERKS)
-    payment = payload.payment.dict() if payload.payment else None
-    actions.replace_tag(license, acting_user=request.auth, tag_serial=payload.tag_serial, payment=payment)
+    actions.replace_tag(license, acting_user=request.auth, **payload.dict())
     return license
 
 

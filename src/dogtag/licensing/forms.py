@@ -49,12 +49,11 @@ class VoidForm(ReasonForm):
     refund_check_number = forms.CharField(max_length=30, required=False, label="Refund check number")
 
     def void_fields(self):
+        """The action's fields: the reason, and the refund if one was chosen (never without a payment)."""
         data = self.cleaned_data
-        refund = None
-        if data.get("refund_method"):
-            refund = {
-                "method": data["refund_method"],
-                "amount": data.get("refund_amount"),
-                "check_number": data.get("refund_check_number", ""),
-            }
-        return {"reason": data["reason"], "refund": refund}
+        refund = {
+            "method": data.get("refund_method"),
+            "amount": data.get("refund_amount"),
+            "check_number": data.get("refund_check_number", ""),
+        }
+        return {"reason": data["reason"], "refund": refund if refund["method"] else None}

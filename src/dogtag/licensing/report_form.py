@@ -20,10 +20,9 @@ class AnimalReportForm(Form):
         help_text=_("e.g. where the dog was last seen, or the new town you moved to"),
     )
 
-    def __init__(self, *args, kinds=None, **kwargs):
+    def __init__(self, *args, kinds, **kwargs):
         super().__init__(*args, **kwargs)
-        if kinds is not None:
-            self.fields["kind"].choices = [(k, AnimalReport.Kind(k).label) for k in kinds]
+        self.fields["kind"].choices = [(k, AnimalReport.Kind(k).label) for k in kinds]
 
 
 def open_kinds(animal) -> list[str]:

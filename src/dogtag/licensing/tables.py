@@ -1,7 +1,7 @@
 """The clerk's lists as tables, each over every row: the page shows them a page at a time, the
 CSV and the PDF have all of them, under the same columns."""
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404
 from django.urls import reverse
 
@@ -21,47 +21,9 @@ from dogtag.registry.models import today
 from dogtag.rules.delegations import delegated_amounts
 from dogtag.rules.licensing import license_year_of
 
-# --- queries the pages share with their tables -----------------------------------------------------
-
-
-def kennel_licenses(municipality):
-    return (
-        KennelLicense.objects.filter(municipality=municipality)
-        .select_related("owner", "premises")
-        .order_by("-license_year", "premises__street", "pk")
-    )
-
-
-def multiple_dog_licenses(municipality):
-    return (
-        License.objects.filter(municipality=municipality, kind=License.Kind.MULTIPLE_DOG)
-        .select_related("holder")
-        .order_by("-license_year", "serial")
-    )
-
-
-def tag_counts(municipality) -> dict[int, dict[str, int]]:
-    counts = (
-        Tag.objects.filter(municipality=municipality)
-        .values("license_year", "status")
-        .annotate(n=Count("pk"))
-        .order_by("-license_year")
-    )
-    years: dict[int, dict[str, int]] = {}
-    for row in counts:
-        years.setdefault(row["license_year"], {})[row["status"].replace("-", "_")] = row["n"]
-    return years
-
-
-def renewal_runs(municipality):
-    return RenewalRun.objects.filter(municipality=municipality).select_related("started_by").order_by("-started_at")
-
 
 def _void(obj):
     return "void" if obj.voided_at else ""
-
-
-# --- tables ---------------------------------------------------------------------------------------
 
 
 def _kennel_status(k):
@@ -123,7 +85,9 @@ def kennels(request, slug) -> Report:
     m = municipality_for(request, slug)
     if kennel_law.provision(m) is None:
         raise Http404("This municipality's law requires no kennel license.")
-    rows = table("Kennel licenses", KENNELS, kennel_licenses(m), row_class=_void)
+    licenses = KennelLicense.objects.filter(municipality=m).select_related("owner", "premises")
+    licenses = licenses.order_by("-license_year", "premises__street", "pk")
+    rows = table("Kennel licenses", KENNELS, licenses, row_class=_void)
     return Report("Kennel licenses", str(m), [rows], municipality=m)
 
 
@@ -131,7 +95,8 @@ def multiple_dogs_of(request, slug) -> Report:
     m = municipality_for(request, slug)
     if multiple_dogs.provision(m) is None:
         raise Http404("This municipality's law has no multiple-dog license.")
-    rows = table("Issued", MULTIPLE_DOG, multiple_dog_licenses(m), row_class=_void)
+    licenses = License.objects.filter(municipality=m, kind=License.Kind.MULTIPLE_DOG).select_related("holder")
+    rows = table("Issued", MULTIPLE_DOG, licenses.order_by("-license_year", "serial"), row_class=_void)
     return Report("Multiple-dog licenses", str(m), [rows], municipality=m)
 
 
@@ -144,9 +109,9 @@ def outbox(request, slug) -> Report:
 
 def renewals(request, slug) -> Report:
     m = municipality_for(request, slug)
-    runs = renewal_runs(m).prefetch_related(
-        Prefetch("chunks", RenewalChunk.objects.only("pk", "run_id", "number", "done_at", "pdf"))
-    )
+    chunks = Prefetch("chunks", RenewalChunk.objects.only("pk", "run_id", "number", "done_at", "pdf"))
+    runs = RenewalRun.objects.filter(municipality=m).select_related("started_by").prefetch_related(chunks)
+    runs = runs.order_by("-started_at")
     rows = table("Renewal runs", RENEWALS, runs, empty="No renewal run yet.")
     return Report("Renewal runs", str(m), [rows], municipality=m)
 
@@ -159,22 +124,22 @@ def tag_return(request, slug, year) -> Report:
 
 def tags(request, slug) -> Report:
     m = municipality_for(request, slug)
-    years = [
-        {"year": year, **{k: c.get(k, 0) for k in ("in_stock", "issued", "voided", "lost")}}
-        for year, c in tag_counts(m).items()
-    ]
+    by_status = {s.name.lower(): Count("pk", filter=Q(status=s)) for s in Tag.Status}
+    years = Tag.objects.filter(municipality=m).values("license_year").annotate(**by_status).order_by("-license_year")
     counts = table(
         "Tags by license year",
         [
-            Column("License year", lambda r: r["year"], link=lambda r: reverse("tag-return", args=[m.slug, r["year"]])),
-            Column("In stock", lambda r: r["in_stock"]),
-            Column("Issued", lambda r: r["issued"]),
-            Column("Voided", lambda r: r["voided"]),
-            Column("Lost", lambda r: r["lost"]),
+            Column(
+                "License year", "license_year", link=lambda r: reverse("tag-return", args=[m.slug, r["license_year"]])
+            ),
+            Column("In stock", "in_stock"),
+            Column("Issued", "issued"),
+            Column("Voided", "voided"),
+            Column("Lost", "lost"),
             Column(
                 "Tag roll",
-                lambda r: f"tag-roll-{m.slug}-{r['year']}.pdf",
-                link=lambda r: reverse("tag-roll", args=[m.slug, r["year"]]),
+                lambda r: f"tag-roll-{m.slug}-{r['license_year']}.pdf",
+                link=lambda r: reverse("tag-roll", args=[m.slug, r["license_year"]]),
             ),
         ],
         years,
@@ -207,16 +172,14 @@ def fees(request, slug) -> Report:
     m = municipality_for(request, slug)
     entries = FeeScheduleEntry.objects.filter(municipality=m).select_related("created_by")
     entries = entries.order_by("effective_on", "pk")
-    schedule = []
-    for key in delegated_amounts(law.pack_of(m)):
-        empty = "Not set: nothing that needs it can be issued."
-        schedule.append(table(fee_label(key), FEES, entries.filter(key=key), empty=empty, row_class=_void))
-        schedule[-1].key = f"{key}-"
-    for key, label in CHARGES.items():  # set by resolution, not by the ordinance (licensing/charges.py)
-        schedule.append(
-            table(label.capitalize(), FEES, entries.filter(key=key), empty="Not set: no charge.", row_class=_void)
-        )
-        schedule[-1].key = f"{key}-"
+    amounts = delegated_amounts(law.pack_of(m))
+    schedule = [(key, fee_label(key), "Not set: nothing that needs it can be issued.") for key in amounts]
+    # Charges are set by resolution, not by the ordinance (licensing/charges.py).
+    schedule += [(key, label.capitalize(), "Not set: no charge.") for key, label in CHARGES.items()]
+    schedule = [
+        table(title, FEES, entries.filter(key=key), empty=empty, row_class=_void, key=f"{key}-")
+        for key, title, empty in schedule
+    ]
     return Report("Fee schedule", str(m), schedule, municipality=m)
 
 

@@ -6,8 +6,7 @@ from dogtag.registry.models import Animal
 
 
 def unlicensed_rows(municipality, year: int, on):
-    """Active licensable animals without a license for `year`, with the late fee owed on `on`
-    (the unlicensed page and the reports' unlicensed and late list)."""
+    """Active licensable animals without a license for `year`, with the late fee owed on `on`."""
     licensed = License.objects.filter(license_year=year, voided_at=None).values("animal_id")
     animals = (
         Animal.objects.filter(

@@ -1,8 +1,8 @@
 from django.urls import path
 
 from dogtag.licensing import report_views, views
-from dogtag.licensing.kennels import views as kennel_views
-from dogtag.licensing.multiple_dogs import views as multiple_dog_views
+from dogtag.licensing.kennels import views as kennels
+from dogtag.licensing.multiple_dogs import views as multiple_dogs
 
 urlpatterns = [
     path("animals/<int:pk>/license/", views.counter, name="license-counter"),
@@ -26,25 +26,17 @@ urlpatterns = [
     path("renewal-parts/<int:pk>/notices.pdf", views.renewal_part, name="renewal-part"),
     path("reminder-letters/<int:pk>/letters.pdf", views.reminder_letters, name="reminder-letters"),
     path("m/<slug:slug>/outbox/", views.outbox, name="outbox"),
-    path("m/<slug:slug>/multiple-dog-licenses/", multiple_dog_views.licenses, name="multiple-dog-licenses"),
-    path("people/<int:pk>/multiple-dog-license/", multiple_dog_views.apply, name="multiple-dog-apply"),
-    path("multiple-dog-licenses/<int:pk>/", multiple_dog_views.license, name="multiple-dog-license"),
-    path("multiple-dog-licenses/<int:pk>/revoke/", multiple_dog_views.revoke, name="multiple-dog-revoke"),
-    path(
-        "multiple-dog-licenses/<int:pk>/certificate.pdf",
-        multiple_dog_views.certificate,
-        name="multiple-dog-certificate",
-    ),
-    path("m/<slug:slug>/kennels/", kennel_views.kennel_list, name="kennels"),
-    path("m/<slug:slug>/kennels/new/", kennel_views.kennel_new, name="kennel-new"),
-    path("kennels/<int:pk>/", kennel_views.kennel, name="kennel"),
-    path("kennels/<int:pk>/inspections/new/", kennel_views.kennel_inspect, name="kennel-inspect"),
-    path(
-        "kennel-inspections/<int:pk>/correct/",
-        kennel_views.kennel_inspection_correct,
-        name="kennel-inspection-correct",
-    ),
-    path("kennels/<int:pk>/refuse/", kennel_views.kennel_refuse, name="kennel-refuse"),
-    path("kennels/<int:pk>/void/", kennel_views.kennel_void, name="kennel-void"),
-    path("kennels/<int:pk>/certificate.pdf", kennel_views.kennel_certificate, name="kennel-certificate"),
+    path("m/<slug:slug>/multiple-dog-licenses/", multiple_dogs.licenses, name="multiple-dog-licenses"),
+    path("people/<int:pk>/multiple-dog-license/", multiple_dogs.apply, name="multiple-dog-apply"),
+    path("multiple-dog-licenses/<int:pk>/", multiple_dogs.license, name="multiple-dog-license"),
+    path("multiple-dog-licenses/<int:pk>/revoke/", multiple_dogs.revoke, name="multiple-dog-revoke"),
+    path("multiple-dog-licenses/<int:pk>/certificate.pdf", multiple_dogs.certificate, name="multiple-dog-certificate"),
+    path("m/<slug:slug>/kennels/", kennels.kennel_list, name="kennels"),
+    path("m/<slug:slug>/kennels/new/", kennels.kennel_new, name="kennel-new"),
+    path("kennels/<int:pk>/", kennels.kennel, name="kennel"),
+    path("kennels/<int:pk>/inspections/new/", kennels.kennel_inspect, name="kennel-inspect"),
+    path("kennel-inspections/<int:pk>/correct/", kennels.kennel_inspection_correct, name="kennel-inspection-correct"),
+    path("kennels/<int:pk>/refuse/", kennels.kennel_refuse, name="kennel-refuse"),
+    path("kennels/<int:pk>/void/", kennels.kennel_void, name="kennel-void"),
+    path("kennels/<int:pk>/certificate.pdf", kennels.kennel_certificate, name="kennel-certificate"),
 ]

@@ -102,8 +102,7 @@ def license_void(request, pk):
         for name in ("refund_method", "refund_amount", "refund_check_number"):
             del form.fields[name]
     if request.method == "POST" and form.is_valid():
-        fields = form.void_fields() if license.payment else {"reason": form.cleaned_data["reason"]}
-        if run_action(form, actions.void_license, license, acting_user=request.user, fields=fields):
+        if run_action(form, actions.void_license, license, acting_user=request.user, fields=form.void_fields()):
             return redirect("license", pk=pk)
     context = {"form": form, "title": f"Void {license}", "submit": "Void", "destructive": True}
     return render(request, "registry/form.html", context)
@@ -121,9 +120,8 @@ def license_replace_tag(request, pk):
         tag = run_action(form, actions.replace_tag, license, acting_user=request.user, fields=fields)
         if tag:
             if tag.replacement_payment:
-                messages.success(
-                    request, f"Tag {tag.serial} issued; receipt no. {tag.replacement_payment.receipt_number}."
-                )
+                receipt = tag.replacement_payment.receipt_number
+                messages.success(request, f"Tag {tag.serial} issued; receipt no. {receipt}.")
             return redirect("license", pk=pk)
     context = {"license": license, "form": form, "charge": charge}
     return render(request, "licensing/replace_tag.html", context)
@@ -132,11 +130,8 @@ def license_replace_tag(request, pk):
 @login_required
 def tag_receipt(request, pk):
     """The receipt for a replacement tag's charge."""
-    tag = get_for_user(
-        request.user,
-        Tag.objects.select_related("municipality", "license", "replacement_payment__received_by"),
-        pk,
-    )
+    tags = Tag.objects.select_related("municipality", "license", "replacement_payment__received_by")
+    tag = get_for_user(request.user, tags, pk)
     if tag.replacement_payment is None:
         raise Http404("No charge was paid for this tag.")
     payment = tag.replacement_payment
@@ -147,7 +142,7 @@ def tag_receipt(request, pk):
         "municipality": tag.municipality,
         "office": law.issuing_office(tag.municipality, timezone.localdate(payment.received_at)),
     }
-    return pdf_response("licensing/tag_receipt.html", context, f"receipt-{tag.replacement_payment.receipt_number}.pdf")
+    return pdf_response("licensing/tag_receipt.html", context, f"receipt-{payment.receipt_number}.pdf")
 
 
 def _license_document(request, pk, template, filename):
@@ -183,33 +178,39 @@ def fees(request, slug, report):
         for (key, cite), shown in zip(delegated.items(), pages, strict=False)
     ]
     charges = [{"key": key, "shown": shown} for key, shown in zip(CHARGES, pages[len(delegated) :], strict=True)]
-    return render(
-        request,
-        "licensing/fees.html",
-        {
-            "municipality": municipality,
-            "schedule": schedule,
-            "charges": charges,
-            "amended": amended_fees.adopted(municipality),
-            "form": form,
-            "can_edit": has_role(request.user, municipality.pk, actions.CLERKS),
-        },
-    )
+    context = {
+        "municipality": municipality,
+        "schedule": schedule,
+        "charges": charges,
+        "amended": amended_fees.adopted(municipality),
+        "form": form,
+        "can_edit": has_role(request.user, municipality.pk, actions.CLERKS),
+    }
+    return render(request, "licensing/fees.html", context)
 
 
-@login_required
-def fee_void(request, pk):
-    entry = get_for_user(request.user, FeeScheduleEntry.objects.select_related("municipality"), pk, actions.CLERKS)
-    return action_page(
-        request,
-        forms.ReasonForm(posted(request)),
-        actions.void_fee,
-        entry,
-        title=f"Void {entry}",
-        submit="Void",
-        destructive=True,
-        done=lambda e: reverse("fees", args=[e.municipality.slug]),
-    )
+def action_view(queryset, action, form, title, done, roles=actions.CLERKS, initial=dict, **options):
+    """A form page on one record the user serves in `roles`: `form` (with `initial()`) whose POST
+    calls `action` on the record, then goes to `done(record)`; `title(record)` heads it."""
+
+    @login_required
+    def view(request, pk):
+        record = get_for_user(request.user, queryset, pk, roles)
+        form_ = form(posted(request), initial=initial())
+        return action_page(request, form_, action, record, title=title(record), done=lambda _: done(record), **options)
+
+    return view
+
+
+fee_void = action_view(
+    FeeScheduleEntry.objects.select_related("municipality"),
+    actions.void_fee,
+    forms.ReasonForm,
+    lambda entry: f"Void {entry}",
+    lambda entry: reverse("fees", args=[entry.municipality.slug]),
+    submit="Void",
+    destructive=True,
+)
 
 
 @login_required
@@ -221,9 +222,8 @@ def tags(request, slug, report):
         if run_action(form, actions.receive_tag_lot, acting_user=request.user, municipality=municipality):
             return redirect("tags", slug=slug)
     years, lots = report.pages(request)
-    return render(
-        request, "licensing/tags.html", {"municipality": municipality, "form": form, "years": years, "lots": lots}
-    )
+    context = {"municipality": municipality, "form": form, "years": years, "lots": lots}
+    return render(request, "licensing/tags.html", context)
 
 
 @login_required
@@ -234,11 +234,8 @@ def tag_return(request, slug, year, report):
     expiry = law.ask(municipality, "license_expiry", {"issued_on": today(), "license_year": year}, today(), {})
     stored = TagReturnList.objects.filter(municipality=municipality, license_year=year).first()
     (returned,) = report.pages(request)
-    return render(
-        request,
-        "licensing/tag_return.html",
-        {"municipality": municipality, "year": year, "tags": returned, "expiry": expiry, "stored": stored},
-    )
+    context = {"municipality": municipality, "year": year, "tags": returned, "expiry": expiry, "stored": stored}
+    return render(request, "licensing/tag_return.html", context)
 
 
 @login_required
@@ -252,11 +249,8 @@ def tag_return_list(request, pk):
 def tag_roll(request, slug, year):
     municipality = municipality_for(request, slug)
     tags = Tag.objects.filter(municipality=municipality, license_year=year).select_related("license").order_by("serial")
-    return pdf_response(
-        "licensing/tag_roll.html",
-        {"municipality": municipality, "year": year, "tags": tags},
-        f"tag-roll-{municipality.slug}-{year}.pdf",
-    )
+    context = {"municipality": municipality, "year": year, "tags": tags}
+    return pdf_response("licensing/tag_roll.html", context, f"tag-roll-{municipality.slug}-{year}.pdf")
 
 
 @login_required
@@ -290,11 +284,8 @@ def renewals(request, slug, report):
         for run in runs.page.object_list
     )
     letters = ReminderLetters.objects.filter(municipality=municipality)[:20]
-    return render(
-        request,
-        "licensing/renewals.html",
-        {"municipality": municipality, "runs": runs, "year": year, "busy": busy, "letters": letters},
-    )
+    context = {"municipality": municipality, "runs": runs, "year": year, "busy": busy, "letters": letters}
+    return render(request, "licensing/renewals.html", context)
 
 
 PREVIEW_PAGE = 25

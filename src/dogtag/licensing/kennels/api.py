@@ -114,8 +114,7 @@ def record_correction(request, pk: int, payload: CorrectionIn):
 @router.post("/kennels/{pk}/approve", response=KennelOut)
 def approve_kennel_license(request, pk: int, payload: ApproveIn):
     kennel = get_for_user(request.auth, KennelLicense.objects, pk, CLERKS)
-    payment = payload.payment.dict() if payload.payment else None
-    return kennel_licenses.approve_kennel_license(kennel, acting_user=request.auth, payment=payment)
+    return kennel_licenses.approve_kennel_license(kennel, acting_user=request.auth, **payload.dict())
 
 
 @router.post("/kennels/{pk}/refuse", response=KennelOut)

@@ -4,6 +4,7 @@ with its sections, approval on payment, refusal, void and the certificate."""
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
@@ -19,8 +20,11 @@ from dogtag.licensing.kennels import rules as kennels
 from dogtag.licensing.kennels.forms import CorrectionForm, InspectionForm, KennelApplicationForm
 from dogtag.licensing.models import Inspection, KennelLicense
 from dogtag.licensing.payment_fields import PaymentFields
+from dogtag.licensing.views import action_view
 from dogtag.registry.models import today
 from dogtag.registry.pickers import chosen_on_return
+
+_KENNELS = KennelLicense.objects.select_related("municipality", "owner", "premises")
 
 
 @login_required
@@ -35,12 +39,8 @@ def kennel_new(request, slug):
     municipality = municipality_for(request, slug, CLERKS)
     if kennels.provision(municipality) is None:
         raise Http404("This municipality's law requires no kennel license.")
-    form = chosen_on_return(
-        request,
-        KennelApplicationForm(
-            posted(request), municipality=municipality, initial={"license_year": today().year, "signed_on": today()}
-        ),
-    )
+    initial = {"license_year": today().year, "signed_on": today()}
+    form = chosen_on_return(request, KennelApplicationForm(posted(request), municipality=municipality, initial=initial))
     return action_page(
         request,
         form,
@@ -53,20 +53,16 @@ def kennel_new(request, slug):
 
 @login_required
 def kennel(request, pk):
-    kennel = get_for_user(request.user, KennelLicense.objects.select_related("municipality", "owner", "premises"), pk)
+    kennel = get_for_user(request.user, _KENNELS, pk)
     on = today()
     open_application = kennel.status == KennelLicense.Status.APPLIED and not kennel.voided_at
     review = kennels.review(kennel, on) if open_application else None
     can_edit = has_role(request.user, kennel.municipality_id, CLERKS)
     form = PaymentFields(posted(request), initial={"method": "cash", "amount": review.fee if review else None})
     if request.method == "POST" and can_edit and form.is_valid():
+        fields = {"payment": form.payment()}
         if run_action(
-            form,
-            kennel_licenses.approve_kennel_license,
-            kennel,
-            acting_user=request.user,
-            on=on,
-            fields={"payment": form.payment()},
+            form, kennel_licenses.approve_kennel_license, kennel, acting_user=request.user, on=on, fields=fields
         ):
             return redirect("kennel", pk=pk)
     context = {
@@ -82,68 +78,43 @@ def kennel(request, pk):
     return render(request, "licensing/kennel.html", context)
 
 
-def _kennel(request, pk):
-    return get_for_user(request.user, KennelLicense.objects.select_related("municipality"), pk, CLERKS)
-
-
-@login_required
-def kennel_inspect(request, pk):
-    kennel = _kennel(request, pk)
-    return action_page(
-        request,
-        InspectionForm(posted(request), initial={"inspected_on": today()}),
-        kennel_licenses.record_inspection,
-        kennel,
-        title=f"Inspection of the kennel at {kennel.premises}",
-        done=to("kennel", pk),
-    )
-
-
-@login_required
-def kennel_inspection_correct(request, pk):
-    inspection = get_for_user(request.user, Inspection.objects.select_related("kennel_license"), pk, CLERKS)
-    return action_page(
-        request,
-        CorrectionForm(posted(request), initial={"corrected_on": today()}),
-        kennel_licenses.record_correction,
-        inspection,
-        title=f"Problems found on {shown(inspection.inspected_on)} corrected",
-        done=to("kennel", inspection.kennel_license_id),
-    )
-
-
-@login_required
-def kennel_refuse(request, pk):
-    kennel = _kennel(request, pk)
-    return action_page(
-        request,
-        ReasonForm(posted(request)),
-        kennel_licenses.refuse_kennel_application,
-        kennel,
-        title=f"Refuse the kennel license application for {kennel.premises}",
-        done=to("kennel", pk),
-    )
-
-
-@login_required
-def kennel_void(request, pk):
-    kennel = _kennel(request, pk)
-    return action_page(
-        request,
-        ReasonForm(posted(request)),
-        kennel_licenses.void_kennel_license,
-        kennel,
-        title=f"Void {kennel}",
-        submit="Void",
-        destructive=True,
-        done=to("kennel", pk),
-    )
+kennel_inspect = action_view(
+    _KENNELS,
+    kennel_licenses.record_inspection,
+    InspectionForm,
+    lambda kennel: f"Inspection of the kennel at {kennel.premises}",
+    to("kennel"),
+    initial=lambda: {"inspected_on": today()},
+)
+kennel_inspection_correct = action_view(
+    Inspection.objects.select_related("kennel_license"),
+    kennel_licenses.record_correction,
+    CorrectionForm,
+    lambda inspection: f"Problems found on {shown(inspection.inspected_on)} corrected",
+    lambda inspection: reverse("kennel", args=[inspection.kennel_license_id]),
+    initial=lambda: {"corrected_on": today()},
+)
+kennel_refuse = action_view(
+    _KENNELS,
+    kennel_licenses.refuse_kennel_application,
+    ReasonForm,
+    lambda kennel: f"Refuse the kennel license application for {kennel.premises}",
+    to("kennel"),
+)
+kennel_void = action_view(
+    _KENNELS,
+    kennel_licenses.void_kennel_license,
+    ReasonForm,
+    lambda kennel: f"Void {kennel}",
+    to("kennel"),
+    submit="Void",
+    destructive=True,
+)
 
 
 @login_required
 def kennel_certificate(request, pk):
-    kennel = get_for_user(request.user, KennelLicense.objects.select_related("municipality", "owner", "premises"), pk)
+    kennel = get_for_user(request.user, _KENNELS, pk)
     context = {"kennel": kennel, "municipality": kennel.municipality, "inspections": kennel.inspections.all()}
-    return pdf_response(
-        "licensing/kennel_certificate.html", context, f"kennel-license-{kennel.license_year}-{kennel.pk}.pdf"
-    )
+    filename = f"kennel-license-{kennel.license_year}-{kennel.pk}.pdf"
+    return pdf_response("licensing/kennel_certificate.html", context, filename)

@@ -66,18 +66,11 @@ def issue_multiple_dog_license(request, slug: str, payload: MultipleDogIn):
     municipality = municipality_for(request.auth, slug, CLERKS)
     keeper = get_object_or_404(Person, pk=payload.keeper_id, municipality=municipality)
     animals = [get_object_or_404(Animal, pk=pk, municipality=municipality) for pk in payload.animal_ids]
-    return Status(
-        201,
-        multiple_dog_licenses.issue_multiple_dog_license(
-            acting_user=request.auth,
-            municipality=municipality,
-            keeper=keeper,
-            dogs=payload.dogs,
-            animals=animals,
-            inspection_consent=payload.inspection_consent,
-            payment=payload.payment.dict() if payload.payment else None,
-        ),
+    fields = payload.dict(exclude={"keeper_id", "animal_ids"})  # dogs, inspection_consent, payment
+    license = multiple_dog_licenses.issue_multiple_dog_license(
+        acting_user=request.auth, municipality=municipality, keeper=keeper, animals=animals, **fields
     )
+    return Status(201, license)
 
 
 @router.get("/multiple-dog-licenses/{pk}", response=MultipleDogOut)
@@ -88,6 +81,4 @@ def get_multiple_dog_license(request, pk: int):
 @router.post("/multiple-dog-licenses/{pk}/revoke", response=MultipleDogOut)
 def revoke_multiple_dog_license(request, pk: int, payload: RevokeIn):
     license = get_for_user(request.auth, License.objects.filter(kind=License.Kind.MULTIPLE_DOG), pk, REVOKERS)
-    return multiple_dog_licenses.revoke_multiple_dog_license(
-        license, acting_user=request.auth, category=payload.category, reason=payload.reason
-    )
+    return multiple_dog_licenses.revoke_multiple_dog_license(license, acting_user=request.auth, **payload.dict())

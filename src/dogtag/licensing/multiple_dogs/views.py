@@ -9,13 +9,14 @@ from dogtag.accounts.scope import get_for_user, has_role
 from dogtag.audit.models import AuditEvent
 from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
-from dogtag.lib.web import action_page, posted, run_action, to
+from dogtag.lib.web import posted, run_action, to
 from dogtag.licensing import tables
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.models import License
 from dogtag.licensing.multiple_dogs import actions as multiple_dog_licenses
 from dogtag.licensing.multiple_dogs import rules as multiple_dogs
 from dogtag.licensing.multiple_dogs.forms import MultipleDogForm, RevokeForm
+from dogtag.licensing.views import action_view
 from dogtag.licensing.years import chosen_year, license_years_on_sale, why_preselected
 from dogtag.registry.models import Animal, Person, today
 
@@ -31,8 +32,14 @@ def licenses(request, slug, report):
     return render(request, "licensing/multiple_dog_list.html", context)
 
 
-def _keepers_dogs(keeper, on):
-    return (
+@login_required
+def apply(request, pk):
+    keeper = get_for_user(request.user, Person.objects.select_related("municipality"), pk)
+    municipality = keeper.municipality
+    if multiple_dogs.provision(municipality) is None:
+        raise Http404("This municipality's law has no multiple-dog license.")
+    on = today()
+    dogs = list(
         Animal.objects.filter(
             municipality_id=keeper.municipality_id,
             species=Animal.Species.DOG,
@@ -43,19 +50,8 @@ def _keepers_dogs(keeper, on):
         .distinct()
         .order_by("name")
     )
-
-
-@login_required
-def apply(request, pk):
-    keeper = get_for_user(request.user, Person.objects.select_related("municipality"), pk)
-    municipality = keeper.municipality
-    if multiple_dogs.provision(municipality) is None:
-        raise Http404("This municipality's law has no multiple-dog license.")
-    on = today()
-    dogs = list(_keepers_dogs(keeper, on))
-    wanted = request.POST.get("dogs") or request.GET.get("dogs") or len(dogs)
     try:
-        count = int(wanted)
+        count = int(request.POST.get("dogs") or request.GET.get("dogs") or len(dogs))
     except ValueError:
         count = len(dogs)
     # December: next year's licenses are on sale once its tags are in stock, as at the counter.
@@ -73,21 +69,16 @@ def apply(request, pk):
     can_issue = has_role(request.user, municipality.pk, CLERKS)
     if request.method == "POST" and not recompute and can_issue and form.is_valid():
         chosen = [d for d in dogs if str(d.pk) in form.cleaned_data["animals"]]
-        license = run_action(
-            form,
-            multiple_dog_licenses.issue_multiple_dog_license,
-            acting_user=request.user,
-            municipality=municipality,
-            on=on,
-            fields={
-                "keeper": keeper,
-                "dogs": form.cleaned_data["dogs"],
-                "animals": chosen,
-                "inspection_consent": form.cleaned_data["inspection_consent"],
-                "payment": form.payment(),
-                "license_year": q.license_year,
-            },
-        )
+        fields = {
+            "keeper": keeper,
+            "dogs": form.cleaned_data["dogs"],
+            "animals": chosen,
+            "inspection_consent": form.cleaned_data["inspection_consent"],
+            "payment": form.payment(),
+            "license_year": q.license_year,
+        }
+        issue = multiple_dog_licenses.issue_multiple_dog_license
+        license = run_action(form, issue, acting_user=request.user, municipality=municipality, on=on, fields=fields)
         if license:
             return redirect("multiple-dog-license", pk=license.pk)
     context = {
@@ -104,51 +95,38 @@ def apply(request, pk):
     return render(request, "licensing/multiple_dog_apply.html", context)
 
 
-def _license(request, pk, roles=None):
-    queryset = License.objects.filter(kind=License.Kind.MULTIPLE_DOG).select_related("municipality", "payment")
-    return get_for_user(request.user, queryset, pk, *([roles] if roles else []))
+_LICENSES = License.objects.filter(kind=License.Kind.MULTIPLE_DOG).select_related("municipality", "payment")
+
+
+def _license_context(request, pk):
+    license = get_for_user(request.user, _LICENSES, pk)
+    section = multiple_dogs.section_of(license.municipality)
+    return {"license": license, "tags": license.tags.all(), "dogs": license.covered_animals.all(), "section": section}
 
 
 @login_required
 def license(request, pk):
-    license = _license(request, pk)
-    context = {
-        "license": license,
-        "tags": license.tags.all(),
-        "dogs": license.covered_animals.all(),
-        "events": AuditEvent.objects.for_object(license),
-        "section": multiple_dogs.section_of(license.municipality),
-    }
+    context = _license_context(request, pk)
+    context["events"] = AuditEvent.objects.for_object(context["license"])
     return render(request, "licensing/multiple_dog_license.html", context)
 
 
-@login_required
-def revoke(request, pk):
-    license = _license(request, pk, multiple_dogs.REVOKERS)
-    return action_page(
-        request,
-        RevokeForm(posted(request)),
-        multiple_dog_licenses.revoke_multiple_dog_license,
-        license,
-        title=f"Revoke multiple-dog license {license.serial} ({multiple_dogs.section_of(license.municipality)})",
-        done=to("multiple-dog-license", pk),
-        submit="Revoke",
-        destructive=True,
-    )
+revoke = action_view(
+    _LICENSES,
+    multiple_dog_licenses.revoke_multiple_dog_license,
+    RevokeForm,
+    lambda license: f"Revoke multiple-dog license {license.serial} ({multiple_dogs.section_of(license.municipality)})",
+    to("multiple-dog-license"),
+    roles=multiple_dogs.REVOKERS,
+    submit="Revoke",
+    destructive=True,
+)
 
 
 @login_required
 def certificate(request, pk):
-    license = _license(request, pk)
-    context = {
-        "license": license,
-        "tags": license.tags.all(),
-        "dogs": license.covered_animals.all(),
-        "municipality": license.municipality,
-        "section": multiple_dogs.section_of(license.municipality),
-    }
-    return pdf_response(
-        "licensing/multiple_dog_certificate.html",
-        context,
-        f"multiple-dog-license-{license.license_year}-{license.serial}.pdf",
-    )
+    context = _license_context(request, pk)
+    license = context["license"]
+    context["municipality"] = license.municipality
+    filename = f"multiple-dog-license-{license.license_year}-{license.serial}.pdf"
+    return pdf_response("licensing/multiple_dog_certificate.html", context, filename)

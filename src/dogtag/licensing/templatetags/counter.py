@@ -26,9 +26,8 @@ def why(citations):
     citations: a rule pack's citations are frozen (rules.decision.Citation) and loaded once, so
     the counter's lines and warnings show the same few again and again. Citations kept on a
     record as data (dicts) are rendered each time."""
-    key = tuple(citations or ())
     try:
-        return _why(key)
+        return _why(tuple(citations or ()))
     except TypeError:  # not hashable: citations as JSON data
         return mark_safe(render_to_string("dogtag/_why.html", {"citations": citations}))
 
