@@ -297,10 +297,8 @@ class _PackTerms:
         lic = pack.licensing
         self.species = frozenset(lic.species.species)
         self.not_required = lic.not_required.cite.citation if lic.not_required is not None else None
-        self.free = {}  # trained_to -> the first free-license provision that names it
-        for free in lic.free_license:
-            for trained in free.trained_to:
-                self.free.setdefault(trained, free.cite.citation)
+        # trained_to -> the first free-license provision that names it (written last, so it stays)
+        self.free = {t: free.cite.citation for free in reversed(lic.free_license) for t in free.trained_to}
         lf = lic.late_fee
         self.late_cites = (lf.cite.citation,)
         # `until_set: state_amount`: the state pack's own late fee, until the clerk enters one
@@ -400,6 +398,7 @@ class _Tax:
         no_tax: NoTax | None = None,
         half_tax: bool = False,
         keep_whole: bool = False,
+        free_late: LateFeeOnFreeLicense | None = None,
     ):
         self.cites, self.notes, self.not_set = cites, notes, not_set
         self.charges_cites = cites + tuple(c for c in late_cites if c not in cites)
@@ -411,7 +410,7 @@ class _Tax:
             lambda trigger: replace(on_time, late_fee=late_amount, total=total_late, trigger=trigger)
         ).__getitem__
         self.halved = None
-        self.free_late: LateFeeOnFreeLicense | None = None  # a free license's, where the pack says
+        self.free_late = free_late  # a free license's, where the pack says
         if half is not None and amount is not None:
             # keep_whole: the reading that s. 174.05(2)'s one-half does not reach a local tax
             halved = amount if keep_whole else (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
@@ -457,21 +456,18 @@ class _Day:
             self.late_cites += (state.cite.citation,)
             self.late_notes = (f"no local late fee in the fee schedule on {on}: the state's late fee is the late fee",)
         self.late_not_set = (missing,) if missing else ()
-        self.tax = (self._tax(lic, terms, on, local, False), self._tax(lic, terms, on, local, True))
-        self.free = {cite: self._free(lic, terms, cite) for cite in set(terms.free.values())}
+        self.tax = (self._tax(lic, on, local, False), self._tax(lic, on, local, True))
+        self.free = {cite: self._free(lic, cite) for cite in set(terms.free.values())}
 
-    def _free(self, lic, terms: _PackTerms, cite: Citation) -> _Tax:
+    def _free(self, lic, cite: Citation) -> _Tax:
         """A free license's tax (none) and, where the pack says whether a late fee is charged on
         it, that provision cited beside the late fee's and its amount (none when not charged)."""
         rule = lic.late_fee_on_free_license
-        if rule is None:
-            return _Tax(ZERO, (cite,), (FREE_NOTE,), (), self.late_cites, self.late_amount, basis="free_license")
-        late = self.late_amount if rule.charged else ZERO
-        free = _Tax(ZERO, (cite,), (FREE_NOTE,), (), (*self.late_cites, *rule.citations()), late, basis="free_license")
-        free.free_late = rule
-        return free
+        late_cites = (*self.late_cites, *(rule.citations() if rule is not None else ()))
+        late = ZERO if rule is not None and not rule.charged else self.late_amount
+        return _Tax(ZERO, (cite,), (FREE_NOTE,), (), late_cites, late, basis="free_license", free_late=rule)
 
-    def _tax(self, lic, terms: _PackTerms, on: date, local: LocalAmounts, altered: bool) -> _Tax:
+    def _tax(self, lic, on: date, local: LocalAmounts, altered: bool) -> _Tax:
         tax = lic.tax or lic.minimum_tax
         cites = (tax.cite.citation,)
         late = self.late_cites, self.late_amount
@@ -561,13 +557,11 @@ def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
     clerk's and the resident's screens; templates never carry the dates or periods themselves."""
     lic = pack.licensing
     lf = lic.late_fee
-    if trigger == "renewal":
-        return f"not licensed before {lf.renewal_before.of(2001):%B} {lf.renewal_before.day}"
-    if trigger == "acquisition":
-        return f"not licensed within {period_words(lf.acquired_within)} of acquiring"
-    if trigger == "licensable_age":
-        return f"not licensed by {period_words(lic.licensable_age.age)} of age"
-    return trigger
+    return {
+        "renewal": f"not licensed before {lf.renewal_before.of(2001):%B} {lf.renewal_before.day}",
+        "acquisition": f"not licensed within {period_words(lf.acquired_within)} of acquiring",
+        "licensable_age": f"not licensed by {period_words(lic.licensable_age.age)} of age",
+    }.get(trigger, trigger)
 
 
 # What an animal's classification decides, composed from the day's prebuilt parts: the tax in
@@ -591,10 +585,9 @@ def _late_answer(day: _Day, y: _Year | None, tax, half, trigger) -> Decision:
     # A free license whose pack says whether the late fee reaches it cites that provision too.
     free = tax.free_late if tax is not None else None
     cites = (*day.late_cites, *(free.citations() if free is not None else ()))
-    if trigger is None:
-        return Decision(day.late_fee(trigger), cites, ())
-    cites += trigger[3]
-    if day.on <= trigger[1]:
+    if trigger is not None:
+        cites += trigger[3]
+    if trigger is None or day.on <= trigger[1]:
         return Decision(day.late_fee(trigger), cites, ())
     if free is not None and not free.charged:
         return Decision(LateFeeDue(True, ZERO, None, trigger[1]), cites, (NO_LATE_FEE_NOTE,))
@@ -704,16 +697,9 @@ def license_required(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> De
     trigger = late_fee_trigger(pack, a, on)
     if trigger is not None:
         cites += [trigger[2], *trigger[3]]
-    free_license = False
-    if a.species == "dog" and a.trained_to:
-        for free in lic.free_license:
-            if a.trained_to in free.trained_to:
-                free_license = True
-                cites.append(free.cite.citation)
-    value = LicenseRequired(
-        True, year, due, trigger[1] if trigger else None, trigger[0] if trigger else None, free_license
-    )
-    return Decision(value, tuple(cites), ())
+    free = [f.cite.citation for f in lic.free_license if a.species == "dog" and a.trained_to in f.trained_to]
+    value = LicenseRequired(True, year, due, trigger and trigger[1], trigger and trigger[0], bool(free))
+    return Decision(value, (*cites, *free), ())
 
 
 @dataclass(frozen=True)
