@@ -517,8 +517,8 @@ class _Day:
         return LateFeeDue(True, self.late_amount, trigger[0], trigger[1])
 
     def tax_for(self, a) -> _Tax:
-        cite = self.terms.free_license(a.species, a.trained_to)
-        return self.tax[a.altered] if cite is None else self.free[cite]
+        cite = a.trained_to and self.terms.free_license(a.species, a.trained_to)
+        return self.free[cite] if cite else self.tax[a.altered]
 
 
 @lru_cache(maxsize=8192)
