@@ -552,6 +552,7 @@ def licensable_age_label(pack: Pack) -> str:
     return f"more than {period_words(pack.licensing.licensable_age.age)} of age"
 
 
+@lru_cache(maxsize=256)
 def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
     """Why a late fee is due, in the pack's own figures ("not licensed before April 1"), for the
     clerk's and the resident's screens; templates never carry the dates or periods themselves."""
