@@ -308,7 +308,7 @@ class _PackTerms:
         self.by_licensable_age = lf.by_licensable_age
         age, within, species_cite = lic.licensable_age.age, lf.acquired_within, lic.species.cite.citation
         self.due = _Memo(lambda born: plus(born, age)).__getitem__
-        self.acquisition = _Memo(lambda on: _trigger_of("acquisition", last_day(on, within))).__getitem__
+        self.acquisition = _Memo(lambda acquired: _trigger_of("acquisition", last_day(acquired, within))).__getitem__
         self.by_age = _Memo(lambda due: _trigger_of("licensable_age", named_day(due))).__getitem__
         self._not_licensed = _Memo(
             lambda species: (f"no {species} license under this law", species_cite, "species_not_licensed")
