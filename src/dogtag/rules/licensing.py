@@ -14,7 +14,7 @@ Choices on ambiguous text (each also written beside its provision in the packs):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache, lru_cache
@@ -256,18 +256,28 @@ def license_year_bounds(pack: Pack, year: int) -> tuple[date, date]:
 
 FREE_NOTE = "free license: exempt from the license tax"
 NO_LATE_FEE_NOTE = "free license: no late fee is charged on a license with no tax"
-_MEMO_LIMIT = 100_000  # entries per memo (one per distinct date): a calendar's worth many times over
 
 
-def _memo_put(memo: dict, key, value):
-    if len(memo) > _MEMO_LIMIT:
-        memo.clear()
-    memo[key] = value
-    return value
+class _Memo(dict):
+    """{key: make(key)}, made on first use; cleared when it holds more than `limit` entries (one per
+    distinct date: the default is a calendar's worth many times over)."""
+
+    __slots__ = ("make", "limit")
+
+    def __init__(self, make, limit: int = 100_000):
+        super().__init__()
+        self.make, self.limit = make, limit
+
+    def __missing__(self, key):
+        if len(self) > self.limit:
+            self.clear()
+        value = self[key] = self.make(key)
+        return value
 
 
 class _PackTerms:
-    """The pack's licensing provisions as plain values and prebuilt citation tuples."""
+    """The pack's licensing provisions as plain values and prebuilt citation tuples; `due`
+    (licensable_on), `acquisition` and `by_age` (their late-fee triggers) remembered per date."""
 
     __slots__ = (
         "species",
@@ -276,24 +286,19 @@ class _PackTerms:
         "late_cites",
         "state_late",
         "by_licensable_age",
-        "_age",
-        "_within",
-        "_species_cite",
-        "_due",
-        "_acquisition",
-        "_by_age",
-        "_excluded",
+        "due",
+        "acquisition",
+        "by_age",
+        "_not_licensed",
+        "_kept",
     )
 
     def __init__(self, pack: Pack):
         lic = pack.licensing
         self.species = frozenset(lic.species.species)
-        self._species_cite = lic.species.cite.citation
         self.not_required = lic.not_required.cite.citation if lic.not_required is not None else None
-        self.free = {}  # trained_to -> the first free-license provision that names it
-        for free in lic.free_license:
-            for trained in free.trained_to:
-                self.free.setdefault(trained, free.cite.citation)
+        # trained_to -> the first free-license provision that names it (written last, so it stays)
+        self.free = {t: free.cite.citation for free in reversed(lic.free_license) for t in free.trained_to}
         lf = lic.late_fee
         self.late_cites = (lf.cite.citation,)
         # `until_set: state_amount`: the state pack's own late fee, until the clerk enters one
@@ -301,59 +306,34 @@ class _PackTerms:
         if isinstance(lf.amount, LocalAmount) and lf.amount.until_set == "state_amount":
             self.state_late = load_pack(pack.chain[0]).licensing.late_fee
         self.by_licensable_age = lf.by_licensable_age
-        self._age = lic.licensable_age.age
-        self._within = lf.acquired_within
-        self._due: dict[date, date] = {}
-        self._acquisition: dict[date, LateTrigger] = {}
-        self._by_age: dict[date, LateTrigger] = {}
-        self._excluded = {
-            "kept": (
-                "kept only for educational or scientific purposes: no license required",
-                self.not_required,
-                "kept_only_for_education_or_science",
-            )
-        }
+        age, within, species_cite = lic.licensable_age.age, lf.acquired_within, lic.species.cite.citation
+        self.due = _Memo(lambda born: plus(born, age)).__getitem__
+        self.acquisition = _Memo(lambda acquired: _trigger_of("acquisition", last_day(acquired, within))).__getitem__
+        self.by_age = _Memo(lambda due: _trigger_of("licensable_age", named_day(due))).__getitem__
+        self._not_licensed = _Memo(
+            lambda species: (f"no {species} license under this law", species_cite, "species_not_licensed")
+        )
+        self._kept = (
+            "kept only for educational or scientific purposes: no license required",
+            self.not_required,
+            "kept_only_for_education_or_science",
+        )
 
-    def exclusion(self, a) -> tuple[str, Citation, Exclusion] | None:
+    def exclusion(self, species: str, kept: bool) -> tuple[str, Citation, Exclusion] | None:
         """(note, citation, exclusion) when this law licenses no such animal."""
-        species = a.species
         if species not in self.species:
-            excluded = self._excluded.get(species)
-            if excluded is None:
-                excluded = _memo_put(
-                    self._excluded,
-                    species,
-                    (f"no {species} license under this law", self._species_cite, "species_not_licensed"),
-                )
-            return excluded
-        if a.kept_only_for_education_or_science and self.not_required is not None:
-            return self._excluded["kept"]
+            return self._not_licensed[species]
+        if kept and self.not_required is not None:
+            return self._kept
         return None
 
-    def due(self, born_on: date) -> date:
-        """licensable_on, remembered per birth date."""
-        due = self._due.get(born_on)
-        return due if due is not None else _memo_put(self._due, born_on, plus(born_on, self._age))
-
-    def acquisition(self, acquired: date) -> LateTrigger:
-        trigger = self._acquisition.get(acquired)
-        if trigger is None:
-            trigger = _memo_put(
-                self._acquisition,
-                acquired,
-                _trigger_of("acquisition", last_day(acquired, self._within)),
-            )
-        return trigger
-
-    def by_age(self, due: date) -> LateTrigger:
-        trigger = self._by_age.get(due)
-        if trigger is None:
-            trigger = _memo_put(self._by_age, due, _trigger_of("licensable_age", named_day(due)))
-        return trigger
+    def free_license(self, species: str, trained: Training | None) -> Citation | None:
+        """The free-license provision that exempts a dog so trained from the tax, else None."""
+        return self.free.get(trained) if trained and species == "dog" else None
 
 
-def _trigger_of(name: str, counted: Counted) -> tuple[str, date, str, tuple[Citation, ...]]:
-    """(name, last day, note, citations of a move under s. 990.001(4)) of a late-fee trigger."""
+def _trigger_of(name: str, counted: Counted) -> LateTrigger:
+    """A late-fee trigger's (name, last day, note, citations of a move under s. 990.001(4))."""
     last = counted.day
     note = f"{name}: the last day to license without a late fee was {last:%B} {last.day}, {last.year}"
     if counted.moved:
@@ -367,23 +347,16 @@ def _terms_of(pack: Pack) -> _PackTerms:
 
 
 class _Year:
-    """One pack's license year: its bounds, the renewal trigger, the half-tax threshold."""
+    """One pack's license year: its bounds, the renewal trigger, the half-tax threshold and notes."""
 
-    __slots__ = ("start", "end", "renewal", "half_after", "_half_notes")
+    __slots__ = ("start", "end", "renewal", "half_after", "half_note")
 
     def __init__(self, pack: Pack, year: int):
         lic = pack.licensing
         self.start, self.end = license_year_bounds(pack, year)
         self.renewal = _trigger_of("renewal", named_day(lic.late_fee.renewal_before.of(year) - ONE_DAY))
-        self.half_after = lic.half_tax.after.of(year) if lic.half_tax is not None else None
-        self._half_notes: dict[date, str] = {}
-
-    def half_note(self, due: date) -> str:
-        note = self._half_notes.get(due)
-        if note is None:
-            note = f"licensable age reached on {due}, after {self.half_after}: one-half"
-            _memo_put(self._half_notes, due, note)
-        return note
+        self.half_after = after = lic.half_tax.after.of(year) if lic.half_tax is not None else None
+        self.half_note = _Memo(lambda due: f"licensable age reached on {due}, after {after}: one-half").__getitem__
 
 
 @lru_cache(maxsize=4096)
@@ -405,24 +378,10 @@ def _trigger(terms: _PackTerms, y: _Year, due: date, acquired: date | None) -> L
 
 class _Tax:
     """The license tax in force on a day for an altered or unaltered animal (or a free license),
-    with its citations alone and together with the late fee's, its totals, and its answers:
-    license_tax's, and license_charges' on time and (built on first use) late by each trigger."""
+    with its citations alone and together with the late fee's, and its answers: license_tax's,
+    and license_charges' on time and (built on first use) late by each trigger."""
 
-    __slots__ = (
-        "amount",
-        "cites",
-        "notes",
-        "not_set",
-        "charges_cites",
-        "total",
-        "total_late",
-        "late_amount",
-        "halved",
-        "value",
-        "on_time",
-        "free_late",
-        "_late",
-    )
+    __slots__ = ("cites", "notes", "not_set", "charges_cites", "halved", "value", "on_time", "late", "free_late")
 
     def __init__(
         self,
@@ -439,17 +398,19 @@ class _Tax:
         no_tax: NoTax | None = None,
         half_tax: bool = False,
         keep_whole: bool = False,
+        free_late: LateFeeOnFreeLicense | None = None,
     ):
-        self.amount, self.cites, self.notes, self.not_set = amount, cites, notes, not_set
+        self.cites, self.notes, self.not_set = cites, notes, not_set
         self.charges_cites = cites + tuple(c for c in late_cites if c not in cites)
-        self.total = None if amount is None else amount + ZERO
-        self.late_amount = late_amount
-        self.total_late = None if amount is None or late_amount is None else amount + late_amount
         self.value = LicenseTax(True, amount, basis, half_tax, no_tax)
-        self.on_time = LicenseCharges(True, amount, ZERO, self.total, None, basis, half_tax, no_tax)
-        self._late: dict[str, LicenseCharges] = {}
+        total = None if amount is None else amount + ZERO
+        on_time = self.on_time = LicenseCharges(True, amount, ZERO, total, None, basis, half_tax, no_tax)
+        total_late = None if amount is None or late_amount is None else amount + late_amount
+        self.late = _Memo(
+            lambda trigger: replace(on_time, late_fee=late_amount, total=total_late, trigger=trigger)
+        ).__getitem__
         self.halved = None
-        self.free_late: LateFeeOnFreeLicense | None = None  # a free license's, where the pack says
+        self.free_late = free_late  # a free license's, where the pack says
         if half is not None and amount is not None:
             # keep_whole: the reading that s. 174.05(2)'s one-half does not reach a local tax
             halved = amount if keep_whole else (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
@@ -463,21 +424,6 @@ class _Tax:
                 basis=basis,
                 half_tax=not keep_whole,
             )
-
-    def late(self, trigger: Trigger) -> LicenseCharges:
-        charges = self._late.get(trigger)
-        if charges is None:
-            charges = self._late[trigger] = LicenseCharges(
-                True,
-                self.amount,
-                self.late_amount,
-                self.total_late,
-                trigger,
-                self.value.basis,
-                self.value.half_tax,
-                self.value.no_tax,
-            )
-        return charges
 
 
 class _Day:
@@ -493,13 +439,13 @@ class _Day:
         "late_cites",
         "late_notes",
         "late_not_set",
-        "_late_fees",
+        "late_fee",
     )
 
     def __init__(self, pack: Pack, local: LocalAmounts, on: date):
         self.terms = terms = _terms_of(pack)
         self.on = on
-        self._late_fees: dict[tuple | None, LateFeeDue] = {}
+        self.late_fee = _Memo(self._late_fee).__getitem__  # late_fee's answer under a trigger (or none)
         lic = pack.licensing
         self.year = _year(pack, license_year_of(pack, on))
         self.late_amount, missing = amount_at(lic.late_fee.amount, on, local, terms.late_cites[0])
@@ -510,21 +456,18 @@ class _Day:
             self.late_cites += (state.cite.citation,)
             self.late_notes = (f"no local late fee in the fee schedule on {on}: the state's late fee is the late fee",)
         self.late_not_set = (missing,) if missing else ()
-        self.tax = (self._tax(lic, terms, on, local, False), self._tax(lic, terms, on, local, True))
-        self.free = {cite: self._free(lic, terms, cite) for cite in set(terms.free.values())}
+        self.tax = (self._tax(lic, on, local, False), self._tax(lic, on, local, True))
+        self.free = {cite: self._free(lic, cite) for cite in set(terms.free.values())}
 
-    def _free(self, lic, terms: _PackTerms, cite: Citation) -> _Tax:
+    def _free(self, lic, cite: Citation) -> _Tax:
         """A free license's tax (none) and, where the pack says whether a late fee is charged on
         it, that provision cited beside the late fee's and its amount (none when not charged)."""
         rule = lic.late_fee_on_free_license
-        if rule is None:
-            return _Tax(ZERO, (cite,), (FREE_NOTE,), (), self.late_cites, self.late_amount, basis="free_license")
-        late = self.late_amount if rule.charged else ZERO
-        free = _Tax(ZERO, (cite,), (FREE_NOTE,), (), (*self.late_cites, *rule.citations()), late, basis="free_license")
-        free.free_late = rule
-        return free
+        late_cites = (*self.late_cites, *(rule.citations() if rule is not None else ()))
+        late = ZERO if rule is not None and not rule.charged else self.late_amount
+        return _Tax(ZERO, (cite,), (FREE_NOTE,), (), late_cites, late, basis="free_license", free_late=rule)
 
-    def _tax(self, lic, terms: _PackTerms, on: date, local: LocalAmounts, altered: bool) -> _Tax:
+    def _tax(self, lic, on: date, local: LocalAmounts, altered: bool) -> _Tax:
         tax = lic.tax or lic.minimum_tax
         cites = (tax.cite.citation,)
         late = self.late_cites, self.late_amount
@@ -568,23 +511,14 @@ class _Day:
             keep_whole=keep_whole,
         )
 
-    def late_fee(self, trigger: LateTrigger | None) -> LateFeeDue:
-        """late_fee's answer under `trigger` (or none) on this day, built once per trigger."""
-        due = self._late_fees.get(trigger)
-        if due is None:
-            if trigger is None or self.on <= trigger[1]:
-                due = LateFeeDue(True, ZERO, None, trigger[1] if trigger else None)
-            else:
-                due = LateFeeDue(True, self.late_amount, trigger[0], trigger[1])
-            _memo_put(self._late_fees, trigger, due)
-        return due
+    def _late_fee(self, trigger: LateTrigger | None) -> LateFeeDue:
+        if trigger is None or self.on <= trigger[1]:
+            return LateFeeDue(True, ZERO, None, trigger[1] if trigger else None)
+        return LateFeeDue(True, self.late_amount, trigger[0], trigger[1])
 
     def tax_for(self, a) -> _Tax:
-        if a.trained_to and a.species == "dog":
-            cite = self.terms.free.get(a.trained_to)
-            if cite is not None:
-                return self.free[cite]
-        return self.tax[a.altered]
+        cite = a.trained_to and self.terms.free_license(a.species, a.trained_to)
+        return self.free[cite] if cite else self.tax[a.altered]
 
 
 @lru_cache(maxsize=8192)
@@ -618,18 +552,17 @@ def licensable_age_label(pack: Pack) -> str:
     return f"more than {period_words(pack.licensing.licensable_age.age)} of age"
 
 
+@lru_cache(maxsize=256)
 def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
     """Why a late fee is due, in the pack's own figures ("not licensed before April 1"), for the
     clerk's and the resident's screens; templates never carry the dates or periods themselves."""
     lic = pack.licensing
     lf = lic.late_fee
-    if trigger == "renewal":
-        return f"not licensed before {lf.renewal_before.of(2001):%B} {lf.renewal_before.day}"
-    if trigger == "acquisition":
-        return f"not licensed within {period_words(lf.acquired_within)} of acquiring"
-    if trigger == "licensable_age":
-        return f"not licensed by {period_words(lic.licensable_age.age)} of age"
-    return trigger
+    return {
+        "renewal": f"not licensed before {lf.renewal_before.of(2001):%B} {lf.renewal_before.day}",
+        "acquisition": f"not licensed within {period_words(lf.acquired_within)} of acquiring",
+        "licensable_age": f"not licensed by {period_words(lic.licensable_age.age)} of age",
+    }.get(trigger, trigger)
 
 
 # What an animal's classification decides, composed from the day's prebuilt parts: the tax in
@@ -653,10 +586,9 @@ def _late_answer(day: _Day, y: _Year | None, tax, half, trigger) -> Decision:
     # A free license whose pack says whether the late fee reaches it cites that provision too.
     free = tax.free_late if tax is not None else None
     cites = (*day.late_cites, *(free.citations() if free is not None else ()))
-    if trigger is None:
-        return Decision(day.late_fee(trigger), cites, ())
-    cites += trigger[3]
-    if day.on <= trigger[1]:
+    if trigger is not None:
+        cites += trigger[3]
+    if trigger is None or day.on <= trigger[1]:
         return Decision(day.late_fee(trigger), cites, ())
     if free is not None and not free.charged:
         return Decision(LateFeeDue(True, ZERO, None, trigger[1]), cites, (NO_LATE_FEE_NOTE,))
@@ -664,6 +596,8 @@ def _late_answer(day: _Day, y: _Year | None, tax, half, trigger) -> Decision:
 
 
 def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigger) -> Decision:
+    """license_tax and late_fee in one: the tax's citations then the late fee's, the tax's notes
+    then the late fee's."""
     notes = tax.notes
     if half is not None:
         notes = notes + (y.half_note(half),)
@@ -674,6 +608,10 @@ def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, tr
     if tax.free_late is not None and not tax.free_late.charged:
         return Decision(tax.on_time, cites, notes + (NO_LATE_FEE_NOTE,), tax.not_set)
     return Decision(tax.late(trigger[0]), cites, notes + (trigger[2], *day.late_notes), tax.not_set + day.late_not_set)
+
+
+# How each question composes its answer from an animal's classification.
+ANSWER = {"license_tax": _tax_answer, "late_fee": _late_answer, "license_charges": _charges_answer}
 
 
 def classified(day: _Day, y: _Year, a, question: str) -> tuple[_Tax | None, date | None, LateTrigger | None]:
@@ -699,52 +637,31 @@ def _excluded(question: str, excluded: tuple[str, Citation, Exclusion]) -> Decis
     return Decision(_EXCLUDED[question][why], (cite,), (note, note) if question == "license_charges" else (note,))
 
 
-# The three questions: each the same four steps (the day's parts, an exclusion, the license year,
-# the classification), written out so a county's one-by-one questions pay no dispatch by name.
-@question("license_tax", facts=Animal, value=LicenseTax, doc="The license tax for an animal licensed on a date.")
-def license_tax(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
-    day = _day(pack, local, on)
-    excluded = day.terms.exclusion(a)
-    if excluded:
-        return _excluded("license_tax", excluded)
-    y = _year(pack, a.license_year) if a.license_year else day.year
-    return _tax_answer(day, y, *classified(day, y, a, "license_tax"))
+def _animal_question(name: str, value: type, doc: str):
+    """The question `name` on an animal: the day's parts, an exclusion, the license year, the
+    classification, composed by ANSWER[name]."""
+    answer = ANSWER[name]
+
+    @question(name, facts=Animal, value=value, doc=doc)
+    def ask(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
+        day = _day(pack, local, on)
+        excluded = day.terms.exclusion(a.species, a.kept_only_for_education_or_science)
+        if excluded:
+            return _excluded(name, excluded)
+        y = _year(pack, a.license_year) if a.license_year else day.year
+        return answer(day, y, *classified(day, y, a, name))
+
+    ask.__name__ = ask.__qualname__ = name
+    return ask
 
 
-@question(
-    "late_fee",
-    facts=Animal,
-    value=LateFeeDue,
-    doc="The late fee on a date: amount, the trigger that applied, its last day.",
+license_tax = _animal_question("license_tax", LicenseTax, "The license tax for an animal licensed on a date.")
+late_fee = _animal_question(
+    "late_fee", LateFeeDue, "The late fee on a date: amount, the trigger that applied, its last day."
 )
-def late_fee(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
-    day = _day(pack, local, on)
-    excluded = day.terms.exclusion(a)
-    if excluded:
-        return _excluded("late_fee", excluded)
-    y = _year(pack, a.license_year) if a.license_year else day.year
-    return _late_answer(day, y, *classified(day, y, a, "late_fee"))
-
-
-@question(
-    "license_charges",
-    facts=Animal,
-    value=LicenseCharges,
-    doc="License tax plus late fee for a license issued on a date.",
+license_charges = _animal_question(
+    "license_charges", LicenseCharges, "License tax plus late fee for a license issued on a date."
 )
-def license_charges(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> Decision:
-    """license_tax and late_fee in one pass: the value, the tax's citations then the late fee's,
-    the tax's notes then the late fee's."""
-    day = _day(pack, local, on)
-    excluded = day.terms.exclusion(a)
-    if excluded:
-        return _excluded("license_charges", excluded)
-    y = _year(pack, a.license_year) if a.license_year else day.year
-    return _charges_answer(day, y, *classified(day, y, a, "license_charges"))
-
-
-# How each question composes its answer from an animal's classification.
-ANSWER = {"license_tax": _tax_answer, "late_fee": _late_answer, "license_charges": _charges_answer}
 
 
 @dataclass(frozen=True)
@@ -772,7 +689,7 @@ def license_required(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> De
     due = licensable_on(pack, a.born_on)
     year = a.license_year or license_year_of(pack, on)
     cites = [lic.licensable_age.cite.citation]
-    excluded = _terms_of(pack).exclusion(a)
+    excluded = _terms_of(pack).exclusion(a.species, a.kept_only_for_education_or_science)
     if excluded:
         return Decision(LicenseRequired(False, year, due, reason=excluded[2]), (excluded[1],), (excluded[0],))
     if due > license_year_bounds(pack, year)[1]:
@@ -781,16 +698,9 @@ def license_required(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> De
     trigger = late_fee_trigger(pack, a, on)
     if trigger is not None:
         cites += [trigger[2], *trigger[3]]
-    free_license = False
-    if a.species == "dog" and a.trained_to:
-        for free in lic.free_license:
-            if a.trained_to in free.trained_to:
-                free_license = True
-                cites.append(free.cite.citation)
-    value = LicenseRequired(
-        True, year, due, trigger[1] if trigger else None, trigger[0] if trigger else None, free_license
-    )
-    return Decision(value, tuple(cites), ())
+    free = [f.cite.citation for f in lic.free_license if a.species == "dog" and a.trained_to in f.trained_to]
+    value = LicenseRequired(True, year, due, trigger and trigger[1], trigger and trigger[0], bool(free))
+    return Decision(value, (*cites, *free), ())
 
 
 @dataclass(frozen=True)
@@ -863,6 +773,4 @@ class IssuingOfficeAnswer:
 )
 def issuing_office(pack: Pack, facts: NoFacts, on: date, local: LocalAmounts) -> Decision:
     office = pack.licensing.issuing_office
-    if office is None:
-        return Decision(IssuingOfficeAnswer(None), (), ())
-    return Decision(IssuingOfficeAnswer(office.office), office.citations(), ())
+    return Decision(IssuingOfficeAnswer(office and office.office), office.citations() if office else (), ())
