@@ -54,14 +54,18 @@ class Tags:
 
 
 class Marked(Flowable):
-    """A flowable drawn as one structure element (or as an artifact when `role` is None)."""
+    """A flowable drawn as one structure element (or as an artifact when `role` is None). It may
+    be drawn on many pages: its lines are broken once for a width."""
 
     def __init__(self, tags: Tags, flowable, role: str | None):
         super().__init__()
         self.tags, self.flowable, self.role = tags, flowable, role
+        self.wrapped_for, self.size = None, (0, 0)
 
     def wrap(self, width, height):
-        return self.flowable.wrap(width, height)
+        if width != self.wrapped_for:
+            self.size, self.wrapped_for = self.flowable.wrap(width, height), width
+        return self.size
 
     def getSpaceBefore(self):
         return self.flowable.getSpaceBefore()
