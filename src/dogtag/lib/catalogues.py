@@ -16,33 +16,25 @@ def catalogue(language: str) -> Path:
 
 
 def entries(path: Path) -> list[dict]:
-    """Each entry of a .po file: its msgid (with msgctxt), msgstr(s) and flags; the header (empty
-    msgid) and obsolete entries (#~) left out."""
+    """Each entry of a .po file: its msgid, msgstr(s) and flags (msgctxt and msgid_plural as lists);
+    the header (empty msgid) and obsolete entries (#~) left out."""
     found, entry, field = [], None, None
     for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
         line = line.strip()
         if not line or line.startswith("#~"):
-            if entry and entry.get("msgid"):
-                found.append(entry)
+            if entry and "".join(entry.get("msgid", [])):
+                found.append({**entry, "msgid": "".join(entry["msgid"])})
             entry, field = None, None
             continue
         entry = entry if entry is not None else {"flags": set(), "msgstr": []}
         if line.startswith("#,"):
             entry["flags"] |= {f.strip() for f in line[2:].split(",")}
-        elif line.startswith("#"):
-            continue
         elif line.startswith('"'):
-            if field == "msgstr":
-                entry["msgstr"][-1] += ast.literal_eval(line)
-            else:
-                entry[field] += ast.literal_eval(line)
-        else:
+            entry[field][-1] += ast.literal_eval(line)
+        elif not line.startswith("#"):
             keyword, _, value = line.partition(" ")
             field = "msgstr" if keyword.startswith("msgstr") else keyword
-            if field == "msgstr":
-                entry["msgstr"].append(ast.literal_eval(value))
-            else:
-                entry[field] = ast.literal_eval(value)
+            entry.setdefault(field, []).append(ast.literal_eval(value))
     return found
 
 

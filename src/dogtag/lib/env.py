@@ -22,7 +22,7 @@ def envstr(name: str, default: str | None = None) -> str | None:
 
 def envbool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
-    if value is None or value == "":
+    if not value:
         return default
     if value.lower() in ("1", "true", "yes", "on"):
         return True
@@ -33,7 +33,7 @@ def envbool(name: str, default: bool) -> bool:
 
 def envint(name: str, default: int) -> int:
     value = os.environ.get(name)
-    if value is None or value == "":
+    if not value:
         return default
     try:
         return int(value)

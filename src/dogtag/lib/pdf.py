@@ -11,11 +11,14 @@ from <title> and the language from <html lang>; the drawn notices are tagged as 
 
 import gc
 import io
+from array import array
 from functools import cache
 from pathlib import Path
 
 from django.http import HttpResponse
 from django.template.loader import render_to_string
+from pypdf import PdfReader
+from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject, NumberObject, TextStringObject
 from weasyprint import HTML
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
@@ -70,10 +73,6 @@ def concatenate(parts, out) -> int:
 
 class _Concatenation:
     def __init__(self, out):
-        from array import array
-
-        from pypdf.generic import IndirectObject
-
         self.out, self.start = out, out.tell()
         # by object number: 0 unused, then the catalog, the page tree, the structure tree's root, its
         # Document element and its parent tree
@@ -86,15 +85,11 @@ class _Concatenation:
         out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 
     def write(self, number: int, obj) -> None:
-        self.offsets[number] = self.out.tell() - self.start
-        self.out.write(b"%d 0 obj\n" % number)
+        self.begin(number)
         obj.write_to_stream(self.out)
         self.out.write(b"\nendobj\n")
 
     def add(self, part) -> None:
-        from pypdf import PdfReader
-        from pypdf.generic import NameObject, NumberObject
-
         reader = PdfReader(part)
         self.numbers, self.waiting = {}, []  # this part's object numbers -> the result's
         marks = self.structure_of(reader)
@@ -131,8 +126,6 @@ class _Concatenation:
         return dict(zip(pairs, pairs, strict=False))
 
     def number_of(self, ref):
-        from pypdf.generic import IndirectObject
-
         key = (ref.idnum, ref.generation)
         if key not in self.numbers:
             self.numbers[key] = len(self.offsets)
@@ -142,8 +135,6 @@ class _Concatenation:
 
     def renumbered(self, obj):
         """obj with the references inside it renumbered, in place (the part is read once)."""
-        from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
-
         if isinstance(obj, IndirectObject):
             return self.number_of(obj)
         if isinstance(obj, DictionaryObject):
@@ -184,9 +175,7 @@ class _Concatenation:
     def finish_structure(self) -> tuple[bytes, bytes]:
         """The one structure tree over the parts' sections, the title and the language (as
         lib/tagged_drawing.py writes them); returns the catalog's and the trailer's entries."""
-        from pypdf.generic import TextStringObject
-
-        from dogtag.lib.tagged_drawing import document_entries, xmp
+        from dogtag.lib.tagged_drawing import document_entries, xmp  # ReportLab, loaded when drawing
 
         out = self.out
         self.begin(STRUCT_TREE_ROOT)

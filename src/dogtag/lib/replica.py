@@ -12,7 +12,6 @@ from such a view) reads stay on the primary too. A replica is a little behind th
 from __future__ import annotations
 
 import contextvars
-import functools
 from contextlib import contextmanager
 
 from django.conf import settings
@@ -21,13 +20,9 @@ from django.db import DEFAULT_DB_ALIAS, connections
 _reading = contextvars.ContextVar("dogtag_reads_from_replica", default=False)
 
 
-def replica_alias() -> str | None:
-    alias = getattr(settings, "DOGTAG_READ_REPLICA", None)
-    return alias if alias and alias in connections.settings else None
-
-
 @contextmanager
 def replica_reads():
+    """The ORM's reads inside go to the replica, when one is configured (also a decorator)."""
     token = _reading.set(True)
     try:
         yield
@@ -37,21 +32,15 @@ def replica_reads():
 
 def reads_from_replica(view):
     """Route the view's ORM reads to the replica, when one is configured."""
-
-    @functools.wraps(view)
-    def wrapper(*args, **kwargs):
-        with replica_reads():
-            return view(*args, **kwargs)
-
-    return wrapper
+    return replica_reads()(view)
 
 
 class ReplicaRouter:
     def db_for_read(self, model, **hints):
         if not _reading.get():
             return None
-        alias = replica_alias()
-        if alias is None or connections[DEFAULT_DB_ALIAS].in_atomic_block:
+        alias = getattr(settings, "DOGTAG_READ_REPLICA", None)
+        if alias not in connections.settings or connections[DEFAULT_DB_ALIAS].in_atomic_block:
             return None
         return alias
 

@@ -8,10 +8,6 @@ from functools import partial
 from django.db import connections
 
 
-def _nothing_to_wait_for():
-    pass
-
-
 def each_in_turn(work, items, threads: int) -> bool:
     """`work(item, earlier_finished)` for each of `items`, taken in their order by whichever of
     `threads` threads is free (`items` is read under a lock, so a generator will do).
@@ -24,7 +20,7 @@ def each_in_turn(work, items, threads: int) -> bool:
     their item; each thread closes its connection when it is done. One thread is the caller's
     own, with the caller's connection (and transaction, if it is in one)."""
     if threads == 1:
-        return all(work(item, _nothing_to_wait_for) is not False for item in items)
+        return all(work(item, lambda: None) is not False for item in items)
     numbered, lock, stop = enumerate(items, start=1), threading.Lock(), threading.Event()
     failures, finished = [], _Finished()
 

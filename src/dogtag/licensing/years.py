@@ -52,8 +52,7 @@ def years_on_sale_and_in_stock(municipality, on: date) -> tuple[list[int], set[i
         .values_list("this", "ahead")
         .get()
     )
-    in_stock = {y for y, stocked in ((year, this), (year + 1, ahead)) if stocked}
-    return ([year, year + 1] if ahead else [year]), in_stock
+    return years_on_sale_from_stock(municipality, on, {y for y, s in ((year, this), (year + 1, ahead)) if s})
 
 
 def years_to_ask(on: date) -> tuple[int, int, int]:
