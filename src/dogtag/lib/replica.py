@@ -1,12 +1,9 @@
 """Reports and list pages read from a replica; everything else uses the primary.
 
-With DATABASE_REPLICA_URL set, settings add a "replica" database and name it in
-DOGTAG_READ_REPLICA. A view decorated with `@reads_from_replica` (the county reports, the
-dashboards, the list pages) has its ORM reads routed there by `ReplicaRouter`; writes, the
-counter, the issue and every view not decorated stay on the primary, so a clerk never sees a
-figure older than her own last write. Inside a transaction on the primary (an action called
-from such a view) reads stay on the primary too. A replica is a little behind the primary
-(streaming replication, usually well under a second): fine for a report, not for an issue.
+With DATABASE_REPLICA_URL set, settings name a "replica" database in DOGTAG_READ_REPLICA. A view
+decorated with `@reads_from_replica` (reports, dashboards, list pages) has its ORM reads routed
+there by `ReplicaRouter`, except inside a transaction; writes and every other view stay on the
+primary, so a clerk never sees a figure older than her own last write.
 """
 
 from __future__ import annotations

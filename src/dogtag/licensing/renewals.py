@@ -168,7 +168,3 @@ def emails(municipality, year: int, rows) -> list[Message]:
 def chunk_name(chunk) -> str:
     run = chunk.run
     return f"renewals/{run.municipality.slug}-{run.license_year}-run{run.pk}-part{chunk.number:04d}.pdf"
-
-
-def merged_name(run) -> str:
-    return f"renewals/{run.municipality.slug}-{run.license_year}-run{run.pk}.pdf"
