@@ -76,9 +76,7 @@ def envdays_by_key(name: str, default: str) -> dict[str, tuple[int, ...]]:
     `benton:-30,-7;webster:-14,14` for some keys, the rest taking `default`."""
     value = (os.environ.get(name) or "").strip()
     found = {"": _days(name, default)}
-    for part in value.split(";"):
-        if not part.strip():
-            continue
+    for part in filter(str.strip, value.split(";")):
         key, sep, raw = part.partition(":")
         if not sep:
             found[""] = _days(name, key)
