@@ -28,20 +28,15 @@ REMINDER_COLUMNS = (
 )
 
 
-def lead_days(municipality) -> tuple[int, ...]:
-    """The municipality's lead times in days (negative: before the year's end; positive: after)."""
-    days = settings.DOGTAG_RENEWAL_REMINDER_DAYS
-    return days.get(municipality.slug, days[""])
-
-
 def windows(municipalities, on: date) -> list[tuple[int, int, date, date]]:
     """(municipality, lead, first, last): a license ending from `first` to `last` is owed the
-    reminder of that lead on `on` (its day is at most DOGTAG_RENEWAL_REMINDER_LATE_DAYS past)."""
-    late = settings.DOGTAG_RENEWAL_REMINDER_LATE_DAYS
+    reminder of that lead on `on` (its day is at most DOGTAG_RENEWAL_REMINDER_LATE_DAYS past). A
+    municipality's leads are days from a license's end (negative: before it; positive: after)."""
+    days, late = settings.DOGTAG_RENEWAL_REMINDER_DAYS, settings.DOGTAG_RENEWAL_REMINDER_LATE_DAYS
     return [
         (m.pk, lead, on - timedelta(days=lead + late), on - timedelta(days=lead))
         for m in municipalities
-        for lead in lead_days(m)
+        for lead in days.get(m.slug, days[""])
     ]
 
 

@@ -47,11 +47,10 @@ class Letter:
         issuer_style = ParagraphStyle("issuer", parent=self.body, fontSize=9, leading=11, textColor=GREY)
         self.seal = seal_image(municipality)
         self.seal_alt = f"Seal of the {municipality}"
-        indent = SEAL + 6 if self.seal else 0
+        self.issuer_indent = SEAL + 6 if self.seal else 0
         issuer = f"<b>{escape(str(municipality))}</b> · {escape(municipality.county)} County, Wisconsin"
         self.issuer = Paragraph(issuer, issuer_style)  # as documents/_issuer.html
-        _, issuer_height = self.issuer.wrap(WIDTH - indent, TOP)
-        self.issuer_indent = indent
+        _, issuer_height = self.issuer.wrap(WIDTH - self.issuer_indent, TOP)
         self.letterhead_height = max(issuer_height, SEAL if self.seal else 0)
         self.shared = {}
         self.office = office_lines(municipality)
