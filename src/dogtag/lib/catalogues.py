@@ -16,14 +16,14 @@ def catalogue(language: str) -> Path:
 
 
 def entries(path: Path) -> list[dict]:
-    """Each entry of a .po file: its msgid, msgstr(s) and flags (msgctxt and msgid_plural as lists);
-    the header (empty msgid) and obsolete entries (#~) left out."""
+    """Each entry of a .po file: its msgid (with msgctxt), msgstr(s) and flags; the header (empty
+    msgid) and obsolete entries (#~) left out."""
     found, entry, field = [], None, None
     for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
         line = line.strip()
         if not line or line.startswith("#~"):
             if entry and "".join(entry.get("msgid", [])):
-                found.append({**entry, "msgid": "".join(entry["msgid"])})
+                found.append({k: v if k in ("flags", "msgstr") else "".join(v) for k, v in entry.items()})
             entry, field = None, None
             continue
         entry = entry if entry is not None else {"flags": set(), "msgstr": []}

@@ -104,9 +104,9 @@ class _Concatenation:
         for the result's, its sections are kept; returns its parent tree (StructParents key ->
         the reference to the page's elements)."""
         catalog = reader.trailer["/Root"]
-        root_ref = catalog.raw_get("/StructTreeRoot") if "/StructTreeRoot" in catalog else None
-        if root_ref is None:
+        if "/StructTreeRoot" not in catalog:
             return {}
+        root_ref = catalog.raw_get("/StructTreeRoot")
         root = root_ref.get_object()
         document_ref = root.raw_get("/K")
         self.numbers[(root_ref.idnum, root_ref.generation)] = STRUCT_TREE_ROOT
