@@ -138,8 +138,6 @@ def _text(municipality, reminders) -> int:
     address. Set-based: one query for the consents, one for the codes, one insert of the codes,
     one of the messages, one update of the reminders. A reminder is delivered in the transaction
     that queues its text, so a rerun never texts it again."""
-    if not reminders:
-        return 0
     numbers = dict(
         TextConsent.objects.filter(
             municipality=municipality, person_id__in={r.person_id for r in reminders}, stopped_at=None
