@@ -6,6 +6,7 @@ expect, Django's 404 for an unknown API URL, a 405, a 400 from a malformed body.
 import logging
 
 from django.http import JsonResponse
+from django.utils.deprecation import MiddlewareMixin
 
 log = logging.getLogger("dogtag.api")
 PREFIX = "/api/"
@@ -17,12 +18,8 @@ def _is_api(request) -> bool:
     return request.path_info.startswith(PREFIX) and not request.path_info.startswith(PAGES)
 
 
-class ApiErrorsMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        response = self.get_response(request)
+class ApiErrorsMiddleware(MiddlewareMixin):
+    def process_response(self, request, response):
         if not _is_api(request) or response.status_code < 400:
             return response
         if response.get("Content-Type", "").startswith("application/json"):

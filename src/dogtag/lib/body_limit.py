@@ -10,6 +10,7 @@ from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
+from django.utils.deprecation import MiddlewareMixin
 
 LARGE_BODY_URLS = {"import"}  # URL names whose bodies may be rolls from an old system
 
@@ -22,22 +23,15 @@ def limit_for(path: str) -> int:
     return settings.DOGTAG_IMPORT_MAX_BYTES if name in LARGE_BODY_URLS else settings.DOGTAG_REQUEST_MAX_BYTES
 
 
-class BodyLimitMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
+class BodyLimitMiddleware(MiddlewareMixin):
+    def process_request(self, request):
         try:
             declared = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             declared = 0
-        if declared > 0:
-            limit = limit_for(request.path_info)
-            if declared > limit:
-                return self.too_large(request, declared, limit)
-        return self.get_response(request)
-
-    def too_large(self, request, declared, limit):
+        limit = limit_for(request.path_info) if declared > 0 else 0
+        if declared <= limit:
+            return None
         message = f"The request is {declared / 1_000_000:.1f} MB; the largest accepted is {limit / 1_000_000:.0f} MB."
         if request.path_info.startswith("/api/"):
             return JsonResponse({"detail": message}, status=413)

@@ -22,27 +22,19 @@ def entries(path: Path) -> list[dict]:
     for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
         line = line.strip()
         if not line or line.startswith("#~"):
-            if entry and entry.get("msgid"):
-                found.append(entry)
+            if entry and "".join(entry.get("msgid", [])):
+                found.append({k: v if k in ("flags", "msgstr") else "".join(v) for k, v in entry.items()})
             entry, field = None, None
             continue
         entry = entry if entry is not None else {"flags": set(), "msgstr": []}
         if line.startswith("#,"):
             entry["flags"] |= {f.strip() for f in line[2:].split(",")}
-        elif line.startswith("#"):
-            continue
         elif line.startswith('"'):
-            if field == "msgstr":
-                entry["msgstr"][-1] += ast.literal_eval(line)
-            else:
-                entry[field] += ast.literal_eval(line)
-        else:
+            entry[field][-1] += ast.literal_eval(line)
+        elif not line.startswith("#"):
             keyword, _, value = line.partition(" ")
             field = "msgstr" if keyword.startswith("msgstr") else keyword
-            if field == "msgstr":
-                entry["msgstr"].append(ast.literal_eval(value))
-            else:
-                entry[field] = ast.literal_eval(value)
+            entry.setdefault(field, []).append(ast.literal_eval(value))
     return found
 
 

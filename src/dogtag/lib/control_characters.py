@@ -13,6 +13,7 @@ import re
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
+from django.utils.deprecation import MiddlewareMixin
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
@@ -41,18 +42,14 @@ def _walk(document):
         if isinstance(value, str):
             if CONTROL.search(value):
                 return path or "body", message(value)
-        elif isinstance(value, dict):
+        elif isinstance(value, dict | list):
             children = []
-            for key, item in value.items():
+            for key, item in value.items() if isinstance(value, dict) else enumerate(value):
                 where = f"{path}.{key}" if path else str(key)
-                if CONTROL.search(str(key)):
+                if CONTROL.search(str(key)):  # a list's index never has one
                     return where, message(str(key))
                 children.append((item, where, depth + 1))
             pending.extend(reversed(children))
-        elif isinstance(value, list):
-            pending.extend(
-                reversed([(item, f"{path}.{i}" if path else str(i), depth + 1) for i, item in enumerate(value)])
-            )
     return None
 
 
@@ -94,14 +91,11 @@ def first_control_character(request):
     return _in_body(request)
 
 
-class ControlCharacterMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
+class ControlCharacterMiddleware(MiddlewareMixin):
+    def process_request(self, request):
         found = first_control_character(request)
         if found is None:
-            return self.get_response(request)
+            return None
         field, text = found
         if request.path_info.startswith("/api/"):
             return JsonResponse({"errors": {field: [text]}}, status=422)

@@ -22,7 +22,7 @@ def envstr(name: str, default: str | None = None) -> str | None:
 
 def envbool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
-    if value is None or value == "":
+    if not value:
         return default
     if value.lower() in ("1", "true", "yes", "on"):
         return True
@@ -33,7 +33,7 @@ def envbool(name: str, default: bool) -> bool:
 
 def envint(name: str, default: int) -> int:
     value = os.environ.get(name)
-    if value is None or value == "":
+    if not value:
         return default
     try:
         return int(value)
@@ -76,9 +76,7 @@ def envdays_by_key(name: str, default: str) -> dict[str, tuple[int, ...]]:
     `benton:-30,-7;webster:-14,14` for some keys, the rest taking `default`."""
     value = (os.environ.get(name) or "").strip()
     found = {"": _days(name, default)}
-    for part in value.split(";"):
-        if not part.strip():
-            continue
+    for part in filter(str.strip, value.split(";")):
         key, sep, raw = part.partition(":")
         if not sep:
             found[""] = _days(name, key)

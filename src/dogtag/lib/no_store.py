@@ -1,27 +1,15 @@
-"""`Cache-Control: no-store` on every answer Django makes.
-
-Staff pages, the portal's application pages, PDFs and the API carry owners' names, addresses and
-animals; neither a shared proxy nor the browser's back-forward cache of a counter computer may
-keep them. Rather than list the views that show an owner (and forget the next one), every
-response gets the Cache-Control of Django's own `@never_cache` (`max-age=0, no-cache, no-store,
-must-revalidate, private`, through `django.utils.cache.patch_cache_control`). Not its `Expires`:
-that is the clock's time of the answer, which the tag lookup in front of Django (dogtag/lean.py)
-could not repeat byte for byte, and `max-age` overrides it for every HTTP/1.1 cache.
-
-A view that chose its own `Cache-Control` keeps it: a public asset that carries nothing personal
-(a municipality's seal, registry/views.py `seal_image`). Static files are answered by WhiteNoise
-before this middleware and keep their long-lived caching.
-"""
+"""`Cache-Control: no-store` on every answer Django makes: staff pages, the portal, PDFs and the
+API carry owners' names and addresses, which neither a shared proxy nor a browser's back-forward
+cache may keep. The header is `@never_cache`'s without its `Expires` (the clock's time, which
+dogtag/lean.py could not repeat byte for byte; `max-age` overrides it). A view that set its own
+`Cache-Control` keeps it (a municipality's seal); WhiteNoise answers static files before this."""
 
 from django.utils.cache import patch_cache_control
+from django.utils.deprecation import MiddlewareMixin
 
 
-class NoStoreMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        response = self.get_response(request)
+class NoStoreMiddleware(MiddlewareMixin):
+    def process_response(self, request, response):
         if not response.has_header("Cache-Control"):
             patch_cache_control(response, max_age=0, no_cache=True, no_store=True, must_revalidate=True, private=True)
         return response

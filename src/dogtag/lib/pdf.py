@@ -1,21 +1,18 @@
-"""Printable documents. Most are HTML templates rendered to PDF by WeasyPrint: they extend
-documents/base.html, which sets the page size, margins and the municipality's header. A
-document printed by the thousand (the batch renewal notices, licensing/renewal_notice_pdf.py)
-is drawn with ReportLab instead, in the same font: `drawing_fonts` embeds DejaVu Sans, the
-documents' font, so any name prints (fonts-dejavu-core, as in the Dockerfile).
-
-Every document is a tagged PDF a screen reader can read (PDF/UA-1, ISO 14289-1): WeasyPrint tags
-the HTML's structure (headings, tables and their headers, an image's alt text), takes the title
-from <title> and the language from <html lang>; the drawn notices are tagged as they are drawn
-(lib/tagged_drawing.py)."""
+"""Printable documents: HTML templates (extending documents/base.html) rendered to PDF by
+WeasyPrint, and the renewal notices printed by the thousand drawn with ReportLab
+(licensing/renewal_notice_pdf.py) in the same font, DejaVu Sans (`drawing_fonts`). Every document
+is a tagged PDF a screen reader can read (PDF/UA-1, ISO 14289-1): WeasyPrint tags the HTML's
+structure, the drawn notices are tagged as they are drawn (lib/tagged_drawing.py)."""
 
 import gc
-import io
+from array import array
 from functools import cache
 from pathlib import Path
 
 from django.http import HttpResponse
 from django.template.loader import render_to_string
+from pypdf import PdfReader
+from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject, NumberObject, TextStringObject
 from weasyprint import HTML
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
@@ -70,10 +67,6 @@ def concatenate(parts, out) -> int:
 
 class _Concatenation:
     def __init__(self, out):
-        from array import array
-
-        from pypdf.generic import IndirectObject
-
         self.out, self.start = out, out.tell()
         # by object number: 0 unused, then the catalog, the page tree, the structure tree's root, its
         # Document element and its parent tree
@@ -86,15 +79,11 @@ class _Concatenation:
         out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
 
     def write(self, number: int, obj) -> None:
-        self.offsets[number] = self.out.tell() - self.start
-        self.out.write(b"%d 0 obj\n" % number)
+        self.begin(number)
         obj.write_to_stream(self.out)
         self.out.write(b"\nendobj\n")
 
     def add(self, part) -> None:
-        from pypdf import PdfReader
-        from pypdf.generic import NameObject, NumberObject
-
         reader = PdfReader(part)
         self.numbers, self.waiting = {}, []  # this part's object numbers -> the result's
         marks = self.structure_of(reader)
@@ -115,9 +104,9 @@ class _Concatenation:
         for the result's, its sections are kept; returns its parent tree (StructParents key ->
         the reference to the page's elements)."""
         catalog = reader.trailer["/Root"]
-        root_ref = catalog.raw_get("/StructTreeRoot") if "/StructTreeRoot" in catalog else None
-        if root_ref is None:
+        if "/StructTreeRoot" not in catalog:
             return {}
+        root_ref = catalog.raw_get("/StructTreeRoot")
         root = root_ref.get_object()
         document_ref = root.raw_get("/K")
         self.numbers[(root_ref.idnum, root_ref.generation)] = STRUCT_TREE_ROOT
@@ -131,8 +120,6 @@ class _Concatenation:
         return dict(zip(pairs, pairs, strict=False))
 
     def number_of(self, ref):
-        from pypdf.generic import IndirectObject
-
         key = (ref.idnum, ref.generation)
         if key not in self.numbers:
             self.numbers[key] = len(self.offsets)
@@ -142,8 +129,6 @@ class _Concatenation:
 
     def renumbered(self, obj):
         """obj with the references inside it renumbered, in place (the part is read once)."""
-        from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
-
         if isinstance(obj, IndirectObject):
             return self.number_of(obj)
         if isinstance(obj, DictionaryObject):
@@ -170,23 +155,19 @@ class _Concatenation:
         out.write(b"<< /Type /Pages /Count %d /Kids [" % len(self.pages))
         self.references(self.pages)
         out.write(b"] >>\nendobj\n")
-        catalog, trailer = b"", b""
-        if self.sections:
-            catalog, trailer = self.finish_structure()
-        self.begin(1)
-        out.write(b"<< /Type /Catalog /Pages 2 0 R %s>>\nendobj\n" % catalog)
+        catalog = DictionaryObject({NameObject("/Type"): NameObject("/Catalog"), NameObject("/Pages"): self.tree})
+        trailer = self.finish_structure(catalog) if self.sections else b""
+        self.write(1, catalog)
         xref = out.tell() - self.start
         out.write(b"xref\n0 %d\n0000000000 65535 f \n" % len(offsets))
         for i in range(1, len(offsets), 4096):
             out.write(b"".join(b"%010d 00000 n \n" % offset for offset in offsets[i : i + 4096]))
         out.write(b"trailer\n<< /Size %d /Root 1 0 R %s>>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets), trailer, xref))
 
-    def finish_structure(self) -> tuple[bytes, bytes]:
+    def finish_structure(self, catalog) -> bytes:
         """The one structure tree over the parts' sections, the title and the language (as
-        lib/tagged_drawing.py writes them); returns the catalog's and the trailer's entries."""
-        from pypdf.generic import TextStringObject
-
-        from dogtag.lib.tagged_drawing import document_entries, xmp
+        lib/tagged_drawing.py writes them), entered in `catalog`; returns the trailer's entries."""
+        from dogtag.lib.tagged_drawing import document_entries, xmp  # ReportLab, loaded when drawing
 
         out = self.out
         self.begin(STRUCT_TREE_ROOT)
@@ -203,20 +184,13 @@ class _Concatenation:
         out.write(b"] >>\nendobj\n")
         info, metadata = len(self.offsets), len(self.offsets) + 1
         self.offsets.extend([0, 0])
-        self.begin(info)
-        out.write(b"<< /Title ")
-        TextStringObject(self.title).write_to_stream(out)
-        out.write(b" >>\nendobj\n")
+        self.write(info, DictionaryObject({NameObject("/Title"): TextStringObject(self.title)}))
         self.begin(metadata)
         packet = xmp(str(self.title), str(self.lang))
         out.write(
             b"<< /Type /Metadata /Subtype /XML /Length %d >>\nstream\n%s\nendstream\nendobj\n" % (len(packet), packet)
         )
-        catalog = io.BytesIO(b"/StructTreeRoot %d 0 R /Metadata %d 0 R " % (STRUCT_TREE_ROOT, metadata))
-        catalog.seek(0, io.SEEK_END)
-        for key, value in document_entries(str(self.lang)).items():
-            key.write_to_stream(catalog)
-            catalog.write(b" ")
-            value.write_to_stream(catalog)
-            catalog.write(b" ")
-        return catalog.getvalue(), b"/Info %d 0 R " % info
+        catalog[NameObject("/StructTreeRoot")] = IndirectObject(STRUCT_TREE_ROOT, 0, None)
+        catalog[NameObject("/Metadata")] = IndirectObject(metadata, 0, None)
+        catalog.update(document_entries(str(self.lang)))
+        return b"/Info %d 0 R " % info

@@ -39,11 +39,8 @@ def latest(kind: Kind) -> date:
 
 def said(day: date) -> str:
     """`March 1, 2027` on a staff page, `1 de marzo de 2027` on a resident's in Spanish."""
-    return (
-        shown(day)
-        if not translation.get_language() or translation.get_language().startswith("en")
-        else date_format(day)
-    )
+    language = translation.get_language() or "en"
+    return shown(day) if language.startswith("en") else date_format(day)
 
 
 def problem(kind: Kind, day: date | None, label: str) -> str | None:

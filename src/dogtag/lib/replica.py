@@ -1,18 +1,14 @@
 """Reports and list pages read from a replica; everything else uses the primary.
 
-With DATABASE_REPLICA_URL set, settings add a "replica" database and name it in
-DOGTAG_READ_REPLICA. A view decorated with `@reads_from_replica` (the county reports, the
-dashboards, the list pages) has its ORM reads routed there by `ReplicaRouter`; writes, the
-counter, the issue and every view not decorated stay on the primary, so a clerk never sees a
-figure older than her own last write. Inside a transaction on the primary (an action called
-from such a view) reads stay on the primary too. A replica is a little behind the primary
-(streaming replication, usually well under a second): fine for a report, not for an issue.
+With DATABASE_REPLICA_URL set, settings name a "replica" database in DOGTAG_READ_REPLICA. A view
+decorated with `@reads_from_replica` (reports, dashboards, list pages) has its ORM reads routed
+there by `ReplicaRouter`, except inside a transaction; writes and every other view stay on the
+primary, so a clerk never sees a figure older than her own last write.
 """
 
 from __future__ import annotations
 
 import contextvars
-import functools
 from contextlib import contextmanager
 
 from django.conf import settings
@@ -21,13 +17,9 @@ from django.db import DEFAULT_DB_ALIAS, connections
 _reading = contextvars.ContextVar("dogtag_reads_from_replica", default=False)
 
 
-def replica_alias() -> str | None:
-    alias = getattr(settings, "DOGTAG_READ_REPLICA", None)
-    return alias if alias and alias in connections.settings else None
-
-
 @contextmanager
 def replica_reads():
+    """The ORM's reads inside go to the replica, when one is configured (also a decorator)."""
     token = _reading.set(True)
     try:
         yield
@@ -37,21 +29,15 @@ def replica_reads():
 
 def reads_from_replica(view):
     """Route the view's ORM reads to the replica, when one is configured."""
-
-    @functools.wraps(view)
-    def wrapper(*args, **kwargs):
-        with replica_reads():
-            return view(*args, **kwargs)
-
-    return wrapper
+    return replica_reads()(view)
 
 
 class ReplicaRouter:
     def db_for_read(self, model, **hints):
         if not _reading.get():
             return None
-        alias = replica_alias()
-        if alias is None or connections[DEFAULT_DB_ALIAS].in_atomic_block:
+        alias = getattr(settings, "DOGTAG_READ_REPLICA", None)
+        if alias not in connections.settings or connections[DEFAULT_DB_ALIAS].in_atomic_block:
             return None
         return alias
 

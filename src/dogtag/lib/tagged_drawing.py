@@ -6,7 +6,11 @@ the document's language, title and the PDF/UA identification (§14.7, §14.8, §
 
 from contextlib import contextmanager
 from io import BytesIO
+from xml.sax.saxutils import escape
 
+from pypdf import PdfWriter
+from pypdf.generic import ArrayObject, BooleanObject, DictionaryObject, NameObject, NumberObject
+from pypdf.generic import TextStringObject as Text
 from reportlab.platypus.flowables import Flowable
 
 XMP = """<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
@@ -54,14 +58,18 @@ class Tags:
 
 
 class Marked(Flowable):
-    """A flowable drawn as one structure element (or as an artifact when `role` is None)."""
+    """A flowable drawn as one structure element (or as an artifact when `role` is None). It may
+    be drawn on many pages: its lines are broken once for a width."""
 
     def __init__(self, tags: Tags, flowable, role: str | None):
         super().__init__()
         self.tags, self.flowable, self.role = tags, flowable, role
+        self.wrapped_for, self.size = None, (0, 0)
 
     def wrap(self, width, height):
-        return self.flowable.wrap(width, height)
+        if width != self.wrapped_for:
+            self.size, self.wrapped_for = self.flowable.wrap(width, height), width
+        return self.size
 
     def getSpaceBefore(self):
         return self.flowable.getSpaceBefore()
@@ -77,10 +85,6 @@ class Marked(Flowable):
 def structured(pdf: bytes, pages: list[list[tuple[str, str | None]]], title: str, lang: str) -> bytes:
     """`pdf` with the structure tree of its marks: a Document of one Sect a page, each holding
     the page's elements in the order drawn; the parent tree maps each page's marks back to them."""
-    from pypdf import PdfWriter
-    from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject
-    from pypdf.generic import TextStringObject as Text
-
     writer = PdfWriter(clone_from=BytesIO(pdf))
     add = writer._add_object  # pypdf's way to make an object indirect
 
@@ -127,17 +131,12 @@ def structured(pdf: bytes, pages: list[list[tuple[str, str | None]]], title: str
 
 def xmp(title: str, lang: str) -> bytes:
     """The XMP metadata packet: the title, the language and the PDF/UA part (ISO 14289-1 §5)."""
-    from xml.sax.saxutils import escape
-
     return XMP.format(title=escape(title), lang=escape(lang)).encode()
 
 
 def document_entries(lang: str) -> dict:
     """The catalog's entries a tagged document has besides its tree: it is marked, its language,
     and the window shows its title rather than the file's name (ISO 14289-1 §7.1)."""
-    from pypdf.generic import BooleanObject, DictionaryObject, NameObject
-    from pypdf.generic import TextStringObject as Text
-
     return {
         NameObject("/MarkInfo"): DictionaryObject({NameObject("/Marked"): BooleanObject(True)}),
         NameObject("/Lang"): Text(lang),

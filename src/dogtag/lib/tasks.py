@@ -8,6 +8,7 @@ rolled-back action queues nothing, and the worker cannot see the task before the
 Tasks are named by dotted path so the web processes need not import the worker's code."""
 
 from collections.abc import Iterable
+from contextlib import nullcontext
 
 from django.conf import settings
 from django.db import transaction
@@ -40,12 +41,8 @@ def enqueue_many(func: str, tasks: Iterable[tuple[tuple, str | None]], *, group:
     renewal run's thousand parts cost one commit, not a thousand."""
     tasks = list(tasks)
 
-    def send():
-        if settings.DOGTAG_TASKS_INLINE:  # each runs here and now, as enqueue's would
-            for args, task_name in tasks:
-                _send(func, args, task_name, group, {})
-            return
-        with transaction.atomic():
+    def send():  # inline, each runs here and now, as enqueue's would
+        with nullcontext() if settings.DOGTAG_TASKS_INLINE else transaction.atomic():
             for args, task_name in tasks:
                 _send(func, args, task_name, group, {})
 

@@ -8,23 +8,17 @@ from functools import partial
 from django.db import connections
 
 
-def _nothing_to_wait_for():
-    pass
-
-
 def each_in_turn(work, items, threads: int) -> bool:
-    """`work(item, earlier_finished)` for each of `items`, taken in their order by whichever of
-    `threads` threads is free (`items` is read under a lock, so a generator will do).
-    `earlier_finished()` waits until the work on every earlier item has finished (committed, or
-    failed): work that may refer to what earlier work wrote calls it before the database checks
-    that reference, since another connection sees those rows only once they are committed.
-
-    Stops taking items once a call returns False, and returns False then (True when every item
-    was worked). The first exception of any thread is raised here, once the others have finished
-    their item; each thread closes its connection when it is done. One thread is the caller's
-    own, with the caller's connection (and transaction, if it is in one)."""
+    """`work(item, earlier_finished)` for each of `items` in order, on whichever of `threads`
+    threads is free (`items` is read under a lock: a generator will do). `earlier_finished()`
+    waits until the work on every earlier item has committed or failed: call it before the
+    database checks a reference to what earlier work wrote (another connection sees only
+    committed rows). Stops taking items once a call returns False, and returns False then (True
+    when every item was worked). The first exception of any thread is raised here once the
+    others have finished their item; each thread closes its connection. One thread is the
+    caller's own, with its connection (and transaction)."""
     if threads == 1:
-        return all(work(item, _nothing_to_wait_for) is not False for item in items)
+        return all(work(item, lambda: None) is not False for item in items)
     numbered, lock, stop = enumerate(items, start=1), threading.Lock(), threading.Event()
     failures, finished = [], _Finished()
 

@@ -84,13 +84,10 @@ def _image_problem(content: bytes, expected: str) -> str | None:
                     f"the largest accepted is {limit / 1_000_000:.0f} megapixels."
                 )
             image.verify()
+        with Image.open(io.BytesIO(content)) as image:
+            image.load()  # verify() checks the structure; decoding finds truncated pixel data
     except Image.DecompressionBombError:  # Pillow's own refusal, past twice its MAX_IMAGE_PIXELS
         return f"This photo declares more pixels than the {limit / 1_000_000:.0f} megapixels accepted."
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
-        return f"This file starts like {name} photo but is not a readable one."
-    try:
-        with Image.open(io.BytesIO(content)) as image:
-            image.load()  # verify() checks the structure; decoding finds truncated pixel data
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
         return f"This file starts like {name} photo but is not a readable one."
     return None

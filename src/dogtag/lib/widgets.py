@@ -29,9 +29,7 @@ def widget_html(field) -> SafeString:
     """`str(field)` (BoundField.as_widget) for text-like inputs and single selects."""
     widget = field.field.widget
     template = widget.template_name
-    if template not in INPUT_TEMPLATES and template not in SELECT_TEMPLATES:
-        return field.as_widget()
-    if field.field.localize:
+    if (template not in INPUT_TEMPLATES and template not in SELECT_TEMPLATES) or field.field.localize:
         return field.as_widget()
     attrs = field.build_widget_attrs({}, widget)
     if field.auto_id and "id" not in widget.attrs:

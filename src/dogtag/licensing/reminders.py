@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, Max, OuterRef, Q
 
 from dogtag.lib.meta import column, db_table, related_model
 from dogtag.licensing.models import License, RenewalReminder
@@ -28,20 +28,15 @@ REMINDER_COLUMNS = (
 )
 
 
-def lead_days(municipality) -> tuple[int, ...]:
-    """The municipality's lead times in days (negative: before the year's end; positive: after)."""
-    days = settings.DOGTAG_RENEWAL_REMINDER_DAYS
-    return days.get(municipality.slug, days[""])
-
-
 def windows(municipalities, on: date) -> list[tuple[int, int, date, date]]:
     """(municipality, lead, first, last): a license ending from `first` to `last` is owed the
-    reminder of that lead on `on` (its day is at most DOGTAG_RENEWAL_REMINDER_LATE_DAYS past)."""
-    late = settings.DOGTAG_RENEWAL_REMINDER_LATE_DAYS
+    reminder of that lead on `on` (its day is at most DOGTAG_RENEWAL_REMINDER_LATE_DAYS past). A
+    municipality's leads are days from a license's end (negative: before it; positive: after)."""
+    days, late = settings.DOGTAG_RENEWAL_REMINDER_DAYS, settings.DOGTAG_RENEWAL_REMINDER_LATE_DAYS
     return [
         (m.pk, lead, on - timedelta(days=lead + late), on - timedelta(days=lead))
         for m in municipalities
-        for lead in lead_days(m)
+        for lead in days.get(m.slug, days[""])
     ]
 
 
@@ -66,6 +61,21 @@ def current_owners(on: date):
     )
 
 
+def owner_join(owners, animal: str) -> tuple[str, list, str]:
+    """JOIN ... of each animal's owner (`owners`: current_owners) on the SQL column `animal` as
+    `o`, the person as `p` and their opt-out as `r`; its parameters; and the SQL of whether the
+    person is emailed (renewals.wants_email)."""
+    q = connection.ops.quote_name
+    owners_sql, params = owners.query.sql_with_params()
+    opt_out = related_model(Person, "reminder_opt_out")
+    sql = (
+        f"JOIN ({owners_sql}) o ON o.o_animal = {animal} "
+        f"JOIN {q(db_table(Person))} p ON p.{q('id')} = o.o_person "
+        f"LEFT JOIN {q(db_table(opt_out))} r ON r.{q(column(opt_out, 'person'))} = p.{q('id')}"
+    )
+    return sql, list(params), f"(p.{q('email')} <> '' AND r.{q('id')} IS NULL)"
+
+
 def sweep_insert(municipalities, on: date, created_at) -> tuple[str, list] | None:
     """The sweep's INSERT ... SELECT, or None when no municipality has a lead time."""
     rows = windows(municipalities, on)
@@ -79,20 +89,16 @@ def sweep_insert(municipalities, on: date, created_at) -> tuple[str, list] | Non
     )
     lead_params = [v for m, lead, lo, hi in rows for v in (m, lead, lo.isoformat(), hi.isoformat())]
     due_on = "l.expires_on + d.lead" if pg else "date(l.expires_on, d.lead || ' days')"
-    owners_sql, owners_params = current_owners(on).query.sql_with_params()
-    license_, animal, person = (q(db_table(model)) for model in (License, Animal, Person))
-    opt_out = related_model(Person, "reminder_opt_out")
+    owners, owners_params, emailed = owner_join(current_owners(on), f"l.{q('animal_id')}")
+    license_, animal = q(db_table(License)), q(db_table(Animal))
     sql = (
         f"INSERT INTO {q(db_table(RenewalReminder))} ({', '.join(q(c) for c in REMINDER_COLUMNS)}) "
         f"SELECT l.{q('municipality_id')}, l.{q('animal_id')}, l.{q('id')}, l.{q('license_year')}, d.lead, "
-        f"{due_on}, o.o_person, "
-        f"CASE WHEN p.{q('email')} <> '' AND r.{q('id')} IS NULL THEN %s ELSE %s END, %s, %s "
+        f"{due_on}, o.o_person, CASE WHEN {emailed} THEN %s ELSE %s END, %s, %s "
         f"FROM {license_} l "
         f"JOIN ({leads}) d ON d.m = l.{q('municipality_id')} AND l.{q('expires_on')} BETWEEN d.lo AND d.hi "
         f"JOIN {animal} a ON a.{q('id')} = l.{q('animal_id')} AND a.{q('status')} = %s "
-        f"JOIN ({owners_sql}) o ON o.o_animal = l.{q('animal_id')} "
-        f"JOIN {person} p ON p.{q('id')} = o.o_person "
-        f"LEFT JOIN {q(db_table(opt_out))} r ON r.{q(column(opt_out, 'person'))} = p.{q('id')} "
+        f"{owners} "
         f"WHERE l.{q('voided_at')} IS NULL AND l.{q('kind')} = %s "
         f"AND NOT EXISTS (SELECT 1 FROM {license_} t WHERE t.{q('animal_id')} = l.{q('animal_id')} "
         f"AND t.{q('license_year')} > l.{q('license_year')} AND t.{q('voided_at')} IS NULL) "
@@ -116,11 +122,12 @@ def withdrawn_because(reminders, on: date) -> dict[int, str]:
     licensed for a later year, is no longer active (died, moved away, transferred, missing), or is
     no longer this person's. Three queries for a batch, whatever its size."""
     animals = {r.animal_id for r in reminders}
-    latest = {}
-    for animal_id, year in License.objects.filter(animal_id__in=animals, voided_at=None).values_list(
-        "animal_id", "license_year"
-    ):
-        latest[animal_id] = max(year, latest.get(animal_id, year))
+    latest = dict(
+        License.objects.filter(animal_id__in=animals, voided_at=None)
+        .values("animal_id")
+        .annotate(Max("license_year"))
+        .values_list("animal_id", "license_year__max")
+    )
     owners = dict(current_owners(on).filter(animal_id__in=animals))
     status = dict(Animal.objects.filter(pk__in=animals).values_list("pk", "status"))
     reasons = {}
@@ -132,7 +139,3 @@ def withdrawn_because(reminders, on: date) -> dict[int, str]:
         elif owners.get(r.animal_id) != r.person_id:
             reasons[r.pk] = "no longer this person's animal"
     return reasons
-
-
-def letters_name(municipality, first_reminder_id: int) -> str:
-    return f"reminders/{municipality.slug}-letters-from-{first_reminder_id}.pdf"

@@ -18,7 +18,7 @@ from reportlab.lib.units import inch
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Frame, Paragraph
-from reportlab.platypus.flowables import Flowable, HRFlowable
+from reportlab.platypus.flowables import HRFlowable
 
 from dogtag.lib.links import absolute
 from dogtag.lib.pdf import drawing_fonts
@@ -47,23 +47,22 @@ class Letter:
         issuer_style = ParagraphStyle("issuer", parent=self.body, fontSize=9, leading=11, textColor=GREY)
         self.seal = seal_image(municipality)
         self.seal_alt = f"Seal of the {municipality}"
-        indent = SEAL + 6 if self.seal else 0
+        self.issuer_indent = SEAL + 6 if self.seal else 0
         issuer = f"<b>{escape(str(municipality))}</b> · {escape(municipality.county)} County, Wisconsin"
         self.issuer = Paragraph(issuer, issuer_style)  # as documents/_issuer.html
-        _, issuer_height = self.issuer.wrap(WIDTH - indent, TOP)
-        self.issuer_indent = indent
+        _, issuer_height = self.issuer.wrap(WIDTH - self.issuer_indent, TOP)
         self.letterhead_height = max(issuer_height, SEAL if self.seal else 0)
         self.shared = {}
         self.office = office_lines(municipality)
         self.front_door = absolute(reverse("home"))
 
-    def same_on_every_notice(self, text: str, style) -> "Shared":
+    def same_on_every_notice(self, text: str, style) -> Marked:
         """A paragraph many notices print alike (the instructions, the citations), its lines
         broken once for the document."""
         key = (text, style.name)
         if key not in self.shared:
-            self.shared[key] = Shared(Paragraph(escape(text), style))
-        return self.tagged("P", self.shared[key])
+            self.shared[key] = self.tagged("P", Paragraph(escape(text), style))
+        return self.shared[key]
 
     def tagged(self, role: str | None, flowable) -> Marked:
         """`flowable` read as a `role` element; None: a decoration a screen reader passes over."""
@@ -82,26 +81,6 @@ class Letter:
             canvas.setLineWidth(0.75)
             canvas.line(MARGIN, rule_at, MARGIN + WIDTH, rule_at)
         return rule_at - 10.5
-
-
-class Shared(Flowable):
-    def __init__(self, paragraph):
-        super().__init__()
-        self.paragraph, self.wrapped_for, self.size = paragraph, None, (0, 0)
-
-    def wrap(self, width, height):
-        if width != self.wrapped_for:
-            self.size, self.wrapped_for = self.paragraph.wrap(width, height), width
-        return self.size
-
-    def draw(self):
-        self.paragraph.drawOn(self.canv, 0, 0)
-
-    def getSpaceBefore(self):
-        return self.paragraph.getSpaceBefore()
-
-    def getSpaceAfter(self):
-        return self.paragraph.getSpaceAfter()
 
 
 def seal_image(municipality):
@@ -132,17 +111,8 @@ def office_lines(municipality) -> str:
     return " · ".join(p for p in parts if p and p.strip())
 
 
-def citations(row) -> str:
-    return "; ".join(section_label(c) for c in row["citations"])
-
-
 def notice(letter: Letter, row, year: int) -> list:
-    """One owner's notice, in the language kept on the owner (a reminder letter is the same notice)."""
-    with translation.override(row["owner"].language):
-        return _notice(letter, row, year)
-
-
-def _notice(letter: Letter, row, year: int) -> list:
+    """One owner's notice (a reminder letter is the same notice), in the caller's language."""
     owner, animal = row["owner"], row["animal"]
     address = "<br/>".join(
         escape(line) for line in (owner.name, owner.street, f"{owner.city}, {owner.state} {owner.postal_code}")
@@ -162,65 +132,63 @@ def _notice(letter: Letter, row, year: int) -> list:
     heading = (
         gettext("%(name)s has no %(year)s license") if invitation else gettext("%(year)s license renewal: %(name)s")
     ) % {"year": year, "name": animal.name}
-    tagged = letter.tagged
+
+    def paragraph(markup: str, style=letter.body, role="P"):
+        return letter.tagged(role, Paragraph(markup, style))
+
+    def rule(before: float, after: float):
+        return letter.tagged(
+            None, HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=before, spaceAfter=after)
+        )
+
     story = [
-        tagged("P", Paragraph(address, letter.address)),
-        tagged("H1", Paragraph(escape(heading), letter.heading)),
-        tagged(None, HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=0, spaceAfter=3)),
-        tagged("P", Paragraph("<br/>".join(escape(line) for line in facts), letter.facts)),
-        tagged(None, HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=3, spaceAfter=10.5)),
+        paragraph(address, letter.address),
+        paragraph(escape(heading), letter.heading, "H1"),
+        rule(0, 3),
+        paragraph("<br/>".join(escape(line) for line in facts), letter.facts),
+        rule(3, 10.5),
     ]
     if invitation:
         reported = gettext(
             "Your veterinarian reported %(name)s's rabies vaccination to us, and we have no %(year)s license "
             "for %(name)s. Please license %(name)s now."
         )
-        story.append(tagged("P", Paragraph(escape(reported % {"name": animal.name, "year": year}), letter.body)))
-    story += [
+        story.append(paragraph(escape(reported % {"name": animal.name, "year": year})))
+    story.append(
         letter.same_on_every_notice(
             gettext(
                 "Bring or mail this notice, a current rabies vaccination certificate and the payment to the clerk."
             ),
             letter.body,
-        ),
-    ]
+        )
+    )
     if row.get("renewal_code"):
         online = gettext(
             "Or renew online: go to %(address)s and type your renewal code <b>%(code)s</b>. No email is needed."
         )
         story.append(
-            tagged(
-                "P",
-                Paragraph(
-                    online % {"address": escape(letter.front_door), "code": code_shown(row["renewal_code"])},
-                    letter.body,
-                ),
-            )
+            paragraph(online % {"address": escape(letter.front_door), "code": code_shown(row["renewal_code"])})
         )
     if letter.office:
         story.append(letter.same_on_every_notice(letter.office, letter.body))
-    story.append(letter.same_on_every_notice(citations(row), letter.cite))
+    citations = "; ".join(section_label(c) for c in row["citations"])
+    story.append(letter.same_on_every_notice(citations, letter.cite))
     return story
 
 
 def draw(municipality, year: int, rows) -> bytes:
     """The notices of `rows` (renewals.chunk_rows), one page each, as one tagged PDF."""
     canvas = Canvas(None, pagesize=LETTER, pageCompression=1)  # kept in memory: getpdfdata
-    tags = Tags(canvas, title=f"{year} renewal notices, {municipality}", lang=language())
+    lang = translation.get_language() or "en"  # as the HTML documents' <html lang>
+    tags = Tags(canvas, title=f"{year} renewal notices, {municipality}", lang=lang)
     letter = Letter(municipality, tags)
     canvas.setAuthor(str(municipality))
     for row in rows:
         top = letter.draw_letterhead(canvas)
-        story = notice(letter, row, year)
+        with translation.override(row["owner"].language):  # the language kept on the owner
+            story = notice(letter, row, year)
         Frame(MARGIN, MARGIN, WIDTH, top - MARGIN, 0, 0, 0, 0).addFromList(story, canvas)
         if story:  # the fields' lengths are bounded (models.py): a notice fits its page
             raise ValueError(f"the renewal notice for {row['animal'].name} does not fit one page")
         tags.show_page()
     return tags.pdf()
-
-
-def language() -> str:
-    """The language the notices are written in, as the HTML documents' <html lang>."""
-    from django.utils.translation import get_language
-
-    return get_language() or "en"

@@ -8,14 +8,13 @@ from django.db import connection
 from django.db.models import Exists, F, OuterRef
 
 from dogtag.lib.links import renewal_url
-from dogtag.lib.meta import column, db_table, related_model
 from dogtag.licensing import law
 from dogtag.licensing.facts import local_amounts
 from dogtag.licensing.models import License, RenewalNotice
-from dogtag.licensing.reminders import current_owners
+from dogtag.licensing.reminders import current_owners, owner_join
 from dogtag.outbox import mail
 from dogtag.outbox.models import Message
-from dogtag.registry.models import Animal, Person
+from dogtag.registry.models import Animal
 
 NOTICE_COLUMNS = (
     "municipality_id",
@@ -58,10 +57,7 @@ class NoticePreview:
             self.total, self.by_email = (int(n) for n in cursor.fetchone())
         self.by_paper = self.total - self.by_email
 
-    def __len__(self):
-        return self.total
-
-    def count(self):
+    def __len__(self):  # Paginator's count
         return self.total
 
     def __getitem__(self, page: slice):
@@ -79,10 +75,9 @@ class NoticePreview:
 
 
 def _due_notices(municipality, license_year: int, on: date) -> tuple[str, list, str]:
-    """FROM ... JOIN ... of the animals due a notice (`c`) joined to their current owner (`o`, `p`:
-    reminders.current_owners, a join rather than a lookup per animal), its
-    parameters, and the SQL of `emailed` (wants_email)."""
-    q = connection.ops.quote_name
+    """FROM ... JOIN ... of the animals due a notice (`c`) joined to their current owner
+    (reminders.owner_join: a join rather than a lookup per animal), its parameters, and the SQL
+    of `emailed` (wants_email)."""
 
     def licensed(year):
         return License.objects.filter(license_year=year, voided_at=None, animal_id=OuterRef("pk"))
@@ -96,19 +91,9 @@ def _due_notices(municipality, license_year: int, on: date) -> tuple[str, list, 
         .values_list("c_id", "c_name")
         .order_by()
     )
-
-    owners = current_owners(on).filter(municipality=municipality)
     due_sql, due_params = due.query.sql_with_params()
-    owners_sql, owners_params = owners.query.sql_with_params()
-    person = q(db_table(Person))
-    opt_out = related_model(Person, "reminder_opt_out")
-    joined = (
-        f"FROM ({due_sql}) c "
-        f"JOIN ({owners_sql}) o ON o.o_animal = c.c_id "
-        f"JOIN {person} p ON p.{q('id')} = o.o_person "
-        f"LEFT JOIN {q(db_table(opt_out))} r ON r.{q(column(opt_out, 'person'))} = p.{q('id')}"
-    )
-    return joined, [*due_params, *owners_params], f"(p.{q('email')} <> '' AND r.{q('id')} IS NULL)"
+    owners, owners_params, emailed = owner_join(current_owners(on).filter(municipality=municipality), "c.c_id")
+    return f"FROM ({due_sql}) c {owners}", [*due_params, *owners_params], emailed
 
 
 def wants_email(person) -> bool:
@@ -183,7 +168,3 @@ def emails(municipality, year: int, rows) -> list[Message]:
 def chunk_name(chunk) -> str:
     run = chunk.run
     return f"renewals/{run.municipality.slug}-{run.license_year}-run{run.pk}-part{chunk.number:04d}.pdf"
-
-
-def merged_name(run) -> str:
-    return f"renewals/{run.municipality.slug}-{run.license_year}-run{run.pk}.pdf"

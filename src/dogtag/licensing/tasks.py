@@ -6,16 +6,9 @@ from django.conf import settings
 
 from dogtag.lib import dates
 from dogtag.licensing import actions, law
+from dogtag.licensing.actions import merge_renewal_run, print_renewal_chunk  # noqa: F401 (the queue's names)
 from dogtag.registry.models import Municipality
 from dogtag.rules.licensing import license_year_of
-
-
-def print_renewal_chunk(chunk_id: int) -> str:
-    return actions.print_renewal_chunk(chunk_id)
-
-
-def merge_renewal_run(run_id: int) -> str:
-    return actions.merge_renewal_run(run_id)
 
 
 def send_renewal_reminders() -> str:

@@ -4,16 +4,15 @@ and the portal both offer exactly these years."""
 
 from datetime import date
 
-from django.db.models import Exists
-
 from dogtag.licensing import law
 from dogtag.licensing.models import Tag
-from dogtag.registry.models import Municipality
 from dogtag.rules.licensing import license_year_of
 
 
 def license_years_on_sale(municipality, on: date) -> list[int]:
-    return years_on_sale_and_in_stock(municipality, on)[0]
+    year = license_year_of(law.pack_of(municipality), on)
+    ahead = Tag.objects.filter(municipality=municipality, status=Tag.Status.IN_STOCK, license_year=year + 1)
+    return [year, year + 1] if ahead.exists() else [year]
 
 
 def preselected_year(years: list[int]) -> int:
@@ -41,21 +40,6 @@ def chosen_year(request, years: list[int]) -> int:
     return int(chosen) if chosen.isdigit() and int(chosen) in years else preselected_year(years)
 
 
-def years_on_sale_and_in_stock(municipality, on: date) -> tuple[list[int], set[int]]:
-    """The years on sale, and those of them with a tag in stock, in one statement (the counter
-    says so before the clerk takes the money)."""
-    year = license_year_of(law.pack_of(municipality), on)
-    stock = Tag.objects.filter(municipality=municipality, status=Tag.Status.IN_STOCK)
-    this, ahead = (
-        Municipality.objects.filter(pk=municipality.pk)
-        .annotate(this=Exists(stock.filter(license_year=year)), ahead=Exists(stock.filter(license_year=year + 1)))
-        .values_list("this", "ahead")
-        .get()
-    )
-    in_stock = {y for y, stocked in ((year, this), (year + 1, ahead)) if stocked}
-    return ([year, year + 1] if ahead else [year]), in_stock
-
-
 def years_to_ask(on: date) -> tuple[int, int, int]:
     """The license years whose tag stock decides what is on sale on `on`: the year in force is
     this calendar year or the one before (`license_year_of`: a license year begins once a
@@ -64,8 +48,8 @@ def years_to_ask(on: date) -> tuple[int, int, int]:
 
 
 def years_on_sale_from_stock(municipality, on: date, stocked: set[int]) -> tuple[list[int], set[int]]:
-    """`years_on_sale_and_in_stock` from the years of `years_to_ask(on)` known to have tags in
-    stock (read with another query: the counter's, with the animal)."""
+    """The years on sale, and those of them with a tag in stock, from the years of
+    `years_to_ask(on)` known to have tags in stock (read with the counter's query for the animal)."""
     year = license_year_of(law.pack_of(municipality), on)
     in_stock = {y for y in (year, year + 1) if y in stocked}
     return ([year, year + 1] if year + 1 in stocked else [year]), in_stock

@@ -5,6 +5,8 @@ with a live consent to text messages (outbox/texts.py), in batches of one transa
 sweep or a batch killed midway leaves nothing behind (its transaction rolls back), and the next
 run finds the same reminders owed: none is written, emailed or texted twice."""
 
+from collections import Counter
+
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
@@ -42,13 +44,10 @@ def sweep_renewal_reminders(on, municipalities=None) -> int:
 def deliver_renewal_reminders(on) -> dict[str, int]:
     """Deliver the reminders written and not yet sent or withdrawn, a batch per transaction,
     until none is left; returns the counts of emailed, printed, texted and withdrawn."""
-    totals = {"emailed": 0, "printed": 0, "texted": 0, "withdrawn": 0}
-    while True:
-        done = _deliver_batch(on)
-        if done is None:
-            return totals
-        for key, n in done.items():
-            totals[key] += n
+    totals = Counter(emailed=0, printed=0, texted=0, withdrawn=0)
+    while (done := _deliver_batch(on)) is not None:
+        totals.update(done)
+    return dict(totals)
 
 
 @transaction.atomic
@@ -124,7 +123,7 @@ def _print(municipality, reminders, now) -> None:
         of_year = [r for r in reminders if r.license_year + 1 == year]
         figures = renewals.notice_figures(municipality, [r.animal for r in of_year], year, local)
         rows = [{"animal": r.animal, "owner": r.person, **figures[r.animal_id]} for r in of_year]
-        name = owed.letters_name(municipality, of_year[0].pk)
+        name = f"reminders/{municipality.slug}-letters-from-{of_year[0].pk}.pdf"
         saved = save_over(name, ContentFile(renewal_notice_pdf.draw(municipality, year, rows)))
         letters = ReminderLetters.objects.create(municipality=municipality, pdf=saved, letters=len(of_year))
         for r in of_year:
@@ -139,8 +138,6 @@ def _text(municipality, reminders) -> int:
     address. Set-based: one query for the consents, one for the codes, one insert of the codes,
     one of the messages, one update of the reminders. A reminder is delivered in the transaction
     that queues its text, so a rerun never texts it again."""
-    if not reminders:
-        return 0
     numbers = dict(
         TextConsent.objects.filter(
             municipality=municipality, person_id__in={r.person_id for r in reminders}, stopped_at=None

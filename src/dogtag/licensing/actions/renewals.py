@@ -84,8 +84,7 @@ def print_renewal_chunk(chunk_id: int) -> str:
     for row in rows:
         row["renewal_code"] = codes[row["animal"].pk]
     pdf = renewal_notice_pdf.draw(municipality, run.license_year, rows)
-    name = renewals.chunk_name(chunk)
-    saved = save_over(name, ContentFile(pdf))
+    saved = save_over(renewals.chunk_name(chunk), ContentFile(pdf))
     messages = renewals.emails(municipality, run.license_year, rows)
     with transaction.atomic():
         RenewalRun.objects.select_for_update().filter(pk=run.pk).first()  # finishers one at a time
@@ -126,7 +125,7 @@ def merge_renewal_run(run_id: int) -> str:
     with tempfile.TemporaryFile() as out:
         concatenate(parts(), out)
         out.seek(0)
-        name = renewals.merged_name(run)
+        name = f"renewals/{run.municipality.slug}-{run.license_year}-run{run.pk}.pdf"
         saved = save_over(name, File(out))
     with transaction.atomic():
         locked = RenewalRun.objects.select_for_update().get(pk=run_id)

@@ -40,13 +40,11 @@ class Command(BaseCommand):
 
     def follow(self, run, poll=1.0):
         bar = Progress(f"{run.municipality.name} {run.license_year} printing", run.chunks_total, self.stderr._out)
-        done = 0
-        while done < run.chunks_total:
-            now = RenewalChunk.objects.filter(run=run).exclude(done_at=None).count()
-            for _ in range(now - done):
-                bar.advance()
-            done = now
-            if done < run.chunks_total:
+        while bar.done < run.chunks_total:
+            printed = RenewalChunk.objects.filter(run=run).exclude(done_at=None).count()
+            if printed > bar.done:
+                bar.advance(printed - bar.done)
+            else:
                 time.sleep(poll)
         while not RenewalRun.objects.filter(pk=run.pk).exclude(finished_at=None).exists():
             time.sleep(poll)
