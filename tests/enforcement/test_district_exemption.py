@@ -190,18 +190,22 @@ class DistrictExemptionTests(EnforcementTestCase):
         url = reverse("district-not-exempt", args=[self.district.pk])
         with on(DAY):
             self.client.get(url)
-            # The session, its user, second factor and memberships; the district; the fee schedule,
-            # read once for every answer of the engine; which animals; the page's details and owners;
-            # the municipalities the officer serves (the menu).
+            # The session, its user, second factor and memberships; the district (the engine's
+            # question reads no fee schedule); which animals; the page's details, owners and
+            # licenses in force; the municipalities the officer serves (the menu).
             with self.assertNumQueries(10):
                 self.client.get(url)
             with self.assertNumQueries(10):  # a page after an animal: the same statements
                 self.client.get(url, {"after": f"{self.cody.pk}:Cody"})
-            # The same session, district and engine; by name, by microchip, by rabies tag and by its
-            # duplicate; the animals found, their owners, certificates, duplicate tags, licenses
-            # in force, their tags and the animals they cover; the menu.
-            with self.assertNumQueries(18):
+            # The same session and district; by name, then by microchip, rabies tag or its duplicate
+            # in one statement; the animals found, their owners, certificates, duplicate tags,
+            # licenses in force (a row per animal covered) and their tags; the menu.
+            with self.assertNumQueries(14):
                 self.look_up("Ace")
+            # A number also names a license in force by its serial or its tag: the same statements.
+            tag = str(self.ace_license.current_tag.serial)
+            with self.assertNumQueries(14):
+                self.look_up(tag)
 
     def test_the_list_reads_which_animals_then_the_details_of_one_page(self):
         url = reverse("district-not-exempt", args=[self.district.pk])

@@ -7,11 +7,11 @@ the day (the test of `actions.cases.currently_immunized`), and `tag_attached` is
 written on that certificate or its duplicate, which the officer checks on the collar. A license in
 force is shown beside the answer; it does not decide it.
 
-Read-only and set-based: the facts are two annotations (an EXISTS per animal for a lookup and for
-a page of the list, which reads animals in name order only until the page is full; one set
-membership for the whole list, its CSV), the engine is asked once per combination of species and
-facts (never once per animal), and the list filters on the combinations the engine says must be
-restrained.
+Read-only and set-based: for the list the facts are two annotations (an EXISTS per animal for a
+page, which reads animals in name order only until the page is full; one set membership for the
+whole list, its CSV); a lookup reads them from the certificates it shows. The engine is asked once
+per combination of species and facts (never once per animal), and the list filters on the
+combinations the engine says must be restrained.
 """
 
 from collections import defaultdict
@@ -21,9 +21,8 @@ from functools import reduce
 from itertools import product
 from operator import or_
 
-from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, OuterRef, Prefetch, Q, Subquery, Value, When
-from django.db.models.functions import Coalesce, Upper
-from django.db.models.lookups import GreaterThan
+from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Prefetch, Q, Value
+from django.db.models.functions import Upper
 
 from dogtag import rules
 from dogtag.enforcement import law
@@ -63,13 +62,32 @@ def _facts(on: date, *, few: bool):
     }
 
 
+class FeeSchedule:
+    """The municipality's fee schedule as the engine reads local amounts, read from the database
+    the first time an answer asks for one (the district question asks none), then kept."""
+
+    def __init__(self, municipality):
+        self.municipality, self._amounts = municipality, None
+
+    def _read(self):
+        if self._amounts is None:
+            self._amounts = local_amounts(self.municipality)
+        return self._amounts
+
+    def at(self, key: str, on: date):
+        return self._read().at(key, on)
+
+    def items(self):
+        return self._read().items()
+
+
 class Engine:
     """The engine's answer per (species, immunized, tagged), asked once each, in one pack on one day
-    (the pack and the fee schedule read once, for every answer)."""
+    (the pack read once and the fee schedule at most once, for every answer)."""
 
     def __init__(self, municipality, on: date):
         self.municipality, self.on, self.answers = municipality, on, {}
-        self.pack, self.local = pack_of(municipality, on), local_amounts(municipality)
+        self.pack, self.local = pack_of(municipality, on), FeeSchedule(municipality)
 
     def __call__(self, species, immunized, tagged) -> rules.Decision:
         key = (species, bool(immunized), bool(tagged))
@@ -162,13 +180,16 @@ def _named(municipality, query: str, on: date) -> set[int]:
     """The municipality's animals a query names, each way read by its own index: a part of the
     name, or exactly a microchip, a rabies tag (or its duplicate) or, for a number, a license in
     force or its tag. Each read answers (animal, its municipality), so that no read needs the
-    municipality's index, which would walk every animal of the municipality."""
+    municipality's index, which would walk every animal of the municipality. Two statements: the
+    name's, and the exact matches' reads as one UNION ALL, each part planned by its own index."""
     same = Upper(Value(query))
-    found = [
-        # The first of the live animals by name are enough: the lookup shows that many, in name order.
+    # The first of the live animals by name are enough: the lookup shows that many, in name order.
+    by_name = (
         Animal.objects.filter(municipality=municipality, status__in=LIVE, name__icontains=query)
         .order_by("name", "pk")
-        .values_list("pk", "municipality")[:LOOKUP_LIMIT],
+        .values_list("pk", "municipality")[:LOOKUP_LIMIT]
+    )
+    exact = [
         Animal.objects.alias(chip=Upper("microchip")).filter(chip=same).order_by().values_list("pk", "municipality"),
         RabiesVaccination.objects.alias(tag=Upper("rabies_tag_number"))
         .filter(tag=same, voided_at=None)
@@ -183,48 +204,52 @@ def _named(municipality, query: str, on: date) -> set[int]:
         in_force = licenses_on(on).filter(municipality=municipality)
         tagged = Tag.objects.filter(municipality=municipality, serial=int(query), status=Tag.Status.ISSUED)
         for licenses in (in_force.filter(serial=int(query)), in_force.filter(pk__in=tagged.values("license_id"))):
-            found.append(licenses.order_by().values_list("animal", "municipality"))
-            found.append(licenses.order_by().values_list("covered_animals", "municipality"))
-    return {pk for pairs in found for pk, place in pairs if pk is not None and place == municipality.pk}
+            exact.append(licenses.order_by().values_list("animal", "municipality"))
+            exact.append(licenses.order_by().values_list("covered_animals", "municipality"))
+    pairs = [*by_name, *exact[0].union(*exact[1:], all=True)]
+    return {pk for pk, place in pairs if pk is not None and place == municipality.pk}
 
 
 def lookup(engine: Engine, query: str) -> list[Answer]:
     """The live animals of the engine's municipality whose name, microchip, rabies tag or license
     tag matches, each with the engine's answer on its day (a handful of queries, whatever the
-    number found)."""
+    number found). The two facts are read from the certificates shown: `immunized`, a certificate
+    covering the day; `tagged`, one of them with a tag number or a duplicate tag (as `_facts`)."""
     municipality, on = engine.municipality, engine.on
     query = query.strip()
     if not query:
         return []
     animals = list(
-        _with_owners(
-            Animal.objects.filter(pk__in=_named(municipality, query, on), status__in=LIVE).annotate(
-                **_facts(on, few=True)
-            ),
-            on,
-        ).order_by("name", "pk")[:LOOKUP_LIMIT]
+        _with_owners(Animal.objects.filter(pk__in=_named(municipality, query, on), status__in=LIVE), on).order_by(
+            "name", "pk"
+        )[:LOOKUP_LIMIT]
     )
     ids = [a.pk for a in animals]
-    certificates = {}
+    certificates, immunized, tagged = {}, set(), set()
     for c in (
         certificates_on(on)
         .filter(animal_id__in=ids)
         .prefetch_related("duplicate_tags")
         .order_by("animal_id", "expires_on", "pk")
     ):
+        immunized.add(c.animal_id)
+        if c.rabies_tag_number != "" or c.duplicate_tags.all():
+            tagged.add(c.animal_id)
         if rabies_tag(c).strip() or c.animal_id not in certificates:
             certificates[c.animal_id] = c  # the latest-expiring, a tagged one preferred
     licenses = {}
+    # A multiple-dog license is a row per animal it covers (`covers`), its own license one row.
     for lic in (
         licenses_on(on)
         .filter(own_or_covering(ids))
-        .prefetch_related("tags", "covered_animals")
+        .annotate(covers=F("covered_animals"))
+        .prefetch_related("tags")
         .order_by("license_year", "pk")
     ):
-        for animal_id in [lic.animal_id] if lic.animal_id else [a.pk for a in lic.covered_animals.all()]:
-            licenses[animal_id] = lic
+        licenses[lic.animal_id or lic.covers] = lic  # the latest year's
     answers = []
     for a in animals:
+        a.immunized, a.tagged = a.pk in immunized, a.pk in tagged
         certificate = certificates.get(a.pk)
         decision = engine(a.species, a.immunized, a.tagged)
         reasons = _reasons(a.immunized, a.tagged, certificate) if decision.value.must_be_restrained else []
@@ -244,10 +269,9 @@ def not_exempt(municipality, on: date):
 
 class Listed:
     """A list of animals read in two steps: which animals, in order (one statement, from the
-    animals' name index and the certificates' index), then, for those shown, the facts, the
-    license in force and the owners (an EXISTS and a subquery per animal shown, not per animal in
-    the municipality). A page (`after`) is three statements; the CSV reads every row the same way
-    in chunks."""
+    animals' name index and the certificates' index), then, for those shown, the facts (an EXISTS
+    per animal shown, not per animal in the municipality), the owners and the licenses in force.
+    A page (`after`) is four statements; the CSV reads every row the same way in chunks."""
 
     def __init__(self, live, restrained: Q, on: date):
         self.live, self.restrained, self.on, self._ids = live, restrained, on, None
@@ -284,26 +308,30 @@ class Listed:
             yield from self._read(ids[start : start + chunk_size])
 
     def _read(self, ids: list[int]) -> list[Animal]:
-        animals = (
-            Animal.objects.filter(pk__in=ids)
-            .annotate(**_facts(self.on, few=True), license_serial=_license_serial(self.on))
-            .select_related("premises")
-        )
+        animals = Animal.objects.filter(pk__in=ids).annotate(**_facts(self.on, few=True)).select_related("premises")
         found = _with_owners(animals, self.on).in_bulk()
+        serials = license_serials(ids, self.on)
+        for pk, animal in found.items():
+            animal.license_serial = serials.get(pk)
         return [found[pk] for pk in ids]
 
 
-def _license_serial(on: date):
-    """The serial of the animal's latest-year license in force on `on`, its own or a multiple-dog
-    license covering it. Each side is its own subquery by its own index: one OR of the two across
-    the covered animals' join read every license in force for each row."""
-    own = licenses_on(on).filter(animal=OuterRef("pk")).order_by("-license_year")
-    covering = licenses_on(on).filter(covered_animals=OuterRef("pk")).order_by("-license_year")
-    own_year, covering_year = (Subquery(q.values("license_year")[:1]) for q in (own, covering))
-    return Case(
-        When(GreaterThan(covering_year, Coalesce(own_year, 0)), then=Subquery(covering.values("serial")[:1])),
-        default=Subquery(own.values("serial")[:1]),
+def license_serials(ids: list[int], on: date) -> dict[int, int]:
+    """For each of these animals with a license in force on `on`, the serial of its latest-year
+    one, its own or a multiple-dog license covering it (its own when both are of that year): one
+    statement, the licenses found from each side's own index (`own_or_covering`)."""
+    best: dict[int, tuple] = {}
+    wanted = set(ids)
+    rows = (
+        licenses_on(on)
+        .filter(own_or_covering(ids))
+        .values_list("animal_id", "covered_animals", "license_year", "serial")
     )
+    for own, covered, year, serial in rows:
+        animal, rank = (own, (year, 1, serial)) if own is not None else (covered, (year, 0, serial))
+        if animal in wanted and (animal not in best or rank > best[animal]):
+            best[animal] = rank
+    return {animal: rank[2] for animal, rank in best.items()}
 
 
 def reasons(animal) -> list[str]:
