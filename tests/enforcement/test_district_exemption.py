@@ -7,10 +7,14 @@ from types import SimpleNamespace
 from urllib.parse import unquote_plus
 
 from django.db import connection
+from django.template import engines
+from django.template.loader import render_to_string
+from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from dogtag.enforcement import district
+from dogtag.enforcement import district, tables
+from dogtag.lib.tables import Shown, Uncounted
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.multiple_dogs import actions as multiple_dog_licenses
 from dogtag.registry import actions as registry
@@ -340,3 +344,21 @@ class DistrictExemptionTests(EnforcementTestCase):
         self.assertEqual(self.client.get(reverse("district-lookup", args=[self.district.pk])).status_code, 404)
         self.login(self.doc)  # a veterinarian in Webster, not staff
         self.assertEqual(self.client.get(reverse("district-not-exempt", args=[self.district.pk])).status_code, 403)
+
+    def test_the_list_rows_are_written_as_the_table_template_writes_them(self):
+        stray = self.strays(["<Rex & Co>"])[0]
+        Animal.objects.filter(pk=stray.pk).update(status=Animal.Status.MISSING)
+        request = RequestFactory().get("/")
+        request.user = self.chief
+        with on(DAY):
+            (table,) = tables.not_exempt(request, self.district.pk).tables
+            rows, _ = table.objects.after(None, 100)
+        ours = engines["django"].from_string("{% load not_exempt %}{% not_exempt_rows shown %}")
+        for page in (rows, []):  # the rows, and the "empty" row
+            shown = Shown(table, Uncounted(page), "after", {})
+            theirs = render_to_string("dogtag/_table.html", {"shown": shown})
+            body = theirs.split("<tbody>\n  ", 1)[1].split("\n  </tbody>", 1)[0]
+            self.assertEqual(ours.render({"shown": shown}), body)
+            if page:
+                self.assertIn("&lt;Rex &amp; Co&gt;</a> (missing)", body)
+                self.assertIn('<td class="amount">', body)  # Cody's license serial
