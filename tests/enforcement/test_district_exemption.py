@@ -195,11 +195,11 @@ class DistrictExemptionTests(EnforcementTestCase):
         with on(DAY):
             self.client.get(url)
             # The session, its user, second factor and memberships; the district (the engine's
-            # question reads no fee schedule); which animals; the page's details, owners and
-            # licenses in force; the municipalities the officer serves (the menu).
-            with self.assertNumQueries(10):
+            # question reads no fee schedule); which animals; the page's details and owners; the
+            # municipalities the officer serves (the menu).
+            with self.assertNumQueries(9):
                 self.client.get(url)
-            with self.assertNumQueries(10):  # a page after an animal: the same statements
+            with self.assertNumQueries(9):  # a page after an animal: the same statements
                 self.client.get(url, {"after": f"{self.cody.pk}:Cody"})
             # The same session and district; by name, then by microchip, rabies tag or its duplicate
             # in one statement; the animals found, their owners, certificates, duplicate tags,

@@ -21,8 +21,21 @@ from functools import reduce
 from itertools import product
 from operator import or_
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Prefetch, Q, Value
-from django.db.models.functions import Upper
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce, Upper
+from django.db.models.lookups import GreaterThan
 
 from dogtag import rules
 from dogtag.enforcement import law
@@ -269,9 +282,10 @@ def not_exempt(municipality, on: date):
 
 class Listed:
     """A list of animals read in two steps: which animals, in order (one statement, from the
-    animals' name index and the certificates' index), then, for those shown, the facts (an EXISTS
-    per animal shown, not per animal in the municipality), the owners and the licenses in force.
-    A page (`after`) is four statements; the CSV reads every row the same way in chunks."""
+    animals' name index and the certificates' index), then, for those shown, the facts, the
+    license in force and the owners (an EXISTS and a subquery per animal shown, not per animal in
+    the municipality). A page (`after`) is three statements; the CSV reads every row the same way
+    in chunks."""
 
     def __init__(self, live, restrained: Q, on: date):
         self.live, self.restrained, self.on, self._ids = live, restrained, on, None
@@ -308,30 +322,26 @@ class Listed:
             yield from self._read(ids[start : start + chunk_size])
 
     def _read(self, ids: list[int]) -> list[Animal]:
-        animals = Animal.objects.filter(pk__in=ids).annotate(**_facts(self.on, few=True)).select_related("premises")
+        animals = (
+            Animal.objects.filter(pk__in=ids)
+            .annotate(**_facts(self.on, few=True), license_serial=_license_serial(self.on))
+            .select_related("premises")
+        )
         found = _with_owners(animals, self.on).in_bulk()
-        serials = license_serials(ids, self.on)
-        for pk, animal in found.items():
-            animal.license_serial = serials.get(pk)
         return [found[pk] for pk in ids]
 
 
-def license_serials(ids: list[int], on: date) -> dict[int, int]:
-    """For each of these animals with a license in force on `on`, the serial of its latest-year
-    one, its own or a multiple-dog license covering it (its own when both are of that year): one
-    statement, the licenses found from each side's own index (`own_or_covering`)."""
-    best: dict[int, tuple] = {}
-    wanted = set(ids)
-    rows = (
-        licenses_on(on)
-        .filter(own_or_covering(ids))
-        .values_list("animal_id", "covered_animals", "license_year", "serial")
+def _license_serial(on: date):
+    """The serial of the animal's latest-year license in force on `on`, its own or a multiple-dog
+    license covering it. Each side is its own subquery by its own index: one OR of the two across
+    the covered animals' join read every license in force for each row."""
+    own = licenses_on(on).filter(animal=OuterRef("pk")).order_by("-license_year")
+    covering = licenses_on(on).filter(covered_animals=OuterRef("pk")).order_by("-license_year")
+    own_year, covering_year = (Subquery(q.values("license_year")[:1]) for q in (own, covering))
+    return Case(
+        When(GreaterThan(covering_year, Coalesce(own_year, 0)), then=Subquery(covering.values("serial")[:1])),
+        default=Subquery(own.values("serial")[:1]),
     )
-    for own, covered, year, serial in rows:
-        animal, rank = (own, (year, 1, serial)) if own is not None else (covered, (year, 0, serial))
-        if animal in wanted and (animal not in best or rank > best[animal]):
-            best[animal] = rank
-    return {animal: rank[2] for animal, rank in best.items()}
 
 
 def reasons(animal) -> list[str]:
