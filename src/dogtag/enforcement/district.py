@@ -170,9 +170,9 @@ class Answer:
 
 
 def rabies_tag(certificate) -> str:
-    """The tag number on a certificate: its latest duplicate, else the original (from the prefetch)."""
-    duplicates = sorted(certificate.duplicate_tags.all(), key=lambda d: (d.issued_on, d.pk))
-    return duplicates[-1].tag_number if duplicates else certificate.rabies_tag_number
+    """The tag number on a certificate read by `lookup`: its latest duplicate, else the original."""
+    duplicate = certificate.latest_duplicate
+    return duplicate if duplicate is not None else certificate.rabies_tag_number
 
 
 def _with_owners(animals, on: date):
@@ -239,24 +239,26 @@ def lookup(engine: Engine, query: str) -> list[Answer]:
     )
     ids = [a.pk for a in animals]
     certificates, immunized, tagged = {}, set(), set()
+    duplicates = DuplicateRabiesTag.objects.filter(vaccination=OuterRef("pk")).order_by("-issued_on", "-pk")
     for c in (
         certificates_on(on)
         .filter(animal_id__in=ids)
-        .prefetch_related("duplicate_tags")
+        .annotate(latest_duplicate=Subquery(duplicates.values("tag_number")[:1]))
         .order_by("animal_id", "expires_on", "pk")
     ):
         immunized.add(c.animal_id)
-        if c.rabies_tag_number != "" or c.duplicate_tags.all():
+        if c.rabies_tag_number != "" or c.latest_duplicate is not None:
             tagged.add(c.animal_id)
         if rabies_tag(c).strip() or c.animal_id not in certificates:
             certificates[c.animal_id] = c  # the latest-expiring, a tagged one preferred
     licenses = {}
-    # A multiple-dog license is a row per animal it covers (`covers`), its own license one row.
+    # A multiple-dog license is a row per animal it covers (`covers`), its own license one row;
+    # `issued_tag` is the serial of its tag issued (License.current_tag), if any.
+    issued = Tag.objects.filter(license=OuterRef("pk"), status=Tag.Status.ISSUED).order_by("license_year", "serial")
     for lic in (
         licenses_on(on)
         .filter(own_or_covering(ids))
-        .annotate(covers=F("covered_animals"))
-        .prefetch_related("tags")
+        .annotate(covers=F("covered_animals"), issued_tag=Subquery(issued.values("serial")[:1]))
         .order_by("license_year", "pk")
     ):
         licenses[lic.animal_id or lic.covers] = lic  # the latest year's
