@@ -177,6 +177,30 @@ class DistrictExemptionTests(EnforcementTestCase):
             rows = {a.name: a.license_serial for a in district.not_exempt(webster, DAY)[0]}
         self.assertEqual(rows, {"Cody": self.cody_license.serial, "Dot": None, "Fido": covering.serial})
 
+    def test_the_lookup_reads_a_duplicate_tag_and_a_multiple_dog_license(self):
+        webster = self.places["webster"]
+        with on(date(2026, 1, 5)):
+            set_fees(self.clerks["webster"], webster, {"multiple_dog_license.tax": "35.00"})
+            keeper, _, fido = self.owner_and_dog("webster", "Fido", vaccinated_on=date(2025, 5, 1))
+            covering = multiple_dog_licenses.issue_multiple_dog_license(
+                acting_user=self.clerks["webster"],
+                municipality=webster,
+                keeper=keeper,
+                dogs=4,
+                animals=[fido],
+                inspection_consent=True,
+                payment={"amount": "35.00", "method": "cash"},
+            )
+            certificate = fido.vaccinations.get()
+            registry.record_duplicate_rabies_tag(certificate, acting_user=self.doc, tag_number="D-1")
+            registry.record_duplicate_rabies_tag(certificate, acting_user=self.doc, tag_number="D-2")
+        with on(DAY):
+            for q in ("Fido", "d-2", "D-1"):  # the latest duplicate is the tag on record
+                page = self.look_up(q)
+                self.assertIn("<strong>Exempt</strong>", page, q)
+                self.assertIn("with rabies tag D-2 on record", page, q)
+                self.assertIn(f"{covering.license_year} license, tag {covering.serial}", page, q)
+
     def test_the_list_is_set_based(self):
         url = reverse("district-not-exempt", args=[self.district.pk])
         with on(DAY):
