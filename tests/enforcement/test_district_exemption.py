@@ -7,10 +7,14 @@ from types import SimpleNamespace
 from urllib.parse import unquote_plus
 
 from django.db import connection
+from django.template import engines
+from django.template.loader import render_to_string
+from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from dogtag.enforcement import district
+from dogtag.enforcement import district, tables
+from dogtag.lib.tables import Shown, Uncounted
 from dogtag.licensing import actions as licensing
 from dogtag.licensing.multiple_dogs import actions as multiple_dog_licenses
 from dogtag.registry import actions as registry
@@ -173,6 +177,30 @@ class DistrictExemptionTests(EnforcementTestCase):
             rows = {a.name: a.license_serial for a in district.not_exempt(webster, DAY)[0]}
         self.assertEqual(rows, {"Cody": self.cody_license.serial, "Dot": None, "Fido": covering.serial})
 
+    def test_the_lookup_reads_a_duplicate_tag_and_a_multiple_dog_license(self):
+        webster = self.places["webster"]
+        with on(date(2026, 1, 5)):
+            set_fees(self.clerks["webster"], webster, {"multiple_dog_license.tax": "35.00"})
+            keeper, _, fido = self.owner_and_dog("webster", "Fido", vaccinated_on=date(2025, 5, 1))
+            covering = multiple_dog_licenses.issue_multiple_dog_license(
+                acting_user=self.clerks["webster"],
+                municipality=webster,
+                keeper=keeper,
+                dogs=4,
+                animals=[fido],
+                inspection_consent=True,
+                payment={"amount": "35.00", "method": "cash"},
+            )
+            certificate = fido.vaccinations.get()
+            registry.record_duplicate_rabies_tag(certificate, acting_user=self.doc, tag_number="D-1")
+            registry.record_duplicate_rabies_tag(certificate, acting_user=self.doc, tag_number="D-2")
+        with on(DAY):
+            for q in ("Fido", "d-2", "D-1"):  # the latest duplicate is the tag on record
+                page = self.look_up(q)
+                self.assertIn("<strong>Exempt</strong>", page, q)
+                self.assertIn("with rabies tag D-2 on record", page, q)
+                self.assertIn(f"{covering.license_year} license, tag {covering.serial}", page, q)
+
     def test_the_list_is_set_based(self):
         url = reverse("district-not-exempt", args=[self.district.pk])
         with on(DAY):
@@ -190,18 +218,22 @@ class DistrictExemptionTests(EnforcementTestCase):
         url = reverse("district-not-exempt", args=[self.district.pk])
         with on(DAY):
             self.client.get(url)
-            # The session, its user, second factor and memberships; the district; the fee schedule,
-            # read once for every answer of the engine; which animals; the page's details and owners;
-            # the municipalities the officer serves (the menu).
-            with self.assertNumQueries(10):
+            # The session, its user, second factor and memberships; the district (the engine's
+            # question reads no fee schedule); which animals; the page's details and owners; the
+            # municipalities the officer serves (the menu).
+            with self.assertNumQueries(9):
                 self.client.get(url)
-            with self.assertNumQueries(10):  # a page after an animal: the same statements
+            with self.assertNumQueries(9):  # a page after an animal: the same statements
                 self.client.get(url, {"after": f"{self.cody.pk}:Cody"})
-            # The same session, district and engine; by name, by microchip, by rabies tag and by its
-            # duplicate; the animals found, their owners, certificates, duplicate tags, licenses
-            # in force, their tags and the animals they cover; the menu.
-            with self.assertNumQueries(18):
+            # The same session and district; by name, then by microchip, rabies tag or its duplicate
+            # in one statement; the animals found, their owners, certificates (with the latest
+            # duplicate tag), licenses in force (a row per animal covered, with the tag issued); the menu.
+            with self.assertNumQueries(12):
                 self.look_up("Ace")
+            # A number also names a license in force by its serial or its tag: the same statements.
+            tag = str(self.ace_license.current_tag.serial)
+            with self.assertNumQueries(12):
+                self.look_up(tag)
 
     def test_the_list_reads_which_animals_then_the_details_of_one_page(self):
         url = reverse("district-not-exempt", args=[self.district.pk])
@@ -299,9 +331,11 @@ class DistrictExemptionTests(EnforcementTestCase):
                 page = self.look_up("Ace")
         self.assertIn("Ace4", page)
         self.assertEqual(len(six), len(one))
-        animals = [q["sql"] for q in six if q["sql"].startswith('SELECT "registry_animal"')]
-        # By name and by microchip, then the animals found with their two facts.
+        # PostgreSQL writes each part of a UNION in parentheses.
+        animals = [q["sql"] for q in six if q["sql"].lstrip("(").startswith('SELECT "registry_animal"')]
+        # By name; by microchip, rabies tag or duplicate tag as one UNION ALL; then the animals found.
         self.assertEqual(len(animals), 3, animals)
+        self.assertEqual([sql.count(" UNION ALL ") for sql in animals], [0, 2, 0])
 
     def test_the_restrained_combinations_are_one_test_each(self):
         combinations = [(False, False), (True, False), (True, True)]
@@ -336,3 +370,21 @@ class DistrictExemptionTests(EnforcementTestCase):
         self.assertEqual(self.client.get(reverse("district-lookup", args=[self.district.pk])).status_code, 404)
         self.login(self.doc)  # a veterinarian in Webster, not staff
         self.assertEqual(self.client.get(reverse("district-not-exempt", args=[self.district.pk])).status_code, 403)
+
+    def test_the_list_rows_are_written_as_the_table_template_writes_them(self):
+        stray = self.strays(["<Rex & Co>"])[0]
+        Animal.objects.filter(pk=stray.pk).update(status=Animal.Status.MISSING)
+        request = RequestFactory().get("/")
+        request.user = self.chief
+        with on(DAY):
+            (table,) = tables.not_exempt(request, self.district.pk).tables
+            rows, _ = table.objects.after(None, 100)
+        ours = engines["django"].from_string("{% load not_exempt %}{% not_exempt_rows shown %}")
+        for page in (rows, []):  # the rows, and the "empty" row
+            shown = Shown(table, Uncounted(page), "after", {})
+            theirs = render_to_string("dogtag/_table.html", {"shown": shown})
+            body = theirs.split("<tbody>\n  ", 1)[1].split("\n  </tbody>", 1)[0]
+            self.assertEqual(ours.render({"shown": shown}), body)
+            if page:
+                self.assertIn("&lt;Rex &amp; Co&gt;</a> (missing)", body)
+                self.assertIn('<td class="amount">', body)  # Cody's license serial

@@ -7,11 +7,11 @@ the day (the test of `actions.cases.currently_immunized`), and `tag_attached` is
 written on that certificate or its duplicate, which the officer checks on the collar. A license in
 force is shown beside the answer; it does not decide it.
 
-Read-only and set-based: the facts are two annotations (an EXISTS per animal for a lookup and for
-a page of the list, which reads animals in name order only until the page is full; one set
-membership for the whole list, its CSV), the engine is asked once per combination of species and
-facts (never once per animal), and the list filters on the combinations the engine says must be
-restrained.
+Read-only and set-based: for the list the facts are two annotations (an EXISTS per animal for a
+page, which reads animals in name order only until the page is full; one set membership for the
+whole list, its CSV); a lookup reads them from the certificates it shows. The engine is asked once
+per combination of species and facts (never once per animal), and the list filters on the
+combinations the engine says must be restrained.
 """
 
 from collections import defaultdict
@@ -21,7 +21,19 @@ from functools import reduce
 from itertools import product
 from operator import or_
 
-from django.db.models import BooleanField, Case, Exists, ExpressionWrapper, OuterRef, Prefetch, Q, Subquery, Value, When
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce, Upper
 from django.db.models.lookups import GreaterThan
 
@@ -63,13 +75,32 @@ def _facts(on: date, *, few: bool):
     }
 
 
+class FeeSchedule:
+    """The municipality's fee schedule as the engine reads local amounts, read from the database
+    the first time an answer asks for one (the district question asks none), then kept."""
+
+    def __init__(self, municipality):
+        self.municipality, self._amounts = municipality, None
+
+    def _read(self):
+        if self._amounts is None:
+            self._amounts = local_amounts(self.municipality)
+        return self._amounts
+
+    def at(self, key: str, on: date):
+        return self._read().at(key, on)
+
+    def items(self):
+        return self._read().items()
+
+
 class Engine:
     """The engine's answer per (species, immunized, tagged), asked once each, in one pack on one day
-    (the pack and the fee schedule read once, for every answer)."""
+    (the pack read once and the fee schedule at most once, for every answer)."""
 
     def __init__(self, municipality, on: date):
         self.municipality, self.on, self.answers = municipality, on, {}
-        self.pack, self.local = pack_of(municipality, on), local_amounts(municipality)
+        self.pack, self.local = pack_of(municipality, on), FeeSchedule(municipality)
 
     def __call__(self, species, immunized, tagged) -> rules.Decision:
         key = (species, bool(immunized), bool(tagged))
@@ -139,9 +170,9 @@ class Answer:
 
 
 def rabies_tag(certificate) -> str:
-    """The tag number on a certificate: its latest duplicate, else the original (from the prefetch)."""
-    duplicates = sorted(certificate.duplicate_tags.all(), key=lambda d: (d.issued_on, d.pk))
-    return duplicates[-1].tag_number if duplicates else certificate.rabies_tag_number
+    """The tag number on a certificate read by `lookup`: its latest duplicate, else the original."""
+    duplicate = certificate.latest_duplicate
+    return duplicate if duplicate is not None else certificate.rabies_tag_number
 
 
 def _with_owners(animals, on: date):
@@ -162,13 +193,16 @@ def _named(municipality, query: str, on: date) -> set[int]:
     """The municipality's animals a query names, each way read by its own index: a part of the
     name, or exactly a microchip, a rabies tag (or its duplicate) or, for a number, a license in
     force or its tag. Each read answers (animal, its municipality), so that no read needs the
-    municipality's index, which would walk every animal of the municipality."""
+    municipality's index, which would walk every animal of the municipality. Two statements: the
+    name's, and the exact matches' reads as one UNION ALL, each part planned by its own index."""
     same = Upper(Value(query))
-    found = [
-        # The first of the live animals by name are enough: the lookup shows that many, in name order.
+    # The first of the live animals by name are enough: the lookup shows that many, in name order.
+    by_name = (
         Animal.objects.filter(municipality=municipality, status__in=LIVE, name__icontains=query)
         .order_by("name", "pk")
-        .values_list("pk", "municipality")[:LOOKUP_LIMIT],
+        .values_list("pk", "municipality")[:LOOKUP_LIMIT]
+    )
+    exact = [
         Animal.objects.alias(chip=Upper("microchip")).filter(chip=same).order_by().values_list("pk", "municipality"),
         RabiesVaccination.objects.alias(tag=Upper("rabies_tag_number"))
         .filter(tag=same, voided_at=None)
@@ -183,48 +217,54 @@ def _named(municipality, query: str, on: date) -> set[int]:
         in_force = licenses_on(on).filter(municipality=municipality)
         tagged = Tag.objects.filter(municipality=municipality, serial=int(query), status=Tag.Status.ISSUED)
         for licenses in (in_force.filter(serial=int(query)), in_force.filter(pk__in=tagged.values("license_id"))):
-            found.append(licenses.order_by().values_list("animal", "municipality"))
-            found.append(licenses.order_by().values_list("covered_animals", "municipality"))
-    return {pk for pairs in found for pk, place in pairs if pk is not None and place == municipality.pk}
+            exact.append(licenses.order_by().values_list("animal", "municipality"))
+            exact.append(licenses.order_by().values_list("covered_animals", "municipality"))
+    pairs = [*by_name, *exact[0].union(*exact[1:], all=True)]
+    return {pk for pk, place in pairs if pk is not None and place == municipality.pk}
 
 
 def lookup(engine: Engine, query: str) -> list[Answer]:
     """The live animals of the engine's municipality whose name, microchip, rabies tag or license
     tag matches, each with the engine's answer on its day (a handful of queries, whatever the
-    number found)."""
+    number found). The two facts are read from the certificates shown: `immunized`, a certificate
+    covering the day; `tagged`, one of them with a tag number or a duplicate tag (as `_facts`)."""
     municipality, on = engine.municipality, engine.on
     query = query.strip()
     if not query:
         return []
     animals = list(
-        _with_owners(
-            Animal.objects.filter(pk__in=_named(municipality, query, on), status__in=LIVE).annotate(
-                **_facts(on, few=True)
-            ),
-            on,
-        ).order_by("name", "pk")[:LOOKUP_LIMIT]
+        _with_owners(Animal.objects.filter(pk__in=_named(municipality, query, on), status__in=LIVE), on).order_by(
+            "name", "pk"
+        )[:LOOKUP_LIMIT]
     )
     ids = [a.pk for a in animals]
-    certificates = {}
+    certificates, immunized, tagged = {}, set(), set()
+    duplicates = DuplicateRabiesTag.objects.filter(vaccination=OuterRef("pk")).order_by("-issued_on", "-pk")
     for c in (
         certificates_on(on)
         .filter(animal_id__in=ids)
-        .prefetch_related("duplicate_tags")
+        .annotate(latest_duplicate=Subquery(duplicates.values("tag_number")[:1]))
         .order_by("animal_id", "expires_on", "pk")
     ):
+        immunized.add(c.animal_id)
+        if c.rabies_tag_number != "" or c.latest_duplicate is not None:
+            tagged.add(c.animal_id)
         if rabies_tag(c).strip() or c.animal_id not in certificates:
             certificates[c.animal_id] = c  # the latest-expiring, a tagged one preferred
     licenses = {}
+    # A multiple-dog license is a row per animal it covers (`covers`), its own license one row;
+    # `issued_tag` is the serial of its tag issued (License.current_tag), if any.
+    issued = Tag.objects.filter(license=OuterRef("pk"), status=Tag.Status.ISSUED).order_by("license_year", "serial")
     for lic in (
         licenses_on(on)
         .filter(own_or_covering(ids))
-        .prefetch_related("tags", "covered_animals")
+        .annotate(covers=F("covered_animals"), issued_tag=Subquery(issued.values("serial")[:1]))
         .order_by("license_year", "pk")
     ):
-        for animal_id in [lic.animal_id] if lic.animal_id else [a.pk for a in lic.covered_animals.all()]:
-            licenses[animal_id] = lic
+        licenses[lic.animal_id or lic.covers] = lic  # the latest year's
     answers = []
     for a in animals:
+        a.immunized, a.tagged = a.pk in immunized, a.pk in tagged
         certificate = certificates.get(a.pk)
         decision = engine(a.species, a.immunized, a.tagged)
         reasons = _reasons(a.immunized, a.tagged, certificate) if decision.value.must_be_restrained else []
