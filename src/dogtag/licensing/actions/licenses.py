@@ -12,7 +12,7 @@ from django.utils import timezone
 from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.action_names import Action
-from dogtag.audit.record import record, save_and_record, snapshot
+from dogtag.audit.record import event, record, record_all, save_and_record, snapshot
 from dogtag.licensing.actions.payments import _numbered, _payment_of, record_payment
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.actions.tags import take_tag
@@ -91,12 +91,14 @@ def issue_license(
     try:
         # No savepoint of its own: a duplicate refused here rolls back the whole action (its own
         # savepoint when called inside another transaction).
+        events = []
         if paid is not None:
             _numbered(paid)
-            record(acting_user=acting_user, action=Action.PAYMENT_RECORD, obj=paid)
+            events.append(event(acting_user=acting_user, action=Action.PAYMENT_RECORD, obj=paid))
         license.save()
         Tag.objects.filter(pk=tag.pk).update(license=license)
-        record(acting_user=acting_user, action=Action.LICENSE_ISSUE, obj=license)
+        # Both events in one statement, last: the audit chain's lock is held only to the commit.
+        record_all([*events, event(acting_user=acting_user, action=Action.LICENSE_ISSUE, obj=license)])
     except IntegrityError:
         raise ValidationError(
             {"license": f"A {owed.license_year} license for {animal.name} was issued a moment ago."}

@@ -25,18 +25,24 @@ def _claim(tag) -> bool:
     return False
 
 
-def _last_handed_out(municipality, license_year: int) -> int:
-    """The year's counter, locked until the issue commits (UPDATE ... RETURNING on both databases);
-    made on the year's first tag."""
+def _counter(municipality, license_year: int, set_to: str, *params) -> int | None:
+    """The year's counter row set to `set_to` (SQL) and its new value (UPDATE ... RETURNING on both
+    databases); None when the year has no counter yet."""
     sql = (
-        f"UPDATE {connection.ops.quote_name(TagCounter._meta.db_table)} SET last_serial = last_serial "
+        f"UPDATE {connection.ops.quote_name(TagCounter._meta.db_table)} SET last_serial = {set_to} "
         "WHERE municipality_id = %s AND license_year = %s RETURNING last_serial"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [municipality.pk, license_year])
+        cursor.execute(sql, [*params, municipality.pk, license_year])
         row = cursor.fetchone()
-    if row is not None:
-        return row[0]
+    return None if row is None else row[0]
+
+
+def _last_handed_out(municipality, license_year: int) -> int:
+    """The year's counter, locked until the issue commits; made on the year's first tag."""
+    last = _counter(municipality, license_year, "last_serial")
+    if last is not None:
+        return last
     TagCounter.objects.get_or_create(municipality=municipality, license_year=license_year)
     return _last_handed_out(municipality, license_year)
 
@@ -62,13 +68,12 @@ def _next_in_stock(municipality, license_year: int) -> Tag | None:
     """The next tag after the counter's; below it only when none is left above (a tag picked by
     serial out of turn, or a lot received below the ones in use); None when the stock is empty."""
     last = _last_handed_out(municipality, license_year)
-    year = {"municipality": municipality, "license_year": license_year}
-    stock = Tag.objects.filter(**year, status=Tag.Status.IN_STOCK)
     while True:
         tag = _claim_after(municipality, license_year, last) or _claim_after(municipality, license_year, 0)
         if tag is not None:
-            TagCounter.objects.filter(**year).update(last_serial=tag.serial)
+            _counter(municipality, license_year, "%s", tag.serial)
             return tag
+        stock = Tag.objects.filter(municipality=municipality, license_year=license_year, status=Tag.Status.IN_STOCK)
         if not stock.exists():
             return None
         # A tag taken by serial at the same moment lost this one its turn: look again.
