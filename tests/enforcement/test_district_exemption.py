@@ -158,39 +158,34 @@ class DistrictExemptionTests(EnforcementTestCase):
         )
         self.assertTrue(lines[2].startswith("Dot,Cat,no current rabies certificate,,Dot's owner"))  # no license: empty
 
+    def _fido_covered(self, fees, **dog):
+        """Fido, in Webster, and the multiple-dog license (four dogs, $35 paid) that covers him."""
+        webster = self.places["webster"]
+        set_fees(self.clerks["webster"], webster, fees)
+        keeper, _, fido = self.owner_and_dog("webster", "Fido", **dog)
+        covering = multiple_dog_licenses.issue_multiple_dog_license(
+            acting_user=self.clerks["webster"],
+            municipality=webster,
+            keeper=keeper,
+            dogs=4,
+            animals=[fido],
+            inspection_consent=True,
+            payment={"amount": "35.00", "method": "cash"},
+        )
+        return fido, covering
+
     def test_a_dog_a_multiple_dog_license_covers_is_listed_with_that_license(self):
         webster = self.places["webster"]
         with on(date(2026, 1, 5)):
             fees = {"multiple_dog_license.tax": "35.00", "multiple_dog_license.each_additional": "0.00"}
-            set_fees(self.clerks["webster"], webster, fees)
-            keeper, _, fido = self.owner_and_dog("webster", "Fido")
-            covering = multiple_dog_licenses.issue_multiple_dog_license(
-                acting_user=self.clerks["webster"],
-                municipality=webster,
-                keeper=keeper,
-                dogs=4,
-                animals=[fido],
-                inspection_consent=True,
-                payment={"amount": "35.00", "method": "cash"},
-            )
+            _, covering = self._fido_covered(fees)
         with on(DAY):
             rows = {a.name: a.license_serial for a in district.not_exempt(webster, DAY)[0]}
         self.assertEqual(rows, {"Cody": self.cody_license.serial, "Dot": None, "Fido": covering.serial})
 
     def test_the_lookup_reads_a_duplicate_tag_and_a_multiple_dog_license(self):
-        webster = self.places["webster"]
         with on(date(2026, 1, 5)):
-            set_fees(self.clerks["webster"], webster, {"multiple_dog_license.tax": "35.00"})
-            keeper, _, fido = self.owner_and_dog("webster", "Fido", vaccinated_on=date(2025, 5, 1))
-            covering = multiple_dog_licenses.issue_multiple_dog_license(
-                acting_user=self.clerks["webster"],
-                municipality=webster,
-                keeper=keeper,
-                dogs=4,
-                animals=[fido],
-                inspection_consent=True,
-                payment={"amount": "35.00", "method": "cash"},
-            )
+            fido, covering = self._fido_covered({"multiple_dog_license.tax": "35.00"}, vaccinated_on=date(2025, 5, 1))
             certificate = fido.vaccinations.get()
             registry.record_duplicate_rabies_tag(certificate, acting_user=self.doc, tag_number="D-1")
             registry.record_duplicate_rabies_tag(certificate, acting_user=self.doc, tag_number="D-2")

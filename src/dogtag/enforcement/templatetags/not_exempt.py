@@ -42,5 +42,5 @@ def not_exempt_rows(context, shown):
         out.append("</tr>\n  ")
     if not out:
         empty = render_value_in_context(shown.table.empty, context)
-        out.append(f'<tr><td colspan="{len(shown.columns)}" class="muted">{empty}</td></tr>')
+        out.append(f'<tr><td colspan="{len(shown.table.columns)}" class="muted">{empty}</td></tr>')
     return mark_safe("".join(out))  # noqa: S308 (every value is escaped above)
