@@ -63,7 +63,7 @@ def read_facts(animal: Animal, on: date, license_year: int | None = None) -> Lic
 def local_amounts(municipality) -> LocalAmounts:
     """The amounts the municipality's clerk has set in its fee schedule, by key and effective day."""
     by_key: dict[str, dict[date, object]] = {}
-    for key, effective_on, amount in _rows(_FEES, FeeScheduleEntry, municipality=municipality.pk)[0]:
+    for key, effective_on, amount in _FEES.rows(_using(FeeScheduleEntry), municipality=municipality.pk):
         by_key.setdefault(key, {})[effective_on] = amount
     return LocalAmounts.of(by_key)
 
@@ -99,15 +99,15 @@ _FEES = CompiledRows(
 )
 
 
-def _rows(compiled: CompiledRows, model, **values) -> tuple[list[tuple], str]:
-    using = router.db_for_read(model) or DEFAULT_DB_ALIAS
-    return compiled.rows(using, **values), using
+def _using(model) -> str:
+    return router.db_for_read(model) or DEFAULT_DB_ALIAS
 
 
 def licenses_in_force(animal, year: int, multiple_dog: bool) -> tuple[License, ...]:
     """The licenses of `year` not void that are the animal's own or, where the ordinance has
     multiple-dog licenses, one covering it (`in_force`, compiled once)."""
-    rows, using = _rows(_IN_FORCE[multiple_dog], License, animal=animal.pk)
+    using = _using(License)
+    rows = _IN_FORCE[multiple_dog].rows(using, animal=animal.pk)
     found = (License.from_db(using, _LICENSE_FIELDS, row) for row in rows)
     return tuple(lic for lic in found if lic.license_year == year)
 

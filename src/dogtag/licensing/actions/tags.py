@@ -25,22 +25,22 @@ def _claim(tag) -> bool:
     return False
 
 
-def _counter(municipality, license_year: int, set_to: str, *params) -> int | None:
-    """The year's counter row set to `set_to` (SQL) and its new value (UPDATE ... RETURNING on both
-    databases); None when the year has no counter yet."""
+def _counter(municipality, license_year: int, serial: int | None = None) -> int | None:
+    """The year's counter moved to `serial` (or left, when None) and locked until the issue commits,
+    and its value (UPDATE ... RETURNING on both databases); None when the year has no counter yet."""
     sql = (
-        f"UPDATE {connection.ops.quote_name(TagCounter._meta.db_table)} SET last_serial = {set_to} "
+        f"UPDATE {connection.ops.quote_name(TagCounter._meta.db_table)} SET last_serial = COALESCE(%s, last_serial) "
         "WHERE municipality_id = %s AND license_year = %s RETURNING last_serial"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, municipality.pk, license_year])
+        cursor.execute(sql, [serial, municipality.pk, license_year])
         row = cursor.fetchone()
     return None if row is None else row[0]
 
 
 def _last_handed_out(municipality, license_year: int) -> int:
     """The year's counter, locked until the issue commits; made on the year's first tag."""
-    last = _counter(municipality, license_year, "last_serial")
+    last = _counter(municipality, license_year)
     if last is not None:
         return last
     TagCounter.objects.get_or_create(municipality=municipality, license_year=license_year)
@@ -71,7 +71,7 @@ def _next_in_stock(municipality, license_year: int) -> Tag | None:
     while True:
         tag = _claim_after(municipality, license_year, last) or _claim_after(municipality, license_year, 0)
         if tag is not None:
-            _counter(municipality, license_year, "%s", tag.serial)
+            _counter(municipality, license_year, tag.serial)
             return tag
         stock = Tag.objects.filter(municipality=municipality, license_year=license_year, status=Tag.Status.IN_STOCK)
         if not stock.exists():

@@ -15,9 +15,18 @@ from dogtag.registry.models import Animal
 from dogtag.rules.licensing import period_words
 
 # The application's fields (§ 115-3B(1)), as KennelLicense names them.
-APPLICATION_FIELDS = tuple(
-    "owner operator_name premises capacity description use signed_on from_other_structures_ft from_lot_lines_ft "
-    "kennel_sq_ft privacy_fence".split()
+APPLICATION_FIELDS = (
+    "owner",
+    "operator_name",
+    "premises",
+    "capacity",
+    "description",
+    "use",
+    "signed_on",
+    "from_other_structures_ft",
+    "from_lot_lines_ft",
+    "kennel_sq_ft",
+    "privacy_fence",
 )
 
 
