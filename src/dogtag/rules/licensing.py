@@ -279,20 +279,6 @@ class _PackTerms:
     """The pack's licensing provisions as plain values and prebuilt citation tuples; `due`
     (licensable_on), `acquisition` and `by_age` (their late-fee triggers) remembered per date."""
 
-    __slots__ = (
-        "species",
-        "not_required",
-        "free",
-        "late_cites",
-        "state_late",
-        "by_licensable_age",
-        "due",
-        "acquisition",
-        "by_age",
-        "_not_licensed",
-        "_kept",
-    )
-
     def __init__(self, pack: Pack):
         lic = pack.licensing
         self.species = frozenset(lic.species.species)
@@ -349,8 +335,6 @@ def _terms_of(pack: Pack) -> _PackTerms:
 class _Year:
     """One pack's license year: its bounds, the renewal trigger, the half-tax threshold and notes."""
 
-    __slots__ = ("start", "end", "renewal", "half_after", "half_note")
-
     def __init__(self, pack: Pack, year: int):
         lic = pack.licensing
         self.start, self.end = license_year_bounds(pack, year)
@@ -391,13 +375,10 @@ class _Tax:
         not_set,
         late_cites,
         late_amount,
-        half=None,
-        half_reading=(),
         *,
         basis: TaxBasis | None = "tax",
         no_tax: NoTax | None = None,
         half_tax: bool = False,
-        keep_whole: bool = False,
         free_late: LateFeeOnFreeLicense | None = None,
     ):
         self.cites, self.notes, self.not_set = cites, notes, not_set
@@ -409,43 +390,16 @@ class _Tax:
         self.late = _Memo(
             lambda trigger: replace(on_time, late_fee=late_amount, total=total_late, trigger=trigger)
         ).__getitem__
-        self.halved = None
+        self.halved = None  # the tax halved (s. 174.05(2)), where the pack halves it
         self.free_late = free_late  # a free license's, where the pack says
-        if half is not None and amount is not None:
-            # keep_whole: the reading that s. 174.05(2)'s one-half does not reach a local tax
-            halved = amount if keep_whole else (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
-            self.halved = _Tax(
-                halved,
-                cites + (half.cite.citation, *half_reading),
-                notes + ((KEPT_WHOLE_NOTE,) if keep_whole else ()),
-                not_set,
-                late_cites,
-                late_amount,
-                basis=basis,
-                half_tax=not keep_whole,
-            )
 
 
 class _Day:
     """What one pack charges on one day (local amounts as the clerk has set them)."""
 
-    __slots__ = (
-        "terms",
-        "on",
-        "year",
-        "tax",
-        "free",
-        "late_amount",
-        "late_cites",
-        "late_notes",
-        "late_not_set",
-        "late_fee",
-    )
-
     def __init__(self, pack: Pack, local: LocalAmounts, on: date):
         self.terms = terms = _terms_of(pack)
         self.on = on
-        self.late_fee = _Memo(self._late_fee).__getitem__  # late_fee's answer under a trigger (or none)
         lic = pack.licensing
         self.year = _year(pack, license_year_of(pack, on))
         self.late_amount, missing = amount_at(lic.late_fee.amount, on, local, terms.late_cites[0])
@@ -495,26 +449,24 @@ class _Day:
                 amount = floor
                 cites += (minimum.cite.citation,)
                 notes, basis = ("the local tax is below the state minimum; the minimum applies",), "state_minimum_floor"
-        reading = lic.half_tax_on_local_tax
-        local_tax = reading is not None and isinstance(chosen, LocalAmount)
-        half_reading = (reading.cite.citation,) if local_tax else ()
-        keep_whole = local_tax and basis == "tax" and not reading.halves
-        return _Tax(
-            amount,
-            cites,
-            notes,
-            (),
-            *late,
-            half=lic.half_tax,
-            half_reading=half_reading,
-            basis=basis,
-            keep_whole=keep_whole,
-        )
-
-    def _late_fee(self, trigger: LateTrigger | None) -> LateFeeDue:
-        if trigger is None or self.on <= trigger[1]:
-            return LateFeeDue(True, ZERO, None, trigger[1] if trigger else None)
-        return LateFeeDue(True, self.late_amount, trigger[0], trigger[1])
+        whole = _Tax(amount, cites, notes, (), *late, basis=basis)
+        half = lic.half_tax
+        if half is not None:
+            reading = lic.half_tax_on_local_tax
+            local_tax = reading is not None and isinstance(chosen, LocalAmount)
+            # the reading that s. 174.05(2)'s one-half does not reach a local tax
+            keep_whole = local_tax and basis == "tax" and not reading.halves
+            halved = amount if keep_whole else (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
+            whole.halved = _Tax(
+                halved,
+                cites + (half.cite.citation, *((reading.cite.citation,) if local_tax else ())),
+                notes + ((KEPT_WHOLE_NOTE,) if keep_whole else ()),
+                (),
+                *late,
+                basis=basis,
+                half_tax=not keep_whole,
+            )
+        return whole
 
     def tax_for(self, a) -> _Tax:
         cite = a.trained_to and self.terms.free_license(a.species, a.trained_to)
@@ -586,13 +538,15 @@ def _late_answer(day: _Day, y: _Year | None, tax, half, trigger) -> Decision:
     # A free license whose pack says whether the late fee reaches it cites that provision too.
     free = tax.free_late if tax is not None else None
     cites = (*day.late_cites, *(free.citations() if free is not None else ()))
-    if trigger is not None:
-        cites += trigger[3]
-    if trigger is None or day.on <= trigger[1]:
-        return Decision(day.late_fee(trigger), cites, ())
+    if trigger is None:
+        return Decision(LateFeeDue(True, ZERO), cites, ())
+    cites += trigger[3]
+    if day.on <= trigger[1]:
+        return Decision(LateFeeDue(True, ZERO, None, trigger[1]), cites, ())
     if free is not None and not free.charged:
         return Decision(LateFeeDue(True, ZERO, None, trigger[1]), cites, (NO_LATE_FEE_NOTE,))
-    return Decision(day.late_fee(trigger), cites, (trigger[2], *day.late_notes), day.late_not_set)
+    late = LateFeeDue(True, day.late_amount, trigger[0], trigger[1])
+    return Decision(late, cites, (trigger[2], *day.late_notes), day.late_not_set)
 
 
 def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigger) -> Decision:
