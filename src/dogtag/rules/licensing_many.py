@@ -68,7 +68,7 @@ class _Born:
         self.half = tuple(half if t is not None and t.halved is not None else None for t in taxes)
         trigger = _trigger(terms, y, due, None) if question != "license_tax" else None
         trigger = _late_group(trigger, day.on, question)
-        self.not_acquired = tuple((t, h, trigger) for t, h in zip(taxes, self.half, strict=True))
+        self.not_acquired = tuple((y, t, h, trigger) for t, h in zip(taxes, self.half, strict=True))
         self.decided = [None, None]
 
 
@@ -130,7 +130,9 @@ def decide_many(
     # that came of age before the year began) with the Decision of those not acquired during the
     # year, and per animal only its acquisition is compared, by the law's own `_trigger`.
     births, early_before, early = _births(day, question)
-    groups: dict[tuple, Decision] = {}
+    # One Decision per group, keyed by (license year, tax, half-tax day, trigger) or by exclusion.
+    decided = _Memo(lambda key: answer(day, *key))
+    excluded_decided = _Memo(lambda excluded: _excluded(question, excluded))
     decisions = []
     append = decisions.append
     for a in animals:
@@ -138,35 +140,22 @@ def decide_many(
         species, kept, license_year, born, altered, trained, acquired = row
         excluded = exclusion(species, kept)
         if excluded:
-            decision = groups.get(excluded)
-            if decision is None:
-                decision = groups[excluded] = _excluded(question, excluded)
-            append(decision)
-            continue
-        if license_year or free_license(species, trained):
+            append(excluded_decided[excluded])
+        elif license_year or free_license(species, trained):
             a_year = _year(pack, license_year) if license_year else y
             tax, half, trigger = classified(day, a_year, _Row._make(row), question)
-            key = (tax, half, _late_group(trigger, on, question))
+            append(decided[a_year, tax, half, _late_group(trigger, on, question)])
         else:
-            a_year = y
             b = early if born < early_before else births[born]
             if acquired is None:
                 decision = b.decided[altered]
                 if decision is None:
-                    key = b.not_acquired[altered]
-                    decision = groups.get(key)
-                    if decision is None:
-                        decision = groups[key] = answer(day, y, *key)
-                    b.decided[altered] = decision
+                    decision = b.decided[altered] = decided[b.not_acquired[altered]]
                 append(decision)
-                continue
-            # b.due None: of licensable age before the year began, as the day before it is.
-            trigger = _trigger(terms, y, b.due or before_start, acquired) if wants_late else None
-            key = (taxes[altered], b.half[altered], _late_group(trigger, on, question))
-        decision = groups.get(key)
-        if decision is None:
-            decision = groups[key] = answer(day, a_year, *key)
-        append(decision)
+            else:
+                # b.due None: of licensable age before the year began, as the day before it is.
+                trigger = _trigger(terms, y, b.due or before_start, acquired) if wants_late else None
+                append(decided[y, taxes[altered], b.half[altered], _late_group(trigger, on, question)])
     return decisions
 
 
