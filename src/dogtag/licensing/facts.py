@@ -129,17 +129,13 @@ def covering_license(animal, year):
     ).first()
 
 
-def _kept(municipality_id, premises_id, animal_id, on: date):
-    kept = Animal.objects.filter(municipality_id=municipality_id, status=Animal.Status.ACTIVE)
-    if premises_id:
-        return kept.filter(premises_id=premises_id)
-    owners = Ownership.objects.current(on).filter(animal_id=animal_id).values("person_id")
-    return kept.filter(pk__in=Ownership.objects.current(on).filter(person_id__in=owners).values("animal_id"))
-
-
 def kept_with(animal: Animal, on: date):
     """The active animals kept where this one is: the same premises, else the same owners."""
-    return _kept(animal.municipality_id, animal.premises_id, animal.pk, on)
+    kept = Animal.objects.filter(municipality_id=animal.municipality_id, status=Animal.Status.ACTIVE)
+    if animal.premises_id:
+        return kept.filter(premises_id=animal.premises_id)
+    owners = Ownership.objects.current(on).filter(animal_id=animal.pk).values("person_id")
+    return kept.filter(pk__in=Ownership.objects.current(on).filter(person_id__in=owners).values("animal_id"))
 
 
 KEPT_COLUMNS = ("species", "birth_date", "acquired_on")

@@ -12,7 +12,7 @@ from dogtag.registry import rulings
 from dogtag.registry.models import Animal
 from dogtag.rules.amounts import LocalAmounts
 from dogtag.rules.licensing import Animal as AnimalFacts
-from dogtag.rules.licensing import licensable_age_label
+from dogtag.rules.licensing import period_words
 from dogtag.rules.licensing_many import ROW_FACTS
 from dogtag.rules.licensing_many import decide_rows as engine_decide_rows
 
@@ -28,8 +28,9 @@ pack_of = rulings.pack_on
 
 
 def licensable_age(municipality) -> str:
-    """The age the municipality's ordinance licenses at, in its pack's figures."""
-    return licensable_age_label(pack_of(municipality))
+    """When an animal must be licensed, in the pack's words and figures ("more than 5 months of
+    age"), for screens that speak before a license is priced (the portal's first page)."""
+    return f"more than {period_words(pack_of(municipality).licensing.licensable_age.age)} of age"
 
 
 def facts_row(animal: Animal, license_year: int | None = None) -> tuple | None:
@@ -80,18 +81,6 @@ def household_animals(kept) -> list[dict]:
         {"species": s, "born_on": b, "from_litter": b is not None and (a == b or births[(s, b)] > 1)}
         for s, b, a in rows
     ]
-
-
-def counted_animals(limit) -> str:
-    """The animals a household limit counts, as its warning names them: "dogs", "dogs and cats"."""
-    return " and ".join(f"{species}s" for species in limit.species)
-
-
-def litter_and_other_dogs(kept) -> tuple[int, list[date]]:
-    """For the multiple-dog count: (dogs not from a litter, the birth dates of litter pups)."""
-    pups = [a["born_on"] for a in household_animals(kept) if a["species"] == "dog" and a["from_litter"]]
-    dogs = sum(1 for s, b, _ in kept if s == "dog" and b) - len(pups)
-    return dogs, pups
 
 
 def ask(municipality, question: str, facts, on: date, local=None, field: str = "__all__") -> rules.Decision:

@@ -65,11 +65,7 @@ class Owed:
         return not self.refusals
 
     def citations(self) -> list[Citation]:
-        seen = []
-        for c in [c for line in self.lines for c in line.citations] + list(self.expiry_citations):
-            if c not in seen:
-                seen.append(c)
-        return seen
+        return list(dict.fromkeys([*(c for line in self.lines for c in line.citations), *self.expiry_citations]))
 
 
 def fee_label(key: str) -> str:
@@ -158,26 +154,14 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
     if value.tax is not None:
         tax_cites = tuple(c for c in charges.citations if c != lic.late_fee.cite.citation) or charges.citations
         owed.free_license = required.value.free_license
-        owed.lines.append(
-            Line(
-                "Free license"
-                if owed.free_license
-                else f"License tax ({'spayed/neutered' if animal.altered else 'not spayed/neutered'})",
-                value.tax,
-                tax_cites,
-                tuple(n for n in charges.notes if "late fee" not in n),
-            )
-        )
+        label = f"License tax ({'spayed/neutered' if animal.altered else 'not spayed/neutered'})"
+        notes = tuple(n for n in charges.notes if "late fee" not in n)
+        owed.lines.append(Line("Free license" if owed.free_license else label, value.tax, tax_cites, notes))
     if value.late_fee:
         owed.late_fee_trigger = value.trigger
-        owed.lines.append(
-            Line(
-                f"Late fee — {late_fee_trigger_label(facts.priced_pack, value.trigger)}",
-                value.late_fee,
-                (lic.late_fee.cite.citation,),
-                tuple(n for n in charges.notes if "late fee" in n),
-            )
-        )
+        label = f"Late fee — {late_fee_trigger_label(facts.priced_pack, value.trigger)}"
+        notes = tuple(n for n in charges.notes if "late fee" in n)
+        owed.lines.append(Line(label, value.late_fee, (lic.late_fee.cite.citation,), notes))
     expiry = law.answer(pack, "license_expiry", {"issued_on": on, "license_year": year}, on, local)
     owed.expires_on, owed.expiry_citations = expiry.value.expires, expiry.citations
     return owed
@@ -230,7 +214,7 @@ def limits_crossed(pack, kept: list[tuple], on: date) -> list[tuple[str, str, tu
         d = law.answer(pack, "household_limit", {"animals": law.household_animals(kept)}, on, NO_LOCAL_AMOUNTS)
         household_over = d.value.over_limit
         if household_over:
-            animals = law.counted_animals(pack.household.limit)
+            animals = " and ".join(f"{species}s" for species in pack.household.limit.species)
             warning = f"{d.value.counted} {animals} are kept here, more than the {d.value.more_than} allowed."
             crossed.append(("household_limit", warning, d.citations[:1]))
     if pack.kennel and pack.kennel.required:
@@ -246,8 +230,10 @@ def limits_crossed(pack, kept: list[tuple], on: date) -> list[tuple[str, str, tu
             warning = f"No more than {d.value.at_most} dogs may be kept on one premises."
             crossed.append(("kennel_license", warning, d.citations[1:2]))
     if pack.multiple_dog and pack.multiple_dog.license:
-        others, pups = law.litter_and_other_dogs(kept)
-        d = law.answer(pack, "multiple_dog_license", {"dogs": others, "litter_born_on": pups}, on, NO_LOCAL_AMOUNTS)
+        # litter pups (household_animals) are counted apart from the other dogs
+        pups = [a["born_on"] for a in law.household_animals(kept) if a["species"] == "dog" and a["from_litter"]]
+        facts = {"dogs": len(dogs) - len(pups), "litter_born_on": pups}
+        d = law.answer(pack, "multiple_dog_license", facts, on, NO_LOCAL_AMOUNTS)
         if d.value.required:
             warning = (
                 f"{d.value.dogs_counted} dogs are kept here: a multiple-dog license is required instead of "

@@ -498,12 +498,6 @@ def period_words(period: Period) -> str:
     return f"{n} {unit}{'s' if n != 1 else ''}"
 
 
-def licensable_age_label(pack: Pack) -> str:
-    """When an animal must be licensed, in the pack's words and figures ("more than 5 months of
-    age"), for screens that speak before a license is priced (the portal's first page)."""
-    return f"more than {period_words(pack.licensing.licensable_age.age)} of age"
-
-
 @lru_cache(maxsize=256)
 def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
     """Why a late fee is due, in the pack's own figures ("not licensed before April 1"), for the
@@ -515,12 +509,6 @@ def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
         "acquisition": f"not licensed within {period_words(lf.acquired_within)} of acquiring",
         "licensable_age": f"not licensed by {period_words(lic.licensable_age.age)} of age",
     }.get(trigger, trigger)
-
-
-# What an animal's classification decides, composed from the day's prebuilt parts: the tax in
-# force for it (a _Tax), `half` (its licensable-age day when that halves the tax in license year
-# `y`, else None) and its late-fee trigger (name, last day, note) or None. The one-by-one
-# questions classify an animal and call these; decide_many classifies a group and calls them once.
 
 
 def _half(y: _Year, due: date) -> date | None:
@@ -564,7 +552,8 @@ def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, tr
     return Decision(tax.late(trigger[0]), cites, notes + (trigger[2], *day.late_notes), tax.not_set + day.late_not_set)
 
 
-# How each question composes its answer from an animal's classification.
+# How each question composes its answer from the day's prebuilt parts and an animal's classification
+# (`classified`): one by one for each animal, in decide_many once for each group.
 ANSWER = {"license_tax": _tax_answer, "late_fee": _late_answer, "license_charges": _charges_answer}
 
 

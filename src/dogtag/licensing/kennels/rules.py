@@ -112,10 +112,7 @@ def review(kennel: KennelLicense, on: date) -> Review:
     facts = {
         "dogs_born_on": [d.birth_date for d in dogs if d.birth_date],
         "renewal": r.renewal,
-        "from_other_structures_ft": kennel.from_other_structures_ft,
-        "from_lot_lines_ft": kennel.from_lot_lines_ft,
-        "kennel_sq_ft": kennel.kennel_sq_ft,
-        "privacy_fence": kennel.privacy_fence,
+        **{field_name: getattr(kennel, field_name) for field_name, _, _ in SITING.values()},
     }
     r.decision = d = law.ask(municipality, "kennel_license", facts, asked_on)
     value = d.value
