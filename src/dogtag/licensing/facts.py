@@ -114,12 +114,7 @@ def licenses_in_force(animal, year: int, multiple_dog: bool) -> tuple[License, .
 
 def _certificates(animal) -> tuple[RabiesVaccination, ...]:
     """The animal's rabies certificates not void (none for an animal not yet saved)."""
-    if not animal.pk:
-        return ()
-    found = tuple(RabiesVaccination.objects.filter(animal_id=animal.pk, voided_at=None))
-    for vaccination in found:
-        vaccination.animal = animal
-    return found
+    return tuple(animal.vaccinations.filter(voided_at=None)) if animal.pk else ()
 
 
 def covering_license(animal, year):

@@ -327,9 +327,7 @@ def _trigger_of(name: str, counted: Counted) -> LateTrigger:
     return name, last, note, counted.citations
 
 
-@cache
-def _terms_of(pack: Pack) -> _PackTerms:
-    return _PackTerms(pack)
+_terms_of = cache(_PackTerms)
 
 
 class _Year:
@@ -343,9 +341,7 @@ class _Year:
         self.half_note = _Memo(lambda due: f"licensable age reached on {due}, after {after}: one-half").__getitem__
 
 
-@lru_cache(maxsize=4096)
-def _year(pack: Pack, year: int) -> _Year:
-    return _Year(pack, year)
+_year = lru_cache(maxsize=4096)(_Year)
 
 
 def _trigger(terms: _PackTerms, y: _Year, due: date, acquired: date | None) -> LateTrigger | None:
@@ -429,8 +425,9 @@ class _Day:
         amount, missing = amount_at(chosen, on, local, cites[0])
         notes, basis = (), "tax"
         minimum = lic.minimum_tax
+        floor = (minimum.altered if altered else minimum.unaltered).at(on) if minimum is not None else None
         if missing and getattr(chosen, "until_set", None) == "state_minimum" and minimum is not None:
-            amount, missing = (minimum.altered if altered else minimum.unaltered).at(on), None
+            amount, missing = floor, None
             cites += (minimum.cite.citation,)
             notes, basis = (
                 (f"no local tax in the fee schedule on {on}: the state minimum is the tax",),
@@ -443,12 +440,10 @@ class _Day:
             return _Tax(
                 None, cites, (f"no license tax in force on {on}",), (), *late, basis=None, no_tax="no_tax_in_force"
             )
-        if minimum is not None and tax is not minimum:
-            floor = (minimum.altered if altered else minimum.unaltered).at(on)
-            if floor is not None and amount < floor:
-                amount = floor
-                cites += (minimum.cite.citation,)
-                notes, basis = ("the local tax is below the state minimum; the minimum applies",), "state_minimum_floor"
+        if tax is not minimum and floor is not None and amount < floor:
+            amount = floor
+            cites += (minimum.cite.citation,)
+            notes, basis = ("the local tax is below the state minimum; the minimum applies",), "state_minimum_floor"
         whole = _Tax(amount, cites, notes, (), *late, basis=basis)
         half = lic.half_tax
         if half is not None:
@@ -473,9 +468,7 @@ class _Day:
         return self.free[cite] if cite else self.tax[a.altered]
 
 
-@lru_cache(maxsize=8192)
-def _day(pack: Pack, local: LocalAmounts, on: date) -> _Day:
-    return _Day(pack, local, on)
+_day = lru_cache(maxsize=8192)(_Day)
 
 
 def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citation, tuple[Citation, ...]] | None:

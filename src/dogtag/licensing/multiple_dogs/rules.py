@@ -53,8 +53,7 @@ def quote(municipality, dogs: int, on: date, license_year: int | None = None) ->
         q.refuse("dogs", f"{municipality}'s law provides no multiple-dog license.")
         return q
     q.section = section = section_label(m.cite.citation)
-    pack = law.pack_of(municipality, on)
-    q.license_year = license_year or license_year_of(pack, on)
+    q.license_year = license_year or license_year_of(law.pack_of(municipality, on), on)
     q.decision = law.ask(municipality, "multiple_dog_license", {"dogs": max(dogs, 0)}, on)
     q.tax = q.decision.value.tax
     if not q.decision.value.available:
