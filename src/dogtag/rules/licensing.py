@@ -361,8 +361,6 @@ class _Tax:
     with its citations alone and together with the late fee's, and its answers: license_tax's,
     and license_charges' on time and (built on first use) late by each trigger."""
 
-    __slots__ = ("cites", "notes", "not_set", "charges_cites", "halved", "value", "on_time", "late", "free_late")
-
     def __init__(
         self,
         amount,
@@ -463,10 +461,6 @@ class _Day:
             )
         return whole
 
-    def tax_for(self, a) -> _Tax:
-        cite = a.trained_to and self.terms.free_license(a.species, a.trained_to)
-        return self.free[cite] if cite else self.tax[a.altered]
-
 
 _day = lru_cache(maxsize=8192)(_Day)
 
@@ -560,7 +554,8 @@ def classified(day: _Day, y: _Year, a, question: str) -> tuple[_Tax | None, date
     tax = half = trigger = None
     if question != "late_fee" or a.trained_to:
         # late_fee takes the tax only for a free license, which may say whether it is charged
-        tax = day.tax_for(a)
+        cite = a.trained_to and terms.free_license(a.species, a.trained_to)
+        tax = day.free[cite] if cite else day.tax[a.altered]
         if tax.halved is not None:
             half = _half(y, due)
     if question != "license_tax":
