@@ -52,12 +52,7 @@ def issue_license(
     if owner is None:
         raise ValidationError({"owner": f"{animal.name} has no current owner on record."})
     paid = _payment_of(
-        acting_user=acting_user,
-        municipality=animal.municipality,
-        payer=owner,
-        due=owed.total,
-        payment=payment,
-        what="license",
+        acting_user=acting_user, municipality=animal.municipality, payer=owner, due=owed.total, payment=payment
     )
     # The tag first: taking it waits for no other clerk, while the receipt number holds the
     # others until the issue commits, so it is taken last.
@@ -80,11 +75,7 @@ def issue_license(
         owner_name=owner.name,
         owner_address=owner.address,
         animal_name=animal.name,
-        species=animal.species,
-        sex=animal.sex,
-        altered=animal.altered,
-        breed=animal.breed,
-        color=animal.color,
+        **{name: getattr(animal, name) for name in ("species", "sex", "altered", "breed", "color")},
         county=animal.municipality.county,
         citations=citations_json(owed.citations()),
     )

@@ -55,10 +55,6 @@ class KennelOut(ModelSchema):
             *("voided_at", "void_reason", "citations"),
         ]
 
-    @staticmethod
-    def resolve_inspections(obj):
-        return list(obj.inspections.all())
-
 
 class InspectionIn(Schema):
     inspector: str  # checked by the action, which names who may inspect
