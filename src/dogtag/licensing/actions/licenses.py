@@ -134,8 +134,7 @@ def _refund_fields(payment, refund: dict) -> dict:
         amount = Decimal(str(refund.get("amount") or "0"))
     except ArithmeticError:
         amount = Decimal("-1")
-    refunded = payment.refunds.aggregate(total=Sum("amount"))["total"] or ZERO
-    left = payment.amount - refunded
+    left = payment.amount - (payment.refunds.aggregate(total=Sum("amount"))["total"] or ZERO)
     if not amount.is_finite() or amount <= 0:
         errors["refund_amount"] = "Enter the amount handed back, in dollars and cents."
     elif amount > left:
