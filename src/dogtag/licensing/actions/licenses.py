@@ -44,10 +44,9 @@ def issue_license(
     if owed is None or owed.on != on or (license_year is not None and owed.license_year != license_year):
         owed = what_is_owed(read_facts(animal, on, license_year))
     if owed.refusals:
-        errors = {}
-        for refusal in owed.refusals:
-            errors.setdefault(refusal.field, []).append(refusal.message)
-        raise ValidationError(errors)
+        raise ValidationError(
+            {r.field: [o.message for o in owed.refusals if o.field == r.field] for r in owed.refusals}
+        )
     owner = next((o.person for o in animal.current_owners(on)), None)
     if owner is None:
         raise ValidationError({"owner": f"{animal.name} has no current owner on record."})
