@@ -44,20 +44,14 @@ def issue_license(
     if owed is None or owed.on != on or (license_year is not None and owed.license_year != license_year):
         owed = what_is_owed(read_facts(animal, on, license_year))
     if owed.refusals:
-        errors = {}
-        for refusal in owed.refusals:
-            errors.setdefault(refusal.field, []).append(refusal.message)
-        raise ValidationError(errors)
+        raise ValidationError(
+            {r.field: [o.message for o in owed.refusals if o.field == r.field] for r in owed.refusals}
+        )
     owner = next((o.person for o in animal.current_owners(on)), None)
     if owner is None:
         raise ValidationError({"owner": f"{animal.name} has no current owner on record."})
     paid = _payment_of(
-        acting_user=acting_user,
-        municipality=animal.municipality,
-        payer=owner,
-        due=owed.total,
-        payment=payment,
-        what="license",
+        acting_user=acting_user, municipality=animal.municipality, payer=owner, due=owed.total, payment=payment
     )
     # The tag first: taking it waits for no other clerk, while the receipt number holds the
     # others until the issue commits, so it is taken last.
@@ -80,11 +74,7 @@ def issue_license(
         owner_name=owner.name,
         owner_address=owner.address,
         animal_name=animal.name,
-        species=animal.species,
-        sex=animal.sex,
-        altered=animal.altered,
-        breed=animal.breed,
-        color=animal.color,
+        **{name: getattr(animal, name) for name in ("species", "sex", "altered", "breed", "color")},
         county=animal.municipality.county,
         citations=citations_json(owed.citations()),
     )
@@ -143,8 +133,7 @@ def _refund_fields(payment, refund: dict) -> dict:
         amount = Decimal(str(refund.get("amount") or "0"))
     except ArithmeticError:
         amount = Decimal("-1")
-    refunded = payment.refunds.aggregate(total=Sum("amount"))["total"] or ZERO
-    left = payment.amount - refunded
+    left = payment.amount - (payment.refunds.aggregate(total=Sum("amount"))["total"] or ZERO)
     if not amount.is_finite() or amount <= 0:
         errors["refund_amount"] = "Enter the amount handed back, in dollars and cents."
     elif amount > left:

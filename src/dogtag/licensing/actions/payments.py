@@ -29,7 +29,7 @@ def record_payment(
     return paid
 
 
-def _payment_of(*, acting_user, municipality, payer, due: Decimal, payment: dict | None, what: str):
+def _payment_of(*, acting_user, municipality, payer, due: Decimal, payment: dict | None, what: str = "license"):
     """`record_payment`'s payment checked and made, not yet numbered or saved."""
     if due == 0:
         return None
@@ -68,21 +68,9 @@ def _payment_of(*, acting_user, municipality, payer, due: Decimal, payment: dict
 
 
 def _numbered(payment: Payment) -> None:
-    """The next receipt number of the municipality's year, taken from its counter row."""
-    scope = {"municipality": payment.municipality, "year": payment.receipt_year}
-    serial = _count_on(payment.municipality, payment.receipt_year)
-    if serial is None:  # the year's first receipt
-        given = Payment.objects.filter(municipality=payment.municipality, receipt_year=payment.receipt_year)
-        last = given.aggregate(n=Max("receipt_serial"))["n"] or 0
-        ReceiptCounter.objects.get_or_create(**scope, defaults={"last": last})
-        serial = _count_on(payment.municipality, payment.receipt_year)
-    payment.receipt_serial = serial
-    payment.save()
-
-
-def _count_on(municipality, year: int) -> int | None:
-    """The counter row moved on by one and its new value, in one statement (UPDATE ... RETURNING,
-    PostgreSQL and SQLite alike); None when the year has no counter yet."""
+    """The next receipt number of the municipality's year, taken from its counter row in one
+    statement (UPDATE ... RETURNING, PostgreSQL and SQLite alike), made with the year's first receipt."""
+    municipality, year = payment.municipality, payment.receipt_year
     qn = connection.ops.quote_name
     with connection.cursor() as cursor:
         cursor.execute(
@@ -91,4 +79,9 @@ def _count_on(municipality, year: int) -> int | None:
             [municipality.pk, year],
         )
         row = cursor.fetchone()
-    return None if row is None else row[0]
+    if row is None:
+        last = Payment.objects.filter(municipality=municipality, receipt_year=year).aggregate(n=Max("receipt_serial"))
+        ReceiptCounter.objects.get_or_create(municipality=municipality, year=year, defaults={"last": last["n"] or 0})
+        return _numbered(payment)
+    payment.receipt_serial = row[0]
+    payment.save()

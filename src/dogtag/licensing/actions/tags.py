@@ -18,16 +18,9 @@ from dogtag.licensing.models import Tag, TagCounter, TagLot
 from dogtag.registry.models import today
 
 
-def _claim(tag) -> bool:
-    if Tag.objects.filter(pk=tag.pk, status=Tag.Status.IN_STOCK).update(status=Tag.Status.ISSUED):
-        tag.status = Tag.Status.ISSUED
-        return True
-    return False
-
-
-def _counter(municipality, license_year: int, serial: int | None = None) -> int | None:
+def _counter(municipality, license_year: int, serial: int | None = None) -> int:
     """The year's counter moved to `serial` (or left, when None) and locked until the issue commits,
-    and its value (UPDATE ... RETURNING on both databases); None when the year has no counter yet."""
+    and its value (UPDATE ... RETURNING on both databases); made on the year's first tag."""
     sql = (
         f"UPDATE {connection.ops.quote_name(TagCounter._meta.db_table)} SET last_serial = COALESCE(%s, last_serial) "
         "WHERE municipality_id = %s AND license_year = %s RETURNING last_serial"
@@ -35,16 +28,10 @@ def _counter(municipality, license_year: int, serial: int | None = None) -> int 
     with connection.cursor() as cursor:
         cursor.execute(sql, [serial, municipality.pk, license_year])
         row = cursor.fetchone()
-    return None if row is None else row[0]
-
-
-def _last_handed_out(municipality, license_year: int) -> int:
-    """The year's counter, locked until the issue commits; made on the year's first tag."""
-    last = _counter(municipality, license_year)
-    if last is not None:
-        return last
-    TagCounter.objects.get_or_create(municipality=municipality, license_year=license_year)
-    return _last_handed_out(municipality, license_year)
+    if row is None:
+        TagCounter.objects.get_or_create(municipality=municipality, license_year=license_year)
+        return _counter(municipality, license_year, serial)
+    return row[0]
 
 
 def _claim_after(municipality, license_year: int, after: int) -> Tag | None:
@@ -64,40 +51,38 @@ def _claim_after(municipality, license_year: int, after: int) -> Tag | None:
     return None if row is None else Tag.from_db(connection.alias, fields, row)
 
 
-def _next_in_stock(municipality, license_year: int) -> Tag | None:
+def _next_in_stock(municipality, license_year: int) -> Tag:
     """The next tag after the counter's; below it only when none is left above (a tag picked by
-    serial out of turn, or a lot received below the ones in use); None when the stock is empty."""
-    last = _last_handed_out(municipality, license_year)
+    serial out of turn, or a lot received below the ones in use); refused when the stock is empty."""
+    last = _counter(municipality, license_year)
+    stock = Tag.objects.filter(municipality=municipality, license_year=license_year, status=Tag.Status.IN_STOCK)
     while True:
         tag = _claim_after(municipality, license_year, last) or _claim_after(municipality, license_year, 0)
         if tag is not None:
             _counter(municipality, license_year, tag.serial)
             return tag
-        stock = Tag.objects.filter(municipality=municipality, license_year=license_year, status=Tag.Status.IN_STOCK)
         if not stock.exists():
-            return None
+            break
         # A tag taken by serial at the same moment lost this one its turn: look again.
+    raise ValidationError(
+        {"tag_serial": f"No {license_year} tags are left in stock: record the lot received from the county clerk."}
+    )
 
 
 def take_tag(municipality, license_year: int, serial: int | None = None) -> Tag:
     if serial is None:
-        if (tag := _next_in_stock(municipality, license_year)) is not None:
-            return tag
-        raise ValidationError(
-            {"tag_serial": f"No {license_year} tags are left in stock: record the lot received from the county clerk."}
-        )
-    stock = Tag.objects.filter(municipality=municipality, license_year=license_year, status=Tag.Status.IN_STOCK)
-    tag = stock.filter(serial=serial).first()
-    if tag is None:
-        known = Tag.objects.filter(municipality=municipality, license_year=license_year, serial=serial).first()
+        return _next_in_stock(municipality, license_year)
+    tag = Tag.objects.filter(municipality=municipality, license_year=license_year, serial=serial).first()
+    if tag is None or tag.status != Tag.Status.IN_STOCK:
         reason = (
-            f"it was {known.get_status_display().lower()}"
-            if known
+            f"it was {tag.get_status_display().lower()}"
+            if tag
             else f"no {license_year} lot received from the county clerk includes it (record the lot on Tag stock)"
         )
         raise ValidationError({"tag_serial": f"Tag {serial} for {license_year} cannot be issued: {reason}."})
-    if not _claim(tag):
+    if not Tag.objects.filter(pk=tag.pk, status=Tag.Status.IN_STOCK).update(status=Tag.Status.ISSUED):
         raise ValidationError({"tag_serial": f"Tag {serial} was issued a moment ago by another clerk."})
+    tag.status = Tag.Status.ISSUED
     return tag
 
 

@@ -44,9 +44,7 @@ def apply_for_kennel_license(*, acting_user, municipality, license_year: int | N
         value = fields.get(name)
         if value in (None, "") or (isinstance(value, str) and not value.strip()):
             errors[name] = f"Enter {label}: the application must state it ({section})."
-    for name in ("owner", "premises"):
-        obj = fields.get(name)
-        if obj is not None and obj.municipality_id != municipality.pk:
+        elif name in ("owner", "premises") and value.municipality_id != municipality.pk:
             errors[name] = f"Choose from {municipality}'s records."
     if fields.get("use") and fields["use"] not in KennelLicense.Use.values:
         errors["use"] = f"Choose personal or business use ({section})."

@@ -1,7 +1,6 @@
 """Kennel licenses under /api/v1/: the same actions as the clerk's pages, scoped by municipality."""
 
 from datetime import date
-from decimal import Decimal
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -20,19 +19,12 @@ from dogtag.registry.models import Person, Premises
 router = Router(tags=["multiple-dog and kennel licenses"])
 
 
-class KennelIn(Schema):
-    owner_id: int
-    premises_id: int
-    operator_name: str = ""
-    capacity: int
-    description: str
-    use: str  # personal or business, checked by the action
-    signed_on: date
-    from_other_structures_ft: Decimal
-    from_lot_lines_ft: Decimal
-    kennel_sq_ft: Decimal
-    privacy_fence: bool
+class KennelIn(ModelSchema):
     license_year: int | None = None
+
+    class Meta:
+        model = KennelLicense
+        fields = APPLICATION_FIELDS
 
 
 class InspectionOut(ModelSchema):
@@ -54,10 +46,6 @@ class KennelOut(ModelSchema):
             *("status", "renewal", "fee", "issued_on", "expires_on", "dogs_kept", "refusal_reason"),
             *("voided_at", "void_reason", "citations"),
         ]
-
-    @staticmethod
-    def resolve_inspections(obj):
-        return list(obj.inspections.all())
 
 
 class InspectionIn(Schema):
@@ -86,8 +74,8 @@ def list_kennels(request, municipality: str | None = None):
 def apply_for_kennel_license(request, slug: str, payload: KennelIn):
     municipality = municipality_for(request.auth, slug, CLERKS)
     fields = payload.dict()
-    fields["owner"] = get_object_or_404(Person, pk=fields.pop("owner_id"), municipality=municipality)
-    fields["premises"] = get_object_or_404(Premises, pk=fields.pop("premises_id"), municipality=municipality)
+    fields["owner"] = get_object_or_404(Person, pk=fields["owner"], municipality=municipality)
+    fields["premises"] = get_object_or_404(Premises, pk=fields["premises"], municipality=municipality)
     kennel = kennel_licenses.apply_for_kennel_license(acting_user=request.auth, municipality=municipality, **fields)
     return Status(201, kennel)
 

@@ -2,16 +2,16 @@
 
 from django import forms
 
-from dogtag.lib.forms import DateInput, Form
+from dogtag.lib.forms import DateInput, Form, ScopedForm
 from dogtag.licensing.models import Inspection, KennelLicense
 from dogtag.registry.models import Person, Premises
 from dogtag.registry.pickers import with_pickers
 
 
-class KennelApplicationForm(Form):
-    owner = forms.ModelChoiceField(queryset=Person.objects.none(), label="Kennel owner")
+class KennelApplicationForm(ScopedForm):
+    owner = forms.ModelChoiceField(queryset=Person.objects.all(), label="Kennel owner")
     operator_name = forms.CharField(max_length=200, required=False, label="Kennel operator, if not the owner")
-    premises = forms.ModelChoiceField(queryset=Premises.objects.none(), label="Kennel address")
+    premises = forms.ModelChoiceField(queryset=Premises.objects.all(), label="Kennel address")
     capacity = forms.IntegerField(min_value=0, label="Kennel capacity (dogs)")
     description = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}), required=False, label="Description of kennel and facility"
@@ -32,9 +32,7 @@ class KennelApplicationForm(Form):
     privacy_fence = forms.BooleanField(required=False, label="Surrounded by privacy fencing")
 
     def __init__(self, *args, municipality, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["owner"].queryset = Person.objects.filter(municipality=municipality)
-        self.fields["premises"].queryset = Premises.objects.filter(municipality=municipality)
+        super().__init__(*args, municipality=municipality, **kwargs)
         with_pickers(self, municipality, owner="people", premises="premises")
 
 

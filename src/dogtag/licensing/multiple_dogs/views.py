@@ -90,7 +90,6 @@ def apply(request, pk):
         "form": form,
         "on": on,
         "can_issue": can_issue,
-        "provision": multiple_dogs.provision(municipality),
     }
     return render(request, "licensing/multiple_dog_apply.html", context)
 

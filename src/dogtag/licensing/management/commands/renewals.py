@@ -46,6 +46,6 @@ class Command(BaseCommand):
                 bar.advance(printed - bar.done)
             else:
                 time.sleep(poll)
-        while not RenewalRun.objects.filter(pk=run.pk).exclude(finished_at=None).exists():
+        while not (run := RenewalRun.objects.get(pk=run.pk)).finished_at:
             time.sleep(poll)
-        self.stdout.write(f"  merged: {RenewalRun.objects.get(pk=run.pk).pdf}")
+        self.stdout.write(f"  merged: {run.pdf}")
