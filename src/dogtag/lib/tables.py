@@ -52,15 +52,14 @@ class Table:
     @property
     def linked_rows(self):
         rows = list(self.rows)
-        links = self.links or [None] * len(rows)
-        return list(zip(rows, links, strict=True))
+        return list(zip(rows, self.links or [None] * len(rows), strict=True))
 
-    def page(self, request, per_page: int = PER_PAGE) -> "Shown":
+    def page(self, request) -> "Shown":
         """One page of the table's objects (`?page=`), counted and sliced by the database."""
         if self.definition is None:
             raise TypeError(f"{self.title!r} is a table of values, not of objects: it has no pages")
         param = f"{self.key}page"
-        page = Paginator(self.objects, per_page).get_page(request.GET.get(param))
+        page = Paginator(self.objects, PER_PAGE).get_page(request.GET.get(param))
         return Shown(self, page, param, request.GET)
 
 
@@ -137,8 +136,8 @@ class Report:
             for t in self.tables:
                 t.key = t.key or f"{slugify(t.title)}-"
 
-    def pages(self, request, per_page: int = PER_PAGE) -> list[Shown]:
-        return [t.page(request, per_page) for t in self.tables]
+    def pages(self, request) -> list[Shown]:
+        return [t.page(request) for t in self.tables]
 
 
 @dataclass(frozen=True)
@@ -241,9 +240,8 @@ def csv_lines(report: Report) -> Iterator[str]:
     """The report as CSV, one line at a time: the table's title before each table when there are
     several, the columns, the rows, the totals."""
     writer = csv.writer(_Line())
-    single = len(report.tables) == 1
     for i, table in enumerate(report.tables):
-        if not single:
+        if len(report.tables) > 1:
             if i:
                 yield writer.writerow([])
             yield writer.writerow([cell(table.title)])
