@@ -78,10 +78,6 @@ class LicenseOut(Schema):
     def resolve_municipality(obj):
         return obj.municipality.slug
 
-    @staticmethod
-    def resolve_tags(obj):
-        return list(obj.tags.all())
-
 
 class IssueIn(Schema):
     payment: PaymentIn | None = None
@@ -157,10 +153,8 @@ def replace_tag(request, pk: int, payload: ReplaceTagIn):
 
 @router.get("/municipalities/{slug}/tags/{year}/{serial}", response=LicenseOut)
 def tag_lookup(request, slug: str, year: int, serial: int):
-    """The license a tag serial was issued to, in a municipality the user serves."""
-    # One query (licensing/tag_lookup.py); scoped to the user's municipalities,
-    # which the token check already holds. The row is the response: no model, no schema object.
-    # dogtag/lean.py answers the same request in front of Django with the same body and headers.
+    """The license a tag serial was issued to, in a municipality the user serves: one query
+    (licensing/tag_lookup.py), answered in front of Django by dogtag/lean.py with the same bytes."""
     found = license_json(slug, year, serial, municipality_ids(request.auth))
     if found is None:
         raise Http404("No such tag among the municipalities you serve.")
