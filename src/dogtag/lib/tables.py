@@ -163,19 +163,12 @@ class Column:
             return None
 
 
-def table(title: str, columns: list[Column], objects, *, empty="None.", row_class=None, key="") -> Table:
+def table(title: str, columns: list[Column], objects, **options) -> Table:
     """A table over every object of a queryset (or a list), read in chunks as the rows are
     written: the CSV of a 100,000-row list is complete and never held in memory. On screen,
-    `Table.page` shows a page of the same objects."""
+    `Table.page` shows a page of the same objects. `options`: the Table's `empty`, `row_class`, `key`."""
     return Table(
-        title,
-        [c.title for c in columns],
-        _Rows(columns, objects),
-        definition=columns,
-        objects=objects,
-        empty=empty,
-        row_class=row_class,
-        key=key,
+        title, [c.title for c in columns], _Rows(columns, objects), definition=columns, objects=objects, **options
     )
 
 

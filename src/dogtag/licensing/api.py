@@ -123,8 +123,7 @@ def fee_preview(request, pk: int, on: date | None = None):
 @router.post("/animals/{pk}/licenses", response={201: LicenseOut})
 def issue_license(request, pk: int, payload: IssueIn):
     animal = get_for_user(request.auth, Animal.objects.select_related("municipality"), pk, actions.CLERKS)
-    payment = payload.payment.dict() if payload.payment else None
-    license = actions.issue_license(animal, acting_user=request.auth, payment=payment, tag_serial=payload.tag_serial)
+    license = actions.issue_license(animal, acting_user=request.auth, **payload.dict())
     # A license just issued has one tag, the one it took: its serial, year and status are the license's.
     tags = [{"serial": license.serial, "license_year": license.license_year, "status": Tag.Status.ISSUED}]
     values = {name: getattr(license, name) for name in LICENSE_FIELDS}
