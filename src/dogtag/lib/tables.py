@@ -54,12 +54,12 @@ class Table:
         rows = list(self.rows)
         return list(zip(rows, self.links or [None] * len(rows), strict=True))
 
-    def page(self, request) -> "Shown":
+    def page(self, request, per_page: int = PER_PAGE) -> "Shown":
         """One page of the table's objects (`?page=`), counted and sliced by the database."""
         if self.definition is None:
             raise TypeError(f"{self.title!r} is a table of values, not of objects: it has no pages")
         param = f"{self.key}page"
-        page = Paginator(self.objects, PER_PAGE).get_page(request.GET.get(param))
+        page = Paginator(self.objects, per_page).get_page(request.GET.get(param))
         return Shown(self, page, param, request.GET)
 
 
@@ -136,8 +136,8 @@ class Report:
             for t in self.tables:
                 t.key = t.key or f"{slugify(t.title)}-"
 
-    def pages(self, request) -> list[Shown]:
-        return [t.page(request) for t in self.tables]
+    def pages(self, request, per_page: int = PER_PAGE) -> list[Shown]:
+        return [t.page(request, per_page) for t in self.tables]
 
 
 @dataclass(frozen=True)
