@@ -145,7 +145,7 @@ class QueryCountTests(CounterApiTestCase):
         self.assertEqual([t["serial"] for t in r.json()["tags"]], [300])
 
     def test_the_api_issue_answers_what_the_schema_serialises(self):
-        # The answer is built from the license in hand (licensing/api.py `license_body`), not by
+        # The answer is built from the license in hand (licensing/tag_lookup.py `answer`), not by
         # LicenseOut: it must still be what LicenseOut documents and would have serialised.
         r, _ = self.post_issue()
         stored = License.objects.select_related("municipality").get(animal=self.dog)

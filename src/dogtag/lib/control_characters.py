@@ -79,21 +79,18 @@ def _in_body(request):
     return _walk(document)
 
 
-def first_control_character(request):
-    found = _in_path(request)
-    if found:
-        return found
-    for params in (request.GET, request.POST) if request.method == "POST" else (request.GET,):
+def _in_params(request):
+    for params in (request.GET, request.POST):  # request.POST is empty unless a form was posted
         for key, values in params.lists():
             for value in [key, *values]:
                 if CONTROL.search(value):
                     return key, message(value)
-    return _in_body(request)
+    return None
 
 
 class ControlCharacterMiddleware(MiddlewareMixin):
     def process_request(self, request):
-        found = first_control_character(request)
+        found = _in_path(request) or _in_params(request) or _in_body(request)
         if found is None:
             return None
         field, text = found

@@ -31,12 +31,8 @@ def _read(token: str, salt: str, convert):
 
 
 def read_renewal_token(token: str) -> tuple[int, int] | None:
-    return _read(token, RENEWAL_SALT, _two_ints)
-
-
-def _two_ints(signed) -> tuple[int, int]:
-    animal_id, year = signed
-    return int(animal_id), int(year)
+    found = _read(token, RENEWAL_SALT, lambda signed: tuple(int(n) for n in signed))
+    return found if found and len(found) == 2 else None
 
 
 def renewal_url(animal_id: int, license_year: int) -> str:

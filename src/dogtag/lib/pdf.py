@@ -24,9 +24,9 @@ def render_pdf(template: str, context: dict) -> bytes:
     return HTML(string=render_to_string(template, context)).write_pdf(pdf_variant=PDF_VARIANT)
 
 
-def pdf_response(template: str, context: dict, filename: str, *, inline=True) -> HttpResponse:
+def pdf_response(template: str, context: dict, filename: str) -> HttpResponse:
     response = HttpResponse(render_pdf(template, context), content_type="application/pdf")
-    response["Content-Disposition"] = f'{"inline" if inline else "attachment"}; filename="{filename}"'
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
 
 

@@ -1,12 +1,9 @@
 """A plain progress bar for long command-line runs (renewals, imports)."""
 
-import sys
-
 
 class Progress:
-    def __init__(self, label: str, total: int, stream=None, width: int = 30):
-        self.label, self.total, self.done, self.width = label, total, 0, width
-        self.stream = stream or sys.stderr
+    def __init__(self, label: str, total: int, stream, width: int = 30):
+        self.label, self.total, self.done, self.width, self.stream = label, total, 0, width, stream
 
     def advance(self, n: int = 1) -> None:
         self.done += n

@@ -6,8 +6,6 @@ there by `ReplicaRouter`, except inside a transaction; writes and every other vi
 primary, so a clerk never sees a figure older than her own last write.
 """
 
-from __future__ import annotations
-
 import contextvars
 from contextlib import contextmanager
 

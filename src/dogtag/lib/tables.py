@@ -52,8 +52,7 @@ class Table:
     @property
     def linked_rows(self):
         rows = list(self.rows)
-        links = self.links or [None] * len(rows)
-        return list(zip(rows, links, strict=True))
+        return list(zip(rows, self.links or [None] * len(rows), strict=True))
 
     def page(self, request, per_page: int = PER_PAGE) -> "Shown":
         """One page of the table's objects (`?page=`), counted and sliced by the database."""
@@ -164,19 +163,12 @@ class Column:
             return None
 
 
-def table(title: str, columns: list[Column], objects, *, empty="None.", row_class=None, key="") -> Table:
+def table(title: str, columns: list[Column], objects, **options) -> Table:
     """A table over every object of a queryset (or a list), read in chunks as the rows are
     written: the CSV of a 100,000-row list is complete and never held in memory. On screen,
-    `Table.page` shows a page of the same objects."""
+    `Table.page` shows a page of the same objects. `options`: the Table's `empty`, `row_class`, `key`."""
     return Table(
-        title,
-        [c.title for c in columns],
-        _Rows(columns, objects),
-        definition=columns,
-        objects=objects,
-        empty=empty,
-        row_class=row_class,
-        key=key,
+        title, [c.title for c in columns], _Rows(columns, objects), definition=columns, objects=objects, **options
     )
 
 
@@ -241,9 +233,8 @@ def csv_lines(report: Report) -> Iterator[str]:
     """The report as CSV, one line at a time: the table's title before each table when there are
     several, the columns, the rows, the totals."""
     writer = csv.writer(_Line())
-    single = len(report.tables) == 1
     for i, table in enumerate(report.tables):
-        if not single:
+        if len(report.tables) > 1:
             if i:
                 yield writer.writerow([])
             yield writer.writerow([cell(table.title)])

@@ -17,9 +17,7 @@ from django.db import transaction
 def _send(func: str, args: tuple, task_name: str | None, group: str | None, kwargs: dict) -> None:
     from django_q.tasks import async_task
 
-    options = {"sync": settings.DOGTAG_TASKS_INLINE}
-    if task_name:
-        options["task_name"] = task_name
+    options = {"sync": settings.DOGTAG_TASKS_INLINE, "task_name": task_name}  # None: django-q names it
     if group:
         options["group"] = group
     async_task(func, *args, q_options=options, **kwargs)

@@ -22,9 +22,7 @@ class UploadInput(forms.ClearableFileInput):
     """A file input carrying the largest size accepted (`data-max-bytes`), read from the settings
     each time the page is drawn."""
 
-    def __init__(self, attrs=None, *, limit="DOGTAG_UPLOAD_MAX_BYTES"):
-        self.limit = limit  # the name of the setting that holds the limit
-        super().__init__(attrs)
+    limit = "DOGTAG_UPLOAD_MAX_BYTES"  # the name of the setting that holds the limit
 
     def get_context(self, name, value, attrs):
         return super().get_context(name, value, {**(attrs or {}), "data-max-bytes": getattr(settings, self.limit)})
@@ -36,7 +34,8 @@ class UploadField(forms.FileField):
     "too large" page the server can only answer once the body is over its limit."""
 
     def __init__(self, *args, limit="DOGTAG_UPLOAD_MAX_BYTES", **kwargs):
-        super().__init__(*args, widget=UploadInput(limit=limit), **kwargs)
+        super().__init__(*args, widget=UploadInput, **kwargs)
+        self.widget.limit = limit
 
 
 def check(upload) -> tuple[str | None, str]:

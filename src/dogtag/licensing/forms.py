@@ -51,9 +51,5 @@ class VoidForm(ReasonForm):
     def void_fields(self):
         """The action's fields: the reason, and the refund if one was chosen (never without a payment)."""
         data = self.cleaned_data
-        refund = {
-            "method": data.get("refund_method"),
-            "amount": data.get("refund_amount"),
-            "check_number": data.get("refund_check_number", ""),
-        }
+        refund = {key: data.get(f"refund_{key}") for key in ("method", "amount", "check_number")}
         return {"reason": data["reason"], "refund": refund if refund["method"] else None}

@@ -40,7 +40,6 @@ class Letter:
         regular, bold = drawing_fonts()
         self.tags = tags
         self.body = ParagraphStyle("body", fontName=regular, fontSize=10.5, leading=12.6, spaceAfter=10.5)
-        self.address = ParagraphStyle("address", parent=self.body)
         self.heading = ParagraphStyle("heading", parent=self.body, fontName=bold, fontSize=16, leading=19)
         self.facts = ParagraphStyle("facts", parent=self.body, leading=15.75, spaceAfter=0)
         self.cite = ParagraphStyle("cite", parent=self.body, fontSize=8, leading=10, textColor=GREY, spaceAfter=0)
@@ -61,12 +60,8 @@ class Letter:
         broken once for the document."""
         key = (text, style.name)
         if key not in self.shared:
-            self.shared[key] = self.tagged("P", Paragraph(escape(text), style))
+            self.shared[key] = Marked(self.tags, Paragraph(escape(text), style), "P")
         return self.shared[key]
-
-    def tagged(self, role: str | None, flowable) -> Marked:
-        """`flowable` read as a `role` element; None: a decoration a screen reader passes over."""
-        return Marked(self.tags, flowable, role)
 
     def draw_letterhead(self, canvas) -> float:
         """The issuer over a rule, the seal at its left; returns where the letter's text starts."""
@@ -134,15 +129,14 @@ def notice(letter: Letter, row, year: int) -> list:
     ) % {"year": year, "name": animal.name}
 
     def paragraph(markup: str, style=letter.body, role="P"):
-        return letter.tagged(role, Paragraph(markup, style))
+        return Marked(letter.tags, Paragraph(markup, style), role)
 
-    def rule(before: float, after: float):
-        return letter.tagged(
-            None, HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=before, spaceAfter=after)
-        )
+    def rule(before: float, after: float):  # an artifact: a screen reader passes over it
+        rule = HRFlowable(width="100%", thickness=0.5, color=RULE, spaceBefore=before, spaceAfter=after)
+        return Marked(letter.tags, rule, None)
 
     story = [
-        paragraph(address, letter.address),
+        paragraph(address),
         paragraph(escape(heading), letter.heading, "H1"),
         rule(0, 3),
         paragraph("<br/>".join(escape(line) for line in facts), letter.facts),
@@ -154,14 +148,8 @@ def notice(letter: Letter, row, year: int) -> list:
             "for %(name)s. Please license %(name)s now."
         )
         story.append(paragraph(escape(reported % {"name": animal.name, "year": year})))
-    story.append(
-        letter.same_on_every_notice(
-            gettext(
-                "Bring or mail this notice, a current rabies vaccination certificate and the payment to the clerk."
-            ),
-            letter.body,
-        )
-    )
+    how = gettext("Bring or mail this notice, a current rabies vaccination certificate and the payment to the clerk.")
+    story.append(letter.same_on_every_notice(how, letter.body))
     if row.get("renewal_code"):
         online = gettext(
             "Or renew online: go to %(address)s and type your renewal code <b>%(code)s</b>. No email is needed."

@@ -16,17 +16,6 @@ from dogtag.outbox import mail
 from dogtag.outbox.models import Message
 from dogtag.registry.models import Animal
 
-NOTICE_COLUMNS = (
-    "municipality_id",
-    "animal_id",
-    "license_year",
-    "owner_id",
-    "created_at",
-    "emailed",
-    "run_id",
-    "sequence",
-)
-
 
 def notice_insert(municipality, license_year: int, on: date, run_id: int, created_at) -> tuple[str, list]:
     """The INSERT ... SELECT of a run's notices (start_renewal_run executes it), set-based: the
@@ -34,7 +23,8 @@ def notice_insert(municipality, license_year: int, on: date, run_id: int, create
     q = connection.ops.quote_name
     due, params, emailed = _due_notices(municipality, license_year, on)
     sql = (
-        f"INSERT INTO {q(RenewalNotice._meta.db_table)} ({', '.join(q(c) for c in NOTICE_COLUMNS)}) "
+        f"INSERT INTO {q(RenewalNotice._meta.db_table)} "
+        "(municipality_id, animal_id, license_year, owner_id, created_at, emailed, run_id, sequence) "
         f"SELECT %s, c.c_id, %s, o.o_person, %s, {emailed}, %s, "
         f"ROW_NUMBER() OVER (ORDER BY c.c_name, c.c_id) {due}"
     )
@@ -106,8 +96,7 @@ def notice_figures(municipality, animals, year: int, local) -> dict:
     starts = law.ask(
         municipality, "license_expiry", {"issued_on": date(year, 6, 1), "license_year": year}, date(year, 6, 1), local
     ).value.starts
-    figures, by_facts = {}, {}
-    known = []
+    figures, by_facts, known = {}, {}, []
     for animal in animals:
         row = law.facts_row(animal, year)
         if row is None:

@@ -52,7 +52,7 @@ MULTIPLE_DOG = [
 def _message_status(m):
     if m.sent_at:
         return f"sent {dates.shown(m.sent_at)}"
-    if getattr(m, "dead_at", None):
+    if m.dead_at:
         return f"undeliverable after {m.attempts} attempts: {m.last_error}"
     return f"queued, {m.attempts} attempts failed: {m.last_error}" if m.attempts else "queued"
 

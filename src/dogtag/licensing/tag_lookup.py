@@ -64,9 +64,14 @@ def license_json(slug, year, serial, municipality_ids, using="default", token_ha
     license = {key: rows[0][i] for i, (key, _) in enumerate(LICENSE_COLUMNS)}
     if license.pop("municipality_id") not in municipality_ids:
         return None
+    tags = [{"serial": r[width], "license_year": r[width + 1], "status": r[width + 2]} for r in rows]
+    return answer(license, tags)
+
+
+def answer(license: dict, tags: list[dict]) -> bytes:
+    """`LicenseOut`'s JSON of `license` (its id, municipality and LICENSE_FIELDS) and its `tags`
+    (`TagOut`'s fields), made without the schema's objects."""
     citations = license.pop("citations")
-    license["tags"] = [{"serial": r[width], "license_year": r[width + 1], "status": r[width + 2]} for r in rows]
-    license["citations"] = [
-        {"jurisdiction": c["jurisdiction"], "section": c["section"], "quote": c["quote"]} for c in citations
-    ]
+    license["tags"] = tags
+    license["citations"] = [{key: c[key] for key in ("jurisdiction", "section", "quote")} for c in citations]
     return json.dumps(license, cls=NinjaJSONEncoder).encode()

@@ -5,6 +5,7 @@ from functools import lru_cache
 
 from django import template
 from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
@@ -32,9 +33,7 @@ def why(citations):
         return mark_safe(render_to_string("dogtag/_why.html", {"citations": citations}))
 
 
+@receiver(setting_changed)
 def _forget(setting, **kwargs):
     if setting == "TEMPLATES":
         _why.cache_clear()
-
-
-setting_changed.connect(_forget)
