@@ -1,7 +1,10 @@
 # Two commands for a newcomer: `make run` and `make test`. Both bootstrap what they need.
 # Dependencies install from the lock (uv.lock) with uv; `make lock` after changing pyproject.toml.
 SHELL := /bin/bash
-PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# The distribution's Python 3.11 before one found first on PATH: Debian's is built with profile-guided
+# and link-time optimization, as the production image's (python:3.11-slim) is, where a pyenv build made
+# without --enable-optimizations spends ~20% more CPU on every request (bench/RESULTS.md).
+PYTHON ?= $(or $(wildcard /usr/bin/python3.11),$(shell command -v python3.11 || command -v python3))
 VENV := .venv
 BIN := $(VENV)/bin
 UV := $(BIN)/uv

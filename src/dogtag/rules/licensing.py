@@ -345,7 +345,7 @@ _year = lru_cache(maxsize=4096)(_Year)
 
 
 def _trigger(terms: _PackTerms, y: _Year, due: date, acquired: date | None) -> LateTrigger | None:
-    """Which late-fee trigger binds the animal in license year `y`: (name, last day, note)."""
+    """Which late-fee trigger binds the animal in license year `y` (`_trigger_of`'s four items), or None."""
     start = y.start
     if due < start and (acquired is None or acquired < start):
         return y.renewal
