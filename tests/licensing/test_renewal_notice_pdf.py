@@ -19,6 +19,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from dogtag.lib.pdf import concatenate, drawing_fonts
 from dogtag.licensing import actions, renewal_notice_pdf
 from dogtag.licensing.renewal_notice_pdf import WIDTH
+from dogtag.portal.models import MunicipalityContact
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Animal, Municipality, Person
 from dogtag.rules.decision import Citation
@@ -103,6 +104,19 @@ class PrintedNoticeTests(BaseTestCase):
 
     def test_a_jpeg_seal_too(self):
         self.assert_one_seal_on_every_page(upload("seal.jpg", JPEG))
+
+    def test_the_office_line_names_only_what_the_contact_record_holds(self):
+        contact = MunicipalityContact.objects.create(
+            municipality=self.benton, office_address="200 Main St, Benton", clerk_phone="608-555-0111",
+            clerk_hours=" ", police_phone="608-555-0199",
+        )  # fmt: skip
+        office = renewal_notice_pdf.office_lines(self.benton)
+        self.assertEqual(office, "Clerk-Treasurer's office · 200 Main St, Benton · phone 608-555-0111")
+        contact.clerk_phone, contact.clerk_hours = "", "Monday to Friday, 8 to 4:30"
+        contact.save()
+        self.benton.refresh_from_db()
+        office = renewal_notice_pdf.office_lines(self.benton)
+        self.assertEqual(office, "Clerk-Treasurer's office · 200 Main St, Benton · open Monday to Friday, 8 to 4:30")
 
     def assert_one_seal_on_every_page(self, image):
         registry.set_seal(self.benton, acting_user=self.clerk, upload=image)

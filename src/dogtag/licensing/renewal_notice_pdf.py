@@ -100,8 +100,8 @@ def office_lines(municipality) -> str:
     parts = [
         contact.clerk_office,
         contact.office_address,
-        f"phone {contact.clerk_phone}",
-        f"open {contact.clerk_hours}",
+        contact.clerk_phone.strip() and f"phone {contact.clerk_phone}",
+        contact.clerk_hours.strip() and f"open {contact.clerk_hours}",
     ]
     return " · ".join(p for p in parts if p and p.strip())
 
