@@ -8,6 +8,7 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 
 from dogtag.lib.widgets import label_html, widget_html
 
@@ -17,7 +18,7 @@ register.filter("label", label_html)
 
 
 @lru_cache(maxsize=1024)
-def _why(citations: tuple) -> str:
+def _why(citations: tuple, language: str) -> str:  # the template translates: one rendering per language
     return mark_safe(render_to_string("dogtag/_why.html", {"citations": citations}))
 
 
@@ -28,7 +29,7 @@ def why(citations):
     the counter's lines and warnings show the same few again and again. Citations kept on a
     record as data (dicts) are rendered each time."""
     try:
-        return _why(tuple(citations or ()))
+        return _why(tuple(citations or ()), get_language())
     except TypeError:  # not hashable: citations as JSON data
         return mark_safe(render_to_string("dogtag/_why.html", {"citations": citations}))
 
