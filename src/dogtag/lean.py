@@ -5,8 +5,8 @@ answered in front of Django's middleware, which would spend most of its CPU (doc
 the API's own code: the host and HTTPS checks of SecurityMiddleware and CommonMiddleware, the
 token as `TokenAuth` reads it (`accounts.tokens.municipalities_for_token`; its liveness read by
 the lookup's own query), the body of `licensing.tag_lookup.license_json`, the headers the real
-middleware stack puts on that answer (`_Headers`, once per process), and what Django's
-`request_started` and `request_finished` receivers do. Anything else, and every error, goes to
+middleware stack puts on that answer (`_Headers`, once per process), and Django's
+`request_started` and `request_finished` signals. Anything else, and every error, goes to
 Django untouched. tests/licensing/test_lean_path.py compares both paths byte for byte.
 
 The lookup's query is compiled once per database (`CompiledRows`; bench/tag_lookup.py measures
@@ -18,15 +18,13 @@ import io
 import logging
 import re
 import threading
-import weakref
 
 from django.conf import settings
 from django.core import signals
-from django.core.cache import close_caches
-from django.core.handlers.base import BaseHandler, reset_urlconf
+from django.core.handlers.base import BaseHandler
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.core.signals import setting_changed
-from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections, reset_queries
+from django.db import connections
 from django.db.models.query import ValuesListIterable
 from django.http import HttpResponse
 from django.middleware.common import CommonMiddleware
@@ -67,8 +65,6 @@ CHECKED_MIDDLEWARE = (
     "axes.middleware.AxesMiddleware",
 )
 PLACEHOLDER = b"{}"
-# The receivers Django itself connects to request_started and request_finished.
-DJANGOS_OWN = frozenset({reset_queries, close_old_connections, close_caches, reset_urlconf})
 
 
 def _nothing(request):
@@ -102,49 +98,11 @@ class _Headers(BaseHandler):
         return list(response.items())
 
 
-def _receivers(signal) -> list:
-    found = (r() if isinstance(r, weakref.ReferenceType) else r for _, r, _ in signal.receivers)
-    return [r for r in found if r is not None]
-
-
-def request_started(environ) -> None:
-    """What Django's handler does by sending `request_started`, for this path's one connection:
-    its queries' log reset and, if it has outlived CONN_MAX_AGE or failed, closed. Sent as Django
-    sends it if anything else listens (or a test has disconnected one of Django's own)."""
-    receivers = _receivers(signals.request_started)
-    if not DJANGOS_OWN.issuperset(receivers):
-        signals.request_started.send(sender=WSGIHandler, environ=environ)
-        return
-    connection = connections[DEFAULT_DB_ALIAS]
-    if reset_queries in receivers:
-        connection.queries_log.clear()
-    if close_old_connections in receivers:
-        connection.close_if_unusable_or_obsolete()
-
-
-def request_finished(used_cache: bool) -> None:
-    """`request_finished` likewise: the connection closed if it is obsolete (CONN_MAX_AGE=0 closes
-    it after every request), the caches closed if the request used them, the thread's URLconf
-    reset."""
-    receivers = _receivers(signals.request_finished)
-    if not DJANGOS_OWN.issuperset(receivers):
-        signals.request_finished.send(sender=WSGIHandler)
-        return
-    if close_old_connections in receivers:
-        connections[DEFAULT_DB_ALIAS].close_if_unusable_or_obsolete()
-    if used_cache and close_caches in receivers:
-        close_caches()
-    if reset_urlconf in receivers:
-        reset_urlconf(sender=WSGIHandler)
-
-
 class _Answer(list):
     """The body, as a WSGI iterable that ends the request as Django's response does."""
 
-    used_cache = True
-
     def close(self):
-        request_finished(self.used_cache)
+        signals.request_finished.send(sender=WSGIHandler)
 
 
 class LeanTagLookup:
@@ -163,15 +121,12 @@ class LeanTagLookup:
         answer = self.answer(environ)
         if answer is None:
             return self.django(environ, start_response)
-        headers, body, used_cache = answer
+        headers, body = answer
         start_response("200 OK", headers)
-        answered = _Answer([body])
-        answered.used_cache = used_cache
-        return answered
+        return _Answer([body])
 
-    def answer(self, environ) -> tuple[list, bytes, bool] | None:
-        """(headers, body, whether it used the cache) of the lookup's 200, or None for Django to
-        answer the request."""
+    def answer(self, environ) -> tuple[list, bytes] | None:
+        """(headers, body) of the lookup's 200, or None for Django to answer the request."""
         if (
             not self.on
             or environ.get("REQUEST_METHOD") != "GET"
@@ -203,14 +158,10 @@ class LeanTagLookup:
         scheme, _, token = environ["HTTP_AUTHORIZATION"].partition(" ")
         if scheme.lower() != "bearer":
             return None
-        request_started(environ)
-        used_cache, body = True, None
+        signals.request_started.send(sender=WSGIHandler, environ=environ)
+        body = None
         try:
-            # Remembered in this process, or asked of the cache (and the database).
-            served = municipalities_for_token(token, remembered_only=True)
-            used_cache = served is None
-            if used_cache:
-                served = municipalities_for_token(token)
+            served = municipalities_for_token(token)  # remembered in this process, or asked of the cache
             if served:
                 slug, year, serial = found.groups()
                 token_hash = hash_token(token)
@@ -218,10 +169,10 @@ class LeanTagLookup:
         except Exception:
             log.exception("the lean tag lookup failed on %s; Django answers it", request.path_info)
         if body is None:
-            request_finished(used_cache)
+            signals.request_finished.send(sender=WSGIHandler)
             return None
         length = str(len(body))
-        return [(name, length if name == "Content-Length" else value) for name, value in headers], body, used_cache
+        return [(name, length if name == "Content-Length" else value) for name, value in headers], body
 
 
 class CompiledRows:

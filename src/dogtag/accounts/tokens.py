@@ -72,17 +72,14 @@ def user_for_token(raw: str):
     return user
 
 
-def municipalities_for_token(raw: str, *, remembered_only: bool = False) -> frozenset[int] | None:
+def municipalities_for_token(raw: str) -> frozenset[int] | None:
     """The municipalities a live token's active user serves (in any role), or None: what
-    `user_for_token` answers, remembered in this process (see the module's note for how long).
-    With `remembered_only`, None unless this process remembers it (no cache, no database)."""
+    `user_for_token` answers, remembered in this process (see the module's note for how long)."""
     token_hash = hash_token(raw)
     now = time.time()
     found = _local.get(token_hash)
     if found is not None and found[0] > now:
         return found[1]
-    if remembered_only:
-        return None
     user = user_for_token(raw)
     if user is None:
         _local.pop(token_hash, None)
