@@ -1,20 +1,23 @@
 """500 licenses issued at once against one lot of 500 tags: every license has its own tag,
-no tag is issued twice, and the stock count is exact — on SQLite and PostgreSQL."""
+no tag is issued twice, and the stock count is exact — on SQLite and PostgreSQL; and a clerk's
+issue does not wait for another clerk's tag."""
 
 import json
 import multiprocessing
 import os
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import close_old_connections, connection, connections
+from django.db import close_old_connections, connection, connections, transaction
 
 from dogtag.licensing import actions
+from dogtag.licensing.actions.tags import move_counter_to, take_tag
 from dogtag.licensing.models import License, Tag
 from dogtag.registry.models import Animal, Municipality, Ownership, Person, RabiesVaccination
 from tests.base import make_user, on
@@ -181,3 +184,40 @@ def test_eight_clerks_in_a_freshly_started_process_issue_500_licenses_at_once():
     assert r.returncode == 0, r.stderr[-3000:]
     assert json.loads(r.stdout.splitlines()[-1]) == []
     assert_every_tag_issued_once()
+
+
+def test_a_clerk_takes_the_next_tag_while_another_clerks_issue_holds_one():
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite lets one transaction write at a time: the second clerk's issue waits for the first")
+    build()
+    benton = Municipality.objects.get(slug="benton")
+    holding, done = threading.Event(), threading.Event()
+
+    def other_clerk():
+        try:
+            with transaction.atomic():
+                move_counter_to(take_tag(benton, 2026))  # tag 1, and the counter's row, held
+                holding.set()
+                done.wait(timeout=30)
+        finally:
+            connection.close()
+
+    other = threading.Thread(target=other_clerk)
+    other.start()
+    try:
+        assert holding.wait(timeout=30)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '2s'")  # waiting for the other clerk fails the test
+            tag = take_tag(benton, 2026)
+            assert tag.serial == 2
+            done.set()
+            other.join(timeout=30)
+            move_counter_to(tag)
+    finally:
+        done.set()
+        other.join(timeout=30)
+    assert list(Tag.objects.filter(status=Tag.Status.ISSUED).order_by("serial").values_list("serial", flat=True)) == [
+        1,
+        2,
+    ]

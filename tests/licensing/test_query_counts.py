@@ -99,13 +99,13 @@ class QueryCountTests(CounterApiTestCase):
 
     def issue_statements(self):
         """The owner read, then the issue's own statements, one row at a time: the year's tag counter
-        (locked and read in one UPDATE ... RETURNING), the next tag after it (found and claimed in
-        one), the counter moved on, the receipt number (counted on and read in one UPDATE ...
-        RETURNING), the payment, the license, its tag, then the payment's and the license's audit
-        events (one INSERT on PostgreSQL, one each on SQLite); and the audit chain's own statements
-        for its two events."""
+        read, the next tag after it (found and claimed in one), the payment, the license, its tag;
+        then what holds the other clerks until the commit: the counter moved on, the receipt number
+        (counted on and read in one UPDATE ... RETURNING) set on the payment, the payment's and the
+        license's audit events (one INSERT on PostgreSQL, one each on SQLite); and the audit chain's
+        own statements for its two events."""
         audit_inserts = 1 if connection.vendor == "postgresql" else 2
-        return 1 + 7 + audit_inserts + audit_chain_statements(2)
+        return 1 + 8 + audit_inserts + audit_chain_statements(2)
 
     def test_issuing_at_the_counter_reads_the_fee_schedule_once(self):
         self.login(self.clerk)

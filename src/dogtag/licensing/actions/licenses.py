@@ -15,7 +15,7 @@ from dogtag.audit.action_names import Action
 from dogtag.audit.record import event, record, record_all, save_and_record, snapshot
 from dogtag.licensing.actions.payments import _numbered, _payment_of, record_payment
 from dogtag.licensing.actions.roles import CLERKS
-from dogtag.licensing.actions.tags import take_tag
+from dogtag.licensing.actions.tags import move_counter_to, take_tag
 from dogtag.licensing.charges import charge_on
 from dogtag.licensing.facts import read_facts
 from dogtag.licensing.models import License, Payment, Refund, Tag
@@ -53,8 +53,8 @@ def issue_license(
     paid = _payment_of(
         acting_user=acting_user, municipality=animal.municipality, payer=owner, due=owed.total, payment=payment
     )
-    # The tag first: taking it waits for no other clerk, while the receipt number holds the
-    # others until the issue commits, so it is taken last.
+    # The tag first: taking it waits for no other clerk, while the tag counter, the receipt number
+    # and the audit chain hold the others until the issue commits, so they are taken last.
     tag = take_tag(animal.municipality, owed.license_year, tag_serial)
     license = License(
         municipality=animal.municipality,
@@ -81,12 +81,16 @@ def issue_license(
     try:
         # No savepoint of its own: a duplicate refused here rolls back the whole action (its own
         # savepoint when called inside another transaction).
+        if paid is not None:
+            paid.save()
+        license.save()
+        Tag.objects.filter(pk=tag.pk).update(license=license)
+        if tag_serial is None:
+            move_counter_to(tag)
         events = []
         if paid is not None:
             _numbered(paid)
             events.append(event(acting_user=acting_user, action=Action.PAYMENT_RECORD, obj=paid))
-        license.save()
-        Tag.objects.filter(pk=tag.pk).update(license=license)
         # Both events in one statement, last: the audit chain's lock is held only to the commit.
         record_all([*events, event(acting_user=acting_user, action=Action.LICENSE_ISSUE, obj=license)])
     except IntegrityError:
@@ -177,7 +181,9 @@ def replace_tag(license, *, acting_user, tag_serial: int | None = None, payment:
     if license.voided_at:
         raise ValidationError({"license": f"License {license.serial} is void."})
     charge = charge_on(license.municipality, "replacement_tag", today())
-    tag = take_tag(license.municipality, license.license_year, tag_serial)  # before the receipt number
+    tag = take_tag(license.municipality, license.license_year, tag_serial)
+    if tag_serial is None:
+        move_counter_to(tag)  # before the receipt number
     paid = record_payment(
         acting_user=acting_user,
         municipality=license.municipality,

@@ -69,7 +69,8 @@ def _payment_of(*, acting_user, municipality, payer, due: Decimal, payment: dict
 
 def _numbered(payment: Payment) -> None:
     """The next receipt number of the municipality's year, taken from its counter row in one
-    statement (UPDATE ... RETURNING, PostgreSQL and SQLite alike), made with the year's first receipt."""
+    statement (UPDATE ... RETURNING, PostgreSQL and SQLite alike), made with the year's first
+    receipt; the payment saved with it (or, saved already, given it)."""
     municipality, year = payment.municipality, payment.receipt_year
     qn = connection.ops.quote_name
     with connection.cursor() as cursor:
@@ -84,4 +85,4 @@ def _numbered(payment: Payment) -> None:
         ReceiptCounter.objects.get_or_create(municipality=municipality, year=year, defaults={"last": last["n"] or 0})
         return _numbered(payment)
     payment.receipt_serial = row[0]
-    payment.save()
+    payment.save(update_fields=["receipt_serial"] if payment.pk else None)

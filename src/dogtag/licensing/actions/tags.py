@@ -2,8 +2,11 @@
 once: the claim is a conditional UPDATE (status in-stock -> issued) that only one transaction can
 win, on SQLite and PostgreSQL. The next tag is the first in stock after the year's counter
 (`TagCounter`), read from the stock's index at that serial, so its cost does not grow with the
-tags already issued; the counter row holds the other clerks until the issue commits, as the
-receipt counter does, and is taken before it (one order of locks for every action)."""
+tags already issued. Clerks issuing at once do not wait for each other's tags: on PostgreSQL the
+claim passes over a tag another clerk's issue holds (SKIP LOCKED). The counter is moved on by
+`move_counter_to`, which a caller runs just before its receipt number and audit events: the
+counter's row is held until the issue commits, as the receipt counter's is, so there the issues
+go one at a time (one order of locks for every action: tag counter, receipt counter, audit)."""
 
 from datetime import date
 
@@ -18,31 +21,26 @@ from dogtag.licensing.models import Tag, TagCounter, TagLot
 from dogtag.registry.models import today
 
 
-def _counter(municipality, license_year: int, serial: int | None = None) -> int:
-    """The year's counter moved to `serial` (or left, when None) and locked until the issue commits,
-    and its value (UPDATE ... RETURNING on both databases); made on the year's first tag."""
-    sql = (
-        f"UPDATE {connection.ops.quote_name(TagCounter._meta.db_table)} SET last_serial = COALESCE(%s, last_serial) "
-        "WHERE municipality_id = %s AND license_year = %s RETURNING last_serial"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [serial, municipality.pk, license_year])
-        row = cursor.fetchone()
-    if row is None:
-        TagCounter.objects.get_or_create(municipality=municipality, license_year=license_year)
-        return _counter(municipality, license_year, serial)
-    return row[0]
+def move_counter_to(tag: Tag) -> None:
+    """The year's counter set to `tag`, taken in turn from stock (made on the year's first tag)."""
+    where = {"municipality_id": tag.municipality_id, "license_year": tag.license_year}
+    if not TagCounter.objects.filter(**where).update(last_serial=tag.serial):
+        _, made = TagCounter.objects.get_or_create(**where, defaults={"last_serial": tag.serial})
+        if not made:
+            move_counter_to(tag)
 
 
-def _claim_after(municipality, license_year: int, after: int) -> Tag | None:
-    """The first tag in stock with a serial above `after`, claimed in one statement."""
+def _claim_after(municipality, license_year: int, after: int, *, wait: bool = False) -> Tag | None:
+    """The first tag in stock with a serial above `after`, claimed in one statement; one another
+    clerk's issue holds is passed over unless `wait`."""
     qn = connection.ops.quote_name
     table = qn(Tag._meta.db_table)
     fields = [f.attname for f in Tag._meta.concrete_fields]
+    skip = " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked and not wait else ""
     sql = (
         f"UPDATE {table} SET status = %s WHERE status = %s AND id = (SELECT id FROM {table} "
-        "WHERE municipality_id = %s AND license_year = %s AND status = %s AND serial > %s ORDER BY serial LIMIT 1) "
-        f"RETURNING {', '.join(qn(Tag._meta.get_field(f).column) for f in fields)}"
+        "WHERE municipality_id = %s AND license_year = %s AND status = %s AND serial > %s ORDER BY serial LIMIT 1"
+        f"{skip}) RETURNING {', '.join(qn(Tag._meta.get_field(f).column) for f in fields)}"
     )
     in_stock = Tag.Status.IN_STOCK
     with connection.cursor() as cursor:
@@ -53,17 +51,20 @@ def _claim_after(municipality, license_year: int, after: int) -> Tag | None:
 
 def _next_in_stock(municipality, license_year: int) -> Tag:
     """The next tag after the counter's; below it only when none is left above (a tag picked by
-    serial out of turn, or a lot received below the ones in use); refused when the stock is empty."""
-    last = _counter(municipality, license_year)
+    serial out of turn, or a lot received below the ones in use); refused when the stock is empty.
+    When every tag left is held by other clerks' issues, it waits for them."""
+    counter = TagCounter.objects.filter(municipality=municipality, license_year=license_year)
+    last = counter.values_list("last_serial", flat=True).first() or 0
     stock = Tag.objects.filter(municipality=municipality, license_year=license_year, status=Tag.Status.IN_STOCK)
     while True:
         tag = _claim_after(municipality, license_year, last) or _claim_after(municipality, license_year, 0)
+        if tag is None and stock.exists():
+            tag = _claim_after(municipality, license_year, 0, wait=True)
         if tag is not None:
-            _counter(municipality, license_year, tag.serial)
             return tag
         if not stock.exists():
             break
-        # A tag taken by serial at the same moment lost this one its turn: look again.
+        # The tag waited for was issued by the other clerk: look again.
     raise ValidationError(
         {"tag_serial": f"No {license_year} tags are left in stock: record the lot received from the county clerk."}
     )

@@ -12,7 +12,7 @@ from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.licensing.actions.payments import record_payment
 from dogtag.licensing.actions.roles import CLERKS
-from dogtag.licensing.actions.tags import take_tag
+from dogtag.licensing.actions.tags import move_counter_to, take_tag
 from dogtag.licensing.models import License, Revocation, Tag
 from dogtag.licensing.multiple_dogs.rules import REVOKERS, barred, check_animals, quote, section_of
 from dogtag.registry.models import Animal, today
@@ -58,7 +58,8 @@ def issue_multiple_dog_license(
             )
     if q.refusals:
         raise ValidationError(q.refusals)
-    tags = [take_tag(municipality, q.license_year) for _ in range(dogs)]  # before the receipt number
+    tags = [take_tag(municipality, q.license_year) for _ in range(dogs)]
+    move_counter_to(tags[-1])  # before the receipt number
     paid = record_payment(acting_user=acting_user, municipality=municipality, payer=keeper, due=q.tax, payment=payment)
     license = License.objects.create(
         municipality=municipality,
