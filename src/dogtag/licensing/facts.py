@@ -92,6 +92,11 @@ _LICENSE_FIELDS = [f.attname for f in License._meta.concrete_fields]
 _STAND_IN = 2_147_481_001  # an id no row holds
 _OWN = CompiledRows(lambda animal: own_licenses(animal).values_list(*_LICENSE_FIELDS), animal=_STAND_IN)
 _COVERING = CompiledRows(covering_ids, animal_id=_STAND_IN)
+_CERTIFICATE_FIELDS = [f.attname for f in RabiesVaccination._meta.concrete_fields]
+_CERTIFICATES = CompiledRows(
+    lambda animal: RabiesVaccination.objects.filter(animal_id=animal, voided_at=None).values_list(*_CERTIFICATE_FIELDS),
+    animal=_STAND_IN,
+)
 _FEES = CompiledRows(
     lambda municipality: FeeScheduleEntry.objects.filter(municipality_id=municipality, voided_at=None).values_list(
         "key", "effective_on", "amount"
@@ -118,7 +123,11 @@ def licenses_in_force(animal, year: int, multiple_dog: bool) -> tuple[License, .
 
 def _certificates(animal) -> tuple[RabiesVaccination, ...]:
     """The animal's rabies certificates not void (none for an animal not yet saved)."""
-    return tuple(animal.vaccinations.filter(voided_at=None)) if animal.pk else ()
+    if animal.pk is None:
+        return ()
+    using = _using(RabiesVaccination)
+    rows = _CERTIFICATES.rows(using, animal=animal.pk)
+    return tuple(RabiesVaccination.from_db(using, _CERTIFICATE_FIELDS, row) for row in rows)
 
 
 def covering_license(animal, year):

@@ -85,4 +85,10 @@ def _numbered(payment: Payment) -> None:
         ReceiptCounter.objects.get_or_create(municipality=municipality, year=year, defaults={"last": last["n"] or 0})
         return _numbered(payment)
     payment.receipt_serial = row[0]
-    payment.save(update_fields=["receipt_serial"] if payment.pk else None)
+    if payment.pk is None:
+        payment.save()
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {qn(Payment._meta.db_table)} SET receipt_serial = %s WHERE id = %s", [row[0], payment.pk]
+        )

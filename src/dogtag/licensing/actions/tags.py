@@ -23,28 +23,42 @@ from dogtag.registry.models import today
 
 def move_counter_to(tag: Tag) -> None:
     """The year's counter set to `tag`, taken in turn from stock (made on the year's first tag)."""
-    where = {"municipality_id": tag.municipality_id, "license_year": tag.license_year}
-    if not TagCounter.objects.filter(**where).update(last_serial=tag.serial):
-        _, made = TagCounter.objects.get_or_create(**where, defaults={"last_serial": tag.serial})
-        if not made:
-            move_counter_to(tag)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {connection.ops.quote_name(TagCounter._meta.db_table)} SET last_serial = %s "
+            "WHERE municipality_id = %s AND license_year = %s",
+            [tag.serial, tag.municipality_id, tag.license_year],
+        )
+        if cursor.rowcount:
+            return
+    _, made = TagCounter.objects.get_or_create(
+        municipality_id=tag.municipality_id, license_year=tag.license_year, defaults={"last_serial": tag.serial}
+    )
+    if not made:
+        move_counter_to(tag)
 
 
-def _claim_after(municipality, license_year: int, after: int, *, wait: bool = False) -> Tag | None:
-    """The first tag in stock with a serial above `after`, claimed in one statement; one another
-    clerk's issue holds is passed over unless `wait`."""
+def _claim(municipality, license_year: int, *, in_turn: bool, wait: bool = False) -> Tag | None:
+    """The first tag in stock (`in_turn`: after the counter's serial), claimed in one statement;
+    one another clerk's issue holds is passed over unless `wait`."""
     qn = connection.ops.quote_name
     table = qn(Tag._meta.db_table)
     fields = [f.attname for f in Tag._meta.concrete_fields]
+    after = (
+        f"(SELECT COALESCE(MAX(last_serial), 0) FROM {qn(TagCounter._meta.db_table)} "
+        "WHERE municipality_id = %s AND license_year = %s)"
+        if in_turn
+        else "0"
+    )
     skip = " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked and not wait else ""
     sql = (
         f"UPDATE {table} SET status = %s WHERE status = %s AND id = (SELECT id FROM {table} "
-        "WHERE municipality_id = %s AND license_year = %s AND status = %s AND serial > %s ORDER BY serial LIMIT 1"
-        f"{skip}) RETURNING {', '.join(qn(Tag._meta.get_field(f).column) for f in fields)}"
+        f"WHERE municipality_id = %s AND license_year = %s AND status = %s AND serial > {after} "
+        f"ORDER BY serial LIMIT 1{skip}) RETURNING {', '.join(qn(Tag._meta.get_field(f).column) for f in fields)}"
     )
-    in_stock = Tag.Status.IN_STOCK
+    in_stock, year = Tag.Status.IN_STOCK, [municipality.pk, license_year]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [Tag.Status.ISSUED, in_stock, municipality.pk, license_year, in_stock, after])
+        cursor.execute(sql, [Tag.Status.ISSUED, in_stock, *year, in_stock, *(year if in_turn else [])])
         row = cursor.fetchone()
     return None if row is None else Tag.from_db(connection.alias, fields, row)
 
@@ -53,13 +67,11 @@ def _next_in_stock(municipality, license_year: int) -> Tag:
     """The next tag after the counter's; below it only when none is left above (a tag picked by
     serial out of turn, or a lot received below the ones in use); refused when the stock is empty.
     When every tag left is held by other clerks' issues, it waits for them."""
-    counter = TagCounter.objects.filter(municipality=municipality, license_year=license_year)
-    last = counter.values_list("last_serial", flat=True).first() or 0
     stock = Tag.objects.filter(municipality=municipality, license_year=license_year, status=Tag.Status.IN_STOCK)
     while True:
-        tag = _claim_after(municipality, license_year, last) or _claim_after(municipality, license_year, 0)
+        tag = _claim(municipality, license_year, in_turn=True) or _claim(municipality, license_year, in_turn=False)
         if tag is None and stock.exists():
-            tag = _claim_after(municipality, license_year, 0, wait=True)
+            tag = _claim(municipality, license_year, in_turn=False, wait=True)
         if tag is not None:
             return tag
         if not stock.exists():
