@@ -48,7 +48,7 @@ def _claim(municipality, license_year: int, *, in_turn: bool, wait: bool = False
         f"(SELECT COALESCE(MAX(last_serial), 0) FROM {qn(TagCounter._meta.db_table)} "
         "WHERE municipality_id = %s AND license_year = %s)"
         if in_turn
-        else "0"
+        else "-1"  # a serial 0 is a serial too
     )
     skip = " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked and not wait else ""
     sql = (
