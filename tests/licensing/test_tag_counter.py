@@ -47,6 +47,11 @@ class TagCounterTests(BaseTestCase):
         self.assertEqual([self.take() for _ in range(9)], list(range(301, 310)))
         self.assertEqual((self.take(), self.counter()), (100, 100))
 
+    def test_a_tag_numbered_zero_is_handed_out_too(self):
+        receive_tags(self, 0, 0, year=2027)
+        with transaction.atomic():
+            self.assertEqual(take_tag(self.benton, 2027).serial, 0)
+
     def test_a_claim_rolled_back_leaves_the_tag_and_the_counter_as_they_were(self):
         self.take()
         try:
