@@ -90,8 +90,7 @@ class _Headers(BaseHandler):
         return HttpResponse(PLACEHOLDER, content_type=CONTENT_TYPE)
 
     def headers_for(self, environ) -> list[tuple[str, str]] | None:
-        request = WSGIRequest({**environ, "wsgi.input": io.BytesIO(), "CONTENT_LENGTH": "0"})
-        response = self.get_response(request)
+        response = self.get_response(WSGIRequest({**environ, "wsgi.input": io.BytesIO(), "CONTENT_LENGTH": "0"}))
         if response.status_code != 200 or response.cookies or response.content != PLACEHOLDER:
             log.warning("the lean tag lookup is off: Django's stack answers %s", response.status_code)
             return None
@@ -151,8 +150,7 @@ class LeanTagLookup:
         secure = request.is_secure()
         if secure not in self._headers:
             self._headers[secure] = _Headers().headers_for(environ)
-        headers = self._headers[secure]
-        if headers is None:
+        if (headers := self._headers[secure]) is None:
             return None
         # The token as the API's TokenAuth (ninja's HttpBearer) reads it: the scheme, a space, the rest.
         scheme, _, token = environ["HTTP_AUTHORIZATION"].partition(" ")

@@ -125,8 +125,7 @@ def merge_renewal_run(run_id: int) -> str:
     with tempfile.TemporaryFile() as out:
         concatenate(parts(), out)
         out.seek(0)
-        name = f"renewals/{run.municipality.slug}-{run.license_year}-run{run.pk}.pdf"
-        saved = save_over(name, File(out))
+        saved = save_over(f"renewals/{run.municipality.slug}-{run.license_year}-run{run.pk}.pdf", File(out))
     with transaction.atomic():
         locked = RenewalRun.objects.select_for_update().get(pk=run_id)
         if locked.finished_at:
