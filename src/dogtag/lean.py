@@ -9,9 +9,8 @@ middleware stack puts on that answer (`_Headers`, once per process), and Django'
 `request_started` and `request_finished` signals. Anything else, and every error, goes to
 Django untouched. tests/licensing/test_lean_path.py compares both paths byte for byte.
 
-The lookup's query is compiled once per database (`CompiledRows`; bench/tag_lookup.py measures
-it). This is the one module of Dogtag that uses Django's internals (the request handler and the
-SQL compiler): docs/architecture.md.
+The lookup's query is compiled once per database (`CompiledRows`). This is the one module of Dogtag
+that uses Django's internals (the request handler and the SQL compiler): docs/architecture.md.
 """
 
 import io

@@ -41,9 +41,8 @@ def start_renewal_run(*, acting_user, municipality, license_year: int):
     run = RenewalRun.objects.create(
         municipality=municipality, license_year=license_year, started_by=acting_user, chunk_size=size
     )
-    sql, params = renewals.notice_insert(municipality, license_year, today(), run.pk, now)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(*renewals.notice_insert(municipality, license_year, today(), run.pk, now))
         created = cursor.rowcount
     emailed = RenewalNotice.objects.filter(run=run, emailed=True).count()
     chunks = RenewalChunk.objects.bulk_create(
