@@ -9,9 +9,8 @@ middleware stack puts on that answer (`_Headers`, once per process), and Django'
 `request_started` and `request_finished` signals. Anything else, and every error, goes to
 Django untouched. tests/licensing/test_lean_path.py compares both paths byte for byte.
 
-The lookup's query is compiled once per database (`CompiledRows`; bench/tag_lookup.py measures
-it). This is the one module of Dogtag that uses Django's internals (the request handler and the
-SQL compiler): docs/architecture.md.
+The lookup's query is compiled once per database (`CompiledRows`). This is the one module of Dogtag
+that uses Django's internals (the request handler and the SQL compiler): docs/architecture.md.
 """
 
 import io
@@ -90,8 +89,7 @@ class _Headers(BaseHandler):
         return HttpResponse(PLACEHOLDER, content_type=CONTENT_TYPE)
 
     def headers_for(self, environ) -> list[tuple[str, str]] | None:
-        request = WSGIRequest({**environ, "wsgi.input": io.BytesIO(), "CONTENT_LENGTH": "0"})
-        response = self.get_response(request)
+        response = self.get_response(WSGIRequest({**environ, "wsgi.input": io.BytesIO(), "CONTENT_LENGTH": "0"}))
         if response.status_code != 200 or response.cookies or response.content != PLACEHOLDER:
             log.warning("the lean tag lookup is off: Django's stack answers %s", response.status_code)
             return None
@@ -151,8 +149,7 @@ class LeanTagLookup:
         secure = request.is_secure()
         if secure not in self._headers:
             self._headers[secure] = _Headers().headers_for(environ)
-        headers = self._headers[secure]
-        if headers is None:
+        if (headers := self._headers[secure]) is None:
             return None
         # The token as the API's TokenAuth (ninja's HttpBearer) reads it: the scheme, a space, the rest.
         scheme, _, token = environ["HTTP_AUTHORIZATION"].partition(" ")

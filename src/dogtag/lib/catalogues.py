@@ -50,5 +50,4 @@ def untranslated(language: str) -> list[str]:
 def complete_languages() -> tuple[str, ...]:
     """The languages of settings.LANGUAGES a resident may choose: English (the source) and each
     whose catalogue translates every message. Read once a process: catalogues change with a release."""
-    source = settings.LANGUAGE_CODE
-    return tuple(code for code, _ in settings.LANGUAGES if code == source or not untranslated(code))
+    return tuple(code for code, _ in settings.LANGUAGES if code == settings.LANGUAGE_CODE or not untranslated(code))

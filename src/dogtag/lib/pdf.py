@@ -143,8 +143,8 @@ class _Concatenation:
         self.offsets[number] = self.out.tell() - self.start
         self.out.write(b"%d 0 obj\n" % number)
 
-    def references(self, numbers, each=b"%d 0 R ") -> None:
-        for i in range(0, len(numbers), 4096):
+    def references(self, numbers, each=b"%d 0 R ", start=0) -> None:
+        for i in range(start, len(numbers), 4096):
             self.out.write(b"".join(each % n for n in numbers[i : i + 4096]))
 
     def finish(self) -> None:
@@ -160,8 +160,7 @@ class _Concatenation:
         self.write(1, catalog)
         xref = out.tell() - self.start
         out.write(b"xref\n0 %d\n0000000000 65535 f \n" % len(offsets))
-        for i in range(1, len(offsets), 4096):
-            out.write(b"".join(b"%010d 00000 n \n" % offset for offset in offsets[i : i + 4096]))
+        self.references(offsets, b"%010d 00000 n \n", start=1)
         out.write(b"trailer\n<< /Size %d /Root 1 0 R %s>>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets), trailer, xref))
 
     def finish_structure(self, catalog) -> bytes:

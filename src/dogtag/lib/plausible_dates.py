@@ -7,6 +7,7 @@ nothing Dogtag keeps runs or is scheduled more than DOGTAG_FURTHEST_AHEAD_YEARS 
 from datetime import date
 from enum import Enum
 
+from dateutil.relativedelta import relativedelta
 from django.conf import settings
 from django.utils import translation
 from django.utils.formats import date_format
@@ -21,26 +22,18 @@ class Kind(Enum):
     RUNS = "runs"  # an ownership's start or end, a certificate's expiry, a court date: may be ahead
 
 
-def _years_from(day: date, years: int) -> date:
-    try:
-        return day.replace(year=day.year + years)
-    except ValueError:  # February 29 in a year without one
-        return day.replace(year=day.year + years, day=28)
-
-
 def earliest() -> date:
-    return _years_from(today(), -settings.DOGTAG_OLDEST_ANIMAL_YEARS)
+    return today() - relativedelta(years=settings.DOGTAG_OLDEST_ANIMAL_YEARS)  # February 29 to 28
 
 
 def latest(kind: Kind) -> date:
     on = today()
-    return on if kind in (Kind.BORN, Kind.HAPPENED) else _years_from(on, settings.DOGTAG_FURTHEST_AHEAD_YEARS)
+    return on if kind in (Kind.BORN, Kind.HAPPENED) else on + relativedelta(years=settings.DOGTAG_FURTHEST_AHEAD_YEARS)
 
 
 def said(day: date) -> str:
     """`March 1, 2027` on a staff page, `1 de marzo de 2027` on a resident's in Spanish."""
-    language = translation.get_language() or "en"
-    return shown(day) if language.startswith("en") else date_format(day)
+    return shown(day) if (translation.get_language() or "en").startswith("en") else date_format(day)
 
 
 def problem(kind: Kind, day: date | None, label: str) -> str | None:

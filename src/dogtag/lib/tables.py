@@ -206,10 +206,8 @@ def shown(value):
 def cell(value) -> str:
     """A value as CSV text: ISO dates, money to the cent, booleans as yes/no; text neutralised.
     Numbers are not text: a negative amount stays a number."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
+    if value is None or isinstance(value, bool):
+        return shown(value)
     if isinstance(value, Decimal):
         return f"{value:.2f}"
     if isinstance(value, int | float):

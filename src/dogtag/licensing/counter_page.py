@@ -14,9 +14,7 @@ from dogtag.registry.models import Animal
 
 def with_stock(pk: int, years):
     """The animal with its municipality, and for each of `years` its next tag in stock (`next_tag_<i>`,
-    or None), as the issue takes it (ORDER BY serial LIMIT 1): asked so, the database reads it
-    from the stock's index. Asked as EXISTS, it scanned the table from its start, past every tag
-    already issued (60k at a county's counter late in the year)."""
+    or None), as the issue takes it (ORDER BY serial LIMIT 1), read from the stock's index."""
     stock = Tag.objects.filter(municipality_id=OuterRef("municipality_id"), status=Tag.Status.IN_STOCK)
     next_tags = {
         f"next_tag_{i}": Subquery(stock.filter(license_year=year).order_by("serial").values("serial")[:1])

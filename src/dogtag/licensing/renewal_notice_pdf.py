@@ -159,8 +159,7 @@ def notice(letter: Letter, row, year: int) -> list:
         )
     if letter.office:
         story.append(letter.same_on_every_notice(letter.office, letter.body))
-    citations = "; ".join(section_label(c) for c in row["citations"])
-    story.append(letter.same_on_every_notice(citations, letter.cite))
+    story.append(letter.same_on_every_notice("; ".join(section_label(c) for c in row["citations"]), letter.cite))
     return story
 
 

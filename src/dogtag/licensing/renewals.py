@@ -28,8 +28,7 @@ def notice_insert(municipality, license_year: int, on: date, run_id: int, create
         f"SELECT %s, c.c_id, %s, o.o_person, %s, {emailed}, %s, "
         f"ROW_NUMBER() OVER (ORDER BY c.c_name, c.c_id) {due}"
     )
-    created = connection.ops.adapt_datetimefield_value(created_at)
-    return sql, [municipality.pk, license_year, created, run_id, *params]
+    return sql, [municipality.pk, license_year, connection.ops.adapt_datetimefield_value(created_at), run_id, *params]
 
 
 class NoticePreview:

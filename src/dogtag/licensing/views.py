@@ -115,8 +115,7 @@ def license_replace_tag(request, pk):
                 receipt = tag.replacement_payment.receipt_number
                 messages.success(request, f"Tag {tag.serial} issued; receipt no. {receipt}.")
             return redirect("license", pk=pk)
-    context = {"license": license, "form": form, "charge": charge}
-    return render(request, "licensing/replace_tag.html", context)
+    return render(request, "licensing/replace_tag.html", {"license": license, "form": form, "charge": charge})
 
 
 @login_required

@@ -240,8 +240,7 @@ def licensable_on(pack: Pack, born_on: date) -> date:
 
 
 def license_year_of(pack: Pack, on: date) -> int:
-    starts = pack.licensing.license_year.starts
-    return on.year if on >= starts.of(on.year) else on.year - 1
+    return on.year if on >= pack.licensing.license_year.starts.of(on.year) else on.year - 1
 
 
 @lru_cache(maxsize=4096)
@@ -427,10 +426,8 @@ class _Day:
         if missing and getattr(chosen, "until_set", None) == "state_minimum" and minimum is not None:
             amount, missing = floor, None
             cites += (minimum.cite.citation,)
-            notes, basis = (
-                (f"no local tax in the fee schedule on {on}: the state minimum is the tax",),
-                "state_minimum_until_set",
-            )
+            notes = (f"no local tax in the fee schedule on {on}: the state minimum is the tax",)
+            basis = "state_minimum_until_set"
         if missing:
             note = f"the license tax is a local amount not set for {on}"
             return _Tax(None, cites, (note,), (missing,), *late, basis=None, no_tax="local_amount_not_set")
@@ -450,15 +447,9 @@ class _Day:
             # the reading that s. 174.05(2)'s one-half does not reach a local tax
             keep_whole = local_tax and basis == "tax" and not reading.halves
             halved = amount if keep_whole else (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
-            whole.halved = _Tax(
-                halved,
-                cites + (half.cite.citation, *((reading.cite.citation,) if local_tax else ())),
-                notes + ((KEPT_WHOLE_NOTE,) if keep_whole else ()),
-                (),
-                *late,
-                basis=basis,
-                half_tax=not keep_whole,
-            )
+            half_cites = cites + (half.cite.citation, *((reading.cite.citation,) if local_tax else ()))
+            half_notes = notes + ((KEPT_WHOLE_NOTE,) if keep_whole else ())
+            whole.halved = _Tax(halved, half_cites, half_notes, (), *late, basis=basis, half_tax=not keep_whole)
         return whole
 
 
@@ -685,8 +676,7 @@ def license_contents(pack: Pack, facts: NoFacts, on: date, local: LocalAmounts) 
     lic = pack.licensing
     parts = (lic.license_states, lic.tag_bears)
     value = LicenseContents(*(tuple(p.items) if p else None for p in parts), lic.requires_current_rabies is not None)
-    cites = [p.cite.citation for p in (*parts, lic.requires_current_rabies) if p]
-    return Decision(value, tuple(cites), ())
+    return Decision(value, tuple(p.cite.citation for p in (*parts, lic.requires_current_rabies) if p), ())
 
 
 @dataclass(frozen=True)

@@ -109,8 +109,7 @@ def _email(municipality, reminders, now) -> None:
         )
         for r in reminders
     ]
-    created = mail.queue_many(messages)
-    for r, message in zip(reminders, created, strict=True):
+    for r, message in zip(reminders, mail.queue_many(messages), strict=True):
         r.message, r.delivered_at, r.channel = message, now, RenewalReminder.Channel.EMAIL
     RenewalReminder.objects.bulk_update(reminders, ["message", "delivered_at", "channel"])
 

@@ -41,9 +41,8 @@ def start_renewal_run(*, acting_user, municipality, license_year: int):
     run = RenewalRun.objects.create(
         municipality=municipality, license_year=license_year, started_by=acting_user, chunk_size=size
     )
-    sql, params = renewals.notice_insert(municipality, license_year, today(), run.pk, now)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(*renewals.notice_insert(municipality, license_year, today(), run.pk, now))
         created = cursor.rowcount
     emailed = RenewalNotice.objects.filter(run=run, emailed=True).count()
     chunks = RenewalChunk.objects.bulk_create(
@@ -125,8 +124,7 @@ def merge_renewal_run(run_id: int) -> str:
     with tempfile.TemporaryFile() as out:
         concatenate(parts(), out)
         out.seek(0)
-        name = f"renewals/{run.municipality.slug}-{run.license_year}-run{run.pk}.pdf"
-        saved = save_over(name, File(out))
+        saved = save_over(f"renewals/{run.municipality.slug}-{run.license_year}-run{run.pk}.pdf", File(out))
     with transaction.atomic():
         locked = RenewalRun.objects.select_for_update().get(pk=run_id)
         if locked.finished_at:
