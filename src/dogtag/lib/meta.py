@@ -15,3 +15,8 @@ def column(model, name: str) -> str:
 def related_model(model, name: str):
     """The model at the other end of the model's relation `name`."""
     return model._meta.get_field(name).related_model
+
+
+def field_names(model) -> list[str]:
+    """The attribute names of the model's concrete fields, in the order `Model.from_db` takes them."""
+    return [f.attname for f in model._meta.concrete_fields]

@@ -9,6 +9,7 @@ from datetime import date
 from django.db import DEFAULT_DB_ALIAS, router
 
 from dogtag.lean import CompiledRows
+from dogtag.lib.meta import field_names
 from dogtag.licensing.models import FeeScheduleEntry, License
 from dogtag.registry import rulings
 from dogtag.registry.models import Animal, Ownership, RabiesVaccination
@@ -93,7 +94,7 @@ _LICENSE_FIELDS = [f.attname for f in License._meta.concrete_fields]
 _STAND_IN = 2_147_481_001  # an id no row holds
 _OWN = CompiledRows(lambda animal: own_licenses(animal).values_list(*_LICENSE_FIELDS), animal=_STAND_IN)
 _COVERING = CompiledRows(covering_ids, animal_id=_STAND_IN)
-_CERTIFICATE_FIELDS = [f.attname for f in RabiesVaccination._meta.concrete_fields]
+_CERTIFICATE_FIELDS = field_names(RabiesVaccination)
 _CERTIFICATES = CompiledRows(
     lambda animal: RabiesVaccination.objects.filter(animal_id=animal, voided_at=None).values_list(*_CERTIFICATE_FIELDS),
     animal=_STAND_IN,
