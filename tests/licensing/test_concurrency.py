@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import close_old_connections, connection, connections, transaction
+from django.db import OperationalError, close_old_connections, connection, connections, transaction
 
 from dogtag.licensing import actions
 from dogtag.licensing.actions.tags import move_counter_to, take_tag
@@ -187,8 +187,9 @@ def test_eight_clerks_in_a_freshly_started_process_issue_500_licenses_at_once():
 
 
 def test_a_clerk_takes_the_next_tag_while_another_clerks_issue_holds_one():
-    if connection.vendor != "postgresql":
-        pytest.skip("SQLite lets one transaction write at a time: the second clerk's issue waits for the first")
+    """On PostgreSQL the second clerk does not wait. SQLite lets one transaction write at a time:
+    there the second clerk's issue waits its turn (refused, nothing written, once its busy timeout
+    runs out) and then takes the next tag."""
     build()
     benton = Municipality.objects.get(slug="benton")
     holding, done = threading.Event(), threading.Event()
@@ -206,9 +207,17 @@ def test_a_clerk_takes_the_next_tag_while_another_clerks_issue_holds_one():
     other.start()
     try:
         assert holding.wait(timeout=30)
-        with transaction.atomic():
+        if connection.vendor == "sqlite":
             with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL lock_timeout = '2s'")  # waiting for the other clerk fails the test
+                cursor.execute("PRAGMA busy_timeout = 200")
+            with pytest.raises(OperationalError, match="locked"), transaction.atomic():
+                take_tag(benton, 2026)
+            done.set()
+            other.join(timeout=30)
+        with transaction.atomic():
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL lock_timeout = '2s'")  # waiting for the other clerk fails the test
             tag = take_tag(benton, 2026)
             assert tag.serial == 2
             done.set()
@@ -217,6 +226,7 @@ def test_a_clerk_takes_the_next_tag_while_another_clerks_issue_holds_one():
     finally:
         done.set()
         other.join(timeout=30)
+        connection.close()  # the busy timeout set above goes with the connection
     assert list(Tag.objects.filter(status=Tag.Status.ISSUED).order_by("serial").values_list("serial", flat=True)) == [
         1,
         2,
