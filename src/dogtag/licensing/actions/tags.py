@@ -70,16 +70,13 @@ def _next_in_stock(municipality, license_year: int) -> Tag:
     stock = Tag.objects.filter(municipality=municipality, license_year=license_year, status=Tag.Status.IN_STOCK)
     while True:
         tag = _claim(municipality, license_year, in_turn=True) or _claim(municipality, license_year, in_turn=False)
-        if tag is None and stock.exists():
-            tag = _claim(municipality, license_year, in_turn=False, wait=True)
+        if tag is None and not stock.exists():
+            left = f"No {license_year} tags are left in stock: record the lot received from the county clerk."
+            raise ValidationError({"tag_serial": left})
+        # None: every tag left is held by other clerks' issues; wait for one (issued by them: look again).
+        tag = tag or _claim(municipality, license_year, in_turn=False, wait=True)
         if tag is not None:
             return tag
-        if not stock.exists():
-            break
-        # The tag waited for was issued by the other clerk: look again.
-    raise ValidationError(
-        {"tag_serial": f"No {license_year} tags are left in stock: record the lot received from the county clerk."}
-    )
 
 
 def take_tag(municipality, license_year: int, serial: int | None = None) -> Tag:
