@@ -63,13 +63,15 @@ def test_a_clerks_first_day_december_sales_and_a_void_with_refund(page, live_ser
 
     # The fee schedule: every amount the ordinance leaves to the town.
     page.get_by_role("link", name="Set the fee schedule").click()
-    for key in page.get_by_label("Which amount").locator("option").all_inner_texts():
+    for saved, key in enumerate(page.get_by_label("Which amount").locator("option").all_inner_texts(), start=1):
         page.get_by_label("Which amount").select_option(label=key)
         # s. 174.05(3): a raised tax for an unaltered dog is greater than for an altered one.
         page.get_by_label("Amount", exact=True).fill("20.00" if "unaltered" in key else "15.00")
         page.get_by_label("In force from").fill(f"{year - 1}-01-01")
         page.get_by_label("Set by (resolution or section)").fill("Town Board Res. 1")
         page.get_by_role("button", name="Save").click()
+        # Saved (the schedule shows the entry) before the next amount is chosen on the page it returns.
+        expect(page.get_by_role("cell", name="Town Board Res. 1", exact=True)).to_have_count(saved)
     page.get_by_role("link", name="Home").click()
     expect(page.get_by_text("Every amount the ordinance leaves to the municipality is set.")).to_be_visible()
 
@@ -82,6 +84,7 @@ def test_a_clerks_first_day_december_sales_and_a_void_with_refund(page, live_ser
         page.get_by_label("First serial").fill(str(first))
         page.get_by_label("Last serial").fill(str(first + 99))
         page.get_by_role("button", name="Record").click()
+        expect(page.get_by_role("cell", name=str(lot_year), exact=True)).to_be_visible()
     page.get_by_role("link", name="Home").click()
     page.get_by_role("link", name="Enter the office's address, hours and phone").click()
     page.get_by_label("Office address").fill("W1000 Town Hall Rd, Sampson")
