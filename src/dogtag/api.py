@@ -10,6 +10,7 @@ from ninja.security import HttpBearer, django_auth
 
 from dogtag.accounts.tokens import user_for_token
 from dogtag.enforcement.api import router as enforcement_router
+from dogtag.lean import token_is_live
 from dogtag.licensing.api import router as licensing_router
 from dogtag.licensing.kennels.api import router as kennel_router
 from dogtag.licensing.multiple_dogs.api import router as multiple_dog_router
@@ -22,7 +23,7 @@ class TokenAuth(HttpBearer):
     """`Authorization: Bearer dt_...` for integration clients; returns the token's user."""
 
     def authenticate(self, request, token):
-        return user_for_token(token)
+        return user_for_token(token, is_live=token_is_live)
 
 
 ERROR = {

@@ -1,6 +1,7 @@
 from datetime import date
 from decimal import Decimal
 
+from dogtag.accounts.actions import issue_api_token
 from dogtag.licensing.models import License
 from tests.base import on
 from tests.licensing.base import CounterApiTestCase
@@ -46,6 +47,15 @@ class LicensingApiTests(CounterApiTestCase):
         r = self.call("POST", f"/animals/{self.dog.pk}/licenses", {"payment": {"method": "cash", "amount": "5.00"}})
         self.assertEqual(r.status_code, 422)
         self.assertIn("$5.00 received but $15.00 is due", r.json()["errors"]["amount"][0])
+        self.assertFalse(License.objects.exists())
+
+    def test_an_issue_is_refused_for_a_dog_not_served_or_not_there_and_to_another_role(self):
+        paid = {"payment": {"method": "cash", "amount": "15.00"}}
+        for pk in (self.dog.pk + 10_000, 0, -1, 2**63, 10**30):
+            self.assertEqual(self.call("POST", f"/animals/{pk}/licenses", paid).status_code, 404, pk)
+        for user, status in ((self.outsider, 404), (self.officer, 403)):
+            self.token = issue_api_token(acting_user=user, user=user, name="script")[1]
+            self.assertEqual(self.call("POST", f"/animals/{self.dog.pk}/licenses", paid).status_code, status, user)
         self.assertFalse(License.objects.exists())
 
     def test_an_unknown_tag_is_not_found(self):

@@ -4,6 +4,7 @@ from django.urls import reverse
 
 from dogtag.accounts.models import Role
 from dogtag.licensing import actions
+from dogtag.licensing.facts import current_owner
 from dogtag.registry import actions as registry
 from dogtag.registry.models import Municipality
 from tests.base import BaseTestCase, make_user, on
@@ -53,6 +54,16 @@ class TransferTests(BaseTestCase):
             self.client.get(reverse("license-counter", args=[self.dog.pk])),
             f"License {self.license.serial} is already in force for 2026.",
         )
+
+    def test_a_license_is_issued_to_whoever_owns_the_dog_on_its_day(self):
+        registry.transfer_animal(self.dog, acting_user=self.clerk, to_person=self.buyer, on=date(2026, 5, 20))
+        self.assertEqual(current_owner(self.dog, date(2026, 5, 19)), self.owner)
+        self.assertEqual(current_owner(self.dog, date(2026, 5, 20)), self.buyer)
+        self.assertIsNone(current_owner(self.dog, date(2000, 1, 1)), "before anyone owned it")
+        actions.void_license(self.license, acting_user=self.clerk, reason="issued to the seller")
+        paid = {"method": "cash", "amount": "15.00"}  # with the late fee, in May (the certificate runs out June 1)
+        again = actions.issue_license(self.dog, acting_user=self.clerk, payment=paid, on=date(2026, 5, 20))
+        self.assertEqual((again.holder, again.owner_name), (self.buyer, "Bea Buyer"))
 
     def test_a_transfer_to_the_current_owner_is_refused(self):
         self.login(self.clerk)

@@ -41,8 +41,13 @@ def scoped(user, queryset, roles=ANY_ROLE):
 def get_for_user(user, queryset, pk, roles=ANY_ROLE):
     """The object if the user serves its municipality; 404 if they do not (so its existence
     is not revealed); 403 if they serve it but not in a role allowed to do this."""
-    obj = scoped(user, queryset).filter(pk=pk).first()
-    if obj is None:
+    return served(user, scoped(user, queryset).filter(pk=pk).first(), roles)
+
+
+def served(user, obj, roles=ANY_ROLE):
+    """`obj`, read by whatever means, held to `get_for_user`'s rule: 404 if it is None or in a
+    municipality the user does not serve; 403 if the user serves it in no role of `roles`."""
+    if obj is None or obj.municipality_id not in municipality_ids(user):
         raise Http404("No such record in the municipalities you serve.")
     require_role(user, obj.municipality_id, roles)
     return obj

@@ -50,9 +50,10 @@ def is_live(token_hash: str) -> bool:
     return live_tokens(token_hash).exists()
 
 
-def user_for_token(raw: str):
+def user_for_token(raw: str, is_live=is_live):
     """The active user a live token belongs to, or None. Whether the token is live is read from
-    the database on every call; only the user and its memberships are remembered."""
+    the database on every call (`is_live`, or the API's compiled once: dogtag/lean.py); only the
+    user and its memberships are remembered."""
     key = PREFIX + hash_token(raw)
     user = cache.get(key) if timeout() > 0 else None
     if user is not None:

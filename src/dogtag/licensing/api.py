@@ -4,11 +4,11 @@ from decimal import Decimal
 from django.http import Http404, HttpResponse
 from ninja import Router, Schema
 
-from dogtag.accounts.scope import get_for_user, municipality_ids, scoped
+from dogtag.accounts.scope import get_for_user, municipality_ids, scoped, served
 from dogtag.lib.api_pages import paged
 from dogtag.lib.api_types import PaymentIn
 from dogtag.licensing import actions
-from dogtag.licensing.facts import read_facts
+from dogtag.licensing.facts import animal_to_license, read_facts
 from dogtag.licensing.models import License, RenewalRun, Tag
 from dogtag.licensing.owed import what_is_owed
 from dogtag.licensing.tag_lookup import CONTENT_TYPE, LICENSE_FIELDS, answer, license_json
@@ -122,7 +122,7 @@ def fee_preview(request, pk: int, on: date | None = None):
 
 @router.post("/animals/{pk}/licenses", response={201: LicenseOut})
 def issue_license(request, pk: int, payload: IssueIn):
-    animal = get_for_user(request.auth, Animal.objects.select_related("municipality"), pk, actions.CLERKS)
+    animal = served(request.auth, animal_to_license(pk), actions.CLERKS)
     license = actions.issue_license(animal, acting_user=request.auth, **payload.dict())
     # A license just issued has one tag, the one it took: its serial, year and status are the license's.
     tags = [{"serial": license.serial, "license_year": license.license_year, "status": Tag.Status.ISSUED}]

@@ -17,7 +17,7 @@ from dogtag.licensing.actions.payments import _numbered, _payment_of, record_pay
 from dogtag.licensing.actions.roles import CLERKS
 from dogtag.licensing.actions.tags import move_counter_to, take_tag
 from dogtag.licensing.charges import charge_on
-from dogtag.licensing.facts import read_facts
+from dogtag.licensing.facts import current_owner, read_facts
 from dogtag.licensing.models import License, Payment, Refund, Tag
 from dogtag.licensing.owed import what_is_owed
 from dogtag.registry.models import today
@@ -47,7 +47,7 @@ def issue_license(
         raise ValidationError(
             {r.field: [o.message for o in owed.refusals if o.field == r.field] for r in owed.refusals}
         )
-    owner = next((o.person for o in animal.current_owners(on)), None)
+    owner = current_owner(animal, on)
     if owner is None:
         raise ValidationError({"owner": f"{animal.name} has no current owner on record."})
     paid = _payment_of(
