@@ -44,32 +44,25 @@ ROW_FACTS = (
 _FACTS, _FACTS_OF_MODEL = attrgetter(*ROW_FACTS), itemgetter(*ROW_FACTS)
 
 
-class _Born:
-    """What a birth date decides for an animal of the day's license year with no free license,
-    for one question on one day: the licensable-age day, the classification of one not acquired
-    during the year and, once made, its Decision (each by altered or not). `born` None: the one
-    shared by every birth date whose licensable-age day falls before the license year began (as
-    the day before it does)."""
-
-    __slots__ = ("due", "not_acquired", "decided")
-
-    def __init__(self, day: _Day, question: str, born: date | None):
-        y = day.year
-        self.due = y.start - ONE_DAY if born is None else day.terms.due(born)
-        self.not_acquired = tuple(classified(day, y, question, tax, self.due, None) for tax in day.tax)
-        self.decided = [None, None]
-
-
 _BIRTHS_LIMIT = 20_000  # birth dates kept per day and question: some fifty years of them
 
 
 @lru_cache(maxsize=16)
-def _births(day: _Day, question: str) -> tuple[_Memo, date, _Born]:
-    """A day's and question's birth dates, {born: _Born}, kept for the next batch of that day; the
-    first birth date whose licensable-age day is not before the license year's first day, and the
-    one _Born of every birth date before it, which are not kept one by one."""
-    births = _Memo(lambda born: _Born(day, question, born), _BIRTHS_LIMIT)
-    return births, _first_born_due_on_or_after(day.terms, day.year.start), _Born(day, question, None)
+def _births(day: _Day, question: str) -> tuple[_Memo, _Memo, date, tuple]:
+    """A day's and question's Decisions, {classification: Decision}, and birth dates, {born: (the
+    licensable-age day, the Decisions of an animal of the day's license year with no free license
+    and not acquired during it, by altered or not)}, kept for the next batch of that day; the first
+    birth date whose licensable-age day is not before the license year's first day, and the one
+    entry of every birth date before it (not kept one by one: each decides as the day before the
+    year does)."""
+    answer, y = ANSWER[question], day.year
+    decided = _Memo(lambda key: answer(day, *key))
+
+    def born(due: date) -> tuple:
+        return due, tuple(decided[classified(day, y, question, tax, due, None)] for tax in day.tax)
+
+    births = _Memo(lambda b: born(day.terms.due(b)), _BIRTHS_LIMIT)
+    return decided, births, _first_born_due_on_or_after(day.terms, y.start), born(y.start - ONE_DAY)
 
 
 def _first_born_due_on_or_after(terms, start: date) -> date:
@@ -97,20 +90,16 @@ def decide_many(
     would; not validated), a facts model, or any object with the facts' attributes, mixed or not.
     Decisions are shared between animals of one group and between batches of the same day: treat
     them as read-only."""
-    try:
-        answer = ANSWER[question]
-    except KeyError:
-        raise KeyError(f"decide_many answers {', '.join(ANSWER)}, not {question!r}") from None
+    if question not in ANSWER:
+        raise KeyError(f"decide_many answers {', '.join(ANSWER)}, not {question!r}")
     day = _day(pack, local, on)
     y, taxes, due, tax_for = day.year, day.tax, day.terms.due, day.tax_for
     exclusion, free_license = day.terms.exclusion, day.terms.free_license
     # Most animals are of a licensed species, in the day's license year, with no free license:
-    # what their birth date decides is worked out once (`_Born`; one shared by every birth date
-    # that came of age before the year began) with the Decision of those not acquired during the
-    # year, and per animal only its acquisition is classified.
-    births, early_before, early = _births(day, question)
-    # One Decision per classification (`classified`'s) or exclusion.
-    decided = _Memo(lambda key: answer(day, *key))
+    # what their birth date decides is worked out once (one entry shared by every birth date that
+    # came of age before the year began) with the Decisions of those not acquired during the year,
+    # and per animal only its acquisition is classified. One Decision per classification.
+    decided, births, early_before, early = _births(day, question)
     excluded_decided = _Memo(lambda excluded: _excluded(question, excluded))
     decisions = []
     append = decisions.append
@@ -124,14 +113,11 @@ def decide_many(
             a_year = _year(pack, license_year) if license_year else y
             append(decided[classified(day, a_year, question, tax_for(species, trained, altered), due(born), acquired)])
         else:
-            b = early if born < early_before else births[born]
+            born_due, not_acquired = early if born < early_before else births[born]
             if acquired is None:
-                decision = b.decided[altered]
-                if decision is None:
-                    decision = b.decided[altered] = decided[b.not_acquired[altered]]
-                append(decision)
+                append(not_acquired[altered])
             else:
-                append(decided[classified(day, y, question, taxes[altered], b.due, acquired)])
+                append(decided[classified(day, y, question, taxes[altered], born_due, acquired)])
     return decisions
 
 
