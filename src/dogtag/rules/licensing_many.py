@@ -44,7 +44,7 @@ ROW_FACTS = (
 _FACTS, _FACTS_OF_MODEL = attrgetter(*ROW_FACTS), itemgetter(*ROW_FACTS)
 
 
-_BIRTHS_LIMIT = 20_000  # birth dates kept per day and question: some fifty years of them
+_BIRTHS_LIMIT = 20_000  # birth dates (and Decisions) kept per day and question: some fifty years of them
 
 
 @lru_cache(maxsize=16)
@@ -56,7 +56,7 @@ def _births(day: _Day, question: str) -> tuple[_Memo, _Memo, date, tuple]:
     entry of every birth date before it (not kept one by one: each decides as the day before the
     year does)."""
     answer, y = ANSWER[question], day.year
-    decided = _Memo(lambda key: answer(day, *key))
+    decided = _Memo(lambda key: answer(day, *key), _BIRTHS_LIMIT)
 
     def born(due: date) -> tuple:
         return due, tuple(decided[classified(day, y, question, tax, due, None)] for tax in day.tax)
