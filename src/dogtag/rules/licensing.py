@@ -427,7 +427,7 @@ class _Day:
 
     def tax_for(self, species: str, trained: Training | None, altered: bool) -> _Tax:
         """The tax in force for an animal: a free license's where its training exempts it."""
-        cite = trained and self.terms.free_license(species, trained)
+        cite = self.terms.free_license(species, trained)
         return self.free[cite] if cite else self.tax[altered]
 
     def _tax(self, lic, on: date, local: LocalAmounts, altered: bool) -> _Tax:
@@ -572,7 +572,7 @@ def _animal_question(name: str, value: type, doc: str):
         if excluded:
             return _excluded(name, excluded)
         y = _year(pack, a.license_year) if a.license_year else day.year
-        tax = day.tax_for(a.species, a.trained_to, a.altered)
+        tax = day.tax_for(a.species, a.trained_to, a.altered) if a.trained_to else day.tax[a.altered]
         return answer(day, *classified(day, y, name, tax, day.terms.due(a.born_on), a.acquired_on))
 
     ask.__name__ = ask.__qualname__ = name
