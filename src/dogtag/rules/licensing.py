@@ -501,11 +501,6 @@ def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
     }.get(trigger, trigger)
 
 
-def _half(y: _Year, due: date) -> str | None:
-    """The note of a licensable-age day that halves the tax: within license year `y`, after its half-tax day."""
-    return y.half_note(due) if y.half_after is not None and y.start <= due <= y.end and due > y.half_after else None
-
-
 def _tax_answer(day: _Day, tax: _Tax, half: str | None, trigger) -> Decision:
     if half is not None:
         return Decision(tax.halved.value, tax.halved.cites, tax.notes + (half,))
@@ -548,7 +543,8 @@ def classified(day: _Day, y: _Year, question: str, tax: _Tax, due: date, acquire
     (rules/licensing_many.py) both call it, and animals classified alike get one answer."""
     if question == "late_fee":
         return tax.late, None, _trigger(day.terms, y, due, acquired)
-    half = _half(y, due) if tax.halved is not None else None
+    # one-half (s. 174.05(2)): licensable age reached within the license year, after its half-tax day
+    half = y.half_note(due) if tax.halved is not None and y.start <= due <= y.end and due > y.half_after else None
     if question == "license_tax":
         return tax, half, None
     trigger = _trigger(day.terms, y, due, acquired)
