@@ -23,7 +23,7 @@ from typing import Literal, get_args
 from .amounts import LocalAmounts, amount_at
 from .catalogue import Facts, question
 from .dates import ONE_DAY, plus
-from .decision import CENT, ZERO, Citation, Decision
+from .decision import CENT, ZERO, Citation, Decision, NotSet
 from .packs import Pack, load_pack
 from .schema import Amount, Dated, LocalAmount, Money, MonthDay, Period, Provision, Strict, section
 from .time import Counted, last_day, named_day, on_paper
@@ -355,36 +355,50 @@ def _trigger(terms: _PackTerms, y: _Year, due: date, acquired: date | None) -> L
     return None
 
 
-class _Tax:
-    """The license tax in force on a day for an altered or unaltered animal (or a free license),
-    with its citations alone and together with the late fee's, and its answers: license_tax's,
-    and license_charges' on time and (built on first use) late by each trigger."""
+@dataclass(frozen=True, slots=True, eq=False)
+class _Late:
+    """The late fee as it reaches a license on one day: its citations (a free license's with the
+    provision that says whether it is charged, where the pack says), amount, notes and amounts
+    not set; `waived`: a free license on which it is not charged."""
 
-    def __init__(
-        self,
-        amount,
-        cites,
-        notes,
-        not_set,
-        late_cites,
-        late_amount,
-        *,
-        basis: TaxBasis | None = "tax",
-        no_tax: NoTax | None = None,
-        half_tax: bool = False,
-        free_late: LateFeeOnFreeLicense | None = None,
-    ):
-        self.cites, self.notes, self.not_set = cites, notes, not_set
-        self.charges_cites = cites + tuple(c for c in late_cites if c not in cites)
-        self.value = LicenseTax(True, amount, basis, half_tax, no_tax)
-        total = None if amount is None else amount + ZERO
-        on_time = self.on_time = LicenseCharges(True, amount, ZERO, total, None, basis, half_tax, no_tax)
-        total_late = None if amount is None or late_amount is None else amount + late_amount
-        self.late = _Memo(
-            lambda trigger: replace(on_time, late_fee=late_amount, total=total_late, trigger=trigger)
-        ).__getitem__
-        self.halved = None  # the tax halved (s. 174.05(2)), where the pack halves it
-        self.free_late = free_late  # a free license's, where the pack says
+    cites: tuple[Citation, ...]
+    amount: Decimal | None
+    notes: tuple[str, ...] = ()
+    not_set: tuple[NotSet, ...] = ()
+    waived: bool = False
+
+    def past(self, trigger: LateTrigger) -> tuple[str | None, tuple[str, ...], tuple[NotSet, ...]]:
+        """Past `trigger`'s last day: the trigger the answer names (None: no late fee), the notes
+        and the amounts not set."""
+        if self.waived:
+            return None, (NO_LATE_FEE_NOTE,), ()
+        return trigger[0], (trigger[2], *self.notes), self.not_set
+
+
+@dataclass(eq=False)
+class _Tax:
+    """The license tax in force on a day for an altered or unaltered animal (or a free license):
+    license_tax's value, citations, notes and amounts not set, the late fee as it reaches that
+    license, and the tax halved (s. 174.05(2)) where the pack halves it."""
+
+    value: LicenseTax
+    cites: tuple[Citation, ...]
+    notes: tuple[str, ...]
+    late: _Late
+    not_set: tuple[NotSet, ...] = ()
+    halved: _Tax | None = None
+
+    def __post_init__(self):
+        # license_charges' citations, and its value by the late-fee trigger it names (None: no late fee due)
+        self.charges_cites = self.cites + tuple(c for c in self.late.cites if c not in self.cites)
+        tax, late = self.value, self.late.amount
+
+        def charges(trigger: str | None) -> LicenseCharges:
+            fee = ZERO if trigger is None else late
+            total = None if tax.amount is None or fee is None else tax.amount + fee
+            return LicenseCharges(True, tax.amount, fee, total, trigger, tax.basis, tax.half_tax, tax.no_tax)
+
+        self.charges = _Memo(charges)
 
 
 class _Day:
@@ -395,62 +409,60 @@ class _Day:
         self.on = on
         lic = pack.licensing
         self.year = _year(pack, license_year_of(pack, on))
-        self.late_amount, missing = amount_at(lic.late_fee.amount, on, local, terms.late_cites[0])
-        self.late_cites, self.late_notes = terms.late_cites, ()
+        amount, missing = amount_at(lic.late_fee.amount, on, local, terms.late_cites[0])
+        cites, notes = terms.late_cites, ()
         state = terms.state_late
         if missing and state is not None and state.amount.at(on) is not None:
-            self.late_amount, missing = state.amount.at(on), None
-            self.late_cites += (state.cite.citation,)
-            self.late_notes = (f"no local late fee in the fee schedule on {on}: the state's late fee is the late fee",)
-        self.late_not_set = (missing,) if missing else ()
+            amount, missing = state.amount.at(on), None
+            cites += (state.cite.citation,)
+            notes = (f"no local late fee in the fee schedule on {on}: the state's late fee is the late fee",)
+        self.late = late = _Late(cites, amount, notes, (missing,) if missing else ())
         self.tax = (self._tax(lic, on, local, False), self._tax(lic, on, local, True))
-        self.free = {cite: self._free(lic, cite) for cite in set(terms.free.values())}
-
-    def _free(self, lic, cite: Citation) -> _Tax:
-        """A free license's tax (none) and, where the pack says whether a late fee is charged on
-        it, that provision cited beside the late fee's and its amount (none when not charged)."""
         rule = lic.late_fee_on_free_license
-        late_cites = (*self.late_cites, *(rule.citations() if rule is not None else ()))
-        late = ZERO if rule is not None and not rule.charged else self.late_amount
-        return _Tax(ZERO, (cite,), (FREE_NOTE,), (), late_cites, late, basis="free_license", free_late=rule)
+        if rule is not None:
+            charged = rule.charged
+            late = replace(late, cites=cites + rule.citations(), amount=amount if charged else ZERO, waived=not charged)
+        free = LicenseTax(True, ZERO, "free_license")
+        self.free = {cite: _Tax(free, (cite,), (FREE_NOTE,), late) for cite in set(terms.free.values())}
+
+    def tax_for(self, species: str, trained: Training | None, altered: bool) -> _Tax:
+        """The tax in force for an animal: a free license's where its training exempts it."""
+        cite = self.terms.free_license(species, trained)
+        return self.free[cite] if cite else self.tax[altered]
 
     def _tax(self, lic, on: date, local: LocalAmounts, altered: bool) -> _Tax:
-        tax = lic.tax or lic.minimum_tax
+        tax, minimum = lic.tax or lic.minimum_tax, lic.minimum_tax
         cites = (tax.cite.citation,)
-        late = self.late_cites, self.late_amount
         chosen = tax.altered if altered else tax.unaltered
         amount, missing = amount_at(chosen, on, local, cites[0])
         notes, basis = (), "tax"
-        minimum = lic.minimum_tax
         floor = (minimum.altered if altered else minimum.unaltered).at(on) if minimum is not None else None
         if missing and getattr(chosen, "until_set", None) == "state_minimum" and minimum is not None:
-            amount, missing = floor, None
+            amount, missing, basis = floor, None, "state_minimum_until_set"
             cites += (minimum.cite.citation,)
             notes = (f"no local tax in the fee schedule on {on}: the state minimum is the tax",)
-            basis = "state_minimum_until_set"
         if missing:
             note = f"the license tax is a local amount not set for {on}"
-            return _Tax(None, cites, (note,), (missing,), *late, basis=None, no_tax="local_amount_not_set")
+            return _Tax(LicenseTax(True, no_tax="local_amount_not_set"), cites, (note,), self.late, (missing,))
         if amount is None:
             return _Tax(
-                None, cites, (f"no license tax in force on {on}",), (), *late, basis=None, no_tax="no_tax_in_force"
+                LicenseTax(True, no_tax="no_tax_in_force"), cites, (f"no license tax in force on {on}",), self.late
             )
         if tax is not minimum and floor is not None and amount < floor:
-            amount = floor
+            amount, basis = floor, "state_minimum_floor"
             cites += (minimum.cite.citation,)
-            notes, basis = ("the local tax is below the state minimum; the minimum applies",), "state_minimum_floor"
-        whole = _Tax(amount, cites, notes, (), *late, basis=basis)
-        half = lic.half_tax
+            notes = ("the local tax is below the state minimum; the minimum applies",)
+        half, halved = lic.half_tax, None
         if half is not None:
             reading = lic.half_tax_on_local_tax
             local_tax = reading is not None and isinstance(chosen, LocalAmount)
             # the reading that s. 174.05(2)'s one-half does not reach a local tax
             keep_whole = local_tax and basis == "tax" and not reading.halves
-            halved = amount if keep_whole else (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
+            half_amount = amount if keep_whole else (amount * half.fraction).quantize(CENT, rounding=ROUND_HALF_UP)
             half_cites = cites + (half.cite.citation, *((reading.cite.citation,) if local_tax else ()))
             half_notes = notes + ((KEPT_WHOLE_NOTE,) if keep_whole else ())
-            whole.halved = _Tax(halved, half_cites, half_notes, (), *late, basis=basis, half_tax=not keep_whole)
-        return whole
+            halved = _Tax(LicenseTax(True, half_amount, basis, not keep_whole), half_cites, half_notes, self.late)
+        return _Tax(LicenseTax(True, amount, basis), cites, notes, self.late, halved=halved)
 
 
 _day = lru_cache(maxsize=8192)(_Day)
@@ -489,45 +501,32 @@ def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
     }.get(trigger, trigger)
 
 
-def _half(y: _Year, due: date) -> date | None:
-    """The licensable-age day when it halves the tax: within license year `y`, after its half-tax day."""
-    return due if y.half_after is not None and y.start <= due <= y.end and due > y.half_after else None
-
-
-def _tax_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigger) -> Decision:
+def _tax_answer(day: _Day, tax: _Tax, half: str | None, trigger) -> Decision:
     if half is not None:
-        return Decision(tax.halved.value, tax.halved.cites, tax.notes + (y.half_note(half),))
+        return Decision(tax.halved.value, tax.halved.cites, tax.notes + (half,))
     return Decision(tax.value, tax.cites, tax.notes, tax.not_set)
 
 
-def _late_answer(day: _Day, y: _Year | None, tax, half, trigger) -> Decision:
-    # A free license whose pack says whether the late fee reaches it cites that provision too.
-    free = tax.free_late if tax is not None else None
-    cites = (*day.late_cites, *(free.citations() if free is not None else ()))
+def _late_answer(day: _Day, late: _Late, half, trigger: LateTrigger | None) -> Decision:
     if trigger is None:
-        return Decision(LateFeeDue(True, ZERO), cites, ())
-    cites += trigger[3]
+        return Decision(LateFeeDue(True, ZERO), late.cites, ())
+    cites = late.cites + trigger[3]
     if day.on <= trigger[1]:
         return Decision(LateFeeDue(True, ZERO, None, trigger[1]), cites, ())
-    if free is not None and not free.charged:
-        return Decision(LateFeeDue(True, ZERO, None, trigger[1]), cites, (NO_LATE_FEE_NOTE,))
-    late = LateFeeDue(True, day.late_amount, trigger[0], trigger[1])
-    return Decision(late, cites, (trigger[2], *day.late_notes), day.late_not_set)
+    name, notes, not_set = late.past(trigger)
+    return Decision(LateFeeDue(True, late.amount, name, trigger[1]), cites, notes, not_set)
 
 
-def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, trigger) -> Decision:
+def _charges_answer(day: _Day, tax: _Tax, half: str | None, trigger: LateTrigger | None) -> Decision:
     """license_tax and late_fee in one: the tax's citations then the late fee's, the tax's notes
     then the late fee's."""
     notes = tax.notes
     if half is not None:
-        notes = notes + (y.half_note(half),)
-        tax = tax.halved
-    if trigger is None or day.on <= trigger[1]:
-        return Decision(tax.on_time, tax.charges_cites, notes, tax.not_set)
-    cites = tax.charges_cites + trigger[3]
-    if tax.free_late is not None and not tax.free_late.charged:
-        return Decision(tax.on_time, cites, notes + (NO_LATE_FEE_NOTE,), tax.not_set)
-    return Decision(tax.late(trigger[0]), cites, notes + (trigger[2], *day.late_notes), tax.not_set + day.late_not_set)
+        notes, tax = notes + (half,), tax.halved
+    if trigger is None:
+        return Decision(tax.charges[None], tax.charges_cites, notes, tax.not_set)
+    name, late_notes, not_set = tax.late.past(trigger)
+    return Decision(tax.charges[name], tax.charges_cites + trigger[3], notes + late_notes, tax.not_set + not_set)
 
 
 # How each question composes its answer from the day's prebuilt parts and an animal's classification
@@ -535,23 +534,21 @@ def _charges_answer(day: _Day, y: _Year | None, tax: _Tax, half: date | None, tr
 ANSWER = {"license_tax": _tax_answer, "late_fee": _late_answer, "license_charges": _charges_answer}
 
 
-def classified(day: _Day, y: _Year, a, question: str) -> tuple[_Tax | None, date | None, LateTrigger | None]:
-    """What an animal's facts decide for `question` in license year `y`: the tax in force for it
-    (None for late_fee), its licensable-age day when that halves the tax, and the late-fee
-    trigger that binds it (None for license_tax). The one way an animal is classified: the
-    questions below and the batch (rules/licensing_many.py) both call it."""
-    terms = day.terms
-    due = terms.due(a.born_on)
-    tax = half = trigger = None
-    if question != "late_fee" or a.trained_to:
-        # late_fee takes the tax only for a free license, which may say whether it is charged
-        cite = a.trained_to and terms.free_license(a.species, a.trained_to)
-        tax = day.free[cite] if cite else day.tax[a.altered]
-        if tax.halved is not None:
-            half = _half(y, due)
-    if question != "license_tax":
-        trigger = _trigger(terms, y, due, a.acquired_on)
-    return tax, half, trigger
+def classified(day: _Day, y: _Year, question: str, tax: _Tax, due: date, acquired: date | None) -> tuple:
+    """What an animal's facts decide for `question` in license year `y`, given the tax in force for
+    it and its licensable-age day: the part its answer reads (the tax; for late_fee the late fee as
+    it reaches that license), the half-tax note when that day halves the tax, and the late-fee
+    trigger that binds it (None for license_tax, and for license_charges until its last day has
+    passed). The one way an animal is classified: the questions below and the batch
+    (rules/licensing_many.py) both call it, and animals classified alike get one answer."""
+    if question == "late_fee":
+        return tax.late, None, _trigger(day.terms, y, due, acquired)
+    # one-half (s. 174.05(2)): licensable age reached within the license year, after its half-tax day
+    half = y.half_note(due) if tax.halved is not None and y.start <= due <= y.end and due > y.half_after else None
+    if question == "license_tax":
+        return tax, half, None
+    trigger = _trigger(day.terms, y, due, acquired)
+    return tax, half, None if trigger is None or day.on <= trigger[1] else trigger
 
 
 def _excluded(question: str, excluded: tuple[str, Citation, Exclusion]) -> Decision:
@@ -571,7 +568,8 @@ def _animal_question(name: str, value: type, doc: str):
         if excluded:
             return _excluded(name, excluded)
         y = _year(pack, a.license_year) if a.license_year else day.year
-        return answer(day, y, *classified(day, y, a, name))
+        tax = day.tax_for(a.species, a.trained_to, a.altered) if a.trained_to else day.tax[a.altered]
+        return answer(day, *classified(day, y, name, tax, day.terms.due(a.born_on), a.acquired_on))
 
     ask.__name__ = ask.__qualname__ = name
     return ask

@@ -1,14 +1,13 @@
 """The license tax, late fee and license charges of many animals on one day (a renewal run, a
 county report, an amendment's preview), as rules/licensing.py answers each one: the grouping and
 the memos that make a batch fast live here, the law in rules/licensing.py. Every animal is
-classified by the law's own functions (`exclusion`, `free_license`, `_trigger`, `_half`,
-`classified`) and its Decision composed by the law's own answers (`ANSWER`); animals that agree on
-every fact the answer turns on share one Decision, made once."""
+classified by the law's own functions (`exclusion`, `free_license`, `tax_for`, `classified`) and
+its Decision composed by the law's own answers (`ANSWER`); animals classified alike share one
+Decision, made once."""
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import namedtuple
 from collections.abc import Iterable
 from datetime import date
 from functools import lru_cache
@@ -23,10 +22,8 @@ from .licensing import (
     _Day,
     _day,
     _excluded,
-    _half,
     _Memo,
     _terms_of,
-    _trigger,
     _year,
     classified,
     license_year_bounds,
@@ -45,49 +42,27 @@ ROW_FACTS = (
     "acquired_on",
 )
 _FACTS, _FACTS_OF_MODEL = attrgetter(*ROW_FACTS), itemgetter(*ROW_FACTS)
-# A row as the law's functions read it (by attribute).
-_Row = namedtuple("_Row", ROW_FACTS)
 
 
-class _Born:
-    """What a birth date decides for an animal of the day's license year with no free license,
-    for one question on one day: the licensable-age day, the tax (halved or not) by altered or
-    not, the group key of an animal not acquired during the year and, once made, its Decision
-    (by altered or not). `due` None: one shared by every birth date whose licensable-age day
-    falls before the license year began."""
-
-    __slots__ = ("due", "half", "not_acquired", "decided")
-
-    def __init__(self, day: _Day, question: str, born: date | None):
-        terms, y = day.terms, day.year
-        taxes = day.tax if question != "late_fee" else (None, None)
-        # born None: of licensable age before the year began, as the day before it is.
-        self.due = None if born is None else terms.due(born)
-        due = self.due or y.start - ONE_DAY
-        half = _half(y, due)
-        self.half = tuple(half if t is not None and t.halved is not None else None for t in taxes)
-        trigger = _trigger(terms, y, due, None) if question != "license_tax" else None
-        trigger = _late_group(trigger, day.on, question)
-        self.not_acquired = tuple((y, t, h, trigger) for t, h in zip(taxes, self.half, strict=True))
-        self.decided = [None, None]
-
-
-def _late_group(trigger, on: date, question: str):
-    """The trigger as it tells animals apart: none when the day is not past its last day, except
-    for late_fee, whose value names the last day."""
-    return None if trigger is not None and on <= trigger[1] and question != "late_fee" else trigger
-
-
-_BIRTHS_LIMIT = 20_000  # birth dates kept per day and question: some fifty years of them
+_BIRTHS_LIMIT = 20_000  # birth dates (and Decisions) kept per day and question: some fifty years of them
 
 
 @lru_cache(maxsize=16)
-def _births(day: _Day, question: str) -> tuple[_Memo, date, _Born]:
-    """A day's and question's birth dates, {born: _Born}, kept for the next batch of that day; the
-    first birth date whose licensable-age day is not before the license year's first day, and the
-    one _Born of every birth date before it, which are not kept one by one."""
-    births = _Memo(lambda born: _Born(day, question, born), _BIRTHS_LIMIT)
-    return births, _first_born_due_on_or_after(day.terms, day.year.start), _Born(day, question, None)
+def _births(day: _Day, question: str) -> tuple[_Memo, _Memo, date, tuple]:
+    """A day's and question's Decisions, {classification: Decision}, and birth dates, {born: (the
+    licensable-age day, the Decisions of an animal of the day's license year with no free license
+    and not acquired during it, by altered or not)}, kept for the next batch of that day; the first
+    birth date whose licensable-age day is not before the license year's first day, and the one
+    entry of every birth date before it (not kept one by one: each decides as the day before the
+    year does)."""
+    answer, y = ANSWER[question], day.year
+    decided = _Memo(lambda key: answer(day, *key), _BIRTHS_LIMIT)
+
+    def born(due: date) -> tuple:
+        return due, tuple(decided[classified(day, y, question, tax, due, None)] for tax in day.tax)
+
+    births = _Memo(lambda b: born(day.terms.due(b)), _BIRTHS_LIMIT)
+    return decided, births, _first_born_due_on_or_after(day.terms, y.start), born(y.start - ONE_DAY)
 
 
 def _first_born_due_on_or_after(terms, start: date) -> date:
@@ -115,23 +90,16 @@ def decide_many(
     would; not validated), a facts model, or any object with the facts' attributes, mixed or not.
     Decisions are shared between animals of one group and between batches of the same day: treat
     them as read-only."""
-    try:
-        answer = ANSWER[question]
-    except KeyError:
-        raise KeyError(f"decide_many answers {', '.join(ANSWER)}, not {question!r}") from None
+    if question not in ANSWER:
+        raise KeyError(f"decide_many answers {', '.join(ANSWER)}, not {question!r}")
     day = _day(pack, local, on)
-    terms, y = day.terms, day.year
-    exclusion, free_license = terms.exclusion, terms.free_license
-    wants_late = question != "license_tax"
-    taxes = day.tax if question != "late_fee" else (None, None)
-    before_start = y.start - ONE_DAY
+    y, taxes, due, tax_for = day.year, day.tax, day.terms.due, day.tax_for
+    exclusion, free_license = day.terms.exclusion, day.terms.free_license
     # Most animals are of a licensed species, in the day's license year, with no free license:
-    # what their birth date decides is worked out once (`_Born`; one shared by every birth date
-    # that came of age before the year began) with the Decision of those not acquired during the
-    # year, and per animal only its acquisition is compared, by the law's own `_trigger`.
-    births, early_before, early = _births(day, question)
-    # One Decision per group, keyed by (license year, tax, half-tax day, trigger) or by exclusion.
-    decided = _Memo(lambda key: answer(day, *key))
+    # what their birth date decides is worked out once (one entry shared by every birth date that
+    # came of age before the year began) with the Decisions of those not acquired during the year,
+    # and per animal only its acquisition is classified. One Decision per classification.
+    decided, births, early_before, early = _births(day, question)
     excluded_decided = _Memo(lambda excluded: _excluded(question, excluded))
     decisions = []
     append = decisions.append
@@ -143,19 +111,13 @@ def decide_many(
             append(excluded_decided[excluded])
         elif license_year or free_license(species, trained):
             a_year = _year(pack, license_year) if license_year else y
-            tax, half, trigger = classified(day, a_year, _Row._make(row), question)
-            append(decided[a_year, tax, half, _late_group(trigger, on, question)])
+            append(decided[classified(day, a_year, question, tax_for(species, trained, altered), due(born), acquired)])
         else:
-            b = early if born < early_before else births[born]
+            born_due, not_acquired = early if born < early_before else births[born]
             if acquired is None:
-                decision = b.decided[altered]
-                if decision is None:
-                    decision = b.decided[altered] = decided[b.not_acquired[altered]]
-                append(decision)
+                append(not_acquired[altered])
             else:
-                # b.due None: of licensable age before the year began, as the day before it is.
-                trigger = _trigger(terms, y, b.due or before_start, acquired) if wants_late else None
-                append(decided[y, taxes[altered], b.half[altered], _late_group(trigger, on, question)])
+                append(decided[classified(day, y, question, taxes[altered], born_due, acquired)])
     return decisions
 
 
