@@ -12,6 +12,7 @@
     cited_once: ["Section 9"]     # optional: sections (exactly) cited once, not twice
     quotes: ["Any pit bull dog"]  # optional: substrings that must appear in some cited quote
     notes: ["one-half"]           # optional: substrings that must appear in some note
+    notes_absent: ["one-half"]    # optional: substrings no note may hold
     unconfirmed: ["s. 174.055"]   # optional: exactly these sections are cited as unconfirmed
     status: text_incomplete       # optional: the decision's status (answered / text_incomplete)
     readings: ["pending"]         # optional: substrings of a reading used, or its status
@@ -46,6 +47,7 @@ EXPECT_KEYS = {
     "cited_once",
     "quotes",
     "notes",
+    "notes_absent",
     "not_set",
     "unconfirmed",
     "inferred",
@@ -109,6 +111,8 @@ def test_case(path, case):
         assert any(wanted in r["reading"] or wanted == r["status"] for r in got["readings"]), got["readings"]
     for wanted in expect.get("notes", []):
         assert any(wanted in n for n in got["notes"]), f"no note with {wanted!r} in {got['notes']}"
+    for unwanted in expect.get("notes_absent", []):
+        assert not any(unwanted in n for n in got["notes"]), f"a note with {unwanted!r} in {got['notes']}"
     assert sorted(n["key"] for n in got["not_set"]) == sorted(expect.get("not_set", [])), got["not_set"]
 
 

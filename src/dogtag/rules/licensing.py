@@ -501,10 +501,19 @@ def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
     }.get(trigger, trigger)
 
 
+def _paid(tax: _Tax, half: str | None) -> tuple[_Tax, tuple[str, ...]]:
+    """The tax an animal pays and its notes: halved where its licensable-age day halves it (`half`,
+    that day's note), or kept whole on the reading that s. 174.05(2)'s one-half does not reach a
+    local tax, with that reading's note in place of the day's."""
+    if half is None:
+        return tax, tax.notes
+    tax = tax.halved
+    return tax, tax.notes + ((half,) if tax.value.half_tax else ())
+
+
 def _tax_answer(day: _Day, tax: _Tax, half: str | None, trigger) -> Decision:
-    if half is not None:
-        return Decision(tax.halved.value, tax.halved.cites, tax.notes + (half,))
-    return Decision(tax.value, tax.cites, tax.notes, tax.not_set)
+    tax, notes = _paid(tax, half)
+    return Decision(tax.value, tax.cites, notes, tax.not_set)
 
 
 def _late_answer(day: _Day, late: _Late, half, trigger: LateTrigger | None) -> Decision:
@@ -520,9 +529,7 @@ def _late_answer(day: _Day, late: _Late, half, trigger: LateTrigger | None) -> D
 def _charges_answer(day: _Day, tax: _Tax, half: str | None, trigger: LateTrigger | None) -> Decision:
     """license_tax and late_fee in one: the tax's citations then the late fee's, the tax's notes
     then the late fee's."""
-    notes = tax.notes
-    if half is not None:
-        notes, tax = notes + (half,), tax.halved
+    tax, notes = _paid(tax, half)
     if trigger is None:
         return Decision(tax.charges[None], tax.charges_cites, notes, tax.not_set)
     name, late_notes, not_set = tax.late.past(trigger)
