@@ -12,8 +12,9 @@ from django.db import connection, transaction
 from django.db.utils import DatabaseError
 
 from dogtag.audit import chain, checks, tasks
+from dogtag.audit.action_names import Action
 from dogtag.audit.models import AuditEvent, ChainHead
-from dogtag.audit.record import record
+from dogtag.audit.record import event, record, record_all, snapshot
 from dogtag.registry.models import Municipality
 from dogtag.worker import heartbeat
 from tests.base import BaseTestCase
@@ -53,6 +54,22 @@ class ChainTests(BaseTestCase):
         assert all(b.previous_hash == a.hash for a, b in zip(events, events[1:], strict=False))
         code, out = _verify()
         assert code == 0 and f"{len(events)} events chained" in out and events[-1].hash in out
+
+    def test_the_events_of_one_action_are_stored_as_given_in_their_order(self):
+        benton = Municipality.objects.get(slug="benton")
+        with transaction.atomic():
+            events = [
+                event(acting_user=None, action=Action.MUNICIPALITY_SEAL, obj=benton, before={"n": i} if i % 2 else None)
+                for i in range(5)
+            ]
+            # in batches of two on PostgreSQL: three INSERTs, the chain in the events' order
+            written = chain.insert_events(events, batch=2) if connection.vendor == "postgresql" else record_all(events)
+        stored = list(AuditEvent.objects.filter(pk__in=[e.pk for e in written]).order_by("seq"))
+        assert [e.pk for e in stored] == [e.pk for e in events]
+        assert [e.before for e in stored] == [None, {"n": 1}, None, {"n": 3}, None]
+        assert AuditEvent.objects.filter(pk__in=[e.pk for e in events], before__isnull=True).count() == 3  # SQL NULL
+        assert all(e.after == snapshot(benton) for e in stored)
+        assert _verify()[0] == 0
 
     def test_it_names_an_altered_row(self):
         victim = AuditEvent.objects.order_by("seq")[2]
