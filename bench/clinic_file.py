@@ -1,7 +1,8 @@
 """A clinic's file of rabies certificates: BENCH_SCALE rows (default 10k) checked
 (each row matched to an animal and owner: two in five by microchip, two in five by owner, street
 and name, one in five matching nothing) and the matched rows written through the certificate
-action, as the worker does. Goal: checked and written within 30 s. The floor, timed in turn with
+action, as the worker does. Goal: checked and written within 30 s for the 10k rows it is set
+for; a larger BENCH_SCALE holds the same pace (30 s each 10,000 rows: 300 s at 100k). The floor, timed in turn with
 it: PostgreSQL's COPY of the same CSV into a table of text columns (on SQLite, one executemany of
 its rows), the least any reading of the file into the database can cost.
 
@@ -16,7 +17,7 @@ import tempfile
 import time
 from datetime import date
 
-GOAL_SECONDS = 30.0
+GOAL_SECONDS_PER_10K = 30.0
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
 os.environ.setdefault("DEBUG", "false")
@@ -163,6 +164,7 @@ def main():
     ]
     assert written == matched == RabiesVaccination.objects.filter(certificate_serial__startswith="CL-").count()
     seconds, median = (t1 - t0) + (t3 - t2), sorted(floors)[1]
+    goal = GOAL_SECONDS_PER_10K * max(ROWS, 10_000) / 10_000
     print(f"  check (read, convert, match, certificate rules): {t1 - t0:6.2f} s wall")
     print(f"  write ({written:,} certificates through the certificate action): {t3 - t2:6.2f} s wall")
     print(f"  floor (the CSV copied into text columns): median {median:.3f} s over {len(floors)} runs, interleaved")
@@ -172,8 +174,8 @@ def main():
         ratio=seconds / median,
         value=seconds,
         unit="s",
-        goal=f"value<={GOAL_SECONDS:g}",
-        met=seconds <= GOAL_SECONDS,
+        goal=f"value<={goal:g}",
+        met=seconds <= goal,
     )
 
 
