@@ -250,6 +250,7 @@ class MultipleDogTests(BaseTestCase):
         self.assertRegex(page, r'name="inspection_consent"[^>]*checked')
         self.assertEqual(page.count("checked"), 1 + len(self.dogs))  # the consent and each dog still ticked
 
+
 @on(date(2026, 12, 3))
 class MultipleDogDecemberTests(BaseTestCase):
     """Issue 29, dead end 3: in December, once next year's tags are in stock, the clerk sells next

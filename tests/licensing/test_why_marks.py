@@ -34,14 +34,28 @@ class WhyMarksTests(BaseTestCase):
     @on(date(2026, 4, 2))
     def test_the_counter_marks_cedarburgs_late_fee_section_as_inferred(self):
         clerk, vet = self.outsider, make_user("vic", (self.cedarburg, Role.VETERINARIAN))
-        owner = registry.create_person(acting_user=clerk, municipality=self.cedarburg, name="Cy Owner",
-                                       street="5 Mill St", city="Cedarburg", postal_code="53012")
-        dog = registry.register_animal(acting_user=clerk, municipality=self.cedarburg, owner=owner, name="Fido",
-                                       breed="Mixed", color="grey", sex="male", birth_date=date(2020, 1, 5))
+        owner = registry.create_person(
+            acting_user=clerk,
+            municipality=self.cedarburg,
+            name="Cy Owner",
+            street="5 Mill St",
+            city="Cedarburg",
+            postal_code="53012",
+        )
+        dog = registry.register_animal(
+            acting_user=clerk,
+            municipality=self.cedarburg,
+            owner=owner,
+            name="Fido",
+            breed="Mixed",
+            color="grey",
+            sex="male",
+            birth_date=date(2020, 1, 5),
+        )
         vaccinate(dog, vet, "C-1", date(2025, 6, 1), date(2027, 6, 1))
         self.login(clerk)
         page = self.client.get(reverse("license-counter", args=[dog.pk])).content.decode()
-        late = page[page.index("§ 7-1-4"):][:400]
+        late = page[page.index("§ 7-1-4") :][:400]
         self.assertIn("number inferred: the transcription lost it", late)
-        tax = page[page.index("§ 7-1-3(a)(3)"):][:120]
+        tax = page[page.index("§ 7-1-3(a)(3)") :][:120]
         self.assertNotIn("inferred", tax)

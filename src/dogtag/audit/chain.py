@@ -67,12 +67,12 @@ def insert_events(events: list[AuditEvent], batch: int = 1000) -> list[AuditEven
     each row in order). Django's bulk_create sends each column as an array to UNNEST, escaping
     every text value of it: for a license issue's two events 0.57-0.61 ms of CPU, this 0.14 ms
     (in-process); the API's license issue 5.1 -> 4.6 ms."""
-    columns = (*FIELDS, "at")
-    row = "(" + ", ".join("%s::jsonb" if c in ("before", "after") else "%s" for c in columns) + ")"
+    columns, json_columns = (*FIELDS, "at"), ("before", "after")
+    row = "(" + ", ".join("%s::jsonb" if c in json_columns else "%s" for c in columns) + ")"
     for start in range(0, len(events), batch):
         rows = events[start : start + batch]
         params = [
-            json.dumps(value) if c in ("before", "after") and value is not None else value
+            json.dumps(value) if c in json_columns and value is not None else value
             for event in rows
             for c, value in ((c, getattr(event, c)) for c in columns)
         ]
