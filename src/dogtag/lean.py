@@ -156,6 +156,10 @@ class LeanTagLookup:
         if scheme.lower() != "bearer":
             return None
         signals.request_started.send(sender=WSGIHandler, environ=environ)
+        # No CONN_HEALTH_CHECKS round trip before the lookup's one statement: if the connection is
+        # dead, the statement fails, request_finished closes it and Django's handler answers on a
+        # new one.
+        connections[DEFAULT_DB_ALIAS].health_check_done = True
         body = None
         try:
             served = municipalities_for_token(token)  # remembered in this process, or asked of the cache

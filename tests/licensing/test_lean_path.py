@@ -8,10 +8,11 @@ import io
 import sys
 from datetime import date
 
+import psycopg
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, connection
-from django.test import override_settings
+from django.test import TransactionTestCase, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
 from django.utils import timezone
@@ -22,7 +23,7 @@ from dogtag.accounts.models import ApiToken, Membership
 from dogtag.audit.models import AuditEvent
 from dogtag.licensing import actions
 from dogtag.licensing.models import License
-from tests.base import BaseTestCase, on
+from tests.base import BaseTestCase, Fixtures, on
 from tests.licensing.base import BENTON_FEES, set_fees
 
 PATH = "/api/v1/municipalities/benton/tags/2026/{}"
@@ -338,3 +339,44 @@ class LeanPathTests(BaseTestCase):
             status, _, _ = call(self.lean, environ(PATH.format(300), token=self.token))
         self.assertEqual((status, self.django.calls), ("200 OK", 1))
         self.assertTrue(self.lean.on)
+
+
+@on(date(2026, 5, 20))
+class LeanPathConnectionTests(TransactionTestCase):
+    """The server's own request cycle: the signals close and replace connections as in production."""
+
+    def setUp(self):
+        Fixtures.build(self)
+        set_fees(self.clerk, self.benton, BENTON_FEES)
+        actions.receive_tag_lot(
+            acting_user=self.clerk, municipality=self.benton, license_year=2026, first_serial=300, last_serial=300
+        )
+        actions.issue_license(self.dog, acting_user=self.clerk, payment={"method": "cash", "amount": "15.00"})
+        self.token = issue_api_token(acting_user=self.clerk, user=self.clerk, name="finder")[1]
+        self.django = CountingDjango()
+        self.lean = lean.LeanTagLookup(self.django)
+
+    def lookup(self):
+        answered = {}
+        result = self.lean(environ(PATH.format(300), token=self.token), lambda s, h, e=None: answered.update(s=s))
+        try:
+            return answered["s"], b"".join(result)
+        finally:
+            result.close()
+
+    def test_a_connection_the_database_ended_is_replaced_and_the_lookup_answered(self):
+        if connection.vendor != "postgresql":
+            self.skipTest("a connection ended by the server: PostgreSQL's pg_terminate_backend")
+        status, body = self.lookup()
+        backend = connection.connection.info.backend_pid  # kept for the next request (CONN_MAX_AGE)
+        self.assertEqual((status, self.django.calls, self.lookup()), ("200 OK", 0, (status, body)))
+        self.assertEqual(connection.connection.info.backend_pid, backend)
+        with psycopg.connect(**connection.get_connection_params()) as other:
+            other.execute("SELECT pg_terminate_backend(%s)", [backend])
+        # No health check before the lookup's statement: it meets the ended connection, and Django's
+        # handler answers on a new one; the next lookup is the lean path's again.
+        with self.assertLogs("dogtag.api", "ERROR"):
+            self.assertEqual(self.lookup(), (status, body))
+        self.assertEqual(self.django.calls, 1)
+        self.assertNotEqual(connection.connection.info.backend_pid, backend)
+        self.assertEqual((self.lookup(), self.django.calls), ((status, body), 1))
