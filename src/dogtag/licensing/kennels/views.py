@@ -60,10 +60,8 @@ def kennel(request, pk):
     can_edit = has_role(request.user, kennel.municipality_id, CLERKS)
     form = PaymentFields(posted(request), initial={"method": "cash", "amount": review.fee if review else None})
     if request.method == "POST" and can_edit and form.is_valid():
-        fields = {"payment": form.payment()}
-        if run_action(
-            form, kennel_licenses.approve_kennel_license, kennel, acting_user=request.user, on=on, fields=fields
-        ):
+        approve = kennel_licenses.approve_kennel_license
+        if run_action(form, approve, kennel, acting_user=request.user, on=on, fields={"payment": form.payment()}):
             return redirect("kennel", pk=pk)
     context = {
         "kennel": kennel,

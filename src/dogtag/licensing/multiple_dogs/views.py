@@ -56,8 +56,7 @@ def apply(request, pk):
         count = len(dogs)
     # December: next year's licenses are on sale once its tags are in stock, as at the counter.
     years = license_years_on_sale(municipality, on)
-    year = chosen_year(request, years)
-    q = multiple_dogs.quote(municipality, count, on, year)
+    q = multiple_dogs.quote(municipality, count, on, chosen_year(request, years))
     initial = {"dogs": count, "amount": q.tax, "method": "cash", "animals": [str(d.pk) for d in dogs]}
     recompute = request.method == "POST" and "recompute" in request.POST
     if recompute:
