@@ -1,5 +1,4 @@
-"""The clerk's kennel license pages: the application, inspections and corrections, the review
-with its sections, approval on payment, refusal, void and the certificate."""
+"""The clerk's kennel license pages (§ 115-3B); the review and its reasons are kennels/rules.py's."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404

@@ -1,5 +1,4 @@
-"""The clerk's multiple-dog license pages: find the keeper, see the tax and why, issue on payment
-with a tag per dog, revoke with the reason, print the certificate."""
+"""The clerk's multiple-dog license pages (s. 174.053); the quote and its reasons are multiple_dogs/rules.py's."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
