@@ -52,9 +52,8 @@ def counter(request, pk):
     if request.method == "POST" and has_role(request.user, animal.municipality_id, actions.CLERKS) and form.is_valid():
         # the year is the one `owed` was worked out for
         fields = {"payment": form.payment(), "tag_serial": form.cleaned_data["tag_serial"]}
-        license = run_action(
-            form, actions.issue_license, animal, acting_user=request.user, on=on, owed=owed, fields=fields
-        )
+        issue = actions.issue_license
+        license = run_action(form, issue, animal, acting_user=request.user, on=on, owed=owed, fields=fields)
         if license:
             return redirect(back or reverse("license", args=[license.pk]))
     context = {
