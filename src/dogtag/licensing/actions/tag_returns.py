@@ -4,7 +4,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 
 from dogtag.audit.action_names import Action
-from dogtag.audit.record import record
+from dogtag.audit.record import save_and_record
 from dogtag.lib.pdf import render_pdf
 from dogtag.lib.stored_files import save_over
 from dogtag.licensing import law
@@ -43,12 +43,11 @@ def store_tag_return_list(*, municipality, license_year: int, on):
         },
     )
     name = f"tag-returns/{municipality.slug}-{license_year}.pdf"
-    stored = TagReturnList.objects.create(
+    stored = TagReturnList(
         municipality=municipality,
         license_year=license_year,
         return_by=return_by,
         tags=len(tags),
         pdf=save_over(name, ContentFile(pdf)),
     )
-    record(acting_user=None, action=Action.TAGS_RETURN_LIST_STORED, obj=stored)
-    return stored
+    return save_and_record(stored, acting_user=None, action=Action.TAGS_RETURN_LIST_STORED)
