@@ -11,10 +11,10 @@ from dogtag.accounts.scope import require_role
 from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.licensing.actions.payments import record_payment
-from dogtag.licensing.actions.roles import CLERKS
+from dogtag.licensing.actions.roles import CLERKS, REVOKERS
 from dogtag.licensing.actions.tags import move_counter_to, take_tag
 from dogtag.licensing.models import License, Revocation, Tag
-from dogtag.licensing.multiple_dogs.rules import REVOKERS, barred, check_animals, quote, section_of
+from dogtag.licensing.multiple_dogs.rules import barred, check_animals, quote, section_of
 from dogtag.registry.models import Animal, today
 from dogtag.rules.decision import citations_json
 

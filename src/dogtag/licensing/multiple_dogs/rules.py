@@ -6,16 +6,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from dogtag.accounts.models import Role
 from dogtag.licensing import law
-from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.actions.roles import REVOKERS as REVOKERS
 from dogtag.licensing.facts import covering_license
 from dogtag.licensing.models import License, Revocation
 from dogtag.licensing.owed import not_set_message, section_label
 from dogtag.registry.models import Animal
 from dogtag.rules.licensing import license_year_of
-
-REVOKERS = (*CLERKS, Role.OFFICER)
 
 
 def provision(municipality):
