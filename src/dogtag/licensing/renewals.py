@@ -18,8 +18,7 @@ from dogtag.registry.models import Animal
 
 
 def notice_insert(municipality, license_year: int, on: date, run_id: int, created_at) -> tuple[str, list]:
-    """The INSERT ... SELECT of a run's notices (start_renewal_run executes it), set-based: the
-    rows of `_due_notices`, numbered in printed order (name, then id)."""
+    """The INSERT ... SELECT of a run's notices (start_renewal_run executes it), numbered in printed order."""
     q = connection.ops.quote_name
     due, params, emailed = _due_notices(municipality, license_year, on)
     sql = (
