@@ -86,7 +86,7 @@ def sweep_insert(municipalities, on: date, created_at) -> tuple[str, list] | Non
         f"AND t.{q('license_year')} > l.{q('license_year')} AND t.{q('voided_at')} IS NULL) "
         "ON CONFLICT DO NOTHING"
     )
-    params = [
+    return sql, [
         RenewalReminder.Channel.EMAIL.value,
         RenewalReminder.Channel.PAPER.value,
         connection.ops.adapt_datetimefield_value(created_at),
@@ -96,7 +96,6 @@ def sweep_insert(municipalities, on: date, created_at) -> tuple[str, list] | Non
         *owners_params,
         License.Kind.INDIVIDUAL.value,
     ]
-    return sql, params
 
 
 def withdrawn_because(reminders, on: date) -> dict[int, str]:
