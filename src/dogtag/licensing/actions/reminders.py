@@ -132,8 +132,7 @@ def _text(municipality, reminders) -> int:
     """The batch's text messages, to the owners with a live consent (a STOP reply ended none of
     them): a short body in the owner's language with the renewal code and the front page's
     address. Set-based: one query for the consents, one for the codes, one insert of the codes,
-    one of the messages, one update of the reminders. A reminder is delivered in the transaction
-    that queues its text, so a rerun never texts it again."""
+    one of the messages, one update of the reminders."""
     numbers = dict(
         TextConsent.objects.filter(
             municipality=municipality, person_id__in={r.person_id for r in reminders}, stopped_at=None
