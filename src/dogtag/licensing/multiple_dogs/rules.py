@@ -66,7 +66,7 @@ def quote(municipality, dogs: int, on: date, license_year: int | None = None) ->
     return q
 
 
-def check_animals(q: Quote, municipality, keeper, animals, section):
+def check_animals(q: Quote, municipality, keeper, animals):
     seen = set()
     for animal in animals:
         if animal.municipality_id != municipality.pk or animal.species != Animal.Species.DOG:
@@ -81,7 +81,7 @@ def check_animals(q: Quote, municipality, keeper, animals, section):
             q.refuse(
                 "animals",
                 f"{animal.name} is already under multiple-dog license {covering.serial} for {q.license_year} "
-                f"({section}).",
+                f"({q.section}).",
             )
         seen.add(animal.pk)
     if len(seen) > q.dogs:
