@@ -128,7 +128,6 @@ class Report:
     tables: list[Table]
     notes: list[str] = field(default_factory=list)
     citations: list = field(default_factory=list)
-    chart: dict | None = None
     municipality: Any = None  # the municipality the report is for, None for a county
 
     def __post_init__(self):
