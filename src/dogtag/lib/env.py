@@ -13,8 +13,7 @@ class ImproperlyConfiguredEnv(ValueError):
 
 
 def envstr(name: str, default: str | None = None) -> str | None:
-    file_name = os.environ.get(f"{name}_FILE")
-    if file_name:
+    if file_name := os.environ.get(f"{name}_FILE"):
         with open(file_name, encoding="utf-8") as f:
             return f.read().strip()
     return os.environ.get(name, default)

@@ -35,9 +35,7 @@ class ReplicaRouter:
         if not _reading.get():
             return None
         alias = getattr(settings, "DOGTAG_READ_REPLICA", None)
-        if alias not in connections.settings or connections[DEFAULT_DB_ALIAS].in_atomic_block:
-            return None
-        return alias
+        return alias if alias in connections.settings and not connections[DEFAULT_DB_ALIAS].in_atomic_block else None
 
     def db_for_write(self, model, **hints):
         return DEFAULT_DB_ALIAS
