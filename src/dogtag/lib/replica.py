@@ -26,7 +26,6 @@ def replica_reads():
 
 
 def reads_from_replica(view):
-    """Route the view's ORM reads to the replica, when one is configured."""
     return replica_reads()(view)
 
 

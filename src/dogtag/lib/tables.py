@@ -243,7 +243,6 @@ def csv_lines(report: Report) -> Iterator[str]:
 
 
 def csv_response(report: Report, filename: str) -> StreamingHttpResponse:
-    """The CSV download of a report, streamed (a 100,000-row list is never in memory)."""
     response = StreamingHttpResponse(csv_lines(report), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
     return response
