@@ -43,6 +43,10 @@ def renewal_url(animal_id: int, license_year: int) -> str:
 
 unsubscribe_token = partial(signing.dumps, salt=UNSUBSCRIBE_SALT)
 read_unsubscribe_token = partial(_read, salt=UNSUBSCRIBE_SALT, convert=int)
+# The owner's key to their animal's page on the portal (report it lost, found again, deceased or
+# moved away), given with the renewal they opened.
+pet_token = partial(signing.dumps, salt=PET_SALT)
+read_pet_token = partial(_read, salt=PET_SALT, convert=int)
 
 
 def unsubscribe_url(person_id: int) -> str:
@@ -72,8 +76,6 @@ def confirmation_url(application) -> str:
 # hash, in Crockford's base 32: no I, L, O or U to misread, case and dashes ignored).
 CITATION_SALT = "dogtag.payments.citation"
 SHORT_CHECK_LENGTH = 10
-
-
 citation_pay_token = partial(signing.dumps, salt=CITATION_SALT)
 read_citation_pay_token = partial(_read, salt=CITATION_SALT, convert=int)
 
@@ -105,9 +107,3 @@ def citation_pay_url(citation_id: int) -> str:
 
 def citation_short_url(citation_id: int) -> str:
     return absolute(reverse("payments-pay-citation-short", args=[citation_short_code(citation_id)]))
-
-
-# The owner's key to their animal's page on the portal (report it lost, found again, deceased or
-# moved away), given with the renewal they opened.
-pet_token = partial(signing.dumps, salt=PET_SALT)
-read_pet_token = partial(_read, salt=PET_SALT, convert=int)
