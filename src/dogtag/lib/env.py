@@ -77,10 +77,9 @@ def envdays_by_key(name: str, default: str) -> dict[str, tuple[int, ...]]:
     found = {"": _days(name, default)}
     for part in filter(str.strip, value.split(";")):
         key, sep, raw = part.partition(":")
-        if not sep:
-            found[""] = _days(name, key)
-            continue
-        if not key.strip():
+        if not sep:  # days for every key
+            key, raw = "", key
+        elif not key.strip():
             raise ImproperlyConfiguredEnv(f"{name}={value!r}: a key before ':' is missing in {part!r}")
         found[key.strip()] = _days(name, raw)
     return found
