@@ -92,11 +92,8 @@ class Shown:
     def rows(self):
         cls = self.table.row_class
         for obj in self.page.object_list:
-            yield (
-                obj,
-                cls(obj) if cls else "",
-                [Cell(c.of(obj), c.link(obj) if c.link else None, c.cell) for c in self.table.definition],
-            )
+            cells = [Cell(c.of(obj), c.link(obj) if c.link else None, c.cell) for c in self.table.definition]
+            yield obj, cls(obj) if cls else "", cells
 
     def _url(self, number):
         q = self.query.copy()
