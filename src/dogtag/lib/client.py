@@ -11,10 +11,8 @@ def client_address(request) -> str:
     further left the client wrote itself. A malformed entry falls back to the peer's address."""
     peer = request.META.get("REMOTE_ADDR") or "0.0.0.0"
     count = settings.TRUSTED_PROXY_COUNT
-    if count <= 0:
-        return peer
     chain = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
-    if not chain:
+    if count <= 0 or not chain:
         return peer
     candidate = chain[-count] if len(chain) >= count else chain[0]
     try:

@@ -24,20 +24,19 @@ def check_phone(value: str) -> None:
 
 class PhoneField(forms.CharField):
     default_validators = [check_phone]
+    widget = forms.TextInput(attrs={"type": "tel", "autocomplete": "tel"})
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", 30)
-        kwargs.setdefault("widget", forms.TextInput(attrs={"type": "tel", "autocomplete": "tel"}))
         super().__init__(**kwargs)
 
 
 class ZipCodeField(forms.RegexField):
+    widget = forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "postal-code"})
+    default_error_messages = {"invalid": _("Enter a ZIP code of 5 digits, like 53803, or ZIP+4, like 53803-1234.")}
+
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", 10)
-        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "postal-code"}))
-        kwargs.setdefault(
-            "error_messages", {"invalid": _("Enter a ZIP code of 5 digits, like 53803, or ZIP+4, like 53803-1234.")}
-        )
         super().__init__(r"^\d{5}(-\d{4})?$", **kwargs)
 
 
@@ -45,11 +44,8 @@ class TimeOfDayField(forms.TimeField):
     """A time of day kept as text in words (`2:30 PM`): typed as 14:30 or 2:30 PM, or picked."""
 
     input_formats = ["%H:%M", "%H:%M:%S", "%I:%M %p", "%I:%M%p", "%I %p"]
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("widget", forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
-        kwargs.setdefault("error_messages", {"invalid": "Enter a time of day, like 2:30 PM or 14:30."})
-        super().__init__(**kwargs)
+    widget = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
+    default_error_messages = {"invalid": "Enter a time of day, like 2:30 PM or 14:30."}
 
     def clean(self, value):
         time = super().clean(value)

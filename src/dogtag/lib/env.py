@@ -13,8 +13,7 @@ class ImproperlyConfiguredEnv(ValueError):
 
 
 def envstr(name: str, default: str | None = None) -> str | None:
-    file_name = os.environ.get(f"{name}_FILE")
-    if file_name:
+    if file_name := os.environ.get(f"{name}_FILE"):
         with open(file_name, encoding="utf-8") as f:
             return f.read().strip()
     return os.environ.get(name, default)
@@ -78,10 +77,9 @@ def envdays_by_key(name: str, default: str) -> dict[str, tuple[int, ...]]:
     found = {"": _days(name, default)}
     for part in filter(str.strip, value.split(";")):
         key, sep, raw = part.partition(":")
-        if not sep:
-            found[""] = _days(name, key)
-            continue
-        if not key.strip():
+        if not sep:  # days for every key
+            key, raw = "", key
+        elif not key.strip():
             raise ImproperlyConfiguredEnv(f"{name}={value!r}: a key before ':' is missing in {part!r}")
         found[key.strip()] = _days(name, raw)
     return found

@@ -1,6 +1,8 @@
 """Links mailed to residents. A renewal link and an unsubscribe link are signed (nothing to
 store, nothing to guess); an application's link carries its own random token."""
 
+from functools import partial
+
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
@@ -39,12 +41,12 @@ def renewal_url(animal_id: int, license_year: int) -> str:
     return absolute(reverse("portal-renew", args=[renewal_token(animal_id, license_year)]))
 
 
-def unsubscribe_token(person_id: int) -> str:
-    return signing.dumps(person_id, salt=UNSUBSCRIBE_SALT)
-
-
-def read_unsubscribe_token(token: str) -> int | None:
-    return _read(token, UNSUBSCRIBE_SALT, int)
+unsubscribe_token = partial(signing.dumps, salt=UNSUBSCRIBE_SALT)
+read_unsubscribe_token = partial(_read, salt=UNSUBSCRIBE_SALT, convert=int)
+# The owner's key to their animal's page on the portal (report it lost, found again, deceased or
+# moved away), given with the renewal they opened.
+pet_token = partial(signing.dumps, salt=PET_SALT)
+read_pet_token = partial(_read, salt=PET_SALT, convert=int)
 
 
 def unsubscribe_url(person_id: int) -> str:
@@ -74,14 +76,8 @@ def confirmation_url(application) -> str:
 # hash, in Crockford's base 32: no I, L, O or U to misread, case and dashes ignored).
 CITATION_SALT = "dogtag.payments.citation"
 SHORT_CHECK_LENGTH = 10
-
-
-def citation_pay_token(citation_id: int) -> str:
-    return signing.dumps(citation_id, salt=CITATION_SALT)
-
-
-def read_citation_pay_token(token: str) -> int | None:
-    return _read(token, CITATION_SALT, int)
+citation_pay_token = partial(signing.dumps, salt=CITATION_SALT)
+read_citation_pay_token = partial(_read, salt=CITATION_SALT, convert=int)
 
 
 def _short_check(citation_id: int) -> str:
@@ -111,13 +107,3 @@ def citation_pay_url(citation_id: int) -> str:
 
 def citation_short_url(citation_id: int) -> str:
     return absolute(reverse("payments-pay-citation-short", args=[citation_short_code(citation_id)]))
-
-
-def pet_token(animal_id: int) -> str:
-    """The owner's key to their animal's page on the portal (report it lost, found again,
-    deceased or moved away), given with the renewal they opened."""
-    return signing.dumps(animal_id, salt=PET_SALT)
-
-
-def read_pet_token(token: str) -> int | None:
-    return _read(token, PET_SALT, int)

@@ -3,17 +3,14 @@ public `_meta` (that app's own)."""
 
 
 def db_table(model) -> str:
-    """The model's table."""
     return model._meta.db_table
 
 
 def column(model, name: str) -> str:
-    """The column of the model's field `name`."""
     return model._meta.get_field(name).column
 
 
 def related_model(model, name: str):
-    """The model at the other end of the model's relation `name`."""
     return model._meta.get_field(name).related_model
 
 

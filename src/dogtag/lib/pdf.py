@@ -113,10 +113,9 @@ class _Concatenation:
         self.numbers[(document_ref.idnum, document_ref.generation)] = DOCUMENT
         for section in list.__iter__(document_ref.get_object().raw_get("/K").get_object()):
             self.sections.append(self.number_of(section).idnum)
-        nums = root["/ParentTree"]["/Nums"]
         if self.title is None:
             self.title, self.lang = (reader.metadata or {}).get("/Title", ""), catalog.get("/Lang", "")
-        pairs = list.__iter__(nums)  # the references themselves, not what they point to
+        pairs = list.__iter__(root["/ParentTree"]["/Nums"])  # the references themselves, not what they point to
         return dict(zip(pairs, pairs, strict=False))
 
     def number_of(self, ref):

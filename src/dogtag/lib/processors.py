@@ -33,11 +33,10 @@ def processor_of(municipality) -> str | None:
 
 def secret(municipality, processor: str, key: str) -> str:
     """DOGTAG_<PROCESSOR>_<MUNICIPALITY>_<KEY> (or its `_FILE`); refused, naming the variable, when unset."""
+    if value := optional(municipality, processor, key):
+        return value
     name = f"DOGTAG_{processor.upper()}_{_slug(municipality)}_{key}"
-    value = (envstr(name) or "").strip()
-    if not value:
-        raise ImproperlyConfiguredEnv(f"{name} is not set: {municipality} has not connected its {processor} account")
-    return value
+    raise ImproperlyConfiguredEnv(f"{name} is not set: {municipality} has not connected its {processor} account")
 
 
 def optional(municipality, processor: str, key: str) -> str:

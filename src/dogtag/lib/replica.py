@@ -26,7 +26,6 @@ def replica_reads():
 
 
 def reads_from_replica(view):
-    """Route the view's ORM reads to the replica, when one is configured."""
     return replica_reads()(view)
 
 
@@ -35,9 +34,7 @@ class ReplicaRouter:
         if not _reading.get():
             return None
         alias = getattr(settings, "DOGTAG_READ_REPLICA", None)
-        if alias not in connections.settings or connections[DEFAULT_DB_ALIAS].in_atomic_block:
-            return None
-        return alias
+        return alias if alias in connections.settings and not connections[DEFAULT_DB_ALIAS].in_atomic_block else None
 
     def db_for_write(self, model, **hints):
         return DEFAULT_DB_ALIAS

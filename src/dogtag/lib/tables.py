@@ -92,11 +92,8 @@ class Shown:
     def rows(self):
         cls = self.table.row_class
         for obj in self.page.object_list:
-            yield (
-                obj,
-                cls(obj) if cls else "",
-                [Cell(c.of(obj), c.link(obj) if c.link else None, c.cell) for c in self.table.definition],
-            )
+            cells = [Cell(c.of(obj), c.link(obj) if c.link else None, c.cell) for c in self.table.definition]
+            yield obj, cls(obj) if cls else "", cells
 
     def _url(self, number):
         q = self.query.copy()
@@ -128,7 +125,6 @@ class Report:
     tables: list[Table]
     notes: list[str] = field(default_factory=list)
     citations: list = field(default_factory=list)
-    chart: dict | None = None
     municipality: Any = None  # the municipality the report is for, None for a county
 
     def __post_init__(self):
@@ -244,7 +240,6 @@ def csv_lines(report: Report) -> Iterator[str]:
 
 
 def csv_response(report: Report, filename: str) -> StreamingHttpResponse:
-    """The CSV download of a report, streamed (a 100,000-row list is never in memory)."""
     response = StreamingHttpResponse(csv_lines(report), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
     return response

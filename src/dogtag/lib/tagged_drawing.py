@@ -53,7 +53,6 @@ class Tags:
         self.pages.append([])
 
     def pdf(self) -> bytes:
-        """The canvas's PDF with its structure tree."""
         return structured(self.canvas.getpdfdata(), [page for page in self.pages if page], self.title, self.lang)
 
 
@@ -65,17 +64,12 @@ class Marked(Flowable):
         super().__init__()
         self.tags, self.flowable, self.role = tags, flowable, role
         self.wrapped_for, self.size = None, (0, 0)
+        self.getSpaceBefore, self.getSpaceAfter = flowable.getSpaceBefore, flowable.getSpaceAfter
 
     def wrap(self, width, height):
         if width != self.wrapped_for:
             self.size, self.wrapped_for = self.flowable.wrap(width, height), width
         return self.size
-
-    def getSpaceBefore(self):
-        return self.flowable.getSpaceBefore()
-
-    def getSpaceAfter(self):
-        return self.flowable.getSpaceAfter()
 
     def drawOn(self, canvas, x, y, _sW=0):
         with self.tags.marked(self.role) if self.role else self.tags.artifact():
@@ -89,10 +83,8 @@ def structured(pdf: bytes, pages: list[list[tuple[str, str | None]]], title: str
     add = writer._add_object  # pypdf's way to make an object indirect
 
     def element(role: str, parent, **entries):
-        return DictionaryObject(
-            {NameObject("/Type"): NameObject("/StructElem"), NameObject("/S"): NameObject(f"/{role}"),
-             NameObject("/P"): parent, **{NameObject(f"/{k}"): v for k, v in entries.items()}}
-        )  # fmt: skip
+        entries = {"Type": NameObject("/StructElem"), "S": NameObject(f"/{role}"), "P": parent, **entries}
+        return DictionaryObject({NameObject(f"/{k}"): v for k, v in entries.items()})
 
     root = DictionaryObject({NameObject("/Type"): NameObject("/StructTreeRoot")})
     root_ref = add(root)

@@ -37,9 +37,8 @@ def action_page(request, form, action, *args, title, done, submit="Save", destru
         result = run_action(form, action, *args, acting_user=request.user, **kwargs)
         if result:
             return redirect(done(result))
-    return render(
-        request, "registry/form.html", {"form": form, "title": title, "submit": submit, "destructive": destructive}
-    )
+    context = {"form": form, "title": title, "submit": submit, "destructive": destructive}
+    return render(request, "registry/form.html", context)
 
 
 def to(name, pk=None):

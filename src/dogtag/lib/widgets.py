@@ -64,11 +64,8 @@ def label_html(field) -> SafeString:
     suffix = field.field.label_suffix if field.field.label_suffix is not None else form.label_suffix
     if suffix or hasattr(form, "required_css_class"):
         return field.label_tag()
-    widget = field.field.widget
-    id_ = widget.attrs.get("id") or field.auto_id
-    if not id_:
+    if not (field.field.widget.attrs.get("id") or field.auto_id):
         return conditional_escape(field.label)
-    for_ = widget.id_for_label(id_)
-    if not for_:
+    if not field.id_for_label:
         return format_html("<label>{}</label>", field.label)
-    return format_html('<label for="{}">{}</label>', for_, field.label)
+    return format_html('<label for="{}">{}</label>', field.id_for_label, field.label)

@@ -32,14 +32,12 @@ def _said(kind: str, figures: dict) -> str:
 def adopted(municipality) -> list[AmendedFigure]:
     """The municipality's adopted amendments not voided, by effective date (one query)."""
     pack = packs.load_pack(municipality.rule_pack)
-    rows = Amendment.objects.filter(municipality=municipality, voided_at=None, adopted_at__isnull=False).order_by(
-        "effective_on", "pk"
-    )
+    amendments = Amendment.objects.filter(municipality=municipality, voided_at=None, adopted_at__isnull=False)
     return [
         AmendedFigure(
             a,
             f"{_said(a.kind, amending.figures_of(a.kind, a.provisions))} from {shown(a.effective_on)}",
             tuple(fee_label(k) for k in amending.fee_schedule_keys(pack, a.kind, a.provisions)),
         )
-        for a in rows
+        for a in amendments.order_by("effective_on", "pk")
     ]

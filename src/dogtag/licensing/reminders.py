@@ -14,19 +14,6 @@ from dogtag.lib.meta import column, db_table, related_model
 from dogtag.licensing.models import License, RenewalReminder
 from dogtag.registry.models import Animal, Ownership, Person
 
-REMINDER_COLUMNS = (
-    "municipality_id",
-    "animal_id",
-    "license_id",
-    "license_year",
-    "lead_days",
-    "due_on",
-    "person_id",
-    "channel",
-    "created_at",
-    "withdrawn_because",
-)
-
 
 def windows(municipalities, on: date) -> list[tuple[int, int, date, date]]:
     """(municipality, lead, first, last): a license ending from `first` to `last` is owed the
@@ -43,18 +30,12 @@ def windows(municipalities, on: date) -> list[tuple[int, int, date, date]]:
 def current_owners(on: date):
     """(animal, person) of each animal's owner on `on`: the latest ownership begun, as the renewal
     run picks it (one with no later one: a join, not a lookup per animal)."""
-
-    def owning():
-        return Ownership.objects.current(on).filter(role=Ownership.Role.OWNER)
-
-    later = (
-        owning()
-        .filter(animal_id=OuterRef("animal_id"))
-        .filter(Q(started_on__gt=OuterRef("started_on")) | Q(started_on=OuterRef("started_on"), pk__gt=OuterRef("pk")))
+    owning = Ownership.objects.current(on).filter(role=Ownership.Role.OWNER)
+    later = owning.filter(animal_id=OuterRef("animal_id")).filter(
+        Q(started_on__gt=OuterRef("started_on")) | Q(started_on=OuterRef("started_on"), pk__gt=OuterRef("pk"))
     )
     return (
-        owning()
-        .exclude(Exists(later))
+        owning.exclude(Exists(later))
         .annotate(o_animal=F("animal_id"), o_person=F("person_id"))
         .values_list("o_animal", "o_person")
         .order_by()
@@ -92,7 +73,8 @@ def sweep_insert(municipalities, on: date, created_at) -> tuple[str, list] | Non
     owners, owners_params, emailed = owner_join(current_owners(on), f"l.{q('animal_id')}")
     license_, animal = q(db_table(License)), q(db_table(Animal))
     sql = (
-        f"INSERT INTO {q(db_table(RenewalReminder))} ({', '.join(q(c) for c in REMINDER_COLUMNS)}) "
+        f"INSERT INTO {q(db_table(RenewalReminder))} (municipality_id, animal_id, license_id, license_year, lead_days, "
+        "due_on, person_id, channel, created_at, withdrawn_because) "
         f"SELECT l.{q('municipality_id')}, l.{q('animal_id')}, l.{q('id')}, l.{q('license_year')}, d.lead, "
         f"{due_on}, o.o_person, CASE WHEN {emailed} THEN %s ELSE %s END, %s, %s "
         f"FROM {license_} l "
@@ -104,7 +86,7 @@ def sweep_insert(municipalities, on: date, created_at) -> tuple[str, list] | Non
         f"AND t.{q('license_year')} > l.{q('license_year')} AND t.{q('voided_at')} IS NULL) "
         "ON CONFLICT DO NOTHING"
     )
-    params = [
+    return sql, [
         RenewalReminder.Channel.EMAIL.value,
         RenewalReminder.Channel.PAPER.value,
         connection.ops.adapt_datetimefield_value(created_at),
@@ -114,7 +96,6 @@ def sweep_insert(municipalities, on: date, created_at) -> tuple[str, list] | Non
         *owners_params,
         License.Kind.INDIVIDUAL.value,
     ]
-    return sql, params
 
 
 def withdrawn_because(reminders, on: date) -> dict[int, str]:

@@ -6,7 +6,6 @@ each notice's text placed on it in paragraphs. Each piece is tagged as it is dra
 from io import BytesIO
 from xml.sax.saxutils import escape
 
-from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
@@ -93,9 +92,8 @@ def seal_image(municipality):
 def office_lines(municipality) -> str:
     """The clerk's office as the municipality keeps it (its contact record: address, hours,
     phone), for every paper notice; "" while none is kept."""
-    try:
-        contact = municipality.contact
-    except ObjectDoesNotExist:
+    contact = getattr(municipality, "contact", None)
+    if contact is None:
         return ""
     parts = [
         contact.clerk_office,

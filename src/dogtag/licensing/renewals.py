@@ -18,8 +18,7 @@ from dogtag.registry.models import Animal
 
 
 def notice_insert(municipality, license_year: int, on: date, run_id: int, created_at) -> tuple[str, list]:
-    """The INSERT ... SELECT of a run's notices (start_renewal_run executes it), set-based: the
-    rows of `_due_notices`, numbered in printed order (name, then id)."""
+    """The INSERT ... SELECT of a run's notices (start_renewal_run executes it), numbered in printed order."""
     q = connection.ops.quote_name
     due, params, emailed = _due_notices(municipality, license_year, on)
     sql = (
@@ -67,14 +66,11 @@ def _due_notices(municipality, license_year: int, on: date) -> tuple[str, list, 
     """FROM ... JOIN ... of the animals due a notice (`c`) joined to their current owner
     (reminders.owner_join: a join rather than a lookup per animal), its parameters, and the SQL
     of `emailed` (wants_email)."""
-
-    def licensed(year):
-        return License.objects.filter(license_year=year, voided_at=None, animal_id=OuterRef("pk"))
-
+    licensed = License.objects.filter(voided_at=None, animal_id=OuterRef("pk"))
     due = (
         Animal.objects.filter(municipality=municipality, status=Animal.Status.ACTIVE)
-        .filter(Exists(licensed(license_year - 1)))
-        .exclude(Exists(licensed(license_year)))
+        .filter(Exists(licensed.filter(license_year=license_year - 1)))
+        .exclude(Exists(licensed.filter(license_year=license_year)))
         .exclude(Exists(RenewalNotice.objects.filter(license_year=license_year, animal_id=OuterRef("pk"))))
         .annotate(c_id=F("pk"), c_name=F("name"))
         .values_list("c_id", "c_name")
@@ -116,15 +112,13 @@ def notice_figures(municipality, animals, year: int, local) -> dict:
     return figures
 
 
-def chunk_notices(chunk):
-    return list(
+def chunk_rows(chunk) -> list[dict]:
+    municipality, year = chunk.run.municipality, chunk.run.license_year
+    notices = list(
         RenewalNotice.objects.filter(run_id=chunk.run_id, sequence__range=(chunk.first_sequence, chunk.last_sequence))
         .select_related("animal", "owner", "owner__reminder_opt_out")
         .order_by("sequence")
     )
-
-
-def chunk_rows(municipality, year: int, notices) -> list[dict]:
     figures = notice_figures(municipality, [n.animal for n in notices], year, local_amounts(municipality))
     return [
         {

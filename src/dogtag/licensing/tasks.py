@@ -1,4 +1,4 @@
-"""The renewal run's work in the worker (licensing/actions.py does it; these name it for the queue)."""
+"""The licensing work the worker runs (licensing/actions/ does it; these name it for the queue)."""
 
 from datetime import timedelta
 

@@ -52,9 +52,8 @@ def counter(request, pk):
     if request.method == "POST" and has_role(request.user, animal.municipality_id, actions.CLERKS) and form.is_valid():
         # the year is the one `owed` was worked out for
         fields = {"payment": form.payment(), "tag_serial": form.cleaned_data["tag_serial"]}
-        license = run_action(
-            form, actions.issue_license, animal, acting_user=request.user, on=on, owed=owed, fields=fields
-        )
+        issue = actions.issue_license
+        license = run_action(form, issue, animal, acting_user=request.user, on=on, owed=owed, fields=fields)
         if license:
             return redirect(back or reverse("license", args=[license.pk]))
     context = {
@@ -88,8 +87,7 @@ def license(request, pk):
 @login_required
 def license_void(request, pk):
     license = get_for_user(request.user, License.objects.select_related("payment"), pk, actions.CLERKS)
-    initial = {"refund_amount": license.payment.amount} if license.payment else {}
-    form = forms.VoidForm(posted(request), initial=initial)
+    form = forms.VoidForm(posted(request), initial={"refund_amount": license.payment.amount} if license.payment else {})
     if not license.payment:
         for name in ("refund_method", "refund_amount", "refund_check_number"):
             del form.fields[name]
@@ -105,8 +103,7 @@ def license_replace_tag(request, pk):
     """A lost tag replaced; the charge, when the fee schedule sets one, taken with a receipt."""
     license = get_for_user(request.user, License.objects.select_related("municipality"), pk, actions.CLERKS)
     charge = charge_on(license.municipality, "replacement_tag", today())
-    initial = {"amount": charge.amount, "method": "cash"} if charge else {}
-    form = forms.ReplaceTagForm(posted(request), initial=initial)
+    form = forms.ReplaceTagForm(posted(request), initial={"amount": charge.amount, "method": "cash"} if charge else {})
     if request.method == "POST" and form.is_valid():
         fields = {"tag_serial": form.cleaned_data["tag_serial"], "payment": form.payment() if charge else None}
         tag = run_action(form, actions.replace_tag, license, acting_user=request.user, fields=fields)

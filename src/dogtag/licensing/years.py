@@ -34,8 +34,7 @@ def why_preselected(years: list[int]) -> str:
 
 
 def chosen_year(request, years: list[int]) -> int:
-    """The license year the clerk chose among `years` (the page's year links or its form), else
-    the one a clerk would choose (`preselected_year`)."""
+    """The year the clerk chose among `years` (the page's year links or its form), else `preselected_year`."""
     chosen = request.POST.get("license_year") or request.GET.get("license_year") or ""
     return int(chosen) if chosen.isdigit() and int(chosen) in years else preselected_year(years)
 

@@ -1,6 +1,5 @@
-"""The clerk's licensing actions: one transaction each, the amounts from the rule engine, one
-audit event per record written (docs/architecture.md, "Where writes happen"). One module per kind
-of action; the names callers reach are re-exported here, as `from dogtag.licensing import actions`."""
+"""The clerk's licensing actions, one module per kind (docs/architecture.md, "Where writes happen");
+the names callers reach are re-exported here, as `from dogtag.licensing import actions`."""
 
 from dogtag.licensing.actions.animal_reports import report_animal as report_animal
 from dogtag.licensing.actions.fees import set_fee as set_fee

@@ -89,8 +89,7 @@ def report_animal(
     animal.status = STATUS_AFTER[kind]
     animal.save(update_fields=["status"])
     record(acting_user=actor, action=Action.ANIMAL_UPDATE, obj=animal, before=before)
-    # Each license of the animal with a tag still issued: the tag is voided (never reissued, kept on
-    # record); the license itself stands, paid for as it was.
+    # The license itself stands, paid for as it was; only its tags still issued are voided.
     if kind in RETIRES_TAGS:
         for license in License.objects.filter(animal=animal, tags__status=Tag.Status.ISSUED).distinct():
             before = snapshot(license)

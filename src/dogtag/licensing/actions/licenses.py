@@ -9,12 +9,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from dogtag.accounts.models import Role
 from dogtag.accounts.scope import require_role
 from dogtag.audit.action_names import Action
 from dogtag.audit.record import event, record, record_all, save_and_record, snapshot
 from dogtag.licensing.actions.payments import _numbered, _payment_of, record_payment
-from dogtag.licensing.actions.roles import CLERKS
+from dogtag.licensing.actions.roles import CLERKS, REVOKERS
 from dogtag.licensing.actions.tags import move_counter_to, take_tag
 from dogtag.licensing.charges import charge_on
 from dogtag.licensing.facts import current_owner, read_facts
@@ -157,8 +156,7 @@ def revoke_license(license, *, acting_user, reason: str) -> License:
     """A license the law revokes on an officer's finding (River Hills § 2.14(6)[e](1)(ix)):
     void like one issued in error, with the reason, by the officer or the clerk; called inside
     the finding's transaction."""
-    roles = CLERKS + (Role.OFFICER,)
-    return _void(license, acting_user=acting_user, reason=reason, roles=roles, action=Action.LICENSE_REVOKE)
+    return _void(license, acting_user=acting_user, reason=reason, roles=REVOKERS, action=Action.LICENSE_REVOKE)
 
 
 def _void(license, *, acting_user, reason, roles, action) -> License:

@@ -18,8 +18,7 @@ from dogtag.rules.decision import ZERO
 def record_payment(
     *, acting_user, municipality, payer, due: Decimal, payment: dict | None, what: str = "license"
 ) -> Payment | None:
-    """The whole amount due, received by cash, check or card (nothing when nothing is due);
-    refused, naming the field, otherwise. Called inside the caller's transaction."""
+    """The whole amount due, by cash, check or card (None when nothing is due); refused, naming the field, otherwise."""
     paid = _payment_of(
         acting_user=acting_user, municipality=municipality, payer=payer, due=due, payment=payment, what=what
     )

@@ -76,21 +76,18 @@ def _deliver_batch(on) -> dict[str, int] | None:
     by_municipality = {}
     for r in going:
         by_municipality.setdefault(r.municipality_id, []).append(r)
-    emailed = printed = texted = 0
+    done = Counter(withdrawn=len(withdrawn))
     for group in by_municipality.values():
         municipality = group[0].municipality
         emails = [r for r in group if r.channel == RenewalReminder.Channel.EMAIL and renewals.wants_email(r.person)]
         letters = [r for r in group if r not in emails]
         _email(municipality, emails, now)
         _print(municipality, letters, now)
-        texted += _text(municipality, group)
-        emailed, printed = emailed + len(emails), printed + len(letters)
-    return {"emailed": emailed, "printed": printed, "texted": texted, "withdrawn": len(withdrawn)}
+        done.update(emailed=len(emails), printed=len(letters), texted=_text(municipality, group))
+    return done
 
 
 def _email(municipality, reminders, now) -> None:
-    if not reminders:
-        return
     messages = [
         renewals.email(
             municipality,
@@ -135,8 +132,7 @@ def _text(municipality, reminders) -> int:
     """The batch's text messages, to the owners with a live consent (a STOP reply ended none of
     them): a short body in the owner's language with the renewal code and the front page's
     address. Set-based: one query for the consents, one for the codes, one insert of the codes,
-    one of the messages, one update of the reminders. A reminder is delivered in the transaction
-    that queues its text, so a rerun never texts it again."""
+    one of the messages, one update of the reminders."""
     numbers = dict(
         TextConsent.objects.filter(
             municipality=municipality, person_id__in={r.person_id for r in reminders}, stopped_at=None
@@ -145,8 +141,6 @@ def _text(municipality, reminders) -> int:
         .values_list("person_id", "phone")
     )
     texted = [r for r in reminders if r.person_id in numbers]
-    if not texted:
-        return 0
     codes, new_codes = {}, []
     for year in sorted({r.license_year + 1 for r in texted}):
         known, new = codes_for(municipality, year, [r.animal_id for r in texted if r.license_year + 1 == year])
@@ -180,7 +174,6 @@ def _text(municipality, reminders) -> int:
                 municipality=municipality,
                 channel=Message.Channel.TEXT,
                 to=numbers[r.person_id],
-                subject="",
                 text=body % words,
                 kind="renewal-reminder",
             )

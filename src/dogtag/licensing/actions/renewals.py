@@ -77,7 +77,7 @@ def print_renewal_chunk(chunk_id: int) -> str:
         _merge_when_printed(chunk.run_id)
         return "already printed"
     run, municipality = chunk.run, chunk.run.municipality
-    rows = renewals.chunk_rows(municipality, run.license_year, renewals.chunk_notices(chunk))
+    rows = renewals.chunk_rows(chunk)
     # Each notice's short renewal code, written with the part's "done" below.
     codes, new_codes = codes_for(municipality, run.license_year, [row["animal"].pk for row in rows])
     for row in rows:

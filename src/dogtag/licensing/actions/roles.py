@@ -3,3 +3,4 @@
 from dogtag.accounts.models import Role
 
 CLERKS = (Role.CLERK, Role.ADMINISTRATOR)
+REVOKERS = (*CLERKS, Role.OFFICER)  # who may revoke a license

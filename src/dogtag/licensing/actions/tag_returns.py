@@ -4,7 +4,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 
 from dogtag.audit.action_names import Action
-from dogtag.audit.record import record
+from dogtag.audit.record import save_and_record
 from dogtag.lib.pdf import render_pdf
 from dogtag.lib.stored_files import save_over
 from dogtag.licensing import law
@@ -22,8 +22,7 @@ def tags_to_return(municipality, year: int):
 
 @transaction.atomic
 def store_tag_return_list(*, municipality, license_year: int, on):
-    """Store the year's list of tags to return (s. 174.07(3)(b)) once; None if already stored or
-    the municipality's law sets no return date. The worker calls it on its schedule."""
+    """The list stored, or None if stored already or the law sets no return date (the worker calls it)."""
     if TagReturnList.objects.filter(municipality=municipality, license_year=license_year).exists():
         return None
     expiry = law.ask(municipality, "license_expiry", {"issued_on": on, "license_year": license_year}, on, {})
@@ -42,13 +41,11 @@ def store_tag_return_list(*, municipality, license_year: int, on):
             "citations": expiry.citations,
         },
     )
-    name = f"tag-returns/{municipality.slug}-{license_year}.pdf"
-    stored = TagReturnList.objects.create(
+    stored = TagReturnList(
         municipality=municipality,
         license_year=license_year,
         return_by=return_by,
         tags=len(tags),
-        pdf=save_over(name, ContentFile(pdf)),
+        pdf=save_over(f"tag-returns/{municipality.slug}-{license_year}.pdf", ContentFile(pdf)),
     )
-    record(acting_user=None, action=Action.TAGS_RETURN_LIST_STORED, obj=stored)
-    return stored
+    return save_and_record(stored, acting_user=None, action=Action.TAGS_RETURN_LIST_STORED)

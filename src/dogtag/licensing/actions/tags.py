@@ -114,13 +114,12 @@ def receive_tag_lot(
         raise ValidationError({"last_serial": f"The last serial {last_serial} is below the first {first_serial}."})
     if last_serial - first_serial + 1 > MAX_LOT:
         raise ValidationError({"last_serial": f"A lot holds at most {MAX_LOT:,} tags."})
-    clash = TagLot.objects.filter(
+    if clash := TagLot.objects.filter(
         municipality=municipality,
         license_year=license_year,
         first_serial__lte=last_serial,
         last_serial__gte=first_serial,
-    ).first()
-    if clash:
+    ).first():
         raise ValidationError({"first_serial": f"Serials overlap the lot already received: {clash}."})
     lot = save_and_record(
         TagLot(

@@ -122,15 +122,14 @@ def record_inspection(
 def record_correction(inspection, *, acting_user, corrected_on: date) -> Inspection:
     require_role(acting_user, inspection.municipality_id, CLERKS)
     _open(inspection.kennel_license)
-    errors = {}
     if not inspection.findings.strip():
-        errors["corrected_on"] = "This inspection found no problems to correct."
-    elif inspection.corrected_on:
-        errors["corrected_on"] = f"Recorded as corrected on {shown(inspection.corrected_on)}."
-    elif corrected_on is None or corrected_on > today() or corrected_on < inspection.inspected_on:
-        errors["corrected_on"] = f"Enter a date from the inspection ({shown(inspection.inspected_on)}) to today."
-    if errors:
-        raise ValidationError(errors)
+        raise ValidationError({"corrected_on": "This inspection found no problems to correct."})
+    if inspection.corrected_on:
+        raise ValidationError({"corrected_on": f"Recorded as corrected on {shown(inspection.corrected_on)}."})
+    if corrected_on is None or corrected_on > today() or corrected_on < inspection.inspected_on:
+        raise ValidationError(
+            {"corrected_on": f"Enter a date from the inspection ({shown(inspection.inspected_on)}) to today."}
+        )
     before = snapshot(inspection)
     inspection.corrected_on = corrected_on
     return save_and_record(inspection, acting_user=acting_user, action=Action.KENNEL_CORRECT, before=before)

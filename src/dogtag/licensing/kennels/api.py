@@ -1,14 +1,13 @@
 """Kennel licenses under /api/v1/: the same actions as the clerk's pages, scoped by municipality."""
 
 from datetime import date
-from typing import Any
 
 from django.shortcuts import get_object_or_404
 from ninja import ModelSchema, Router, Schema, Status
 
 from dogtag.accounts.scope import get_for_user, municipality_for, scoped
 from dogtag.lib.api_pages import paged
-from dogtag.lib.api_types import PaymentIn
+from dogtag.lib.api_types import Citations, PaymentIn
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.api import ReasonIn
 from dogtag.licensing.kennels import actions as kennel_licenses
@@ -35,7 +34,7 @@ class InspectionOut(ModelSchema):
 
 class KennelOut(ModelSchema):
     inspections: list[InspectionOut]
-    citations: list[dict[str, Any]]
+    citations: Citations
 
     class Meta:
         model = KennelLicense

@@ -1,5 +1,4 @@
-"""The clerk's kennel license pages: the application, inspections and corrections, the review
-with its sections, approval on payment, refusal, void and the certificate."""
+"""The clerk's kennel license pages (§ 115-3B); the review and its reasons are kennels/rules.py's."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -60,10 +59,8 @@ def kennel(request, pk):
     can_edit = has_role(request.user, kennel.municipality_id, CLERKS)
     form = PaymentFields(posted(request), initial={"method": "cash", "amount": review.fee if review else None})
     if request.method == "POST" and can_edit and form.is_valid():
-        fields = {"payment": form.payment()}
-        if run_action(
-            form, kennel_licenses.approve_kennel_license, kennel, acting_user=request.user, on=on, fields=fields
-        ):
+        approve = kennel_licenses.approve_kennel_license
+        if run_action(form, approve, kennel, acting_user=request.user, on=on, fields={"payment": form.payment()}):
             return redirect("kennel", pk=pk)
     context = {
         "kennel": kennel,

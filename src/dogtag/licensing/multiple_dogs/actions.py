@@ -11,10 +11,10 @@ from dogtag.accounts.scope import require_role
 from dogtag.audit.action_names import Action
 from dogtag.audit.record import record, save_and_record, snapshot
 from dogtag.licensing.actions.payments import record_payment
-from dogtag.licensing.actions.roles import CLERKS
+from dogtag.licensing.actions.roles import CLERKS, REVOKERS
 from dogtag.licensing.actions.tags import move_counter_to, take_tag
 from dogtag.licensing.models import License, Revocation, Tag
-from dogtag.licensing.multiple_dogs.rules import REVOKERS, barred, check_animals, quote, section_of
+from dogtag.licensing.multiple_dogs.rules import barred, check_animals, quote, section_of
 from dogtag.registry.models import Animal, today
 from dogtag.rules.decision import citations_json
 
@@ -38,7 +38,6 @@ def issue_multiple_dog_license(
     on = on or today()
     animals = list(animals or ())
     q = quote(municipality, dogs or 0, on, license_year)
-    section = q.section
     if keeper is None or keeper.municipality_id != municipality.pk:
         q.refuse("keeper", f"Choose the keeper from {municipality}'s people.")
     elif revoked := barred(keeper, q.license_year):
@@ -46,15 +45,15 @@ def issue_multiple_dog_license(
             "keeper",
             f"Multiple-dog license {revoked.serial} of {keeper.name} was revoked for "
             f"{revoked.get_revocation_display().lower()}; no multiple-dog license is issued to such a keeper "
-            f"({section}).",
+            f"({q.section}).",
         )
     if q.decision is not None:  # the law provides the license
-        check_animals(q, municipality, keeper if q.refusals.get("keeper") is None else None, animals, section)
+        check_animals(q, municipality, keeper if q.refusals.get("keeper") is None else None, animals)
         if not inspection_consent:
             q.refuse(
                 "inspection_consent",
                 "Record the keeper's consent: the application is deemed consent to inspection of the licensed "
-                f"premises at any reasonable hour, and a refusal revokes the license ({section}).",
+                f"premises at any reasonable hour, and a refusal revokes the license ({q.section}).",
             )
     if q.refusals:
         raise ValidationError(q.refusals)

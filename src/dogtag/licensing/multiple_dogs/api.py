@@ -1,12 +1,10 @@
 """Multiple-dog licenses under /api/v1/: the same actions as the clerk's pages, scoped by municipality."""
 
-from typing import Any
-
 from django.shortcuts import get_object_or_404
 from ninja import ModelSchema, Router, Schema, Status
 
 from dogtag.accounts.scope import get_for_user, municipality_for
-from dogtag.lib.api_types import PaymentIn
+from dogtag.lib.api_types import Citations, PaymentIn
 from dogtag.licensing.actions import CLERKS
 from dogtag.licensing.models import License
 from dogtag.licensing.multiple_dogs import actions as multiple_dog_licenses
@@ -26,7 +24,7 @@ class MultipleDogIn(Schema):
 
 class MultipleDogOut(ModelSchema):
     tags: list[int]
-    citations: list[dict[str, Any]]  # a JSON list on the model, which ModelSchema would declare an object
+    citations: Citations  # a JSON list on the model, which ModelSchema would declare an object
     animal_ids: list[int]
 
     class Meta:

@@ -6,16 +6,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from dogtag.accounts.models import Role
 from dogtag.licensing import law
-from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.actions.roles import REVOKERS as REVOKERS
 from dogtag.licensing.facts import covering_license
 from dogtag.licensing.models import License, Revocation
 from dogtag.licensing.owed import not_set_message, section_label
 from dogtag.registry.models import Animal
 from dogtag.rules.licensing import license_year_of
-
-REVOKERS = (*CLERKS, Role.OFFICER)
 
 
 def provision(municipality):
@@ -69,7 +66,7 @@ def quote(municipality, dogs: int, on: date, license_year: int | None = None) ->
     return q
 
 
-def check_animals(q: Quote, municipality, keeper, animals, section):
+def check_animals(q: Quote, municipality, keeper, animals):
     seen = set()
     for animal in animals:
         if animal.municipality_id != municipality.pk or animal.species != Animal.Species.DOG:
@@ -84,7 +81,7 @@ def check_animals(q: Quote, municipality, keeper, animals, section):
             q.refuse(
                 "animals",
                 f"{animal.name} is already under multiple-dog license {covering.serial} for {q.license_year} "
-                f"({section}).",
+                f"({q.section}).",
             )
         seen.add(animal.pk)
     if len(seen) > q.dogs:

@@ -1,5 +1,4 @@
-"""The clerk's multiple-dog license pages: find the keeper, see the tax and why, issue on payment
-with a tag per dog, revoke with the reason, print the certificate."""
+"""The clerk's multiple-dog license pages (s. 174.053); the quote and its reasons are multiple_dogs/rules.py's."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -56,8 +55,7 @@ def apply(request, pk):
         count = len(dogs)
     # December: next year's licenses are on sale once its tags are in stock, as at the counter.
     years = license_years_on_sale(municipality, on)
-    year = chosen_year(request, years)
-    q = multiple_dogs.quote(municipality, count, on, year)
+    q = multiple_dogs.quote(municipality, count, on, chosen_year(request, years))
     initial = {"dogs": count, "amount": q.tax, "method": "cash", "animals": [str(d.pk) for d in dogs]}
     recompute = request.method == "POST" and "recompute" in request.POST
     if recompute:
