@@ -86,13 +86,8 @@ def covering_ids(animal_id: int):
 
 
 # Licensing's own reads of every decision, compiled once per database (dogtag/lean.py
-# `CompiledRows`) and made into models from their rows; compiled on each call they cost ~0.5 ms
-# (the fee schedule), ~2 ms (the licenses in force) and 0.90-0.96 ms (the rabies certificates,
-# against 0.16-0.17 ms compiled once; PostgreSQL, in-process, 500 animals) of CPU. Measured in-process
-# through the API's license issue (PostgreSQL, 2 loaded cores, median of 5 batches of 30): the
-# issue's CPU 12.1 -> 10.5 and 13.6 -> 9.7 ms, with the audit events written in one statement;
-# with the animal, its owner and the token's liveness (dogtag/lean.py) compiled once too, 7.17 ->
-# 5.34 ms (client and server, one process, 300 issues, 20,000 animals).
+# `CompiledRows`) and made into models from their rows: the rabies certificates' read costs 0.16 ms
+# of CPU so, 0.93 ms compiled on each call (PostgreSQL, in-process; bench/RESULTS.md).
 _LICENSE_FIELDS = [f.attname for f in License._meta.concrete_fields]
 _STAND_IN = 2_147_481_001  # an id no row holds
 _OWN = CompiledRows(lambda animal: own_licenses(animal).values_list(*_LICENSE_FIELDS), animal=_STAND_IN)
