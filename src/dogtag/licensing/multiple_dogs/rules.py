@@ -7,7 +7,6 @@ from datetime import date
 from decimal import Decimal
 
 from dogtag.licensing import law
-from dogtag.licensing.actions.roles import REVOKERS as REVOKERS
 from dogtag.licensing.facts import covering_license
 from dogtag.licensing.models import License, Revocation
 from dogtag.licensing.owed import not_set_message, section_label

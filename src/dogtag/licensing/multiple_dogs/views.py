@@ -10,7 +10,7 @@ from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import posted, run_action, to
 from dogtag.licensing import tables
-from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.actions.roles import CLERKS, REVOKERS
 from dogtag.licensing.models import License
 from dogtag.licensing.multiple_dogs import actions as multiple_dog_licenses
 from dogtag.licensing.multiple_dogs import rules as multiple_dogs
@@ -114,7 +114,7 @@ revoke = action_view(
     RevokeForm,
     lambda license: f"Revoke multiple-dog license {license.serial} ({multiple_dogs.section_of(license.municipality)})",
     to("multiple-dog-license"),
-    roles=multiple_dogs.REVOKERS,
+    roles=REVOKERS,
     submit="Revoke",
     destructive=True,
 )
