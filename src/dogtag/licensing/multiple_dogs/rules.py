@@ -92,10 +92,5 @@ def check_animals(q: Quote, municipality, keeper, animals):
 def barred(keeper, license_year):
     """§ 98-3B: "No multiple dog license shall be issued to the keeper ... who fails to provide
     proper food and drink and proper shelter" — a revocation for that in the year bars a new one."""
-    return (
-        License.objects.filter(
-            kind=License.Kind.MULTIPLE_DOG, holder=keeper, license_year=license_year, revocation=Revocation.NEGLECT
-        )
-        .order_by("-voided_at")
-        .first()
-    )
+    revoked = License.objects.filter(holder=keeper, license_year=license_year, revocation=Revocation.NEGLECT)
+    return revoked.filter(kind=License.Kind.MULTIPLE_DOG).order_by("-voided_at").first()
