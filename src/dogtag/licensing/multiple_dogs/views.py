@@ -38,17 +38,8 @@ def apply(request, pk):
     if multiple_dogs.provision(municipality) is None:
         raise Http404("This municipality's law has no multiple-dog license.")
     on = today()
-    dogs = list(
-        Animal.objects.filter(
-            municipality_id=keeper.municipality_id,
-            species=Animal.Species.DOG,
-            status=Animal.Status.ACTIVE,
-            ownerships__person=keeper,
-            ownerships__ended_on=None,
-        )
-        .distinct()
-        .order_by("name")
-    )
+    dogs = Animal.objects.filter(municipality=municipality, species=Animal.Species.DOG, status=Animal.Status.ACTIVE)
+    dogs = list(dogs.filter(ownerships__person=keeper, ownerships__ended_on=None).distinct().order_by("name"))
     try:
         count = int(request.POST.get("dogs") or request.GET.get("dogs") or len(dogs))
     except ValueError:
