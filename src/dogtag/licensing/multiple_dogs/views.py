@@ -57,11 +57,10 @@ def apply(request, pk):
     form = MultipleDogForm(None if recompute else posted(request), dogs=dogs, initial=initial)
     can_issue = has_role(request.user, municipality.pk, CLERKS)
     if request.method == "POST" and not recompute and can_issue and form.is_valid():
-        chosen = [d for d in dogs if str(d.pk) in form.cleaned_data["animals"]]
         fields = {
             "keeper": keeper,
             "dogs": form.cleaned_data["dogs"],
-            "animals": chosen,
+            "animals": [d for d in dogs if str(d.pk) in form.cleaned_data["animals"]],
             "inspection_consent": form.cleaned_data["inspection_consent"],
             "payment": form.payment(),
             "license_year": q.license_year,
