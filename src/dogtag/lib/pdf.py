@@ -7,6 +7,7 @@ structure, the drawn notices are tagged as they are drawn (lib/tagged_drawing.py
 import gc
 from array import array
 from functools import cache
+from itertools import islice
 from pathlib import Path
 
 from django.http import HttpResponse
@@ -138,28 +139,32 @@ class _Concatenation:
                 list.__setitem__(obj, i, self.renumbered(list.__getitem__(obj, i)))
         return obj
 
-    def begin(self, number: int) -> None:
+    def begin(self, number: int, opening: bytes = b"") -> None:
         self.offsets[number] = self.out.tell() - self.start
-        self.out.write(b"%d 0 obj\n" % number)
+        self.out.write(b"%d 0 obj\n%s" % (number, opening))
 
-    def references(self, numbers, each=b"%d 0 R ", start=0) -> None:
-        for i in range(start, len(numbers), 4096):
-            self.out.write(b"".join(each % n for n in numbers[i : i + 4096]))
+    def references(self, numbers, each=b"%d 0 R ") -> None:
+        numbers = iter(numbers)
+        while chunk := b"".join(each % n for n in islice(numbers, 4096)):
+            self.out.write(chunk)
+
+    def array(self, number: int, head: bytes, numbers, each=b"%d 0 R ") -> None:
+        """Object `number`: `head` and the array of `numbers`, each written as `each`."""
+        self.begin(number, head + b" [")
+        self.references(numbers, each)
+        self.out.write(b"] >>\nendobj\n")
 
     def finish(self) -> None:
         """The page tree, the structure tree, the catalog and the cross-reference table, written a
         slice at a time."""
         out, offsets = self.out, self.offsets
-        self.begin(2)
-        out.write(b"<< /Type /Pages /Count %d /Kids [" % len(self.pages))
-        self.references(self.pages)
-        out.write(b"] >>\nendobj\n")
+        self.array(2, b"<< /Type /Pages /Count %d /Kids" % len(self.pages), self.pages)
         catalog = DictionaryObject({NameObject("/Type"): NameObject("/Catalog"), NameObject("/Pages"): self.tree})
         trailer = self.finish_structure(catalog) if self.sections else b""
         self.write(1, catalog)
         xref = out.tell() - self.start
         out.write(b"xref\n0 %d\n0000000000 65535 f \n" % len(offsets))
-        self.references(offsets, b"%010d 00000 n \n", start=1)
+        self.references(islice(offsets, 1, None), b"%010d 00000 n \n")
         out.write(b"trailer\n<< /Size %d /Root 1 0 R %s>>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets), trailer, xref))
 
     def finish_structure(self, catalog) -> bytes:
@@ -167,27 +172,16 @@ class _Concatenation:
         lib/tagged_drawing.py writes them), entered in `catalog`; returns the trailer's entries."""
         from dogtag.lib.tagged_drawing import document_entries, xmp  # ReportLab, loaded when drawing
 
-        out = self.out
-        self.begin(STRUCT_TREE_ROOT)
-        out.write(b"<< /Type /StructTreeRoot /K %d 0 R /ParentTree %d 0 R /ParentTreeNextKey %d >>\nendobj\n"
-                  % (DOCUMENT, PARENT_TREE, len(self.marks)))  # fmt: skip
-        self.begin(DOCUMENT)
-        out.write(b"<< /Type /StructElem /S /Document /P %d 0 R /K [" % STRUCT_TREE_ROOT)
-        self.references(self.sections)
-        out.write(b"] >>\nendobj\n")
-        self.begin(PARENT_TREE)
-        out.write(b"<< /Nums [")
-        for i in range(0, len(self.marks), 4096):
-            out.write(b"".join(b"%d %d 0 R " % (i + j, n) for j, n in enumerate(self.marks[i : i + 4096])))
-        out.write(b"] >>\nendobj\n")
+        self.begin(STRUCT_TREE_ROOT, b"<< /Type /StructTreeRoot /K %d 0 R /ParentTree %d 0 R /ParentTreeNextKey %d >>\n"
+                   b"endobj\n" % (DOCUMENT, PARENT_TREE, len(self.marks)))  # fmt: skip
+        self.array(DOCUMENT, b"<< /Type /StructElem /S /Document /P %d 0 R /K" % STRUCT_TREE_ROOT, self.sections)
+        self.array(PARENT_TREE, b"<< /Nums", enumerate(self.marks), b"%d %d 0 R ")
         info, metadata = len(self.offsets), len(self.offsets) + 1
         self.offsets.extend([0, 0])
         self.write(info, DictionaryObject({NameObject("/Title"): TextStringObject(self.title)}))
-        self.begin(metadata)
         packet = xmp(str(self.title), str(self.lang))
-        out.write(
-            b"<< /Type /Metadata /Subtype /XML /Length %d >>\nstream\n%s\nendstream\nendobj\n" % (len(packet), packet)
-        )
+        self.begin(metadata, b"<< /Type /Metadata /Subtype /XML /Length %d >>\nstream\n%s\nendstream\nendobj\n"
+                   % (len(packet), packet))  # fmt: skip
         catalog[NameObject("/StructTreeRoot")] = IndirectObject(STRUCT_TREE_ROOT, 0, None)
         catalog[NameObject("/Metadata")] = IndirectObject(metadata, 0, None)
         catalog.update(document_entries(str(self.lang)))

@@ -229,8 +229,7 @@ class License(Scoped, Voidable):
     county = models.CharField(max_length=100)
     dogs_authorized = models.PositiveIntegerField(null=True, blank=True)
     citations = models.JSONField(default=list)
-    # A multiple-dog license: the registered dogs it covers, the inspection consent its
-    # application carries, and why it was revoked.
+    # Only a multiple-dog license has these.
     covered_animals = models.ManyToManyField(Animal, blank=True, related_name="multiple_dog_licenses")
     inspection_consent_on = models.DateField(null=True, blank=True)
     revocation = models.CharField(max_length=20, choices=Revocation.choices, blank=True)

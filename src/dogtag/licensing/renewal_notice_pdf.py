@@ -113,18 +113,17 @@ def notice(letter: Letter, row, year: int) -> list:
     tax = f"${row['tax']}" if row["tax"] is not None else gettext("as set on the fee schedule")
     species = str(animal.get_species_display()).lower()
     invitation = row.get("invitation")  # to license an animal a clinic reported vaccinated
+    named = {"name": animal.name, "year": year, "tax": tax, "species": species, "looks": animal.breed_and_color}
     facts = [
-        gettext("Animal: %(name)s, %(species)s, %(looks)s")
-        % {"name": animal.name, "species": species, "looks": animal.breed_and_color},
-        (gettext("To license it today: %(tax)s") if invitation else gettext("%(year)s license tax: %(tax)s"))
-        % {"year": year, "tax": tax},
+        gettext("Animal: %(name)s, %(species)s, %(looks)s") % named,
+        (gettext("To license it today: %(tax)s") if invitation else gettext("%(year)s license tax: %(tax)s")) % named,
     ]
     if row["due_by"]:
         due = date_format(row["due_by"])
         facts.append(gettext("Due by: %(date)s, after which a late fee is added") % {"date": due})
     heading = (
         gettext("%(name)s has no %(year)s license") if invitation else gettext("%(year)s license renewal: %(name)s")
-    ) % {"year": year, "name": animal.name}
+    ) % named
 
     def paragraph(markup: str, style=letter.body, role="P"):
         return Marked(letter.tags, Paragraph(markup, style), role)
@@ -145,7 +144,7 @@ def notice(letter: Letter, row, year: int) -> list:
             "Your veterinarian reported %(name)s's rabies vaccination to us, and we have no %(year)s license "
             "for %(name)s. Please license %(name)s now."
         )
-        story.append(paragraph(escape(reported % {"name": animal.name, "year": year})))
+        story.append(paragraph(escape(reported % named)))
     how = gettext("Bring or mail this notice, a current rabies vaccination certificate and the payment to the clerk.")
     story.append(letter.same_on_every_notice(how, letter.body))
     if row.get("renewal_code"):

@@ -107,12 +107,8 @@ def void_license(license, *, acting_user, reason: str, refund: dict | None = Non
     Either way the voided license's money no longer counts as received."""
     refund = {k: v for k, v in (refund or {}).items() if v not in (None, "")}
     payment = license.payment
-    if refund and payment is None:
-        raise ValidationError(
-            {"refund_amount": f"Nothing was paid for license {license.serial}; there is nothing to refund."}
-        )
-    if refund and payment is not None:
-        refund = _refund_fields(payment, refund)
+    if refund:
+        refund = _refund_fields(license, refund)
     voided = _void(license, acting_user=acting_user, reason=reason, roles=CLERKS, action=Action.LICENSE_VOID)
     if payment is None or payment.voided_at:
         return voided
@@ -130,7 +126,11 @@ def void_license(license, *, acting_user, reason: str, refund: dict | None = Non
     return voided
 
 
-def _refund_fields(payment, refund: dict) -> dict:
+def _refund_fields(license, refund: dict) -> dict:
+    if (payment := license.payment) is None:
+        raise ValidationError(
+            {"refund_amount": f"Nothing was paid for license {license.serial}; there is nothing to refund."}
+        )
     errors = {}
     try:
         amount = Decimal(str(refund.get("amount") or "0"))

@@ -15,14 +15,10 @@ from dogtag.registry.models import today
 from dogtag.rules.decision import ZERO
 
 
-def record_payment(
-    *, acting_user, municipality, payer, due: Decimal, payment: dict | None, what: str = "license"
-) -> Payment | None:
-    """The whole amount due, by cash, check or card (None when nothing is due); refused, naming the field, otherwise."""
-    paid = _payment_of(
-        acting_user=acting_user, municipality=municipality, payer=payer, due=due, payment=payment, what=what
-    )
-    if paid is not None:
+def record_payment(*, acting_user, **payment) -> Payment | None:
+    """The whole amount due, by cash, check or card (None when nothing is due); refused, naming the field, otherwise.
+    Its arguments are `_payment_of`'s."""
+    if (paid := _payment_of(acting_user=acting_user, **payment)) is not None:
         _numbered(paid)
         record(acting_user=acting_user, action=Action.PAYMENT_RECORD, obj=paid)
     return paid

@@ -60,14 +60,12 @@ def apply_for_kennel_license(*, acting_user, municipality, license_year: int | N
         fields["privacy_fence"] = False
     if year < today().year:
         errors["license_year"] = f"The {year} license year has ended."
-    if not errors and (
-        open_one := KennelLicense.objects.filter(premises=fields["premises"], license_year=year, voided_at=None)
-        .exclude(status=KennelLicense.Status.REFUSED)
-        .first()
-    ):
-        errors["premises"] = (
-            f"{fields['premises']} already has a {year} kennel license ({open_one.get_status_display().lower()})."
-        )
+    if not errors:
+        held = KennelLicense.objects.filter(premises=fields["premises"], license_year=year, voided_at=None)
+        if open_one := held.exclude(status=KennelLicense.Status.REFUSED).first():
+            errors["premises"] = (
+                f"{fields['premises']} already has a {year} kennel license ({open_one.get_status_display().lower()})."
+            )
     if errors:
         raise ValidationError(errors)
     kennel = KennelLicense(

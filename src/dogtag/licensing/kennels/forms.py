@@ -1,11 +1,16 @@
 """Forms for the kennel license pages: they parse; the actions validate."""
 
+from functools import partial
+
 from django import forms
 
 from dogtag.lib.forms import DateInput, Form, ScopedForm
 from dogtag.licensing.models import Inspection, KennelLicense
 from dogtag.registry.models import Person, Premises
 from dogtag.registry.pickers import with_pickers
+
+# Feet, or square feet, to one decimal place, as KennelLicense keeps them.
+Measure = partial(forms.DecimalField, max_digits=7, decimal_places=1, min_value=0)
 
 
 class KennelApplicationForm(ScopedForm):
@@ -19,16 +24,9 @@ class KennelApplicationForm(ScopedForm):
     use = forms.ChoiceField(choices=KennelLicense.Use.choices, label="Personal or business use")
     signed_on = forms.DateField(widget=DateInput(), label="Owner's signature dated")
     license_year = forms.IntegerField(min_value=2000, max_value=2100)
-    from_other_structures_ft = forms.DecimalField(
-        max_digits=7,
-        decimal_places=1,
-        min_value=0,
-        label="Feet to the nearest other residential or commercial structure",
-    )
-    from_lot_lines_ft = forms.DecimalField(
-        max_digits=7, decimal_places=1, min_value=0, label="Feet to the nearest lot line"
-    )
-    kennel_sq_ft = forms.DecimalField(max_digits=8, decimal_places=1, min_value=0, label="Kennel area (sq ft)")
+    from_other_structures_ft = Measure(label="Feet to the nearest other residential or commercial structure")
+    from_lot_lines_ft = Measure(label="Feet to the nearest lot line")
+    kennel_sq_ft = Measure(max_digits=8, label="Kennel area (sq ft)")
     privacy_fence = forms.BooleanField(required=False, label="Surrounded by privacy fencing")
 
     def __init__(self, *args, municipality, **kwargs):

@@ -100,8 +100,7 @@ def review(kennel: KennelLicense, on: date) -> Review:
     # A license applied for ahead of its year is priced and dated as of that year's first day.
     asked_on = on if on.year >= kennel.license_year else date(kennel.license_year, 1, 1)
     dogs = list(dogs_at(kennel.premises).order_by("name"))
-    unknown = [d.name for d in dogs if d.birth_date is None]
-    if unknown:
+    if unknown := [d.name for d in dogs if d.birth_date is None]:
         r.refuse(
             "dogs",
             f"Enter the birth date of {', '.join(unknown)}: the license and the limit count "

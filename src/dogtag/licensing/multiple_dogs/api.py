@@ -5,10 +5,9 @@ from ninja import ModelSchema, Router, Schema, Status
 
 from dogtag.accounts.scope import get_for_user, municipality_for
 from dogtag.lib.api_types import Citations, PaymentIn
-from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.actions.roles import CLERKS, REVOKERS
 from dogtag.licensing.models import License
 from dogtag.licensing.multiple_dogs import actions as multiple_dog_licenses
-from dogtag.licensing.multiple_dogs.rules import REVOKERS
 from dogtag.registry.models import Animal, Person
 
 router = Router(tags=["multiple-dog and kennel licenses"])

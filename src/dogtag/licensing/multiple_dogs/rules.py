@@ -7,7 +7,6 @@ from datetime import date
 from decimal import Decimal
 
 from dogtag.licensing import law
-from dogtag.licensing.actions.roles import REVOKERS as REVOKERS
 from dogtag.licensing.facts import covering_license
 from dogtag.licensing.models import License, Revocation
 from dogtag.licensing.owed import not_set_message, section_label
@@ -93,10 +92,5 @@ def check_animals(q: Quote, municipality, keeper, animals):
 def barred(keeper, license_year):
     """§ 98-3B: "No multiple dog license shall be issued to the keeper ... who fails to provide
     proper food and drink and proper shelter" — a revocation for that in the year bars a new one."""
-    return (
-        License.objects.filter(
-            kind=License.Kind.MULTIPLE_DOG, holder=keeper, license_year=license_year, revocation=Revocation.NEGLECT
-        )
-        .order_by("-voided_at")
-        .first()
-    )
+    revoked = License.objects.filter(holder=keeper, license_year=license_year, revocation=Revocation.NEGLECT)
+    return revoked.filter(kind=License.Kind.MULTIPLE_DOG).order_by("-voided_at").first()

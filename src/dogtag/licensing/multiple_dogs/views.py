@@ -10,7 +10,7 @@ from dogtag.lib.pdf import pdf_response
 from dogtag.lib.tables import exports
 from dogtag.lib.web import posted, run_action, to
 from dogtag.licensing import tables
-from dogtag.licensing.actions import CLERKS
+from dogtag.licensing.actions.roles import CLERKS, REVOKERS
 from dogtag.licensing.models import License
 from dogtag.licensing.multiple_dogs import actions as multiple_dog_licenses
 from dogtag.licensing.multiple_dogs import rules as multiple_dogs
@@ -38,17 +38,8 @@ def apply(request, pk):
     if multiple_dogs.provision(municipality) is None:
         raise Http404("This municipality's law has no multiple-dog license.")
     on = today()
-    dogs = list(
-        Animal.objects.filter(
-            municipality_id=keeper.municipality_id,
-            species=Animal.Species.DOG,
-            status=Animal.Status.ACTIVE,
-            ownerships__person=keeper,
-            ownerships__ended_on=None,
-        )
-        .distinct()
-        .order_by("name")
-    )
+    dogs = Animal.objects.filter(municipality=municipality, species=Animal.Species.DOG, status=Animal.Status.ACTIVE)
+    dogs = list(dogs.filter(ownerships__person=keeper, ownerships__ended_on=None).distinct().order_by("name"))
     try:
         count = int(request.POST.get("dogs") or request.GET.get("dogs") or len(dogs))
     except ValueError:
@@ -66,11 +57,10 @@ def apply(request, pk):
     form = MultipleDogForm(None if recompute else posted(request), dogs=dogs, initial=initial)
     can_issue = has_role(request.user, municipality.pk, CLERKS)
     if request.method == "POST" and not recompute and can_issue and form.is_valid():
-        chosen = [d for d in dogs if str(d.pk) in form.cleaned_data["animals"]]
         fields = {
             "keeper": keeper,
             "dogs": form.cleaned_data["dogs"],
-            "animals": chosen,
+            "animals": [d for d in dogs if str(d.pk) in form.cleaned_data["animals"]],
             "inspection_consent": form.cleaned_data["inspection_consent"],
             "payment": form.payment(),
             "license_year": q.license_year,
@@ -114,7 +104,7 @@ revoke = action_view(
     RevokeForm,
     lambda license: f"Revoke multiple-dog license {license.serial} ({multiple_dogs.section_of(license.municipality)})",
     to("multiple-dog-license"),
-    roles=multiple_dogs.REVOKERS,
+    roles=REVOKERS,
     submit="Revoke",
     destructive=True,
 )
