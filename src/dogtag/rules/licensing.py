@@ -287,9 +287,8 @@ class _PackTerms:
         lf = lic.late_fee
         self.late_cites = (lf.cite.citation,)
         # `until_set: state_amount`: the state pack's own late fee, until the clerk enters one
-        self.state_late = None
-        if isinstance(lf.amount, LocalAmount) and lf.amount.until_set == "state_amount":
-            self.state_late = load_pack(pack.chain[0]).licensing.late_fee
+        until_state = isinstance(lf.amount, LocalAmount) and lf.amount.until_set == "state_amount"
+        self.state_late = load_pack(pack.chain[0]).licensing.late_fee if until_state else None
         self.by_licensable_age = lf.by_licensable_age
         age, within, species_cite = lic.licensable_age.age, lf.acquired_within, lic.species.cite.citation
         self.due = _Memo(lambda born: plus(born, age)).__getitem__
@@ -318,7 +317,6 @@ class _PackTerms:
 
 
 def _trigger_of(name: str, counted: Counted) -> LateTrigger:
-    """A late-fee trigger's (name, last day, note, citations of a move under s. 990.001(4))."""
     last = counted.day
     note = f"{name}: the last day to license without a late fee was {last:%B} {last.day}, {last.year}"
     if counted.moved:
@@ -344,7 +342,6 @@ _year = lru_cache(maxsize=4096)(_Year)
 
 
 def _trigger(terms: _PackTerms, y: _Year, due: date, acquired: date | None) -> LateTrigger | None:
-    """Which late-fee trigger binds the animal in license year `y` (`_trigger_of`'s four items), or None."""
     start = y.start
     if due < start and (acquired is None or acquired < start):
         return y.renewal
@@ -445,9 +442,8 @@ class _Day:
             note = f"the license tax is a local amount not set for {on}"
             return _Tax(LicenseTax(True, no_tax="local_amount_not_set"), cites, (note,), self.late, (missing,))
         if amount is None:
-            return _Tax(
-                LicenseTax(True, no_tax="no_tax_in_force"), cites, (f"no license tax in force on {on}",), self.late
-            )
+            note = f"no license tax in force on {on}"
+            return _Tax(LicenseTax(True, no_tax="no_tax_in_force"), cites, (note,), self.late)
         if tax is not minimum and floor is not None and amount < floor:
             amount, basis = floor, "state_minimum_floor"
             cites += (minimum.cite.citation,)
@@ -468,8 +464,8 @@ class _Day:
 _day = lru_cache(maxsize=8192)(_Day)
 
 
-def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citation, tuple[Citation, ...]] | None:
-    """Which of the three late-fee triggers binds this animal in its license year, and its last day.
+def late_fee_trigger(pack: Pack, a: Animal, on: date) -> LateTrigger | None:
+    """Which of the three late-fee triggers binds this animal in its license year (a LateTrigger).
 
     "renewal": owned at licensable age before the license year began, licensed on or after April 1;
     "acquisition": acquired at licensable age during the year, not licensed within 30 days;
@@ -477,8 +473,7 @@ def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citati
     """
     terms = _terms_of(pack)
     y = _year(pack, a.license_year or license_year_of(pack, on))
-    trigger = _trigger(terms, y, terms.due(a.born_on), a.acquired_on)
-    return None if trigger is None else (trigger[0], trigger[1], terms.late_cites[0], trigger[3])
+    return _trigger(terms, y, terms.due(a.born_on), a.acquired_on)
 
 
 def period_words(period: Period) -> str:
@@ -624,7 +619,7 @@ def license_required(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> De
         return Decision(value, tuple(cites), (f"not of licensable age in license year {year}",))
     trigger = late_fee_trigger(pack, a, on)
     if trigger is not None:
-        cites += [trigger[2], *trigger[3]]
+        cites += [lic.late_fee.cite.citation, *trigger[3]]
     free = [f.cite.citation for f in lic.free_license if a.species == "dog" and a.trained_to in f.trained_to]
     value = LicenseRequired(True, year, due, trigger and trigger[1], trigger and trigger[0], bool(free))
     return Decision(value, (*cites, *free), ())
@@ -654,8 +649,7 @@ def license_expiry(pack: Pack, facts: Issue, on: date, local: LocalAmounts) -> D
     start, end = license_year_bounds(pack, year)
     cites = [lic.license_year.cite.citation]
     return_by, notes = None, ()
-    if lic.unused_tags_return is not None:
-        rule = lic.unused_tags_return
+    if (rule := lic.unused_tags_return) is not None:
         counted = named_day(rule.by.of(end.year), not_moved=rule.not_moved)
         return_by, notes = counted.day, counted.notes
         cites += [rule.cite.citation, *counted.citations]
