@@ -311,10 +311,6 @@ class _PackTerms:
             return self._kept
         return None
 
-    def free_license(self, species: str, trained: Training | None) -> Citation | None:
-        """The free-license provision that exempts a dog so trained from the tax, else None."""
-        return self.free.get(trained) if trained and species == "dog" else None
-
 
 def _trigger_of(name: str, counted: Counted) -> LateTrigger:
     last = counted.day
@@ -420,12 +416,12 @@ class _Day:
             charged = rule.charged
             late = replace(late, cites=cites + rule.citations(), amount=amount if charged else ZERO, waived=not charged)
         free = LicenseTax(True, ZERO, "free_license")
-        self.free = {cite: _Tax(free, (cite,), (FREE_NOTE,), late) for cite in set(terms.free.values())}
+        by_cite = {cite: _Tax(free, (cite,), (FREE_NOTE,), late) for cite in set(terms.free.values())}
+        self.free = {trained: by_cite[cite] for trained, cite in terms.free.items()}
 
     def tax_for(self, species: str, trained: Training | None, altered: bool) -> _Tax:
         """The tax in force for an animal: a free license's where its training exempts it."""
-        cite = self.terms.free_license(species, trained)
-        return self.free[cite] if cite else self.tax[altered]
+        return self.free.get(trained, self.tax[altered]) if species == "dog" else self.tax[altered]
 
     def _tax(self, lic, on: date, local: LocalAmounts, altered: bool) -> _Tax:
         tax, minimum = lic.tax or lic.minimum_tax, lic.minimum_tax
