@@ -483,12 +483,11 @@ def period_words(period: Period) -> str:
 def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
     """Why a late fee is due, in the pack's own figures ("not licensed before April 1"), for the
     clerk's and the resident's screens; templates never carry the dates or periods themselves."""
-    lic = pack.licensing
-    lf = lic.late_fee
+    lf = pack.licensing.late_fee
     return {
         "renewal": f"not licensed before {lf.renewal_before.of(2001):%B} {lf.renewal_before.day}",
         "acquisition": f"not licensed within {period_words(lf.acquired_within)} of acquiring",
-        "licensable_age": f"not licensed by {period_words(lic.licensable_age.age)} of age",
+        "licensable_age": f"not licensed by {period_words(pack.licensing.licensable_age.age)} of age",
     }.get(trigger, trigger)
 
 
@@ -613,8 +612,7 @@ def license_required(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> De
     if due > license_year_bounds(pack, year)[1]:
         value = LicenseRequired(False, year, due, reason="not_of_licensable_age")
         return Decision(value, tuple(cites), (f"not of licensable age in license year {year}",))
-    trigger = late_fee_trigger(pack, a, on)
-    if trigger is not None:
+    if (trigger := late_fee_trigger(pack, a, on)) is not None:
         cites += [lic.late_fee.cite.citation, *trigger[3]]
     free = [f.cite.citation for f in lic.free_license if a.species == "dog" and a.trained_to in f.trained_to]
     value = LicenseRequired(True, year, due, trigger and trigger[1], trigger and trigger[0], bool(free))
