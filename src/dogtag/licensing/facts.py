@@ -52,11 +52,10 @@ def read_facts(animal: Animal, on: date, license_year: int | None = None) -> Lic
     facts = LicensingFacts(animal, on, year, pack, priced_on, priced_pack)
     if animal.species not in lic.species.species or animal.birth_date is None:
         return facts
-    multiple_dog = bool(pack.multiple_dog and pack.multiple_dog.license)
     return replace(
         facts,
         local=local_amounts(animal.municipality),
-        in_force=licenses_in_force(animal, year, multiple_dog),
+        in_force=licenses_in_force(animal, year, bool(pack.multiple_dog and pack.multiple_dog.license)),
         certificates=_certificates(animal) if lic.requires_current_rabies is not None else (),
     )
 

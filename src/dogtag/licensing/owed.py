@@ -104,8 +104,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
             lic.species.cite.citation,
         )
         return owed
-    animal_facts = law.animal_facts(animal, year)
-    if animal_facts is None:
+    if (animal_facts := law.animal_facts(animal, year)) is None:
         refuse(
             "birth_date",
             "Enter the birth date, or an estimate: the license year and any late fee "
