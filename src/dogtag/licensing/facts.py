@@ -7,7 +7,7 @@ for the set it answers."""
 from dataclasses import dataclass, replace
 from datetime import date
 
-from django.db import DEFAULT_DB_ALIAS, connections, router
+from django.db import connections, router
 
 from dogtag.lean import CompiledRows
 from dogtag.lib.meta import field_names
@@ -52,11 +52,10 @@ def read_facts(animal: Animal, on: date, license_year: int | None = None) -> Lic
     facts = LicensingFacts(animal, on, year, pack, priced_on, priced_pack)
     if animal.species not in lic.species.species or animal.birth_date is None:
         return facts
-    multiple_dog = bool(pack.multiple_dog and pack.multiple_dog.license)
     return replace(
         facts,
         local=local_amounts(animal.municipality),
-        in_force=licenses_in_force(animal, year, multiple_dog),
+        in_force=licenses_in_force(animal, year, bool(pack.multiple_dog and pack.multiple_dog.license)),
         certificates=_certificates(animal) if lic.requires_current_rabies is not None else (),
     )
 
@@ -64,7 +63,7 @@ def read_facts(animal: Animal, on: date, license_year: int | None = None) -> Lic
 def local_amounts(municipality) -> LocalAmounts:
     """The amounts the municipality's clerk has set in its fee schedule, by key and effective day."""
     by_key: dict[str, dict[date, object]] = {}
-    for key, effective_on, amount in _FEES.rows(_using(FeeScheduleEntry), municipality=municipality.pk):
+    for key, effective_on, amount in _FEES.rows(router.db_for_read(FeeScheduleEntry), municipality=municipality.pk):
         by_key.setdefault(key, {})[effective_on] = amount
     return LocalAmounts.of(by_key)
 
@@ -88,7 +87,7 @@ def covering_ids(animal_id: int):
 # Licensing's own reads of every decision, compiled once per database (dogtag/lean.py
 # `CompiledRows`) and made into models from their rows: the rabies certificates' read costs 0.16 ms
 # of CPU so, 0.93 ms compiled on each call (PostgreSQL, in-process; bench/RESULTS.md).
-_LICENSE_FIELDS = [f.attname for f in License._meta.concrete_fields]
+_LICENSE_FIELDS = field_names(License)
 _STAND_IN = 2_147_481_001  # an id no row holds
 _OWN = CompiledRows(lambda animal: own_licenses(animal).values_list(*_LICENSE_FIELDS), animal=_STAND_IN)
 _COVERING = CompiledRows(covering_ids, animal_id=_STAND_IN)
@@ -120,14 +119,10 @@ _OWNERSHIPS = CompiledRows(
 )
 
 
-def _using(model) -> str:
-    return router.db_for_read(model) or DEFAULT_DB_ALIAS
-
-
 def animal_to_license(pk: int) -> Animal | None:
     """The animal `pk` with its municipality, in one read, or None (the caller holds it to the
     user's municipalities: accounts.scope `served`)."""
-    using = _using(Animal)
+    using = router.db_for_read(Animal)
     low, high = connections[using].ops.integer_field_range("BigAutoField")
     rows = _ANIMAL.rows(using, pk=pk) if low <= pk <= high else ()
     if not rows:
@@ -140,7 +135,7 @@ def animal_to_license(pk: int) -> Animal | None:
 def current_owner(animal: Animal, on: date) -> Person | None:
     """Who owns, keeps or harbors the animal on `on`, the latest to begin (`Animal.current_owners`'
     first), from one read of its ownerships."""
-    using = _using(Ownership)
+    using = router.db_for_read(Ownership)
     for started_on, ended_on, *person in _OWNERSHIPS.rows(using, animal=animal.pk):
         if started_on <= on and (ended_on is None or ended_on >= on):
             return Person.from_db(using, _PERSON_FIELDS, person)
@@ -150,7 +145,7 @@ def current_owner(animal: Animal, on: date) -> Person | None:
 def licenses_in_force(animal, year: int, multiple_dog: bool) -> tuple[License, ...]:
     """The licenses of `year` not void that are the animal's own or, where the ordinance has
     multiple-dog licenses, one covering it (two reads compiled once, a third for a covered dog)."""
-    using = _using(License)
+    using = router.db_for_read(License)
     rows = _OWN.rows(using, animal=animal.pk)
     covering = [pk for (pk,) in _COVERING.rows(using, animal_id=animal.pk)] if multiple_dog else ()
     if covering:
@@ -163,7 +158,7 @@ def _certificates(animal) -> tuple[RabiesVaccination, ...]:
     """The animal's rabies certificates not void (none for an animal not yet saved)."""
     if animal.pk is None:
         return ()
-    using = _using(RabiesVaccination)
+    using = router.db_for_read(RabiesVaccination)
     rows = _CERTIFICATES.rows(using, animal=animal.pk)
     return tuple(RabiesVaccination.from_db(using, _CERTIFICATE_FIELDS, row) for row in rows)
 

@@ -99,11 +99,9 @@ def answer(pack, question: str, facts, on: date, local: LocalAmounts, field: str
         # Facts of the right shape the pack cannot answer (a section it does not have) raise too.
         return q.answer(pack, facts, on, local)
     except ValueError as e:
-        reasons = (
-            [f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()]
-            if hasattr(e, "errors")
-            else [str(e)]
-        )
+        reasons = [str(e)]
+        if hasattr(e, "errors"):
+            reasons = [f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()]
         raise ValidationError({field: f"{'; '.join(reasons)} ({question.replace('_', ' ')})"}) from e
 
 

@@ -104,8 +104,7 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
             lic.species.cite.citation,
         )
         return owed
-    animal_facts = law.animal_facts(animal, year)
-    if animal_facts is None:
+    if (animal_facts := law.animal_facts(animal, year)) is None:
         refuse(
             "birth_date",
             "Enter the birth date, or an estimate: the license year and any late fee "
@@ -169,39 +168,31 @@ def what_is_owed(facts: LicensingFacts) -> Owed:
 
 def _check_rabies(pack, animal, certificates, on, owed, citation, local):
     vaccinations = [v for v in certificates if v.voided_at is None]
-    section = section_label(citation)
     if not vaccinations:
-        owed.refuse(
-            "vaccination",
-            f"No rabies certificate is recorded for {animal.name}; {section} "
-            "requires current immunization before a license is issued.",
-            citation,
-        )
-        return
-    latest = max(vaccinations, key=lambda v: v.vaccinated_on)
-    current = law.answer(
-        pack,
-        "rabies_current",
-        {
-            "species": animal.species,
-            "vaccinated_on": latest.vaccinated_on,
-            "initial": len(vaccinations) == 1,
-            "certificate_expires_on": latest.expires_on,
-        },
-        on,
-        local,
-    )
-    if not current.value.applies or not current.value.current:
-        through = current.value.through if current.value.applies else latest.expires_on
-        owed.refuse(
-            "vaccination",
-            f"Rabies certificate {latest.certificate_serial} expired on "
-            f"{shown(through)}; {section} requires current immunization before a "
-            "license is issued.",
-            citation,
-        )
+        problem = f"No rabies certificate is recorded for {animal.name}"
     else:
-        owed.vaccination = latest
+        latest = max(vaccinations, key=lambda v: v.vaccinated_on)
+        current = law.answer(
+            pack,
+            "rabies_current",
+            {
+                "species": animal.species,
+                "vaccinated_on": latest.vaccinated_on,
+                "initial": len(vaccinations) == 1,
+                "certificate_expires_on": latest.expires_on,
+            },
+            on,
+            local,
+        )
+        if current.value.applies and current.value.current:
+            owed.vaccination = latest
+            return
+        through = current.value.through if current.value.applies else latest.expires_on
+        problem = f"Rabies certificate {latest.certificate_serial} expired on {shown(through)}"
+    section = section_label(citation)
+    owed.refuse(
+        "vaccination", f"{problem}; {section} requires current immunization before a license is issued.", citation
+    )
 
 
 def limits_crossed(pack, kept: list[tuple], on: date) -> list[tuple[str, str, tuple[Citation, ...]]]:

@@ -60,12 +60,11 @@ def license_json(slug, year, serial, municipality_ids, using="default", token_ha
     rows = read(using, slug=slug, year=year, serial=serial, token_hash=token_hash)
     if not rows or (token_hash is not None and not rows[0][-1]):
         return None
-    width = len(LICENSE_COLUMNS)
-    license = {key: rows[0][i] for i, (key, _) in enumerate(LICENSE_COLUMNS)}
+    license = dict(zip([key for key, _ in LICENSE_COLUMNS], rows[0], strict=False))
     if license.pop("municipality_id") not in municipality_ids:
         return None
-    tags = [{"serial": r[width], "license_year": r[width + 1], "status": r[width + 2]} for r in rows]
-    return answer(license, tags)
+    width = len(LICENSE_COLUMNS)
+    return answer(license, [dict(zip(TAG_COLUMNS, row[width:], strict=False)) for row in rows])
 
 
 def answer(license: dict, tags: list[dict]) -> bytes:

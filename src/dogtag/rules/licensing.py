@@ -287,9 +287,8 @@ class _PackTerms:
         lf = lic.late_fee
         self.late_cites = (lf.cite.citation,)
         # `until_set: state_amount`: the state pack's own late fee, until the clerk enters one
-        self.state_late = None
-        if isinstance(lf.amount, LocalAmount) and lf.amount.until_set == "state_amount":
-            self.state_late = load_pack(pack.chain[0]).licensing.late_fee
+        until_state = isinstance(lf.amount, LocalAmount) and lf.amount.until_set == "state_amount"
+        self.state_late = load_pack(pack.chain[0]).licensing.late_fee if until_state else None
         self.by_licensable_age = lf.by_licensable_age
         age, within, species_cite = lic.licensable_age.age, lf.acquired_within, lic.species.cite.citation
         self.due = _Memo(lambda born: plus(born, age)).__getitem__
@@ -312,13 +311,8 @@ class _PackTerms:
             return self._kept
         return None
 
-    def free_license(self, species: str, trained: Training | None) -> Citation | None:
-        """The free-license provision that exempts a dog so trained from the tax, else None."""
-        return self.free.get(trained) if trained and species == "dog" else None
-
 
 def _trigger_of(name: str, counted: Counted) -> LateTrigger:
-    """A late-fee trigger's (name, last day, note, citations of a move under s. 990.001(4))."""
     last = counted.day
     note = f"{name}: the last day to license without a late fee was {last:%B} {last.day}, {last.year}"
     if counted.moved:
@@ -344,7 +338,6 @@ _year = lru_cache(maxsize=4096)(_Year)
 
 
 def _trigger(terms: _PackTerms, y: _Year, due: date, acquired: date | None) -> LateTrigger | None:
-    """Which late-fee trigger binds the animal in license year `y` (`_trigger_of`'s four items), or None."""
     start = y.start
     if due < start and (acquired is None or acquired < start):
         return y.renewal
@@ -423,12 +416,12 @@ class _Day:
             charged = rule.charged
             late = replace(late, cites=cites + rule.citations(), amount=amount if charged else ZERO, waived=not charged)
         free = LicenseTax(True, ZERO, "free_license")
-        self.free = {cite: _Tax(free, (cite,), (FREE_NOTE,), late) for cite in set(terms.free.values())}
+        by_cite = {cite: _Tax(free, (cite,), (FREE_NOTE,), late) for cite in set(terms.free.values())}
+        self.free = {trained: by_cite[cite] for trained, cite in terms.free.items()}
 
     def tax_for(self, species: str, trained: Training | None, altered: bool) -> _Tax:
         """The tax in force for an animal: a free license's where its training exempts it."""
-        cite = self.terms.free_license(species, trained)
-        return self.free[cite] if cite else self.tax[altered]
+        return self.free.get(trained, self.tax[altered]) if species == "dog" else self.tax[altered]
 
     def _tax(self, lic, on: date, local: LocalAmounts, altered: bool) -> _Tax:
         tax, minimum = lic.tax or lic.minimum_tax, lic.minimum_tax
@@ -445,9 +438,8 @@ class _Day:
             note = f"the license tax is a local amount not set for {on}"
             return _Tax(LicenseTax(True, no_tax="local_amount_not_set"), cites, (note,), self.late, (missing,))
         if amount is None:
-            return _Tax(
-                LicenseTax(True, no_tax="no_tax_in_force"), cites, (f"no license tax in force on {on}",), self.late
-            )
+            note = f"no license tax in force on {on}"
+            return _Tax(LicenseTax(True, no_tax="no_tax_in_force"), cites, (note,), self.late)
         if tax is not minimum and floor is not None and amount < floor:
             amount, basis = floor, "state_minimum_floor"
             cites += (minimum.cite.citation,)
@@ -468,8 +460,8 @@ class _Day:
 _day = lru_cache(maxsize=8192)(_Day)
 
 
-def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citation, tuple[Citation, ...]] | None:
-    """Which of the three late-fee triggers binds this animal in its license year, and its last day.
+def late_fee_trigger(pack: Pack, a: Animal, on: date) -> LateTrigger | None:
+    """Which of the three late-fee triggers binds this animal in its license year (a LateTrigger).
 
     "renewal": owned at licensable age before the license year began, licensed on or after April 1;
     "acquisition": acquired at licensable age during the year, not licensed within 30 days;
@@ -477,8 +469,7 @@ def late_fee_trigger(pack: Pack, a: Animal, on: date) -> tuple[str, date, Citati
     """
     terms = _terms_of(pack)
     y = _year(pack, a.license_year or license_year_of(pack, on))
-    trigger = _trigger(terms, y, terms.due(a.born_on), a.acquired_on)
-    return None if trigger is None else (trigger[0], trigger[1], terms.late_cites[0], trigger[3])
+    return _trigger(terms, y, terms.due(a.born_on), a.acquired_on)
 
 
 def period_words(period: Period) -> str:
@@ -492,12 +483,11 @@ def period_words(period: Period) -> str:
 def late_fee_trigger_label(pack: Pack, trigger: str) -> str:
     """Why a late fee is due, in the pack's own figures ("not licensed before April 1"), for the
     clerk's and the resident's screens; templates never carry the dates or periods themselves."""
-    lic = pack.licensing
-    lf = lic.late_fee
+    lf = pack.licensing.late_fee
     return {
         "renewal": f"not licensed before {lf.renewal_before.of(2001):%B} {lf.renewal_before.day}",
         "acquisition": f"not licensed within {period_words(lf.acquired_within)} of acquiring",
-        "licensable_age": f"not licensed by {period_words(lic.licensable_age.age)} of age",
+        "licensable_age": f"not licensed by {period_words(pack.licensing.licensable_age.age)} of age",
     }.get(trigger, trigger)
 
 
@@ -622,9 +612,8 @@ def license_required(pack: Pack, a: Animal, on: date, local: LocalAmounts) -> De
     if due > license_year_bounds(pack, year)[1]:
         value = LicenseRequired(False, year, due, reason="not_of_licensable_age")
         return Decision(value, tuple(cites), (f"not of licensable age in license year {year}",))
-    trigger = late_fee_trigger(pack, a, on)
-    if trigger is not None:
-        cites += [trigger[2], *trigger[3]]
+    if (trigger := late_fee_trigger(pack, a, on)) is not None:
+        cites += [lic.late_fee.cite.citation, *trigger[3]]
     free = [f.cite.citation for f in lic.free_license if a.species == "dog" and a.trained_to in f.trained_to]
     value = LicenseRequired(True, year, due, trigger and trigger[1], trigger and trigger[0], bool(free))
     return Decision(value, (*cites, *free), ())
@@ -654,8 +643,7 @@ def license_expiry(pack: Pack, facts: Issue, on: date, local: LocalAmounts) -> D
     start, end = license_year_bounds(pack, year)
     cites = [lic.license_year.cite.citation]
     return_by, notes = None, ()
-    if lic.unused_tags_return is not None:
-        rule = lic.unused_tags_return
+    if (rule := lic.unused_tags_return) is not None:
         counted = named_day(rule.by.of(end.year), not_moved=rule.not_moved)
         return_by, notes = counted.day, counted.notes
         cites += [rule.cite.citation, *counted.citations]

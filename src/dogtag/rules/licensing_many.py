@@ -1,9 +1,8 @@
 """The license tax, late fee and license charges of many animals on one day (a renewal run, a
 county report, an amendment's preview), as rules/licensing.py answers each one: the grouping and
 the memos that make a batch fast live here, the law in rules/licensing.py. Every animal is
-classified by the law's own functions (`exclusion`, `free_license`, `tax_for`, `classified`) and
-its Decision composed by the law's own answers (`ANSWER`); animals classified alike share one
-Decision, made once."""
+classified by the law's own functions (`exclusion`, `tax_for`, `classified`) and its Decision
+composed by the law's own answers (`ANSWER`); animals classified alike share one Decision, made once."""
 
 from __future__ import annotations
 
@@ -94,8 +93,8 @@ def decide_many(
         raise KeyError(f"decide_many answers {', '.join(ANSWER)}, not {question!r}")
     day = _day(pack, local, on)
     y, taxes, due, tax_for = day.year, day.tax, day.terms.due, day.tax_for
-    exclusion, free_license = day.terms.exclusion, day.terms.free_license
-    # Most animals are of a licensed species, in the day's license year, with no free license:
+    exclusion = day.terms.exclusion
+    # Most animals are of a licensed species, in the day's license year, trained to nothing:
     # what their birth date decides is worked out once (one entry shared by every birth date that
     # came of age before the year began) with the Decisions of those not acquired during the year,
     # and per animal only its acquisition is classified. One Decision per classification.
@@ -109,7 +108,7 @@ def decide_many(
         excluded = exclusion(species, kept)
         if excluded:
             append(excluded_decided[excluded])
-        elif license_year or free_license(species, trained):
+        elif license_year or trained:
             a_year = _year(pack, license_year) if license_year else y
             append(decided[classified(day, a_year, question, tax_for(species, trained, altered), due(born), acquired)])
         else:
