@@ -11,9 +11,10 @@ A B ..., each for the same number of lookups of random serials; the server's own
 is read from /proc (the client's threads are not counted), and so is the CPU of the PostgreSQL
 server processes serving its connections.
 
-The HTTP client is `wrk` when it is installed (apt-get install wrk: C, a small fraction of a core,
-so the server is not starved by its own load generator; BENCH_WRK_THREADS, BENCH_CLIENTS
-connections, BENCH_SECONDS a run), else Python threads (BENCH_LOOKUPS a run)
+The goal holds at 4 and at 8 connections: each is measured in turn (BENCH_CLIENTS, a comma-separated
+list, "4,8" by default) and has its own RESULT lines. The HTTP client is `wrk` when it is installed
+(apt-get install wrk: C, a small fraction of a core, so the server is not starved by its own load
+generator; BENCH_WRK_THREADS, BENCH_SECONDS a run), else Python threads (BENCH_LOOKUPS a run)
 (BENCH_CLIENT=python asks for them). Under other load the wall figures measure the machine; the
 "projected on 2 idle cores" line is 2 CPU-seconds a second over the server's and the database's
 CPU a lookup, an upper bound that leaves out the kernel's network work and the client.
@@ -56,7 +57,7 @@ from dogtag.licensing.models import Tag  # noqa: E402
 from dogtag.registry.models import Municipality  # noqa: E402
 
 YEAR = 2026
-CLIENTS = int(os.environ.get("BENCH_CLIENTS", 8))
+CONNECTIONS = [int(c) for c in os.environ.get("BENCH_CLIENTS", "4,8").split(",")]
 LOOKUPS = int(os.environ.get("BENCH_LOOKUPS", 2000))  # per run
 WRK = shutil.which("wrk") if os.environ.get("BENCH_CLIENT", "wrk") == "wrk" else None
 WRK_THREADS = int(os.environ.get("BENCH_WRK_THREADS", 1))
@@ -105,8 +106,8 @@ def populate(n):
     return benton, clerk
 
 
-def run_clients(work, per_client):
-    """`CLIENTS` threads each calling `work(session, i)`; returns every call's latency in ms."""
+def run_clients(work, clients, per_client):
+    """`clients` threads each calling `work(session, i)`; returns every call's latency in ms."""
     latencies = []
     lock = threading.Lock()
 
@@ -121,7 +122,7 @@ def run_clients(work, per_client):
         with lock:
             latencies.extend(mine)
 
-    threads = [threading.Thread(target=client, args=(k,)) for k in range(CLIENTS)]
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
     for t in threads:
         t.start()
     for t in threads:
@@ -168,9 +169,8 @@ def main():
     import psycopg
 
     conninfo = url
-    per_client = max(LOOKUPS // CLIENTS, 1)
-    server_cpu = []
-    figures = {"dogtag": [], "floor": []}
+    database = connection.settings_dict["NAME"]
+    floor_pids: set[int] = set()
 
     def http_lookup(session, rng):
         conn = session.get("conn") or session.setdefault("conn", HTTPConnection("127.0.0.1", port, timeout=10))
@@ -187,12 +187,7 @@ def main():
         row = conn.execute(FLOOR_SQL, ["benton", YEAR, rng.randint(1, serials), allowed]).fetchone()
         assert row is not None
 
-    database = connection.settings_dict["NAME"]
-    floor_pids: set[int] = set()
-    database_cpu = []
-    wrk_rates = []
-
-    def wrk_run(latencies_out):
+    def wrk_run(clients, latencies_out, rates_out):
         with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
             script.write(WRK_SCRIPT % (serials, token, YEAR))
         try:
@@ -200,7 +195,7 @@ def main():
                 [
                     WRK,
                     f"-t{WRK_THREADS}",
-                    f"-c{CLIENTS}",
+                    f"-c{clients}",
                     f"-d{WRK_SECONDS}s",
                     "--timeout",
                     "10s",
@@ -221,31 +216,78 @@ def main():
         requests, duration, non2xx, errors, p50, p99 = map(int, found.groups())
         if non2xx or errors:
             sys.exit(f"wrk: {non2xx} answers were not 2xx and {errors} failed:\n{done.stdout[-2000:]}")
-        wrk_rates.append(requests / (duration / 1e6))
+        rates_out.append(requests / (duration / 1e6))
         latencies_out.append((p50 / 1000, p99 / 1000))
         return requests
 
-    def dogtag():
-        cpu0 = tree_cpu_seconds(server.pid)
-        db0 = database_cpu_seconds(database, floor_pids)
-        if WRK:
-            summary = []
-            count = wrk_run(summary)
-            p50, p99 = summary[0]
-            figures["dogtag"].append([p50])
-        else:
-            latencies = run_clients(http_lookup, per_client)
-            count = len(latencies)
-            figures["dogtag"].append(latencies)
-            p99 = percentile(latencies, 99)
-        server_cpu.append((tree_cpu_seconds(server.pid) - cpu0) / count * 1000)
-        database_cpu.append((database_cpu_seconds(database, floor_pids) - db0) / count * 1000)
-        return p99
+    def measure(clients):
+        """Both sides at `clients` connections, interleaved; the RESULT lines for that many."""
+        per_client = max(LOOKUPS // clients, 1)
+        server_cpu, database_cpu, wrk_rates = [], [], []
+        figures = {"dogtag": [], "floor": []}
 
-    def floor():
-        latencies = run_clients(sql_lookup, per_client)
-        figures["floor"].append(latencies)
-        return percentile(latencies, 99)
+        def dogtag():
+            cpu0 = tree_cpu_seconds(server.pid)
+            db0 = database_cpu_seconds(database, floor_pids)
+            if WRK:
+                summary = []
+                count = wrk_run(clients, summary, wrk_rates)
+                p50, p99 = summary[0]
+                figures["dogtag"].append([p50])
+            else:
+                latencies = run_clients(http_lookup, clients, per_client)
+                count = len(latencies)
+                figures["dogtag"].append(latencies)
+                p99 = percentile(latencies, 99)
+            server_cpu.append((tree_cpu_seconds(server.pid) - cpu0) / count * 1000)
+            database_cpu.append((database_cpu_seconds(database, floor_pids) - db0) / count * 1000)
+            return p99
+
+        def floor():
+            latencies = run_clients(sql_lookup, clients, per_client)
+            figures["floor"].append(latencies)
+            return percentile(latencies, 99)
+
+        runs = bench.interleave(
+            {"dogtag": dogtag, "floor": floor},
+            repetitions=3,
+            warmup=1,
+            label=f"tag lookup over HTTP vs one psycopg query, {clients} connections",
+        )
+        done = per_client * clients
+        rates = {side: [done / w for w in runs[side].wall.values] for side in runs}
+        if WRK:
+            rates["dogtag"] = wrk_rates[-len(runs["dogtag"].wall.values) :]
+        median = sorted(rates["dogtag"])[len(rates["dogtag"]) // 2]
+        floor_rate = sorted(rates["floor"])[len(rates["floor"]) // 2]
+        p99 = runs["dogtag"].figure.median
+        cpu_ms = sorted(server_cpu)[len(server_cpu) // 2]
+        db_ms = sorted(database_cpu)[len(database_cpu) // 2]
+        client = f"wrk -t{WRK_THREADS} -c{clients}" if WRK else f"{clients} Python threads x {per_client} lookups"
+        bench.note(
+            f"dogtag ({client}): {median:,.0f} req/s, p50 {percentile(figures['dogtag'][-1], 50):.2f} ms, "
+            f"p99 {p99:.2f} ms, server CPU {cpu_ms:.2f} ms a request (runs: "
+            f"{', '.join(f'{c:.2f}' for c in server_cpu)}), PostgreSQL CPU {db_ms:.2f} ms a request, "
+            f"server memory {tree_rss_mb(server.pid):.0f} MB"
+        )
+        bench.note(
+            f"floor ({clients} Python threads x {per_client} lookups): {floor_rate:,.0f} lookups/s, "
+            f"p50 {percentile(figures['floor'][-1], 50):.2f} ms, p99 {runs['floor'].figure.median:.2f} ms"
+        )
+        bench.note(
+            f"projected on 2 idle cores (not measured): {2000 / cpu_ms:,.0f} req/s by the server's CPU alone, "
+            f"{2000 / (cpu_ms + db_ms):,.0f} req/s with PostgreSQL's on the same cores ({load()} now)"
+        )
+        name = f"tag_lookup.at_{clients}_connections"
+        bench.result(f"{name}.p99", ratio=runs.ratio("figure"), value=p99, unit="ms", goal="value<=10", met=p99 <= 10)
+        bench.result(
+            f"{name}.throughput",
+            ratio=floor_rate / median,
+            value=median,
+            unit="req/s",
+            goal="value>=1000",
+            met=median >= 1000,
+        )
 
     try:
         # One lookup by hand, to show what is returned.
@@ -258,49 +300,10 @@ def main():
         body = json.loads(raw)
         bench.note(
             f"{n:,} issued tags in Benton; serial 1 -> license {body['id']} ({body['animal_name']}); "
-            f"{CLIENTS} clients x {per_client} lookups a run; server {workers} x {threads} "
-            f"{os.environ.get('DOGTAG_WORKER_CLASS', 'gthread')}"
+            f"server {workers} x {threads} {os.environ.get('DOGTAG_WORKER_CLASS', 'gthread')}"
         )
-        runs = bench.interleave(
-            {"dogtag": dogtag, "floor": floor},
-            repetitions=3,
-            warmup=1,
-            label="tag lookup over HTTP vs one psycopg query",
-        )
-        done = per_client * CLIENTS
-        rates = {side: [done / w for w in runs[side].wall.values] for side in runs}
-        if WRK:
-            rates["dogtag"] = wrk_rates[-len(runs["dogtag"].wall.values) :]
-        median = sorted(rates["dogtag"])[len(rates["dogtag"]) // 2]
-        floor_rate = sorted(rates["floor"])[len(rates["floor"]) // 2]
-        p99 = runs["dogtag"].figure.median
-        cpu_ms = sorted(server_cpu)[len(server_cpu) // 2]
-        db_ms = sorted(database_cpu)[len(database_cpu) // 2]
-        client = f"wrk -t{WRK_THREADS} -c{CLIENTS}" if WRK else f"{CLIENTS} Python threads"
-        bench.note(
-            f"dogtag ({client}): {median:,.0f} req/s, p50 {percentile(figures['dogtag'][-1], 50):.2f} ms, "
-            f"p99 {p99:.2f} ms, server CPU {cpu_ms:.2f} ms a request (runs: "
-            f"{', '.join(f'{c:.2f}' for c in server_cpu)}), PostgreSQL CPU {db_ms:.2f} ms a request, "
-            f"server memory {tree_rss_mb(server.pid):.0f} MB"
-        )
-        bench.note(
-            f"floor:  {floor_rate:,.0f} lookups/s, p50 {percentile(figures['floor'][-1], 50):.2f} ms, "
-            f"p99 {runs['floor'].figure.median:.2f} ms"
-        )
-        bench.note(
-            f"projected on 2 idle cores (not measured): {2000 / cpu_ms:,.0f} req/s by the server's CPU alone, "
-            f"{2000 / (cpu_ms + db_ms):,.0f} req/s with PostgreSQL's on the same cores ({load()} now)"
-        )
-        ratio = runs.ratio("figure")
-        bench.result("tag_lookup.p99", ratio=ratio, value=p99, unit="ms", goal="value<=10", met=p99 <= 10)
-        bench.result(
-            "tag_lookup.throughput",
-            ratio=floor_rate / median,
-            value=median,
-            unit="req/s",
-            goal="value>=1000",
-            met=median >= 1000,
-        )
+        for clients in CONNECTIONS:
+            measure(clients)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
