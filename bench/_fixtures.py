@@ -271,13 +271,14 @@ def bulk_licenses(municipality, first_animal: int, n: int, *, year: int, issued_
 
 
 def in_process_pages():
-    """Settings for timing pages through Django's test client in this process: the test
-    environment, the client's host, plain HTTP, static files named as they are (production's
-    hashed names need a collectstatic first)."""
+    """Settings for timing pages through Django's test client in this process: the client's host,
+    plain HTTP, mail kept in memory, static files named as they are (production's hashed names need
+    a collectstatic first). Not the test environment (`setup_test_environment`): it has every
+    template render, each include of each row too, send a signal on which the client copies the
+    whole context, work no server does."""
     from django.conf import settings
-    from django.test.utils import setup_test_environment
 
-    setup_test_environment()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.ALLOWED_HOSTS = ["testserver"]
     settings.SECURE_SSL_REDIRECT = False
     settings.STORAGES = {
