@@ -46,7 +46,7 @@ class CounterPageReadsTests(CounterApiTestCase):
         for animal in (self.dog, stray):  # on the premises; no premises: its owners' other animals
             with self.subTest(animal=animal.name):
                 orm = list(facts.kept_with(animal, date(2026, 5, 20)).values_list(*facts.KEPT_COLUMNS))
-                self.assertEqual([tuple(r) for r in facts.kept_rows(animal, date(2026, 5, 20))], orm)
+                self.assertCountEqual(facts.kept_rows(animal, date(2026, 5, 20)), orm)  # in no order
         self.assertEqual(len(facts.kept_rows(stray, date(2026, 5, 20))), 2)
 
     def test_the_licenses_in_force(self):

@@ -183,5 +183,6 @@ KEPT_COLUMNS = ("species", "birth_date", "acquired_on")
 
 
 def kept_rows(animal: Animal, on: date) -> list[tuple]:
-    """(species, birth date, acquired on) of each animal kept where this one is."""
-    return list(kept_with(animal, on).values_list(*KEPT_COLUMNS))
+    """(species, birth date, acquired on) of each animal kept where this one is, in no order: sorted
+    by name, SQLite walks every animal of the municipality in name order to find these few."""
+    return list(kept_with(animal, on).order_by().values_list(*KEPT_COLUMNS))
