@@ -198,6 +198,22 @@ class MultipleDogTests(BaseTestCase):
         self.assertTrue(unchanged)
         self.assertContains(r, "was revoked for failure to provide proper food, drink or shelter")
 
+    def test_the_form_offers_the_dogs_the_keeper_keeps_on_the_day_as_the_check_counts_them(self):
+        # The check (rules.check_animals) reads the owners on the day; the form's list reads the same.
+        c = self.webster_clerk
+        later, leaving = (
+            registry.register_animal(acting_user=c, municipality=self.webster, owner=None, unowned=True, name=name,
+                                     sex="male", breed="Husky", color="gray", birth_date=date(2023, 4, 1))
+            for name in ("Echo", "Frost")
+        )  # fmt: skip
+        registry.add_ownership(later, acting_user=c, person=self.keeper, started_on=date(2026, 3, 1))
+        ownership = registry.add_ownership(leaving, acting_user=c, person=self.keeper, started_on=date(2026, 1, 1))
+        registry.end_ownership(ownership, acting_user=c, ended_on=date(2026, 2, 28))
+        self.login(c)
+        r = self.client.get(reverse("multiple-dog-apply", args=[self.keeper.pk]))
+        self.assertContains(r, "Frost")  # kept until the end of the month
+        self.assertNotContains(r, "Echo")  # kept only from March 1
+
     def test_the_municipality_page_links_it_and_the_list_finds_the_keeper(self):
         self.login(self.webster_clerk)
         r = self.client.get(reverse("municipality", args=["webster"]))

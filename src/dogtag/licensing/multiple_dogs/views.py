@@ -17,7 +17,7 @@ from dogtag.licensing.multiple_dogs import rules as multiple_dogs
 from dogtag.licensing.multiple_dogs.forms import MultipleDogForm, RevokeForm
 from dogtag.licensing.views import action_view
 from dogtag.licensing.years import chosen_year, license_years_on_sale, why_preselected
-from dogtag.registry.models import Animal, Person, today
+from dogtag.registry.models import Animal, Ownership, Person, today
 
 
 @login_required
@@ -38,8 +38,9 @@ def apply(request, pk):
     if multiple_dogs.provision(municipality) is None:
         raise Http404("This municipality's law has no multiple-dog license.")
     on = today()
+    kept = Ownership.objects.current(on).filter(person=keeper).values("animal_id")
     dogs = Animal.objects.filter(municipality=municipality, species=Animal.Species.DOG, status=Animal.Status.ACTIVE)
-    dogs = list(dogs.filter(ownerships__person=keeper, ownerships__ended_on=None).distinct().order_by("name"))
+    dogs = list(dogs.filter(pk__in=kept).order_by("name"))
     try:
         count = int(request.POST.get("dogs") or request.GET.get("dogs") or len(dogs))
     except ValueError:
