@@ -95,3 +95,16 @@ class EarlySizeTests(BaseTestCase):
 
     def test_a_body_under_the_limit_goes_through(self):
         self.assertEqual(self.client.post("/found/", {"q": "x"}).status_code, 200)
+
+    def posted(self, path, length):
+        return self.client.generic("POST", path, b"x" * length, "text/csv").status_code
+
+    def test_the_roll_import_has_its_own_limit_higher_or_lower(self):
+        self.login(self.clerk)
+        with self.settings(DOGTAG_REQUEST_MAX_BYTES=1_000, DOGTAG_IMPORT_MAX_BYTES=5_000):
+            self.assertEqual(self.posted("/m/benton/import/", 3_000), 200)
+            self.assertEqual(self.posted("/m/benton/import/", 6_000), 413)
+            self.assertEqual(self.posted("/found/", 3_000), 413)
+        with self.settings(DOGTAG_REQUEST_MAX_BYTES=5_000, DOGTAG_IMPORT_MAX_BYTES=1_000):
+            self.assertEqual(self.posted("/m/benton/import/", 3_000), 413)
+            self.assertEqual(self.posted("/found/", 3_000), 200)

@@ -29,7 +29,9 @@ class BodyLimitMiddleware(MiddlewareMixin):
             declared = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             declared = 0
-        limit = limit_for(request.path_info) if declared > 0 else 0
+        if declared <= min(settings.DOGTAG_REQUEST_MAX_BYTES, settings.DOGTAG_IMPORT_MAX_BYTES):
+            return None  # under both limits: which URL it is does not matter
+        limit = limit_for(request.path_info)
         if declared <= limit:
             return None
         message = f"The request is {declared / 1_000_000:.1f} MB; the largest accepted is {limit / 1_000_000:.0f} MB."
