@@ -29,10 +29,8 @@ class BodyLimitMiddleware(MiddlewareMixin):
             declared = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             declared = 0
-        if declared <= min(settings.DOGTAG_REQUEST_MAX_BYTES, settings.DOGTAG_IMPORT_MAX_BYTES):
-            return None  # under both limits: which URL it is does not matter
-        limit = limit_for(request.path_info)
-        if declared <= limit:
+        limit = min(settings.DOGTAG_REQUEST_MAX_BYTES, settings.DOGTAG_IMPORT_MAX_BYTES)
+        if declared <= limit or declared <= (limit := limit_for(request.path_info)):  # the URL only past both
             return None
         message = f"The request is {declared / 1_000_000:.1f} MB; the largest accepted is {limit / 1_000_000:.0f} MB."
         if request.path_info.startswith("/api/"):
