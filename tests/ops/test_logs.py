@@ -6,6 +6,7 @@ import io
 import json
 import logging
 
+import time_machine
 from gunicorn import glogging
 from gunicorn.config import Config
 
@@ -85,10 +86,13 @@ def test_the_short_line_is_the_general_line():
     )
 
 
+@time_machine.travel(datetime.datetime(2026, 12, 7, 12, 0, 0, 999000, tzinfo=datetime.UTC), tick=False)
 def test_the_message_is_gunicorns_own():
+    # The clock stands still: the two lines are made in the same second whenever the test runs.
     [ours] = records(AccessLogger)
     [theirs] = records(glogging.Logger)
     assert ours.getMessage() == theirs.getMessage()
+    assert "[07/Dec/2026:" in ours.getMessage()
     assert ours.levelno == theirs.levelno == logging.INFO
 
 
