@@ -263,7 +263,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, *, workers: int = 2, threads: int = 4, **env):
+# The server's settings as `dogtag serve` reads them (DOGTAG_WORKER_CLASS passes through): 2 x 4 unless set.
+WORKERS, THREADS = int(os.environ.get("DOGTAG_WORKERS", 2)), int(os.environ.get("DOGTAG_THREADS", 4))
+
+
+def start_server(port: int, *, workers: int = WORKERS, threads: int = THREADS, **env):
     """`dogtag serve` (gunicorn) on 127.0.0.1:`port` in a session of its own (stop it with
     os.killpg(server.pid, SIGTERM)); returns once /healthz answers, within 180 s (under a load of 14 on
     two cores, loading Django and the rule packs before the fork alone took 40 s)."""

@@ -169,9 +169,7 @@ def main():
     expires = f"{YEAR}-12-31"
     connection.close()
     port = free_port()
-    # DOGTAG_WORKERS x DOGTAG_THREADS (and DOGTAG_WORKER_CLASS) as `dogtag serve` reads them; 2 x 4 by default.
-    workers, threads = int(os.environ.get("DOGTAG_WORKERS", 2)), int(os.environ.get("DOGTAG_THREADS", 4))
-    server = start_server(port, workers=workers, threads=threads)
+    server = start_server(port)
     headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
     payment = json.dumps({"payment": {"method": "cash", "amount": "15.00"}})
     import psycopg

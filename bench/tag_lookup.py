@@ -40,6 +40,7 @@ os.environ["DATABASE_URL"] = url = (
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dogtag.settings")
 os.environ.setdefault("DOGTAG_VAR_DIR", tempfile.mkdtemp(prefix="dogtag-bench-"))
 
+import _harness  # noqa: E402
 import django  # noqa: E402
 from _fixtures import bulk_animals, bulk_licenses, ensure_postgres_database  # noqa: E402
 from _harness import Bench, free_port, load, percentile, start_server, tree_cpu_seconds, tree_rss_mb  # noqa: E402
@@ -162,9 +163,7 @@ def main():
     allowed = sorted(municipality_ids(clerk))
     connection.close()
     port = free_port()
-    # DOGTAG_WORKERS x DOGTAG_THREADS (and DOGTAG_WORKER_CLASS) as `dogtag serve` reads them; 2 x 4 by default.
-    workers, threads = int(os.environ.get("DOGTAG_WORKERS", 2)), int(os.environ.get("DOGTAG_THREADS", 4))
-    server = start_server(port, workers=workers, threads=threads)
+    server = start_server(port)
     headers = {"Authorization": f"Bearer {token}"}
     import psycopg
 
@@ -300,7 +299,7 @@ def main():
         body = json.loads(raw)
         bench.note(
             f"{n:,} issued tags in Benton; serial 1 -> license {body['id']} ({body['animal_name']}); "
-            f"server {workers} x {threads} {os.environ.get('DOGTAG_WORKER_CLASS', 'gthread')}"
+            f"server {_harness.WORKERS} x {_harness.THREADS} {os.environ.get('DOGTAG_WORKER_CLASS', 'gthread')}"
         )
         for clients in CONNECTIONS:
             measure(clients)
