@@ -1,7 +1,8 @@
 """`dogtag worker` stops when told, however it is told, with the task it is running finished or
 back in the queue: SIGTERM to its process group (systemd's default, a terminal's `kill -- -PGID`),
-SIGTERM to its main process, SIGINT to its group (Ctrl-C), and two signals at once. django-q2
-alone deadlocks on the first (its issue 346); see dogtag/worker/supervisor.py."""
+SIGTERM to its main process, SIGINT to its group (Ctrl-C), two signals at once, and SIGTERM to each
+of its processes by its own pid (`pkill -f`, `killall`). django-q2 alone deadlocks on the first and
+the last (its issue 346); see dogtag/worker/supervisor.py."""
 
 import os
 import signal
@@ -23,21 +24,29 @@ AT_ONCE = 4  # workers started side by side, each on a queue of its own
 STOP_WITHIN = 20  # seconds from the signal to the exit of every process of the worker
 
 
-def _group_sigterm(pid):
+def _group_sigterm(pid, processes):
     os.killpg(pid, signal.SIGTERM)
 
 
-def _main_sigterm(pid):
+def _main_sigterm(pid, processes):
     os.kill(pid, signal.SIGTERM)
 
 
-def _group_sigint(pid):
+def _group_sigint(pid, processes):
     os.killpg(pid, signal.SIGINT)
 
 
-def _two_at_once(pid):
+def _two_at_once(pid, processes):
     os.killpg(pid, signal.SIGTERM)
     os.kill(pid, signal.SIGINT)
+
+
+def _each_by_its_pid(pid, processes):
+    for process in processes:
+        try:
+            os.kill(process, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
 
 
 WAYS = {
@@ -45,6 +54,7 @@ WAYS = {
     "SIGTERM to the main process": _main_sigterm,
     "SIGINT to the process group": _group_sigint,
     "SIGTERM and SIGINT at once": _two_at_once,
+    "SIGTERM to each process by its pid": _each_by_its_pid,
 }
 
 
@@ -71,7 +81,7 @@ def _stop_one(tmp_path, way, n) -> str | None:
         wait_for(lambda: log.exists() and "started" in log.read_text(), 60, f"{name} to start", 0.05, worker)
         groups = worker.groups()
         processes = [int(p) for g in groups for p in _members(g)]
-        WAYS[way](worker.pid)
+        WAYS[way](worker.pid, processes)
         Path(f"{log}.go").touch()
         signalled = time.monotonic()
         deadline = signalled + STOP_WITHIN

@@ -6,9 +6,12 @@ process of its group gets the signal (the sentinel dies while holding the lock o
 process's handler sets: django-q2 issue 346). A terminal's exit, Ctrl-C and `kill -- -PGID` signal the
 whole group; here they reach only this process, whose handler takes no lock: it makes one `kill`
 system call. systemd's cgroup-wide kill ignores sessions, so the unit says KillMode=mixed as well.
+A signal sent to each process by its own pid (`pkill -f`, `killall`) still reaches the sentinel;
+once it is gone, the cluster's process ends too (`_end_once_the_sentinel_is_gone`).
 """
 
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import sys
@@ -19,6 +22,7 @@ from collections.abc import Callable
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 PARENT_POLL_SECONDS = 0.5
+SENTINEL_GONE_GRACE_SECONDS = 5  # the cluster's own way out takes one PARENT_POLL_SECONDS
 
 
 def supervise(run_cluster: Callable[[], None], *, on_started: Callable[[int], None] = lambda pid: None) -> int:
@@ -89,8 +93,31 @@ def run_cluster() -> None:
 
     settings.SECRET_KEY  # noqa: B018 - the cluster signs tasks with it: refuse to start without one
     cluster = Cluster()
+    finished = _end_once_the_sentinel_is_gone(cluster)
     cluster.start()
     while cluster.sentinel.is_alive():
         cluster.sentinel.join(PARENT_POLL_SECONDS)
     for process in multiprocessing.active_children():
         process.join()
+    finished.set()
+
+
+def _end_once_the_sentinel_is_gone(cluster) -> threading.Event:
+    """A sentinel signalled by its own pid dies waiting on the stop event, and the cluster's signal
+    handler then waits in that event's `set` for ever (django-q2 issue 346 by another road), from
+    `start` on. With the sentinel gone there is nothing left to stop: if the cluster has not
+    returned within the grace, this process ends. Returns the event `run_cluster` sets when it
+    returns."""
+    finished = threading.Event()
+
+    def watch():
+        while not finished.wait(PARENT_POLL_SECONDS):
+            try:  # its exit, left for the cluster to reap
+                gone = multiprocessing.connection.wait([cluster.sentinel.sentinel], 0)
+            except (AttributeError, ValueError):  # not made, or not started, yet
+                continue
+            if gone and not finished.wait(SENTINEL_GONE_GRACE_SECONDS):
+                os._exit(0)
+
+    threading.Thread(target=watch, name="end once the sentinel is gone", daemon=True).start()
+    return finished
