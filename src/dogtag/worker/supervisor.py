@@ -93,31 +93,29 @@ def run_cluster() -> None:
 
     settings.SECRET_KEY  # noqa: B018 - the cluster signs tasks with it: refuse to start without one
     cluster = Cluster()
-    finished = _end_once_the_sentinel_is_gone(cluster)
+    _end_once_the_sentinel_is_gone(cluster)
     cluster.start()
     while cluster.sentinel.is_alive():
         cluster.sentinel.join(PARENT_POLL_SECONDS)
     for process in multiprocessing.active_children():
         process.join()
-    finished.set()
 
 
-def _end_once_the_sentinel_is_gone(cluster) -> threading.Event:
+def _end_once_the_sentinel_is_gone(cluster) -> None:
     """A sentinel signalled by its own pid dies waiting on the stop event, and the cluster's signal
     handler then waits in that event's `set` for ever (django-q2 issue 346 by another road), from
     `start` on. With the sentinel gone there is nothing left to stop: if the cluster has not
-    returned within the grace, this process ends. Returns the event `run_cluster` sets when it
-    returns."""
-    finished = threading.Event()
+    returned within the grace (its return ends this process, `_run_child`), this process ends."""
 
     def watch():
-        while not finished.wait(PARENT_POLL_SECONDS):
-            try:  # its exit, left for the cluster to reap
-                gone = multiprocessing.connection.wait([cluster.sentinel.sentinel], 0)
+        while True:
+            try:
+                sentinel = cluster.sentinel.sentinel
+                break
             except (AttributeError, ValueError):  # not made, or not started, yet
-                continue
-            if gone and not finished.wait(SENTINEL_GONE_GRACE_SECONDS):
-                os._exit(0)
+                time.sleep(PARENT_POLL_SECONDS)
+        multiprocessing.connection.wait([sentinel])  # its exit, left for the cluster to reap
+        time.sleep(SENTINEL_GONE_GRACE_SECONDS)
+        os._exit(0)
 
     threading.Thread(target=watch, name="end once the sentinel is gone", daemon=True).start()
-    return finished
